@@ -1,0 +1,1 @@
+//! weiqi-rating: the pure rating and rank core (work in progress).
