@@ -1,0 +1,1 @@
+//! The pure clock core (work in progress).
