@@ -1,0 +1,211 @@
+//! The rating book: every player's rating in one system, built only by [`RatingBook::evolve`].
+
+use std::collections::{HashMap, HashSet};
+
+use serde::{Deserialize, Serialize};
+
+use crate::rating_log::{RatingEvent, RatingUpdate};
+use crate::system::{PlayerRating, RatingSystem, glicko2_decay};
+use crate::{GameConditions, GameId, Millis, PlayerId, RatedResult};
+
+/// A rated game as the rating core needs it (from a `GameEnded` event of a game created as rated).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RatedGame {
+    /// The game.
+    pub id: GameId,
+    /// The player with Black.
+    pub black: PlayerId,
+    /// The player with White.
+    pub white: PlayerId,
+    /// Who won.
+    pub result: RatedResult,
+    /// Handicap stones and komi.
+    pub conditions: GameConditions,
+    /// When the game ended.
+    pub ended_at: Millis,
+}
+
+/// What a caller sees of one player's rating.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RatingView {
+    /// The rating.
+    pub rating: f64,
+    /// Glicko-2 deviation including inactivity decay up to the asked time (0 for EGF and Elo).
+    pub deviation: f64,
+    /// Glicko-2 volatility (0 for EGF and Elo).
+    pub volatility: f64,
+    /// Rated games counted.
+    pub games: u32,
+    /// Whether the rating is provisional.
+    pub provisional: bool,
+}
+
+/// A Glicko-2 game waiting for its period to close, with both players resolved to book slots.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct PendingGame {
+    pub black: usize,
+    pub white: usize,
+    pub result: RatedResult,
+    pub conditions: GameConditions,
+}
+
+/// Every player's rating in one system: the state of the rating decider.
+///
+/// Invariant: the book changes only through [`RatingBook::evolve`] (or [`crate::recompute`], which
+/// shares every formula with it), so replaying the same events always gives bit-identical ratings.
+#[derive(Clone, Debug)]
+pub struct RatingBook {
+    pub(crate) system: RatingSystem,
+    pub(crate) index: HashMap<PlayerId, usize>,
+    pub(crate) players: Vec<(PlayerId, PlayerRating)>,
+    pub(crate) seen: HashSet<GameId>,
+    /// Glicko-2: the period now collecting games, and its games in arrival order.
+    pub(crate) open_period: Option<i64>,
+    /// Glicko-2: the last period closed; later games never join an earlier period.
+    pub(crate) last_closed: Option<i64>,
+    pub(crate) pending: Vec<PendingGame>,
+}
+
+impl RatingBook {
+    /// An empty book for `system`.
+    #[must_use]
+    pub fn new(system: RatingSystem) -> RatingBook {
+        RatingBook {
+            system,
+            index: HashMap::new(),
+            players: Vec::new(),
+            seen: HashSet::new(),
+            open_period: None,
+            last_closed: None,
+            pending: Vec::new(),
+        }
+    }
+
+    /// The system this book runs.
+    #[must_use]
+    pub fn system(&self) -> &RatingSystem {
+        &self.system
+    }
+
+    /// Number of players with a rating.
+    #[must_use]
+    pub fn player_count(&self) -> usize {
+        self.players.len()
+    }
+
+    /// Number of distinct games recorded.
+    #[must_use]
+    pub fn game_count(&self) -> usize {
+        self.seen.len()
+    }
+
+    /// Whether a game has already been recorded.
+    #[must_use]
+    pub fn has_game(&self, id: &GameId) -> bool {
+        self.seen.contains(id)
+    }
+
+    /// Glicko-2: the rating period currently collecting games, if any.
+    #[must_use]
+    pub fn open_period(&self) -> Option<i64> {
+        self.open_period
+    }
+
+    /// The stored rating of a player (for Glicko-2: as of the end of their last rated period).
+    #[must_use]
+    pub fn stored(&self, player: &PlayerId) -> Option<&PlayerRating> {
+        self.index.get(player).map(|&i| &self.players[i].1)
+    }
+
+    /// All players with their stored ratings, in the order they first appeared.
+    pub fn iter(&self) -> impl Iterator<Item = (&PlayerId, &PlayerRating)> {
+        self.players.iter().map(|(p, r)| (p, r))
+    }
+
+    /// A player's rating as seen at `now`: Glicko-2 deviations grow for every fully elapsed period
+    /// without games. `None` for a player never seen.
+    #[must_use]
+    pub fn view(&self, player: &PlayerId, now: Millis) -> Option<RatingView> {
+        let stored = self.stored(player)?;
+        let r = match &self.system {
+            RatingSystem::Glicko2(s) => match stored.period {
+                Some(last) => {
+                    let current = s.period_of(now);
+                    glicko2_decay(s, stored, current - 1 - last)
+                }
+                None => *stored,
+            },
+            _ => *stored,
+        };
+        Some(RatingView {
+            rating: r.rating,
+            deviation: r.deviation,
+            volatility: r.volatility,
+            games: r.games,
+            provisional: self.system.is_provisional(&r),
+        })
+    }
+
+    pub(crate) fn slot(&self, player: &PlayerId) -> Option<usize> {
+        self.index.get(player).copied()
+    }
+
+    pub(crate) fn slot_or_insert(&mut self, player: &PlayerId) -> usize {
+        if let Some(&i) = self.index.get(player) {
+            return i;
+        }
+        let i = self.players.len();
+        self.players.push((player.clone(), self.system.initial()));
+        self.index.insert(player.clone(), i);
+        i
+    }
+
+    /// The rating a player brings into a computation (a new player gets the initial rating).
+    pub(crate) fn current_or_initial(&self, player: &PlayerId) -> PlayerRating {
+        self.stored(player)
+            .copied()
+            .unwrap_or_else(|| self.system.initial())
+    }
+
+    /// Applies one event. Events carry the new values, so evolve does no rating arithmetic.
+    pub fn evolve(&mut self, event: &RatingEvent) {
+        match event {
+            RatingEvent::PlayerSeeded { player, rating } => {
+                let i = self.slot_or_insert(player);
+                self.players[i].1 = *rating;
+            }
+            RatingEvent::GameRated { game, black, white } => {
+                self.seen.insert(game.id.clone());
+                self.apply_update(black);
+                self.apply_update(white);
+            }
+            RatingEvent::GameQueued { game, period } => {
+                self.seen.insert(game.id.clone());
+                let black = self.slot_or_insert(&game.black);
+                let white = self.slot_or_insert(&game.white);
+                self.open_period = Some(*period);
+                self.pending.push(PendingGame {
+                    black,
+                    white,
+                    result: game.result,
+                    conditions: game.conditions,
+                });
+            }
+            RatingEvent::PeriodClosed { period, updates } => {
+                for u in updates {
+                    self.apply_update(u);
+                }
+                if self.open_period == Some(*period) {
+                    self.open_period = None;
+                    self.pending.clear();
+                }
+                self.last_closed = Some(self.last_closed.map_or(*period, |c| c.max(*period)));
+            }
+        }
+    }
+
+    fn apply_update(&mut self, u: &RatingUpdate) {
+        let i = self.slot_or_insert(&u.player);
+        self.players[i].1 = u.after;
+    }
+}
