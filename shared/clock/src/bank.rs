@@ -1,0 +1,320 @@
+//! A player's time as it stands between turns, and the per-system arithmetic of spending it.
+//!
+//! The clock keeps one [`Bank`] per side, as of the start of the current turn. Everything that happens
+//! within a turn is computed from it: [`Bank::spend`] charges thinking time (draining main time, then
+//! overtime), [`Bank::complete_move`] applies the per-move rule (byo-yomi period reset, moves counted in the
+//! period, Fischer increment). The byo-yomi and moves-per-period details live in `byoyomi.rs` and
+//! `overtime.rs`.
+
+use crate::time::DurationMs;
+use crate::time_control::{Rule, TimeControl};
+use crate::{byoyomi, overtime};
+
+/// One side's remaining time between turns.
+///
+/// - `main`: main (basic) time left; for Chinese byo-yomi, excluding the reserved minutes.
+/// - `period`: 0 while in main time; once in overtime, the 1-based number of the current period.
+/// - `period_left`: time left in the current period (byo-yomi, moves per period, Canadian); the full
+///   period while in main time. For moves per period it may exceed one period (carried time).
+/// - `moves_left`: moves still to make in the current period (moves per period, Canadian).
+///
+/// Fields that a system does not use are zero.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Bank {
+    /// Main time left.
+    pub main: DurationMs,
+    /// 0 in main time, else the number of the current overtime period (1 = first).
+    pub period: u32,
+    /// Time left in the current period.
+    pub period_left: DurationMs,
+    /// Moves left to make in the current period.
+    pub moves_left: u32,
+}
+
+/// Why a bank does not fit a time control (for referee corrections).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BankError {
+    /// A duration is negative.
+    #[error("a duration is negative")]
+    Negative,
+    /// The bank holds no time at all: the player would already be out of time.
+    #[error("no time left")]
+    Empty,
+    /// Main time is left but the bank claims to be in overtime, or the reverse.
+    #[error("main time and overtime disagree")]
+    Phase,
+    /// The period number is outside 1..=periods.
+    #[error("no such period")]
+    Period,
+    /// The time left in the period is more than a period (byo-yomi, Canadian).
+    #[error("more than a period left in the period")]
+    PeriodLeft,
+    /// The moves left are outside 1..=moves.
+    #[error("moves left out of range")]
+    MovesLeft,
+}
+
+impl Bank {
+    /// The bank a player starts the game with.
+    #[must_use]
+    pub fn initial(control: &TimeControl) -> Bank {
+        Bank::start(control.rule())
+    }
+
+    /// The bank a player starts with, but with `main` main time (saturating at zero; with no main time left
+    /// an overtime system starts in its first period). For corrections and prorations.
+    #[must_use]
+    pub fn with_main(control: &TimeControl, main: DurationMs) -> Bank {
+        let rule = control.rule();
+        let mut bank = Bank::start(rule);
+        match rule {
+            Rule::NoClock => {}
+            Rule::Absolute { .. } | Rule::Fischer { .. } => bank.main = main.non_negative(),
+            Rule::ByoYomi { .. } | Rule::Moves { .. } => {
+                bank.main = main.non_negative();
+                bank.period = u32::from(bank.main.is_zero());
+            }
+        }
+        bank
+    }
+
+    pub(crate) fn start(rule: Rule) -> Bank {
+        match rule {
+            Rule::NoClock => Bank::default(),
+            Rule::Absolute { main } => Bank {
+                main,
+                ..Bank::default()
+            },
+            Rule::Fischer { initial, .. } => Bank {
+                main: initial,
+                ..Bank::default()
+            },
+            Rule::ByoYomi { main, period, .. } => Bank {
+                main,
+                period: u32::from(main.is_zero()),
+                period_left: period,
+                moves_left: 0,
+            },
+            Rule::Moves {
+                main,
+                moves,
+                period,
+                ..
+            } => Bank {
+                main,
+                period: u32::from(main.is_zero()),
+                period_left: period,
+                moves_left: moves,
+            },
+        }
+    }
+
+    /// True once main time is used up and overtime (byo-yomi, periods) has begun.
+    #[must_use]
+    pub fn in_overtime(&self) -> bool {
+        self.period > 0
+    }
+
+    /// Byo-yomi periods not yet used up, the current one included ("还剩 X 分" for reserved minutes).
+    /// Zero for systems without byo-yomi.
+    #[must_use]
+    pub fn periods_left(&self, control: &TimeControl) -> u32 {
+        match control.rule() {
+            Rule::ByoYomi { periods, .. } => byoyomi::periods_left(self, periods),
+            _ => 0,
+        }
+    }
+
+    /// The thinking time this bank allows in one turn before the flag falls (grace not included); `None`
+    /// with no clock.
+    #[must_use]
+    pub fn available(&self, control: &TimeControl) -> Option<DurationMs> {
+        self.available_under(control.rule())
+    }
+
+    pub(crate) fn available_under(&self, rule: Rule) -> Option<DurationMs> {
+        match rule {
+            Rule::NoClock => None,
+            Rule::Absolute { .. } | Rule::Fischer { .. } => Some(self.main),
+            Rule::ByoYomi {
+                periods, period, ..
+            } => Some(byoyomi::available(self, periods, period)),
+            Rule::Moves { .. } => Some(overtime::available(self)),
+        }
+    }
+
+    /// The bank after `elapsed` of thinking within one turn, or `None` if time ran out, which happens
+    /// exactly when `elapsed >= available`.
+    pub(crate) fn spend(&self, rule: Rule, elapsed: DurationMs) -> Option<Bank> {
+        let elapsed = elapsed.non_negative();
+        match rule {
+            Rule::NoClock => Some(*self),
+            Rule::Absolute { .. } | Rule::Fischer { .. } => (elapsed < self.main).then(|| Bank {
+                main: self.main - elapsed,
+                ..*self
+            }),
+            Rule::ByoYomi {
+                periods, period, ..
+            } => byoyomi::spend(self, periods, period, elapsed),
+            Rule::Moves { .. } => overtime::spend(self, elapsed),
+        }
+    }
+
+    /// The bank after a move is completed on time: the per-move rule of the system.
+    pub(crate) fn complete_move(&self, rule: Rule) -> Bank {
+        match rule {
+            Rule::NoClock | Rule::Absolute { .. } => *self,
+            Rule::Fischer { increment, cap, .. } => {
+                let raised = self.main + increment;
+                let main = match cap {
+                    Some(cap) => raised.min(cap).max(self.main),
+                    None => raised,
+                };
+                Bank { main, ..*self }
+            }
+            Rule::ByoYomi { period, .. } => byoyomi::complete_move(self, period),
+            Rule::Moves {
+                moves,
+                period,
+                carry,
+                ..
+            } => overtime::complete_move(self, moves, period, carry),
+        }
+    }
+
+    /// The bank after a lateness deduction of `amount` (Art. 22.1): it comes off main time only and stops at
+    /// zero, leaving byo-yomi and overtime whole. `None` if it leaves a system without overtime (absolute,
+    /// Fischer) with no time.
+    pub(crate) fn deduct(&self, rule: Rule, amount: DurationMs) -> Option<Bank> {
+        let main = (self.main - amount.non_negative()).non_negative();
+        match rule {
+            Rule::NoClock => Some(*self),
+            Rule::Absolute { .. } | Rule::Fischer { .. } => {
+                (!main.is_zero()).then_some(Bank { main, ..*self })
+            }
+            Rule::ByoYomi { .. } | Rule::Moves { .. } => {
+                let period = if main.is_zero() {
+                    self.period.max(1)
+                } else {
+                    self.period
+                };
+                Some(Bank {
+                    main,
+                    period,
+                    ..*self
+                })
+            }
+        }
+    }
+
+    /// The bank once the flag has fallen: nothing left (shown in readings).
+    pub(crate) fn exhausted(&self, rule: Rule) -> Bank {
+        match rule {
+            Rule::NoClock => *self,
+            Rule::Absolute { .. } | Rule::Fischer { .. } => Bank {
+                main: DurationMs::ZERO,
+                ..*self
+            },
+            Rule::ByoYomi { periods, .. } => Bank {
+                main: DurationMs::ZERO,
+                period: periods,
+                period_left: DurationMs::ZERO,
+                moves_left: 0,
+            },
+            Rule::Moves { .. } => Bank {
+                main: DurationMs::ZERO,
+                period: self.period.max(1),
+                period_left: DurationMs::ZERO,
+                ..*self
+            },
+        }
+    }
+
+    /// Checks that the bank fits the control and holds some time (for referee corrections).
+    ///
+    /// # Errors
+    /// The first inconsistency found.
+    pub fn validate(&self, control: &TimeControl) -> Result<(), BankError> {
+        let rule = control.rule();
+        if self.main.is_negative() || self.period_left.is_negative() {
+            return Err(BankError::Negative);
+        }
+        match rule {
+            Rule::NoClock => Ok(()),
+            Rule::Absolute { .. } | Rule::Fischer { .. } => {
+                if self.main.is_zero() {
+                    Err(BankError::Empty)
+                } else {
+                    Ok(())
+                }
+            }
+            Rule::ByoYomi {
+                periods, period, ..
+            } => byoyomi::validate(self, periods, period),
+            Rule::Moves {
+                moves,
+                period,
+                carry,
+                ..
+            } => overtime::validate(self, moves, period, carry),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn rules() -> impl Strategy<Value = Rule> {
+        let d = |max: i64| (0..max).prop_map(DurationMs);
+        prop_oneof![
+            (1..100_000i64).prop_map(|m| Rule::Absolute {
+                main: DurationMs(m)
+            }),
+            (1..100_000i64, d(10_000), proptest::option::of(d(200_000))).prop_map(
+                |(i, increment, cap)| {
+                    Rule::Fischer {
+                        initial: DurationMs(i),
+                        increment,
+                        cap,
+                    }
+                }
+            ),
+            (d(100_000), 1..6u32, 1..60_000i64).prop_map(|(main, periods, p)| Rule::ByoYomi {
+                main,
+                periods,
+                period: DurationMs(p)
+            }),
+            (d(100_000), 1..20u32, 1..600_000i64, any::<bool>()).prop_map(
+                |(main, moves, p, carry)| {
+                    Rule::Moves {
+                        main,
+                        moves,
+                        period: DurationMs(p),
+                        carry,
+                    }
+                }
+            ),
+        ]
+    }
+
+    proptest! {
+        /// `spend` fails exactly when the elapsed time reaches `available`, and spending in two steps is the
+        /// same as spending at once (the clock can be paused anywhere in a turn).
+        #[test]
+        fn spending_matches_available_and_splits(rule in rules(), a in 0..400_000i64, b in 0..400_000i64) {
+            let bank = Bank::start(rule);
+            let available = bank.available_under(rule).unwrap();
+            let total = DurationMs(a + b);
+            let at_once = bank.spend(rule, total);
+            prop_assert_eq!(at_once.is_none(), total >= available);
+            let in_two = bank.spend(rule, DurationMs(a)).and_then(|mid| mid.spend(rule, DurationMs(b)));
+            prop_assert_eq!(at_once, in_two);
+            if let Some(after) = at_once {
+                prop_assert_eq!(after.available_under(rule).unwrap(), available - total);
+            }
+        }
+    }
+}
