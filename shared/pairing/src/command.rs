@@ -1,0 +1,109 @@
+//! What organisers, referees and the game service ask of a tournament.
+
+use crate::config::{ByeKind, TournamentConfig};
+use crate::event::{Correction, WithdrawalReason};
+use crate::ids::{GameRef, Millis, PlayerId, TeamId};
+use crate::outcome::GameResult;
+use crate::registration::Registration;
+use serde::{Deserialize, Serialize};
+
+/// A request to change a tournament; [`crate::decide`] answers with events or a rejection.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Command {
+    /// Create the tournament.
+    Create {
+        /// Configuration.
+        config: TournamentConfig,
+    },
+    /// Register a player (before the start; Swiss and McMahon also accept late entries).
+    Register {
+        /// The snapshot to record.
+        registration: Registration,
+    },
+    /// Register a team of already registered players, in board order.
+    RegisterTeam {
+        /// The team.
+        team: TeamId,
+        /// Its name.
+        name: String,
+        /// Members in board order.
+        members: Vec<PlayerId>,
+    },
+    /// Close registration and draw the lots.
+    Start,
+    /// Forbid a pairing.
+    ForbidPair {
+        /// One player.
+        a: PlayerId,
+        /// The other.
+        b: PlayerId,
+    },
+    /// Fix a game of the next round by hand (Swiss/McMahon).
+    FixPairing {
+        /// The round (must be the next one).
+        round: u32,
+        /// Black.
+        black: PlayerId,
+        /// White.
+        white: PlayerId,
+    },
+    /// Give a bye in the next round (Swiss/McMahon).
+    GrantBye {
+        /// The round (must be the next one).
+        round: u32,
+        /// The player.
+        player: PlayerId,
+        /// How it scores.
+        kind: ByeKind,
+    },
+    /// Submit a team's line-up for the next round.
+    SubmitLineUp {
+        /// The round.
+        round: u32,
+        /// The team.
+        team: TeamId,
+        /// Players in board order.
+        players: Vec<PlayerId>,
+    },
+    /// Pair the next round.
+    PairRound,
+    /// Record a game's result.
+    RecordResult {
+        /// The game.
+        game: GameRef,
+        /// The result.
+        result: GameResult,
+    },
+    /// Forfeit the players of a game who made no move within the event's limit.
+    ClaimNoShow {
+        /// The game.
+        game: GameRef,
+        /// Who did not appear (one or both).
+        absent: Vec<PlayerId>,
+        /// When the game started.
+        started_at: Millis,
+    },
+    /// Record a warning (Art. 24).
+    IssueWarning {
+        /// The game.
+        game: GameRef,
+        /// The warned player.
+        player: PlayerId,
+    },
+    /// Withdraw a player (Art. 28).
+    Withdraw {
+        /// The player.
+        player: PlayerId,
+        /// Why.
+        reason: WithdrawalReason,
+    },
+    /// Change a result after the fact (Art. 23.1).
+    CorrectResult {
+        /// The game.
+        game: GameRef,
+        /// The new result.
+        result: GameResult,
+        /// Why.
+        reason: Correction,
+    },
+}

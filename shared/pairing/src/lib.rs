@@ -1,0 +1,21 @@
+//! The pure tournament core (in progress).
+pub mod berger;
+pub mod bracket;
+pub mod colours;
+pub mod command;
+pub mod config;
+pub mod event;
+pub mod ids;
+pub mod lot;
+pub mod matching;
+pub mod outcome;
+pub mod rank;
+pub mod ratio;
+pub mod record;
+pub mod registration;
+pub mod rejection;
+pub mod standings;
+pub mod state;
+pub mod swiss;
+pub mod team;
+pub mod weights;

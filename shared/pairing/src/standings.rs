@@ -1,0 +1,408 @@
+//! Standings: points, the tie-breaks of Art. 27, the McMahon scores, and which criterion decided
+//! each tied place.
+//!
+//! # Definitions (R = rounds counted, w = points for a win)
+//! - **Points**: 2/1/0 (or the configured system) per game; byes as configured.
+//! - **SOS** (对手分): sum of the opponents' points over games with a result (forfeits count: the
+//!   opponent was real). A withdrawn Swiss/McMahon opponent counts, for each round after leaving,
+//!   `A = min(1 draw, their points ÷ their games)` extra points (seed 004, Art. 29.3).
+//! - **SOSOS**: sum of the opponents' SOS.
+//! - **SODOS** (胜者小分, Art. 27.1①A): points of opponents beaten, plus half the points of opponents drawn.
+//! - **Total score** (总得分, Art. 27.1②A): `points + [SOS ÷ (½ × w × R) − R]`. "Half the maximum
+//!   points" is read as half of the most points a player can score in the R rounds (w × R), so the
+//!   bracket is the opponents' average score minus R: zero against an average field.
+//! - **Warnings**: fewer rank first (Art. 27 B).
+//! - **Head-to-head**: points scored in games among the players still tied (seed 001).
+//! - **Lot**: the recorded lot, lower first (Art. 27 C: only where places may not be shared).
+//! - **MMS**: initial McMahon score (rank clamped between the bars; 30k = 0, 1k = 29, 1d = 30)
+//!   plus points ÷ w.
+//! - **SOSM / SOSOSM**: the sum of the opponents' MMS / SOSM. *Unplayed rounds* (bye, absence,
+//!   withdrawal, voided game) count the player's *own* final MMS (SOSM) or own SOSM (SOSOSM), so a
+//!   bye neither helps nor hurts.
+//!
+//! A player whose round-robin results were voided (Art. 28.2) is not ranked; see [`Standings::unranked`].
+
+use crate::config::{Format, McMahonBars, TournamentConfig};
+use crate::event::WithdrawalRuling;
+use crate::ids::PlayerId;
+use crate::outcome::PlayerResult;
+use crate::ratio::Ratio;
+use crate::record::{Entry, Records, records, result_points};
+use crate::state::Tournament;
+use serde::{Deserialize, Serialize};
+
+/// A ranking criterion (the first of a ranking list is the primary score).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum TieBreak {
+    /// Points.
+    Points,
+    /// Wins.
+    Wins,
+    /// McMahon score.
+    Mms,
+    /// Art. 27 total score.
+    TotalScore,
+    /// Sum of opponents' scores.
+    Sos,
+    /// Sum of opponents' SOS.
+    Sosos,
+    /// 胜者小分.
+    Sodos,
+    /// Sum of opponents' McMahon scores.
+    Sosm,
+    /// Sum of opponents' SOSM.
+    Sososm,
+    /// Fewer warnings first.
+    Warnings,
+    /// Points among the tied players.
+    HeadToHead,
+    /// Recorded lot.
+    Lot,
+    /// Team: match points.
+    MatchPoints,
+    /// Team: board points.
+    BoardPoints,
+    /// Team: points of the given board (1 = first board).
+    Board(u32),
+    /// Team: the Art. 27 total score on match points.
+    TeamTotalScore,
+}
+
+impl TieBreak {
+    /// Short name for published standings and CSV headers.
+    pub fn name(self) -> String {
+        match self {
+            TieBreak::Points => "Points".into(),
+            TieBreak::Wins => "Wins".into(),
+            TieBreak::Mms => "MMS".into(),
+            TieBreak::TotalScore => "Total".into(),
+            TieBreak::Sos => "SOS".into(),
+            TieBreak::Sosos => "SOSOS".into(),
+            TieBreak::Sodos => "SODOS".into(),
+            TieBreak::Sosm => "SOSM".into(),
+            TieBreak::Sososm => "SOSOSM".into(),
+            TieBreak::Warnings => "Warnings".into(),
+            TieBreak::HeadToHead => "H2H".into(),
+            TieBreak::Lot => "Lot".into(),
+            TieBreak::MatchPoints => "MatchPts".into(),
+            TieBreak::BoardPoints => "BoardPts".into(),
+            TieBreak::Board(n) => format!("Board{n}"),
+            TieBreak::TeamTotalScore => "TeamTotal".into(),
+        }
+    }
+
+    /// Whether a lower value ranks first.
+    pub fn lower_is_better(self) -> bool {
+        matches!(self, TieBreak::Warnings | TieBreak::Lot)
+    }
+}
+
+/// The default ranking of a format (Art. 27; seed 001 for groups).
+pub fn default_ranking(format: &Format) -> Vec<TieBreak> {
+    use TieBreak::*;
+    match format {
+        Format::RoundRobin { .. } => vec![Points, Sodos, Warnings, Lot],
+        Format::Swiss { .. } => vec![TotalScore, Warnings, Lot],
+        Format::McMahon { .. } => vec![Mms, Sosm, Sososm, Lot],
+        Format::SwissElimination { .. } | Format::Knockout { .. } => vec![Points, Sos, Warnings, Lot],
+        Format::Match { .. } => vec![Points, Lot],
+        Format::GroupsThenKnockout { .. } => vec![Points, HeadToHead, Sodos, Warnings, Lot],
+        Format::Team { boards, schedule, .. } => {
+            let mut v = match schedule {
+                crate::config::TeamSchedule::RoundRobin { .. } => vec![MatchPoints, BoardPoints],
+                crate::config::TeamSchedule::Swiss { .. } => vec![TeamTotalScore, BoardPoints],
+            };
+            v.extend((1..=*boards).map(Board));
+            v
+        }
+        Format::TeamRotation | Format::WinAndContinue => vec![BoardPoints],
+    }
+}
+
+/// One ranked row.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StandingRow {
+    /// Place (shared places repeat).
+    pub place: u32,
+    /// The player (or, in team standings, the team's id as a player id; see [`crate::team`]).
+    pub player: PlayerId,
+    /// Values of each criterion of [`Standings::criteria`] (head-to-head: within the tie).
+    pub values: Vec<Ratio>,
+    /// For a place tied on the primary score with a neighbour: the deepest tie-break that was needed
+    /// to separate it from its neighbours. `None` when the primary score alone decided.
+    pub decided_by: Option<TieBreak>,
+    /// Equal to a neighbour on every criterion: the place is shared.
+    pub shared: bool,
+    /// Games with a result.
+    pub games: u32,
+    /// Wins.
+    pub wins: u32,
+}
+
+/// Published standings.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Standings {
+    /// Rounds counted.
+    pub after_round: u32,
+    /// The ranking criteria, primary first.
+    pub criteria: Vec<TieBreak>,
+    /// Rows in order.
+    pub rows: Vec<StandingRow>,
+    /// Players not ranked (round-robin results voided on withdrawal).
+    pub unranked: Vec<PlayerId>,
+}
+
+/// The initial McMahon score for a rank value: clamped between the bars, 30k = 0.
+pub fn initial_mms(rank_value: i32, bars: &McMahonBars) -> i64 {
+    i64::from(rank_value.clamp(bars.bottom.value(), bars.top.value()) + 29)
+}
+
+/// Per-player criterion values computed once.
+pub(crate) struct Scores {
+    pub points: Vec<i64>,
+    pub opp_points: Vec<Ratio>,
+    pub mms: Vec<Ratio>,
+    pub rounds: u32,
+}
+
+/// Points as opponents see them: own points plus seed 004's virtual score for a Swiss withdrawal.
+pub(crate) fn scores(t: &Tournament, recs: &Records) -> Scores {
+    let cfg = t.config.as_ref();
+    let draw = cfg.map_or(1, |c| c.points.draw);
+    let win = cfg.map_or(2, |c| c.points.win).max(1);
+    let bars = match cfg.map(|c| &c.format) {
+        Some(Format::McMahon { bars, .. }) => Some(*bars),
+        _ => None,
+    };
+    let mut points = Vec::with_capacity(recs.list.len());
+    let mut opp_points = Vec::with_capacity(recs.list.len());
+    let mut mms = Vec::with_capacity(recs.list.len());
+    for rec in &recs.list {
+        let e = &t.players[&rec.player];
+        points.push(rec.points);
+        let mut seen = Ratio::int(rec.points);
+        if let Some(w) = e.withdrawn
+            && w.ruling == WithdrawalRuling::ResultsStandNotPaired
+            && rec.games > 0
+        {
+            let unplayed = rec
+                .entries
+                .iter()
+                .enumerate()
+                .filter(|(i, en)| *i as u32 >= w.after_round && matches!(en, Entry::Nothing))
+                .count() as i64;
+            let a = Ratio::new(rec.points, i64::from(rec.games)).min(Ratio::int(draw));
+            seen = seen + a * Ratio::int(unplayed);
+        }
+        opp_points.push(seen);
+        let m0 = bars.map_or(0, |b| initial_mms(e.registration.rank.value(), &b));
+        mms.push(Ratio::new(m0 * win + rec.points, win));
+    }
+    Scores { points, opp_points, mms, rounds: recs.rounds }
+}
+
+/// Standings after every round paired so far (games without a result count nothing yet).
+pub fn standings(t: &Tournament) -> Standings {
+    standings_after(t, t.current_round())
+}
+
+/// Standings counting rounds `1..=round`.
+pub fn standings_after(t: &Tournament, round: u32) -> Standings {
+    let recs = records(t, round);
+    let criteria = t.config.as_ref().map(|c| c.ranking.clone()).unwrap_or_else(|| vec![TieBreak::Points]);
+    rank_players(t, &recs, &criteria)
+}
+
+fn opponent_games(entries: &[Entry]) -> impl Iterator<Item = (PlayerId, PlayerResult)> + '_ {
+    entries.iter().filter_map(|e| match *e {
+        Entry::Game { opponent, result, .. } => Some((opponent, result)),
+        _ => None,
+    })
+}
+
+/// Ranks players by `criteria` over `recs`.
+pub fn rank_players(t: &Tournament, recs: &Records, criteria: &[TieBreak]) -> Standings {
+    let cfg: Option<&TournamentConfig> = t.config.as_ref();
+    let win = cfg.map_or(2, |c| c.points.win);
+    let sc = scores(t, recs);
+    let n = recs.list.len();
+    let idx = |p: PlayerId| recs.index_of(p).unwrap_or(0);
+    // SOS-family values, computed only when asked for.
+    let need = |c: TieBreak| criteria.contains(&c);
+    let sos: Vec<Ratio> = if need(TieBreak::Sos) || need(TieBreak::Sosos) || need(TieBreak::TotalScore) {
+        recs.list.iter().map(|r| opponent_games(&r.entries).map(|(o, _)| sc.opp_points[idx(o)]).sum()).collect()
+    } else {
+        Vec::new()
+    };
+    let sosm: Vec<Ratio> = if need(TieBreak::Sosm) || need(TieBreak::Sososm) {
+        recs.list
+            .iter()
+            .enumerate()
+            .map(|(i, r)| {
+                r.entries
+                    .iter()
+                    .map(|e| match *e {
+                        Entry::Game { opponent, .. } => sc.mms[idx(opponent)],
+                        _ => sc.mms[i],
+                    })
+                    .sum()
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let value = |c: TieBreak, i: usize| -> Ratio {
+        let rec = &recs.list[i];
+        match c {
+            TieBreak::Points => Ratio::int(sc.points[i]),
+            TieBreak::Wins => Ratio::int(i64::from(rec.wins)),
+            TieBreak::Mms => sc.mms[i],
+            TieBreak::Sos => sos[i],
+            TieBreak::Sosos => opponent_games(&rec.entries).map(|(o, _)| sos[idx(o)]).sum(),
+            TieBreak::Sodos => opponent_games(&rec.entries)
+                .map(|(o, r)| match r {
+                    PlayerResult::Win => sc.opp_points[idx(o)],
+                    PlayerResult::Draw => sc.opp_points[idx(o)] * Ratio::new(1, 2),
+                    _ => Ratio::ZERO,
+                })
+                .sum(),
+            TieBreak::TotalScore => {
+                let r = i64::from(sc.rounds);
+                if r == 0 {
+                    Ratio::int(sc.points[i])
+                } else {
+                    Ratio::int(sc.points[i] - r) + sos[i] * Ratio::new(2, win * r)
+                }
+            }
+            TieBreak::Sosm => sosm[i],
+            TieBreak::Sososm => rec
+                .entries
+                .iter()
+                .map(|e| match *e {
+                    Entry::Game { opponent, .. } => sosm[idx(opponent)],
+                    _ => sosm[i],
+                })
+                .sum(),
+            TieBreak::Warnings => Ratio::int(i64::from(t.players[&rec.player].warnings)),
+            TieBreak::Lot => Ratio::int((t.players[&rec.player].lot >> 1) as i64),
+            TieBreak::HeadToHead
+            | TieBreak::MatchPoints
+            | TieBreak::BoardPoints
+            | TieBreak::Board(_)
+            | TieBreak::TeamTotalScore => Ratio::ZERO,
+        }
+    };
+    let ranked: Vec<usize> = (0..n)
+        .filter(|&i| {
+            t.players[&recs.list[i].player].withdrawn.is_none_or(|w| w.ruling != WithdrawalRuling::ResultsVoid)
+        })
+        .collect();
+    let unranked: Vec<PlayerId> = recs
+        .list
+        .iter()
+        .map(|r| r.player)
+        .filter(|p| t.players[p].withdrawn.is_some_and(|w| w.ruling == WithdrawalRuling::ResultsVoid))
+        .collect();
+    let points = cfg.map(|c| c.points).unwrap_or(crate::config::PointSystem::TWO_ONE_ZERO);
+    let head_to_head = |group: &[usize], i: usize| -> Ratio {
+        let rec = &recs.list[i];
+        Ratio::int(
+            opponent_games(&rec.entries)
+                .filter(|(o, _)| group.iter().any(|&g| recs.list[g].player == *o))
+                .map(|(_, r)| result_points(&points, r))
+                .sum(),
+        )
+    };
+    let mut table: Vec<Vec<Ratio>> = vec![Vec::new(); n];
+    let order = refine(&ranked, criteria, &mut table, &value, &head_to_head);
+    let rows = build_rows(&order, criteria, &table, |i| {
+        (recs.list[i].player, recs.list[i].games, recs.list[i].wins)
+    });
+    Standings { after_round: recs.rounds, criteria: criteria.to_vec(), rows, unranked }
+}
+
+/// A ranked group: members, and the criterion index that split it from the group above.
+type Group = (Vec<usize>, Option<usize>);
+
+/// Partition refinement: sorts `items` by each criterion in turn, splitting ties; group-dependent
+/// criteria (head-to-head) are evaluated within the current tie group. Records every value in `table`.
+pub(crate) fn refine(
+    items: &[usize],
+    criteria: &[TieBreak],
+    table: &mut [Vec<Ratio>],
+    value: &dyn Fn(TieBreak, usize) -> Ratio,
+    head_to_head: &dyn Fn(&[usize], usize) -> Ratio,
+) -> Vec<Group> {
+    let mut groups: Vec<Group> = vec![(items.to_vec(), None)];
+    for (ci, &c) in criteria.iter().enumerate() {
+        let mut next: Vec<Group> = Vec::with_capacity(groups.len());
+        for (members, level) in groups {
+            let mut keyed: Vec<(Ratio, usize)> = members
+                .iter()
+                .map(|&i| {
+                    let v = if c == TieBreak::HeadToHead { head_to_head(&members, i) } else { value(c, i) };
+                    table[i].push(v);
+                    (if c.lower_is_better() { -v } else { v }, i)
+                })
+                .collect();
+            if members.len() == 1 {
+                next.push((members, level));
+                continue;
+            }
+            keyed.sort_by(|a, b| b.0.cmp(&a.0));
+            let mut first = true;
+            let mut start = 0;
+            for k in 1..=keyed.len() {
+                if k == keyed.len() || keyed[k].0 != keyed[start].0 {
+                    let run: Vec<usize> = keyed[start..k].iter().map(|&(_, i)| i).collect();
+                    next.push((run, if first { level } else { Some(ci) }));
+                    first = false;
+                    start = k;
+                }
+            }
+        }
+        groups = next;
+    }
+    groups
+}
+
+/// Turns refined groups into rows with places and the deciding criterion.
+pub(crate) fn build_rows(
+    groups: &[Group],
+    criteria: &[TieBreak],
+    table: &[Vec<Ratio>],
+    info: impl Fn(usize) -> (PlayerId, u32, u32),
+) -> Vec<StandingRow> {
+    // Boundary levels between consecutive rows: Some(ci) = split at criterion ci; None = shared.
+    let mut flat: Vec<(usize, Option<usize>, bool)> = Vec::new(); // (item, level above, first of group)
+    for (members, level) in groups {
+        for (k, &i) in members.iter().enumerate() {
+            flat.push((i, if k == 0 { *level } else { None }, k == 0));
+        }
+    }
+    let mut rows = Vec::with_capacity(flat.len());
+    let mut place = 0;
+    for (pos, &(i, above, first)) in flat.iter().enumerate() {
+        if first {
+            place = pos as u32 + 1;
+        }
+        let below = flat.get(pos + 1).map(|&(_, l, f)| if f { l } else { None });
+        let shared = !first || flat.get(pos + 1).is_some_and(|&(_, _, f)| !f);
+        let deepest = [if pos > 0 { above } else { Some(0) }, below.unwrap_or(Some(0))]
+            .into_iter()
+            .flatten()
+            .filter(|&l| l > 0)
+            .max();
+        let (player, games, wins) = info(i);
+        rows.push(StandingRow {
+            place,
+            player,
+            values: table[i].clone(),
+            decided_by: deepest.map(|l| criteria[l]),
+            shared,
+            games,
+            wins,
+        });
+    }
+    rows
+}

@@ -1,0 +1,255 @@
+//! The pairing criteria and their weights (documented here once, used by every matching).
+//!
+//! Each possible pair `{a, b}` of a round is an edge whose weight is `BASE − cost`, where the cost
+//! stacks the criteria of issue 5 in priority order into disjoint bit ranges ("tiers"):
+//!
+//! | priority | criterion | value per pair | multiplier |
+//! | --- | --- | --- | --- |
+//! | 1 | never a rematch (also: organiser's forbidden pairs) | no edge at all; under [`RematchPolicy::Discouraged`] (elimination formats) 1 per rematch | 2^68 |
+//! | 2 | a bye never twice, to the lowest eligible | decided before the matching (see [`crate::swiss`]) | — |
+//! | 3 | minimal score (or McMahon score) difference | \|score(a) − score(b)\| in points, capped at 1023 | 2^46 |
+//! | 4 | colour balance | \|balance(a) + balance(b)\| (+1 if both last had the same colour), capped at 15; 0 in handicap games | 2^30 |
+//! | 5 | handicap policy | handicap stones the pair would get, 0–9 | 2^14 |
+//! | 6 | club / region separation (optional) | 2 for the same club, 1 for the same region | 1 |
+//!
+//! `BASE = 2^82`. A window holds at most 4,096 pairs (12 bits), and each tier's multiplier exceeds the
+//! largest possible sum of all lower tiers over a whole window, so a maximum-weight matching is
+//! *lexicographic*: it first matches as many players as possible (every edge outweighs all costs
+//! together), then has the fewest rematches, then the smallest total score difference, and only then
+//! looks at colours, handicaps and clubs. No amount of colour balance ever buys one point of score
+//! difference. `balance` is the player's games with Black minus games with White in even games.
+
+use crate::ids::{Colour, PlayerId};
+use crate::matching::Weight;
+use serde::{Deserialize, Serialize};
+
+/// The weight of an edge before costs are subtracted; exceeds every possible window's total cost.
+pub const BASE: Weight = 1 << 82;
+/// Multiplier of a rematch (only when rematches are discouraged rather than forbidden).
+pub const REMATCH: Weight = 1 << 68;
+/// Multiplier of one point of score difference.
+pub const SCORE: Weight = 1 << 46;
+/// Multiplier of one unit of colour imbalance.
+pub const COLOUR: Weight = 1 << 30;
+/// Multiplier of one handicap stone.
+pub const HANDICAP: Weight = 1 << 14;
+/// Multiplier of one unit of club/region closeness.
+pub const SEPARATION: Weight = 1;
+/// Largest number of players in one matching window for which the tiers stay strictly lexicographic.
+pub const MAX_WINDOW: usize = 8192;
+
+/// How handicaps are given in a pairing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum HandicapPolicy {
+    /// Every game is even (colours by balance or nigiri, full komi).
+    Even,
+    /// Handicap = rank difference minus `reduction`, at most `ceiling` stones (1 = 让先: Black, no komi).
+    ByRank {
+        /// Stones subtracted from the rank difference.
+        reduction: u8,
+        /// Maximum number of stones (≤ 9).
+        ceiling: u8,
+    },
+}
+
+impl HandicapPolicy {
+    /// Handicap stones for two players of the given rank values.
+    pub fn stones(self, rank_a: i32, rank_b: i32) -> u8 {
+        match self {
+            HandicapPolicy::Even => 0,
+            HandicapPolicy::ByRank { reduction, ceiling } => {
+                let d = (rank_a - rank_b).unsigned_abs() as i64 - i64::from(reduction);
+                d.clamp(0, i64::from(ceiling.min(9))) as u8
+            }
+        }
+    }
+}
+
+/// Whether a second meeting is impossible or merely expensive.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum RematchPolicy {
+    /// Swiss and McMahon: two players never meet twice.
+    Forbidden,
+    /// Elimination formats with few players left: a rematch is allowed when nothing else works.
+    Discouraged,
+}
+
+/// Whether a player may receive a second pairing bye.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ByePolicy {
+    /// Swiss and McMahon: a bye never twice.
+    OncePerPlayer,
+    /// Elimination formats: the player with the fewest byes, lowest first.
+    FewestFirst,
+}
+
+/// The organiser's pairing options.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PairingPolicy {
+    /// Handicap policy (criterion 5).
+    pub handicap: HandicapPolicy,
+    /// Separate players of the same club (criterion 6).
+    pub separate_clubs: bool,
+    /// Separate players of the same region (criterion 6).
+    pub separate_regions: bool,
+    /// Rematches (criterion 1).
+    pub rematches: RematchPolicy,
+    /// Byes (criterion 2).
+    pub byes: ByePolicy,
+}
+
+impl Default for PairingPolicy {
+    fn default() -> Self {
+        PairingPolicy {
+            handicap: HandicapPolicy::Even,
+            separate_clubs: false,
+            separate_regions: false,
+            rematches: RematchPolicy::Forbidden,
+            byes: ByePolicy::OncePerPlayer,
+        }
+    }
+}
+
+/// A player as the pairing sees them before a round.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Candidate {
+    /// The player.
+    pub id: PlayerId,
+    /// Pairing score in points (Swiss: points; McMahon: initial score × win points + points).
+    pub score: i64,
+    /// Rank value ([`crate::rank::Rank::value`]).
+    pub rank: i32,
+    /// Recorded lot: breaks ties of order (lower first).
+    pub lot: u64,
+    /// Games with Black minus games with White, in even games.
+    pub colour_balance: i32,
+    /// Colour of the last even game.
+    pub last_colour: Option<Colour>,
+    /// Pairing byes received so far.
+    pub byes: u32,
+    /// Everyone already met (any order; duplicates harmless).
+    pub opponents: Vec<PlayerId>,
+    /// Interned club, for separation.
+    pub club: Option<u32>,
+    /// Interned region, for separation.
+    pub region: Option<u32>,
+}
+
+/// What one pair costs, criterion by criterion.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EdgeCost {
+    /// 1 when the two have met before (only possible under [`RematchPolicy::Discouraged`]).
+    pub rematch: u8,
+    /// Absolute score difference in points.
+    pub score_diff: u32,
+    /// Colour-imbalance units.
+    pub colour: u32,
+    /// Handicap stones.
+    pub handicap: u8,
+    /// 2 for the same club, 1 for the same region.
+    pub separation: u8,
+}
+
+/// The criteria of [`EdgeCost`], in priority order, for explanations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Criterion {
+    /// Two players met before.
+    Rematch,
+    /// Score difference.
+    ScoreDifference,
+    /// Colour balance.
+    ColourBalance,
+    /// Handicap stones.
+    Handicap,
+    /// Same club or region.
+    Separation,
+}
+
+impl EdgeCost {
+    /// The cost as one number (see the table in this module's doc).
+    pub fn scalar(&self) -> Weight {
+        Weight::from(self.rematch) * REMATCH
+            + Weight::from(self.score_diff.min(1023)) * SCORE
+            + Weight::from(self.colour.min(15)) * COLOUR
+            + Weight::from(self.handicap.min(9)) * HANDICAP
+            + Weight::from(self.separation.min(3)) * SEPARATION
+    }
+
+    /// The edge weight given to the matching.
+    pub fn weight(&self) -> Weight {
+        BASE - self.scalar()
+    }
+
+    /// The criteria values in priority order.
+    pub fn tiers(&self) -> [(Criterion, u32); 5] {
+        [
+            (Criterion::Rematch, u32::from(self.rematch)),
+            (Criterion::ScoreDifference, self.score_diff),
+            (Criterion::ColourBalance, self.colour),
+            (Criterion::Handicap, u32::from(self.handicap)),
+            (Criterion::Separation, u32::from(self.separation)),
+        ]
+    }
+}
+
+/// Whether `a` has met `b`.
+pub fn have_met(a: &Candidate, b: &Candidate) -> bool {
+    a.opponents.contains(&b.id)
+}
+
+/// The cost of pairing `a` with `b`, or `None` when they may not meet (rematch under
+/// [`RematchPolicy::Forbidden`]). Forbidden pairs are checked by the caller.
+pub fn edge_cost(a: &Candidate, b: &Candidate, policy: &PairingPolicy) -> Option<EdgeCost> {
+    let rematch = have_met(a, b);
+    if rematch && policy.rematches == RematchPolicy::Forbidden {
+        return None;
+    }
+    let handicap = policy.handicap.stones(a.rank, b.rank);
+    let colour = if handicap > 0 {
+        0
+    } else {
+        let same_last = matches!((a.last_colour, b.last_colour), (Some(x), Some(y)) if x == y);
+        (a.colour_balance + b.colour_balance).unsigned_abs() + u32::from(same_last)
+    };
+    let mut separation = 0;
+    if policy.separate_clubs && a.club.is_some() && a.club == b.club {
+        separation += 2;
+    }
+    if policy.separate_regions && a.region.is_some() && a.region == b.region {
+        separation += 1;
+    }
+    Some(EdgeCost {
+        rematch: u8::from(rematch),
+        score_diff: (a.score - b.score).unsigned_abs().min(u64::from(u32::MAX)) as u32,
+        colour,
+        handicap,
+        separation,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The strictness claim of the module doc: a window's worst lower tiers never reach one unit above.
+    #[test]
+    fn tiers_are_lexicographic_over_a_full_window() {
+        let pairs = (MAX_WINDOW / 2) as Weight;
+        assert!(pairs * 3 * SEPARATION < HANDICAP);
+        assert!(pairs * (9 * HANDICAP + 3 * SEPARATION) < COLOUR);
+        assert!(pairs * (15 * COLOUR + 9 * HANDICAP + 3) < SCORE);
+        assert!(pairs * (1023 * SCORE + 15 * COLOUR + 9 * HANDICAP + 3) < REMATCH);
+        assert!(pairs * (REMATCH + 1023 * SCORE + 15 * COLOUR + 9 * HANDICAP + 3) < BASE);
+        // The solver's duals stay far from overflow even with doubled weights.
+        assert!(BASE.checked_mul(4 * pairs).is_some());
+    }
+
+    #[test]
+    fn handicap_by_rank_is_reduced_and_capped() {
+        let p = HandicapPolicy::ByRank { reduction: 1, ceiling: 9 };
+        assert_eq!(p.stones(5, 1), 3);
+        assert_eq!(p.stones(1, 1), 0);
+        assert_eq!(p.stones(-20, 7), 9);
+        assert_eq!(HandicapPolicy::Even.stones(-20, 7), 0);
+    }
+}
