@@ -1,5 +1,6 @@
 //! placeholder
 mod aggregate;
+mod bus;
 mod embedded;
 mod error;
 mod event;
@@ -10,6 +11,10 @@ mod subjects;
 
 pub use aggregate::{
     AggregateId, AggregateKind, CommandId, InvalidName, MAX_BATCH_EVENTS, MAX_NAME_LEN, Position,
+};
+pub use bus::{
+    AnyBus, Bus, BusError, BusMessage, InvalidBusName, LocalBus, NatsBus, Published, Request,
+    Requests, Subscription,
 };
 pub use embedded::{EmbeddedConfig, EmbeddedLog};
 pub use error::{AppendError, BoxError, Corrupt, InvalidAppend, LogError};
