@@ -18,7 +18,10 @@ pub struct WeightMatrix {
 impl WeightMatrix {
     /// An `n × n` matrix with no edges.
     pub fn new(n: usize) -> WeightMatrix {
-        WeightMatrix { n, cells: vec![0; n * n] }
+        WeightMatrix {
+            n,
+            cells: vec![0; n * n],
+        }
     }
 
     /// Number of vertices.
@@ -63,7 +66,9 @@ pub fn max_weight_matching(w: &WeightMatrix) -> Vec<Option<usize>> {
 /// property-tested against. Exponential; meant for `n ≤ 12`.
 pub fn brute_force_max_weight(w: &WeightMatrix) -> Weight {
     fn best(w: &WeightMatrix, used: &mut Vec<bool>) -> Weight {
-        let Some(i) = used.iter().position(|u| !u) else { return 0 };
+        let Some(i) = used.iter().position(|u| !u) else {
+            return 0;
+        };
         used[i] = true;
         // Either i stays unmatched ...
         let mut top = best(w, used);

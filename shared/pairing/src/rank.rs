@@ -64,7 +64,9 @@ impl FromStr for Rank {
     fn from_str(s: &str) -> Result<Rank, RankParseError> {
         let t = s.trim().to_ascii_lowercase();
         let (num, kind) = t.split_at(t.len().saturating_sub(1));
-        let n: u8 = num.parse().map_err(|_| RankParseError::Malformed(s.to_string()))?;
+        let n: u8 = num
+            .parse()
+            .map_err(|_| RankParseError::Malformed(s.to_string()))?;
         let rank = match kind {
             "k" => Rank::Kyu(n),
             "d" => Rank::Dan(n),
@@ -75,7 +77,11 @@ impl FromStr for Rank {
             Rank::Kyu(k) => (1..=30).contains(&k),
             Rank::Dan(d) | Rank::Pro(d) => (1..=9).contains(&d),
         };
-        if ok { Ok(rank) } else { Err(RankParseError::OutOfRange(s.to_string())) }
+        if ok {
+            Ok(rank)
+        } else {
+            Err(RankParseError::OutOfRange(s.to_string()))
+        }
     }
 }
 
@@ -98,8 +104,17 @@ mod tests {
 
     #[test]
     fn malformed_ranks_are_refused() {
-        assert!(matches!("5x".parse::<Rank>(), Err(RankParseError::Malformed(_))));
-        assert!(matches!("0d".parse::<Rank>(), Err(RankParseError::OutOfRange(_))));
-        assert!(matches!("31k".parse::<Rank>(), Err(RankParseError::OutOfRange(_))));
+        assert!(matches!(
+            "5x".parse::<Rank>(),
+            Err(RankParseError::Malformed(_))
+        ));
+        assert!(matches!(
+            "0d".parse::<Rank>(),
+            Err(RankParseError::OutOfRange(_))
+        ));
+        assert!(matches!(
+            "31k".parse::<Rank>(),
+            Err(RankParseError::OutOfRange(_))
+        ));
     }
 }

@@ -110,7 +110,11 @@ pub fn bye_points(points: &PointSystem, kind: ByeKind) -> i64 {
 
 /// Builds every player's record over rounds `1..=up_to` (clamped to the rounds paired).
 pub fn records(t: &Tournament, up_to: u32) -> Records {
-    let points = t.config.as_ref().map(|c| c.points).unwrap_or(PointSystem::TWO_ONE_ZERO);
+    let points = t
+        .config
+        .as_ref()
+        .map(|c| c.points)
+        .unwrap_or(PointSystem::TWO_ONE_ZERO);
     let rounds = up_to.min(t.current_round());
     let mut list: Vec<PlayerRecord> = t
         .players
@@ -124,7 +128,11 @@ pub fn records(t: &Tournament, up_to: u32) -> Records {
             losses: 0,
         })
         .collect();
-    let index: HashMap<PlayerId, usize> = list.iter().enumerate().map(|(i, r)| (r.player, i)).collect();
+    let index: HashMap<PlayerId, usize> = list
+        .iter()
+        .enumerate()
+        .map(|(i, r)| (r.player, i))
+        .collect();
     let voided = |p: PlayerId| {
         t.players
             .get(&p)
@@ -135,11 +143,16 @@ pub fn records(t: &Tournament, up_to: u32) -> Records {
         let r = (round.number - 1) as usize;
         for g in &round.games {
             let (b, w) = (g.paired.black, g.paired.white);
-            let (Some(&ib), Some(&iw)) = (index.get(&b), index.get(&w)) else { continue };
+            let (Some(&ib), Some(&iw)) = (index.get(&b), index.get(&w)) else {
+                continue;
+            };
             if voided(b) || voided(w) {
                 continue;
             }
-            let game = GameRef { round: round.number, table: g.paired.table };
+            let game = GameRef {
+                round: round.number,
+                table: g.paired.table,
+            };
             match g.result {
                 None => {
                     list[ib].entries[r] = Entry::Pending { opponent: w };
@@ -151,8 +164,14 @@ pub fn records(t: &Tournament, up_to: u32) -> Records {
                     for (i, colour, opp) in [(ib, Colour::Black, w), (iw, Colour::White, b)] {
                         let result = res.outcome.for_colour(colour);
                         let rec = &mut list[i];
-                        rec.entries[r] =
-                            Entry::Game { opponent: opp, result, colour, handicap: g.paired.handicap, forfeit, game };
+                        rec.entries[r] = Entry::Game {
+                            opponent: opp,
+                            result,
+                            colour,
+                            handicap: g.paired.handicap,
+                            forfeit,
+                            game,
+                        };
                         rec.points += result_points(&points, result);
                         rec.games += 1;
                         match result {
@@ -174,5 +193,9 @@ pub fn records(t: &Tournament, up_to: u32) -> Records {
             }
         }
     }
-    Records { rounds, list, index }
+    Records {
+        rounds,
+        list,
+        index,
+    }
 }
