@@ -100,7 +100,8 @@ pub struct Board {
 
 impl PartialEq for Board {
     fn eq(&self, other: &Board) -> bool {
-        self.size() == other.size() && self.geo.points.iter().all(|&c| self.get_cell(c as Cell) == other.get_cell(c as Cell))
+        self.size() == other.size()
+            && self.geo.points.iter().all(|&c| self.get_cell(c as Cell) == other.get_cell(c as Cell))
     }
 }
 impl Eq for Board {}
@@ -385,11 +386,7 @@ impl Board {
             return None;
         }
         let v = self.cells[c];
-        if head_of(v) == c && next_of(v) == c && libs_of(v) == 1 {
-            removed_last.map(|r| r as Cell)
-        } else {
-            None
-        }
+        if head_of(v) == c && next_of(v) == c && libs_of(v) == 1 { removed_last.map(|r| r as Cell) } else { None }
     }
 
     #[inline(always)]

@@ -6,7 +6,7 @@ use crate::handicap::{self, HandicapError};
 use crate::history::History;
 use crate::legality::Illegal;
 use crate::point::{Color, Move, Point};
-use crate::ruleset::{Komi, KoRule, Ruleset, Suicide};
+use crate::ruleset::{KoRule, Komi, Ruleset, Suicide};
 use crate::zobrist;
 
 /// One thing that happened to the game, in order. Undo replays these from the start.
@@ -144,9 +144,8 @@ impl Game {
     /// A game with handicap stones already placed: White moves first. `stones` of 1 is 让先: no
     /// stones, Black moves first. Handicap games have no komi unless [`Game::set_komi`] says so.
     pub fn with_fixed_handicap(size: u8, ruleset: Ruleset, stones: u8) -> Result<Game, SetupError> {
-        let mut game = Game::new(size, ruleset.with_komi(Komi(0))).map_err(|_| {
-            SetupError::Handicap(HandicapError::NotAvailable { stones, size })
-        })?;
+        let mut game = Game::new(size, ruleset.with_komi(Komi(0)))
+            .map_err(|_| SetupError::Handicap(HandicapError::NotAvailable { stones, size }))?;
         if stones >= 2 {
             let points = handicap::fixed_handicap(size, stones)?;
             game.place_handicap(&points)?;
@@ -297,9 +296,7 @@ impl Game {
         let repeated = match self.ruleset.ko {
             KoRule::Simple => false,
             KoRule::PositionalSuperko => self.history.contains(pv.hash_after),
-            KoRule::SituationalSuperko => {
-                self.history.contains(pv.hash_after ^ zobrist::to_move_key(color.opponent()))
-            }
+            KoRule::SituationalSuperko => self.history.contains(pv.hash_after ^ zobrist::to_move_key(color.opponent())),
         };
         if repeated {
             return Err(if ko_retake { Illegal::Ko } else { Illegal::Superko });
@@ -326,10 +323,7 @@ impl Game {
         let placed = self.board.place(c, color, &mut self.removed);
         self.prisoners[color.index()] += placed.captured;
         self.prisoners[color.opponent().index()] += placed.suicided;
-        self.ko = self
-            .board
-            .ko_point_after(c, placed, self.removed.last().copied())
-            .map(|k| (k, color.opponent()));
+        self.ko = self.board.ko_point_after(c, placed, self.removed.last().copied()).map(|k| (k, color.opponent()));
         self.passes = 0;
         self.to_move = color.opponent();
         self.actions.push(Action::Play(color, p));
@@ -444,6 +438,23 @@ impl Game {
             Some(k) => k == color,
             None => !self.board.is_empty_cell(n),
         })
+    }
+
+    /// The move a uniformly random player would make: a legal point that does not fill one of its
+    /// own single-point eyes, chosen by `pick(n)` (which must return a number below `n`), or a pass
+    /// when none is left. The randomness is the caller's, so this stays deterministic.
+    pub fn random_move(&self, color: Color, mut pick: impl FnMut(usize) -> usize) -> Move {
+        let mut candidates: Vec<Point> = Vec::with_capacity(self.board.size() as usize * self.board.size() as usize);
+        self.for_each_legal(color, |p| {
+            if !self.fills_own_eye(color, p) {
+                candidates.push(p)
+            }
+        });
+        if candidates.is_empty() {
+            Move::Pass
+        } else {
+            Move::Play(candidates[pick(candidates.len()) % candidates.len()])
+        }
     }
 
     /// Undoes the last action by replaying the others from the start. Returns it, or `None` if there is

@@ -38,10 +38,7 @@ impl Geometry {
             for x in 0..size {
                 let c = (y as usize + 1) * stride + x as usize + 1;
                 points.push(c as u16);
-                keys[c] = [
-                    zobrist::stone_key(Color::Black, x, y),
-                    zobrist::stone_key(Color::White, x, y),
-                ];
+                keys[c] = [zobrist::stone_key(Color::Black, x, y), zobrist::stone_key(Color::White, x, y)];
             }
         }
         Geometry { size, stride, len, points: points.into_boxed_slice(), keys: keys.into_boxed_slice() }

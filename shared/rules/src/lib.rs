@@ -44,6 +44,7 @@ pub mod handicap;
 mod history;
 mod legality;
 mod point;
+pub mod random;
 mod ruleset;
 mod scoring;
 pub mod zobrist;

@@ -145,11 +145,7 @@ pub enum Move {
 impl Move {
     /// Parses a GTP move: a vertex or `pass`.
     pub fn from_gtp(s: &str, size: u8) -> Option<Move> {
-        if s.eq_ignore_ascii_case("pass") {
-            Some(Move::Pass)
-        } else {
-            Point::from_gtp(s, size).map(Move::Play)
-        }
+        if s.eq_ignore_ascii_case("pass") { Some(Move::Pass) } else { Point::from_gtp(s, size).map(Move::Play) }
     }
 
     /// The GTP spelling: a vertex or `pass`.

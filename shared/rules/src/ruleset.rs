@@ -80,7 +80,7 @@ impl Komi {
     /// Komi from a number of points that is a multiple of one half.
     pub fn from_points(points: f64) -> Option<Komi> {
         let halves = points * 2.0;
-        (halves.is_finite() && halves.fract() == 0.0 && halves.abs() <= 2000.0).then(|| Komi(halves as i32))
+        (halves.is_finite() && halves.fract() == 0.0 && halves.abs() <= 2000.0).then_some(Komi(halves as i32))
     }
 
     /// Komi in points.
@@ -103,7 +103,7 @@ impl fmt::Display for HalfPoints {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let sign = if self.0 < 0 { "-" } else { "" };
         let a = self.0.unsigned_abs();
-        if a % 2 == 0 { write!(f, "{sign}{}", a / 2) } else { write!(f, "{sign}{}.5", a / 2) }
+        if a.is_multiple_of(2) { write!(f, "{sign}{}", a / 2) } else { write!(f, "{sign}{}.5", a / 2) }
     }
 }
 
@@ -246,8 +246,7 @@ impl Ruleset {
     /// A preset by name (see [`PRESET_NAMES`]); also accepts the spellings SGF `RU[]` uses
     /// (`Japanese`, `Chinese`, `AGA`, `NZ`, `New Zealand`, `Tromp/Taylor`, `TT`, `GOE`, `Ing`).
     pub fn preset(name: &str) -> Option<Ruleset> {
-        let key: String =
-            name.trim().to_ascii_lowercase().chars().filter(|c| c.is_ascii_alphanumeric()).collect();
+        let key: String = name.trim().to_ascii_lowercase().chars().filter(|c| c.is_ascii_alphanumeric()).collect();
         Some(match key.as_str() {
             "chinese" | "cn" | "china" => Ruleset::chinese(),
             "japanese" | "jp" | "japan" => Ruleset::japanese(),
@@ -292,17 +291,26 @@ mod tests {
     #[test]
     fn presets_follow_rules_md_section_5() {
         let c = Ruleset::preset("chinese").unwrap();
-        assert_eq!((c.ko, c.scoring, c.suicide, c.komi), (KoRule::PositionalSuperko, Scoring::AreaDameSplit, Suicide::Forbidden, Komi(15)));
+        assert_eq!(
+            (c.ko, c.scoring, c.suicide, c.komi),
+            (KoRule::PositionalSuperko, Scoring::AreaDameSplit, Suicide::Forbidden, Komi(15))
+        );
         assert_eq!(c.handicap_compensation, HandicapCompensation::N);
         let j = Ruleset::preset("Japanese").unwrap();
-        assert_eq!((j.ko, j.scoring, j.komi, j.cycle), (KoRule::Simple, Scoring::Territory, Komi(13), CycleRuling::NoResult));
+        assert_eq!(
+            (j.ko, j.scoring, j.komi, j.cycle),
+            (KoRule::Simple, Scoring::Territory, Komi(13), CycleRuling::NoResult)
+        );
         assert_eq!(Ruleset::preset("korean"), Some(j));
         let a = Ruleset::preset("AGA").unwrap();
         assert_eq!((a.ko, a.handicap_compensation), (KoRule::SituationalSuperko, HandicapCompensation::NMinusOne));
         let nz = Ruleset::preset("New Zealand").unwrap();
         assert_eq!((nz.ko, nz.suicide, nz.komi), (KoRule::SituationalSuperko, Suicide::Allowed, Komi(14)));
         let tt = Ruleset::preset("Tromp/Taylor").unwrap();
-        assert_eq!((tt.ko, tt.scoring, tt.suicide, tt.komi), (KoRule::PositionalSuperko, Scoring::Area, Suicide::Allowed, Komi(15)));
+        assert_eq!(
+            (tt.ko, tt.scoring, tt.suicide, tt.komi),
+            (KoRule::PositionalSuperko, Scoring::Area, Suicide::Allowed, Komi(15))
+        );
         let ing = Ruleset::preset("ing").unwrap();
         assert_eq!((ing.suicide, ing.komi), (Suicide::Allowed, Komi(16)));
         assert!(Ruleset::preset("ancient").unwrap().group_tax);

@@ -284,7 +284,8 @@ pub fn score_position(
                 if region[c] == NONE || !matches!(reach[region[c] as usize], 1 | 2) {
                     continue;
                 }
-                if geo.neighbours(c).iter().any(|&n| board.get_cell(n).is_some() && seki_heads.contains(&board.head(n))) {
+                if geo.neighbours(c).iter().any(|&n| board.get_cell(n).is_some() && seki_heads.contains(&board.head(n)))
+                {
                     seki_region[region[c] as usize] = true;
                 }
             }
@@ -414,11 +415,8 @@ fn fill_is_safe(board: &Board, c: Cell, color: Color, marks: &mut Marks) -> bool
                     }
                 }
             }
-            Some(_) => {
-                if board.libs_at_head(board.head(n)) == 1 {
-                    return true; // filling captures
-                }
-            }
+            Some(_) if board.libs_at_head(board.head(n)) == 1 => return true, // filling captures
+            Some(_) => {}
             None => {}
         }
         if libs >= 2 {

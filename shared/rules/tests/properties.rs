@@ -23,7 +23,8 @@ fn random_moves(size: u8, rules: Ruleset, seed: u64, len: usize) -> Vec<(Color, 
     for _ in 0..len {
         let color = g.to_move();
         let legal = g.legal_points(color);
-        let mv = if legal.is_empty() || rng.below(20) == 0 { Move::Pass } else { Move::Play(legal[rng.below(legal.len())]) };
+        let mv =
+            if legal.is_empty() || rng.below(20) == 0 { Move::Pass } else { Move::Play(legal[rng.below(legal.len())]) };
         g.play(color, mv).unwrap();
         moves.push((color, mv));
     }
