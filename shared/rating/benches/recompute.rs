@@ -7,10 +7,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use weiqi_rating::{RatingSystem, bench_players, recompute_games, synthetic_history};
 
 fn recompute(c: &mut Criterion) {
-    let games: usize = std::env::var("WEIQI_BENCH_GAMES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(100_000);
+    let games: usize = std::env::var("WEIQI_BENCH_GAMES").ok().and_then(|v| v.parse().ok()).unwrap_or(100_000);
     let history = synthetic_history(games, bench_players(games), 42);
     let mut group = c.benchmark_group("ratings");
     group.sample_size(10);

@@ -8,10 +8,7 @@ use weiqi_rating::{RatingSystem, bench_players, recompute_games, summarise, synt
 
 fn main() {
     let mut args = std::env::args().skip(1);
-    let games: usize = args
-        .next()
-        .and_then(|a| a.parse().ok())
-        .unwrap_or(1_000_000);
+    let games: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(1_000_000);
     let seed: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(42);
     let runs: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(3);
     let t = Instant::now();
@@ -21,8 +18,7 @@ fn main() {
     let mut summary = None;
     for _ in 0..runs.max(1) {
         let t = Instant::now();
-        let book =
-            recompute_games(RatingSystem::default(), &history).expect("synthetic games are valid");
+        let book = recompute_games(RatingSystem::default(), &history).expect("synthetic games are valid");
         times.push(t.elapsed().as_secs_f64());
         summary = Some(summarise(&book, games));
     }

@@ -162,9 +162,7 @@ impl RatingBook {
 
     /// The rating a player brings into a computation (a new player gets the initial rating).
     pub(crate) fn current_or_initial(&self, player: &PlayerId) -> PlayerRating {
-        self.stored(player)
-            .copied()
-            .unwrap_or_else(|| self.system.initial())
+        self.stored(player).copied().unwrap_or_else(|| self.system.initial())
     }
 
     /// Applies one event. Events carry the new values, so evolve does no rating arithmetic.
@@ -184,12 +182,7 @@ impl RatingBook {
                 let black = self.slot_or_insert(&game.black);
                 let white = self.slot_or_insert(&game.white);
                 self.open_period = Some(*period);
-                self.pending.push(PendingGame {
-                    black,
-                    white,
-                    result: game.result,
-                    conditions: game.conditions,
-                });
+                self.pending.push(PendingGame { black, white, result: game.result, conditions: game.conditions });
             }
             RatingEvent::PeriodClosed { period, updates } => {
                 for u in updates {

@@ -50,11 +50,7 @@ fn civil_from_days(z: i64) -> CivilDate {
     let d = doy - (153 * mp + 2) / 5 + 1;
     let m = if mp < 10 { mp + 3 } else { mp - 9 };
     let y = if m <= 2 { y + 1 } else { y };
-    CivilDate {
-        year: y as i32,
-        month: m as u8,
-        day: d as u8,
-    }
+    CivilDate { year: y as i32, month: m as u8, day: d as u8 }
 }
 
 fn days_from_civil(date: CivilDate) -> i64 {
@@ -86,11 +82,7 @@ impl FromStr for CivilDate {
         }
         let digits = |r: std::ops::Range<usize>| -> Result<u32, BadDate> {
             let part = &s[r];
-            if part.bytes().all(|c| c.is_ascii_digit()) {
-                part.parse().map_err(|_| bad())
-            } else {
-                Err(bad())
-            }
+            if part.bytes().all(|c| c.is_ascii_digit()) { part.parse().map_err(|_| bad()) } else { Err(bad()) }
         };
         let (y, m, d) = (digits(0..4)?, digits(5..7)?, digits(8..10)?);
         let date = CivilDate {
@@ -99,10 +91,7 @@ impl FromStr for CivilDate {
             day: u8::try_from(d).map_err(|_| bad())?,
         };
         // Round-trip through the day count rejects 2026-02-30 and friends.
-        if !(1..=12).contains(&date.month)
-            || date.day == 0
-            || CivilDate::from_millis(date.to_millis()) != date
-        {
+        if !(1..=12).contains(&date.month) || date.day == 0 || CivilDate::from_millis(date.to_millis()) != date {
             return Err(bad());
         }
         Ok(date)
@@ -118,17 +107,11 @@ mod tests {
     fn known_dates() {
         assert_eq!(CivilDate::from_millis(Millis(0)).to_string(), "1970-01-01");
         // 2000-02-29 12:00 UTC
-        assert_eq!(
-            CivilDate::from_millis(Millis(951_825_600_000)).to_string(),
-            "2000-02-29"
-        );
+        assert_eq!(CivilDate::from_millis(Millis(951_825_600_000)).to_string(), "2000-02-29");
         assert_eq!(CivilDate::from_millis(Millis(-1)).to_string(), "1969-12-31");
         assert!("2026-02-30".parse::<CivilDate>().is_err());
         assert!("2026-1-01".parse::<CivilDate>().is_err());
-        assert_eq!(
-            "2024-02-29".parse::<CivilDate>().unwrap().to_string(),
-            "2024-02-29"
-        );
+        assert_eq!("2024-02-29".parse::<CivilDate>().unwrap().to_string(), "2024-02-29");
     }
 
     proptest! {

@@ -47,23 +47,13 @@ impl GameConditions {
     /// An even game with the standard komi of the Chinese rules (7.5).
     #[must_use]
     pub fn even() -> GameConditions {
-        GameConditions {
-            stones: 0,
-            komi: 7.5,
-            standard_komi: 7.5,
-            compensation: 0.0,
-        }
+        GameConditions { stones: 0, komi: 7.5, standard_komi: 7.5, compensation: 0.0 }
     }
 
     /// A traditional handicap game: `stones` stones, 0.5 komi, no compensation, area scoring.
     #[must_use]
     pub fn handicap(stones: u8) -> GameConditions {
-        GameConditions {
-            stones,
-            komi: 0.5,
-            standard_komi: 7.5,
-            compensation: 0.0,
-        }
+        GameConditions { stones, komi: 0.5, standard_komi: 7.5, compensation: 0.0 }
     }
 
     /// The effective handicap in ranks in Black's favour (see the module doc for the formula).
@@ -74,11 +64,8 @@ impl GameConditions {
         let stones = f64::from(self.stones.saturating_sub(1));
         let per_rank = 2.0 * (self.standard_komi - 0.5);
         let komi_shift = self.standard_komi - self.komi - self.compensation;
-        let komi_term = if per_rank > 0.0 && komi_shift.is_finite() && per_rank.is_finite() {
-            komi_shift / per_rank
-        } else {
-            0.0
-        };
+        let komi_term =
+            if per_rank > 0.0 && komi_shift.is_finite() && per_rank.is_finite() { komi_shift / per_rank } else { 0.0 };
         stones + komi_term
     }
 }
@@ -107,27 +94,15 @@ mod tests {
             (0, -6.5, 7.5, 1.0), // reverse komi of 6.5 under area scoring: 14 points = one rank
         ];
         for (stones, komi, standard_komi, want) in table {
-            let g = GameConditions {
-                stones,
-                komi,
-                standard_komi,
-                compensation: 0.0,
-            };
-            assert!(
-                (g.effective_handicap() - want).abs() < 1e-12,
-                "{g:?} -> {}",
-                g.effective_handicap()
-            );
+            let g = GameConditions { stones, komi, standard_komi, compensation: 0.0 };
+            assert!((g.effective_handicap() - want).abs() < 1e-12, "{g:?} -> {}", g.effective_handicap());
         }
     }
 
     #[test]
     fn chinese_compensation_reduces_the_advantage() {
         let plain = GameConditions::handicap(4);
-        let chinese = GameConditions {
-            compensation: 4.0,
-            ..plain
-        };
+        let chinese = GameConditions { compensation: 4.0, ..plain };
         assert!((plain.effective_handicap() - 3.5).abs() < 1e-12);
         assert!((chinese.effective_handicap() - (3.0 + 3.0 / 14.0)).abs() < 1e-12);
     }

@@ -7,9 +7,7 @@ use serde::{Deserialize, Serialize};
 /// A point in time or a duration, in integer milliseconds since the Unix epoch (UTC).
 ///
 /// The core never reads a clock: every function that needs "now" takes a `Millis`.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize)]
 pub struct Millis(pub i64);
 
 impl Millis {

@@ -18,10 +18,7 @@ use serde::{Deserialize, Serialize};
 use skillratings::glicko2::glicko2_rating_period;
 
 use crate::book::RatedGame;
-use crate::system::{
-    Glicko2Settings, PlayerRating, RatingSystem, egf_game, elo_game, glicko2_decay,
-    glicko2_opponent,
-};
+use crate::system::{Glicko2Settings, PlayerRating, RatingSystem, egf_game, elo_game, glicko2_decay, glicko2_opponent};
 use crate::{GameId, Millis, PlayerId, RatingBook};
 
 /// What the rating service asks of the book.
@@ -130,17 +127,9 @@ pub enum RatingRejection {
 }
 
 /// Decides what a command does to the book. Pure: no clock, no IO; `now` is the decision time.
-pub fn decide(
-    book: &RatingBook,
-    command: &RatingCommand,
-    now: Millis,
-) -> Result<Vec<RatingEvent>, RatingRejection> {
+pub fn decide(book: &RatingBook, command: &RatingCommand, now: Millis) -> Result<Vec<RatingEvent>, RatingRejection> {
     match command {
-        RatingCommand::Seed {
-            player,
-            rating,
-            deviation,
-        } => decide_seed(book, player, *rating, *deviation),
+        RatingCommand::Seed { player, rating, deviation } => decide_seed(book, player, *rating, *deviation),
         RatingCommand::RecordGame(game) => decide_game(book, game, now),
         RatingCommand::ClosePeriods => Ok(match (&book.system, book.open_period) {
             (RatingSystem::Glicko2(s), Some(open)) if s.period_end(open) <= now => {
@@ -158,9 +147,7 @@ fn decide_seed(
     deviation: Option<f64>,
 ) -> Result<Vec<RatingEvent>, RatingRejection> {
     let mut start = book.system.initial();
-    let queued = book
-        .slot(player)
-        .is_some_and(|i| book.pending.iter().any(|g| g.black == i || g.white == i));
+    let queued = book.slot(player).is_some_and(|i| book.pending.iter().any(|g| g.black == i || g.white == i));
     if book.stored(player).is_some_and(|r| r.games > 0) || queued {
         return Err(RatingRejection::AlreadyRated(player.clone()));
     }
@@ -171,33 +158,19 @@ fn decide_seed(
     if let (RatingSystem::Glicko2(_), Some(d)) = (&book.system, deviation) {
         start.deviation = d;
     }
-    Ok(vec![RatingEvent::PlayerSeeded {
-        player: player.clone(),
-        rating: start,
-    }])
+    Ok(vec![RatingEvent::PlayerSeeded { player: player.clone(), rating: start }])
 }
 
 /// Checks a game against the book: the validations shared by decide and recompute.
-pub(crate) fn validate_game(
-    book: &RatingBook,
-    game: &RatedGame,
-    now: Millis,
-) -> Result<(), RatingRejection> {
+pub(crate) fn validate_game(book: &RatingBook, game: &RatedGame, now: Millis) -> Result<(), RatingRejection> {
     if game.black == game.white {
-        return Err(RatingRejection::SelfPlay {
-            game: game.id.clone(),
-            player: game.black.clone(),
-        });
+        return Err(RatingRejection::SelfPlay { game: game.id.clone(), player: game.black.clone() });
     }
     if book.has_game(&game.id) {
         return Err(RatingRejection::DuplicateGame(game.id.clone()));
     }
     if game.ended_at > now {
-        return Err(RatingRejection::GameInFuture {
-            game: game.id.clone(),
-            ended_at: game.ended_at,
-            now,
-        });
+        return Err(RatingRejection::GameInFuture { game: game.id.clone(), ended_at: game.ended_at, now });
     }
     let c = &game.conditions;
     if !c.komi.is_finite() || !c.compensation.is_finite() || !c.standard_komi.is_finite() {
@@ -206,11 +179,7 @@ pub(crate) fn validate_game(
     Ok(())
 }
 
-fn decide_game(
-    book: &RatingBook,
-    game: &RatedGame,
-    now: Millis,
-) -> Result<Vec<RatingEvent>, RatingRejection> {
+fn decide_game(book: &RatingBook, game: &RatedGame, now: Millis) -> Result<Vec<RatingEvent>, RatingRejection> {
     validate_game(book, game, now)?;
     match &book.system {
         RatingSystem::Glicko2(s) => {
@@ -219,29 +188,18 @@ fn decide_game(
             if let Some(open) = close {
                 events.push(close_event(book, s, open));
             }
-            events.push(RatingEvent::GameQueued {
-                game: game.clone(),
-                period,
-            });
+            events.push(RatingEvent::GameQueued { game: game.clone(), period });
             Ok(events)
         }
         RatingSystem::Egf(_) | RatingSystem::Elo(_) => {
             let (black, white) = rate_single_game(book, game);
-            Ok(vec![RatingEvent::GameRated {
-                game: game.clone(),
-                black,
-                white,
-            }])
+            Ok(vec![RatingEvent::GameRated { game: game.clone(), black, white }])
         }
     }
 }
 
 /// Where a Glicko-2 game goes: which open period must close first (if any), and the period it joins.
-pub(crate) fn glicko2_placement(
-    book: &RatingBook,
-    s: &Glicko2Settings,
-    game: &RatedGame,
-) -> (Option<i64>, i64) {
+pub(crate) fn glicko2_placement(book: &RatingBook, s: &Glicko2Settings, game: &RatedGame) -> (Option<i64>, i64) {
     let own = s.period_of(game.ended_at);
     match book.open_period {
         Some(open) if own > open => (Some(open), own),
@@ -252,10 +210,7 @@ pub(crate) fn glicko2_placement(
 
 /// EGF/Elo: both players' updates for one game, from their ratings before it. (Under Glicko-2, which
 /// rates by period, this returns the ratings unchanged apart from the game count; it is not called.)
-pub(crate) fn rate_single_game(
-    book: &RatingBook,
-    game: &RatedGame,
-) -> (RatingUpdate, RatingUpdate) {
+pub(crate) fn rate_single_game(book: &RatingBook, game: &RatedGame) -> (RatingUpdate, RatingUpdate) {
     let b = book.current_or_initial(&game.black);
     let w = book.current_or_initial(&game.white);
     let (nb, nw) = match &book.system {
@@ -263,33 +218,17 @@ pub(crate) fn rate_single_game(
         RatingSystem::Elo(s) => elo_game(s, &b, &w, game.result, &game.conditions),
         RatingSystem::Glicko2(_) => (b.rating, w.rating),
     };
-    let after = |r: &PlayerRating, new: f64| PlayerRating {
-        rating: new,
-        games: r.games + 1,
-        ..*r
-    };
+    let after = |r: &PlayerRating, new: f64| PlayerRating { rating: new, games: r.games + 1, ..*r };
     (
-        RatingUpdate {
-            player: game.black.clone(),
-            before: b,
-            after: after(&b, nb),
-        },
-        RatingUpdate {
-            player: game.white.clone(),
-            before: w,
-            after: after(&w, nw),
-        },
+        RatingUpdate { player: game.black.clone(), before: b, after: after(&b, nb) },
+        RatingUpdate { player: game.white.clone(), before: w, after: after(&w, nw) },
     )
 }
 
 fn close_event(book: &RatingBook, s: &Glicko2Settings, period: i64) -> RatingEvent {
     let updates = glicko2_close(book, s, period)
         .into_iter()
-        .map(|(slot, before, after)| RatingUpdate {
-            player: book.players[slot].0.clone(),
-            before,
-            after,
-        })
+        .map(|(slot, before, after)| RatingUpdate { player: book.players[slot].0.clone(), before, after })
         .collect();
     RatingEvent::PeriodClosed { period, updates }
 }
@@ -312,18 +251,8 @@ pub(crate) fn glicko2_close(
     let mut entries = Vec::with_capacity(book.pending.len() * 2);
     for (n, g) in book.pending.iter().enumerate() {
         let (b, w) = (pre(g.black), pre(g.white));
-        entries.push((
-            g.black,
-            2 * n,
-            glicko2_opponent(s, &w, &g.conditions, true),
-            g.result.for_black(),
-        ));
-        entries.push((
-            g.white,
-            2 * n + 1,
-            glicko2_opponent(s, &b, &g.conditions, false),
-            g.result.for_white(),
-        ));
+        entries.push((g.black, 2 * n, glicko2_opponent(s, &w, &g.conditions, true), g.result.for_black()));
+        entries.push((g.white, 2 * n + 1, glicko2_opponent(s, &b, &g.conditions, false), g.result.for_white()));
     }
     entries.sort_unstable_by_key(|e| (e.0, e.1));
     let config = s.config();

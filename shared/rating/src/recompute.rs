@@ -13,12 +13,9 @@ use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
 use crate::book::{PendingGame, RatedGame};
-use crate::rating_log::{
-    RatingRejection, glicko2_close, glicko2_placement, rate_single_game, validate_game,
-};
+use crate::rating_log::{RatingRejection, glicko2_close, glicko2_placement, rate_single_game, validate_game};
 use crate::{
-    GameConditions, GameId, Millis, PlayerId, RatedResult, RatingBook, RatingCommand, RatingEvent,
-    RatingSystem, decide,
+    GameConditions, GameId, Millis, PlayerId, RatedResult, RatingBook, RatingCommand, RatingEvent, RatingSystem, decide,
 };
 
 /// One input of the rating book, in log order: a command and the time it was decided at.
@@ -34,10 +31,7 @@ impl RatingInput {
     /// A game recorded at the moment it ended.
     #[must_use]
     pub fn game(game: RatedGame) -> RatingInput {
-        RatingInput {
-            at: game.ended_at,
-            command: RatingCommand::RecordGame(game),
-        }
+        RatingInput { at: game.ended_at, command: RatingCommand::RecordGame(game) }
     }
 }
 
@@ -58,8 +52,7 @@ pub fn recompute<'a>(
 ) -> Result<RatingBook, RecomputeError> {
     let mut book = RatingBook::new(system);
     for (index, input) in inputs.into_iter().enumerate() {
-        ingest(&mut book, &input.command, input.at)
-            .map_err(|rejection| RecomputeError { index, rejection })?;
+        ingest(&mut book, &input.command, input.at).map_err(|rejection| RecomputeError { index, rejection })?;
     }
     Ok(book)
 }
@@ -71,17 +64,12 @@ pub fn recompute_games<'a>(
 ) -> Result<RatingBook, RecomputeError> {
     let mut book = RatingBook::new(system);
     for (index, game) in games.into_iter().enumerate() {
-        ingest_game(&mut book, game, game.ended_at)
-            .map_err(|rejection| RecomputeError { index, rejection })?;
+        ingest_game(&mut book, game, game.ended_at).map_err(|rejection| RecomputeError { index, rejection })?;
     }
     Ok(book)
 }
 
-fn ingest(
-    book: &mut RatingBook,
-    command: &RatingCommand,
-    now: Millis,
-) -> Result<(), RatingRejection> {
+fn ingest(book: &mut RatingBook, command: &RatingCommand, now: Millis) -> Result<(), RatingRejection> {
     match command {
         RatingCommand::RecordGame(game) => ingest_game(book, game, now),
         // Seeds and ticks are rare: going through decide/evolve costs nothing and shares the code.
@@ -94,11 +82,7 @@ fn ingest(
     }
 }
 
-fn ingest_game(
-    book: &mut RatingBook,
-    game: &RatedGame,
-    now: Millis,
-) -> Result<(), RatingRejection> {
+fn ingest_game(book: &mut RatingBook, game: &RatedGame, now: Millis) -> Result<(), RatingRejection> {
     validate_game(book, game, now)?;
     match book.system.clone() {
         RatingSystem::Glicko2(s) => {
@@ -115,12 +99,7 @@ fn ingest_game(
             let black = book.slot_or_insert(&game.black);
             let white = book.slot_or_insert(&game.white);
             book.open_period = Some(period);
-            book.pending.push(PendingGame {
-                black,
-                white,
-                result: game.result,
-                conditions: game.conditions,
-            });
+            book.pending.push(PendingGame { black, white, result: game.result, conditions: game.conditions });
         }
         RatingSystem::Egf(_) | RatingSystem::Elo(_) => {
             let (b, w) = rate_single_game(book, game);
@@ -135,10 +114,7 @@ fn ingest_game(
 }
 
 /// Applies a stream of already-decided events (the live path's replay), for symmetry with [`recompute`].
-pub fn replay<'a>(
-    system: RatingSystem,
-    events: impl IntoIterator<Item = &'a RatingEvent>,
-) -> RatingBook {
+pub fn replay<'a>(system: RatingSystem, events: impl IntoIterator<Item = &'a RatingEvent>) -> RatingBook {
     let mut book = RatingBook::new(system);
     for e in events {
         book.evolve(e);
@@ -177,26 +153,14 @@ pub fn synthetic_history(games: usize, players: usize, seed: u64) -> Vec<RatedGa
         let diff = strength[a] - strength[b];
         let (black, white, stones) = if diff.abs() > 150.0 {
             let stones = ((diff.abs() / 100.0).floor() as u8).clamp(2, 9);
-            if diff > 0.0 {
-                (b, a, stones)
-            } else {
-                (a, b, stones)
-            }
+            if diff > 0.0 { (b, a, stones) } else { (a, b, stones) }
         } else {
             (a, b, 0)
         };
-        let conditions = if stones > 0 {
-            GameConditions::handicap(stones)
-        } else {
-            GameConditions::even()
-        };
+        let conditions = if stones > 0 { GameConditions::handicap(stones) } else { GameConditions::even() };
         let edge = strength[black] + 100.0 * conditions.effective_handicap() - strength[white];
         let p_black = 1.0 / (1.0 + 10f64.powf(-edge / 400.0));
-        let result = if rng.random::<f64>() < p_black {
-            RatedResult::BlackWins
-        } else {
-            RatedResult::WhiteWins
-        };
+        let result = if rng.random::<f64>() < p_black { RatedResult::BlackWins } else { RatedResult::WhiteWins };
         out.push(RatedGame {
             id: GameId(format!("g{n:08}")),
             black: ids[black].clone(),
@@ -258,11 +222,7 @@ pub fn summarise(book: &RatingBook, games: usize) -> BenchSummary {
     BenchSummary {
         games,
         players,
-        mean_rating: if players > 0 {
-            sum / players as f64
-        } else {
-            0.0
-        },
+        mean_rating: if players > 0 { sum / players as f64 } else { 0.0 },
         max_rating: max,
         checksum,
     }

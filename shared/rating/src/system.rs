@@ -119,18 +119,11 @@ impl Glicko2Settings {
     #[must_use]
     pub fn period_end(&self, period: i64) -> Millis {
         let len = self.period_length.0.max(1);
-        Millis(
-            self.period_origin
-                .0
-                .saturating_add(period.saturating_add(1).saturating_mul(len)),
-        )
+        Millis(self.period_origin.0.saturating_add(period.saturating_add(1).saturating_mul(len)))
     }
 
     pub(crate) fn config(&self) -> Glicko2Config {
-        Glicko2Config {
-            tau: self.tau,
-            convergence_tolerance: self.convergence_tolerance,
-        }
+        Glicko2Config { tau: self.tau, convergence_tolerance: self.convergence_tolerance }
     }
 }
 
@@ -145,10 +138,7 @@ pub struct EgfSettings {
 
 impl Default for EgfSettings {
     fn default() -> Self {
-        EgfSettings {
-            initial_rating: 0.0,
-            provisional_games: 10,
-        }
+        EgfSettings { initial_rating: 0.0, provisional_games: 10 }
     }
 }
 
@@ -167,12 +157,7 @@ pub struct EloSettings {
 
 impl Default for EloSettings {
     fn default() -> Self {
-        EloSettings {
-            k: 32.0,
-            initial_rating: 1000.0,
-            points_per_rank: 100.0,
-            provisional_games: 10,
-        }
+        EloSettings { k: 32.0, initial_rating: 1000.0, points_per_rank: 100.0, provisional_games: 10 }
     }
 }
 
@@ -193,21 +178,11 @@ pub struct PlayerRating {
 
 impl PlayerRating {
     fn plain(rating: f64) -> PlayerRating {
-        PlayerRating {
-            rating,
-            deviation: 0.0,
-            volatility: 0.0,
-            games: 0,
-            period: None,
-        }
+        PlayerRating { rating, deviation: 0.0, volatility: 0.0, games: 0, period: None }
     }
 
     pub(crate) fn glicko(&self) -> Glicko2Rating {
-        Glicko2Rating {
-            rating: self.rating,
-            deviation: self.deviation,
-            volatility: self.volatility,
-        }
+        Glicko2Rating { rating: self.rating, deviation: self.deviation, volatility: self.volatility }
     }
 }
 
@@ -264,12 +239,8 @@ pub(crate) fn egf_game(
         0.0
     };
     let (b, w) = skillratings::egf::egf(
-        &EGFRating {
-            rating: black.rating,
-        },
-        &EGFRating {
-            rating: white.rating,
-        },
+        &EGFRating { rating: black.rating },
+        &EGFRating { rating: white.rating },
         &result.for_black(),
         &EGFConfig { handicap },
     );
@@ -286,39 +257,19 @@ pub(crate) fn elo_game(
 ) -> (f64, f64) {
     let shift = conditions.effective_handicap() * settings.points_per_rank;
     let config = EloConfig { k: settings.k };
-    let b = EloRating {
-        rating: black.rating,
-    };
-    let w = EloRating {
-        rating: white.rating,
-    };
+    let b = EloRating { rating: black.rating };
+    let w = EloRating { rating: white.rating };
     // Each side is rated against the other as seen through the handicap: only the difference enters
     // the expectation, so shifting the opponent is exact.
-    let (new_black, _) = skillratings::elo::elo(
-        &b,
-        &EloRating {
-            rating: white.rating - shift,
-        },
-        &result.for_black(),
-        &config,
-    );
-    let (_, new_white) = skillratings::elo::elo(
-        &EloRating {
-            rating: black.rating + shift,
-        },
-        &w,
-        &result.for_black(),
-        &config,
-    );
+    let (new_black, _) =
+        skillratings::elo::elo(&b, &EloRating { rating: white.rating - shift }, &result.for_black(), &config);
+    let (_, new_white) =
+        skillratings::elo::elo(&EloRating { rating: black.rating + shift }, &w, &result.for_black(), &config);
     (new_black.rating, new_white.rating)
 }
 
 /// Glicko-2 decay for `periods` inactive periods: φ ← √(φ² + σ²) each, capped at the initial deviation.
-pub(crate) fn glicko2_decay(
-    settings: &Glicko2Settings,
-    r: &PlayerRating,
-    periods: i64,
-) -> PlayerRating {
+pub(crate) fn glicko2_decay(settings: &Glicko2Settings, r: &PlayerRating, periods: i64) -> PlayerRating {
     let mut out = *r;
     let mut left = periods;
     while left > 0 && out.deviation < settings.initial_deviation {
@@ -338,10 +289,6 @@ pub(crate) fn glicko2_opponent(
 ) -> Glicko2Rating {
     let shift = conditions.effective_handicap() * settings.points_per_rank;
     let mut g = opponent.glicko();
-    g.rating = if i_am_black {
-        g.rating - shift
-    } else {
-        g.rating + shift
-    };
+    g.rating = if i_am_black { g.rating - shift } else { g.rating + shift };
     g
 }

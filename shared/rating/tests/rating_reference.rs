@@ -1,8 +1,8 @@
 //! Each rating system reproduces its published reference numbers.
 
 use weiqi_rating::{
-    EgfSettings, EloSettings, GameConditions, GameId, Glicko2Settings, Millis, PlayerId, RatedGame,
-    RatedResult, RatingBook, RatingCommand, RatingSystem, decide,
+    EgfSettings, EloSettings, GameConditions, GameId, Glicko2Settings, Millis, PlayerId, RatedGame, RatedResult,
+    RatingBook, RatingCommand, RatingSystem, decide,
 };
 
 fn run(book: &mut RatingBook, command: RatingCommand, now: Millis) {
@@ -13,25 +13,10 @@ fn run(book: &mut RatingBook, command: RatingCommand, now: Millis) {
 }
 
 fn seed(book: &mut RatingBook, player: &str, rating: f64, deviation: Option<f64>) {
-    run(
-        book,
-        RatingCommand::Seed {
-            player: PlayerId::from(player),
-            rating,
-            deviation,
-        },
-        Millis(0),
-    );
+    run(book, RatingCommand::Seed { player: PlayerId::from(player), rating, deviation }, Millis(0));
 }
 
-fn game(
-    id: &str,
-    black: &str,
-    white: &str,
-    result: RatedResult,
-    conditions: GameConditions,
-    at: i64,
-) -> RatedGame {
+fn game(id: &str, black: &str, white: &str, result: RatedResult, conditions: GameConditions, at: i64) -> RatedGame {
     RatedGame {
         id: GameId::from(id),
         black: PlayerId::from(black),
@@ -74,16 +59,8 @@ fn glicko2_reproduces_glickmans_worked_example() {
     run(&mut book, RatingCommand::ClosePeriods, Millis(period));
     let r = book.stored(&"player".into()).unwrap();
     assert!(close(r.rating, 1464.06, 0.01), "rating {}", r.rating);
-    assert!(
-        close(r.deviation, 151.52, 0.01),
-        "deviation {}",
-        r.deviation
-    );
-    assert!(
-        close(r.volatility, 0.05999, 0.00001),
-        "volatility {}",
-        r.volatility
-    );
+    assert!(close(r.deviation, 151.52, 0.01), "deviation {}", r.deviation);
+    assert!(close(r.volatility, 0.05999, 0.00001), "volatility {}", r.volatility);
     assert_eq!(r.games, 3);
 }
 
@@ -160,16 +137,8 @@ fn egf_gor_hand_computed_cases() {
         run(&mut book, RatingCommand::RecordGame(g), Millis(1));
         let b = book.stored(&"b".into()).unwrap().rating;
         let w = book.stored(&"w".into()).unwrap().rating;
-        assert!(
-            close(b, c.black_after, 1e-5),
-            "case {n}: black {b} want {}",
-            c.black_after
-        );
-        assert!(
-            close(w, c.white_after, 1e-5),
-            "case {n}: white {w} want {}",
-            c.white_after
-        );
+        assert!(close(b, c.black_after, 1e-5), "case {n}: black {b} want {}", c.black_after);
+        assert!(close(w, c.white_after, 1e-5), "case {n}: white {w} want {}", c.white_after);
     }
 }
 
@@ -183,41 +152,24 @@ fn egf_matches_the_published_formula_on_a_grid() {
     for black in [100.0, 900.0, 1500.0, 2100.0, 2650.0] {
         for white in [300.0, 1200.0, 2000.0, 2700.0] {
             for stones in [0u8, 2, 5, 9] {
-                for result in [
-                    RatedResult::BlackWins,
-                    RatedResult::WhiteWins,
-                    RatedResult::Jigo,
-                ] {
+                for result in [RatedResult::BlackWins, RatedResult::WhiteWins, RatedResult::Jigo] {
                     n += 1;
-                    let conditions = if stones == 0 {
-                        GameConditions::even()
-                    } else {
-                        GameConditions::handicap(stones)
-                    };
-                    let shift = if stones == 0 {
-                        0.0
-                    } else {
-                        100.0 * (f64::from(stones) - 0.5)
-                    };
+                    let conditions =
+                        if stones == 0 { GameConditions::even() } else { GameConditions::handicap(stones) };
+                    let shift = if stones == 0 { 0.0 } else { 100.0 * (f64::from(stones) - 0.5) };
                     let se_black = 1.0 / (1.0 + (beta(white) - beta(black + shift)).exp());
                     let sa_black = match result {
                         RatedResult::BlackWins => 1.0,
                         RatedResult::WhiteWins => 0.0,
                         RatedResult::Jigo => 0.5,
                     };
-                    let want_b =
-                        (black + con(black) * (sa_black - se_black) + bonus(black)).max(-900.0);
+                    let want_b = (black + con(black) * (sa_black - se_black) + bonus(black)).max(-900.0);
                     let want_w =
-                        (white + con(white) * ((1.0 - sa_black) - (1.0 - se_black)) + bonus(white))
-                            .max(-900.0);
+                        (white + con(white) * ((1.0 - sa_black) - (1.0 - se_black)) + bonus(white)).max(-900.0);
                     let mut book = RatingBook::new(RatingSystem::Egf(EgfSettings::default()));
                     seed(&mut book, "b", black, None);
                     seed(&mut book, "w", white, None);
-                    run(
-                        &mut book,
-                        RatingCommand::RecordGame(game("g", "b", "w", result, conditions, 1)),
-                        Millis(1),
-                    );
+                    run(&mut book, RatingCommand::RecordGame(game("g", "b", "w", result, conditions, 1)), Millis(1));
                     let b = book.stored(&"b".into()).unwrap().rating;
                     let w = book.stored(&"w".into()).unwrap().rating;
                     assert!(
@@ -240,52 +192,22 @@ fn elo_reference_and_handicap_offset() {
     seed(&mut book, "b", 1500.0, None);
     run(
         &mut book,
-        RatingCommand::RecordGame(game(
-            "g1",
-            "a",
-            "b",
-            RatedResult::BlackWins,
-            GameConditions::even(),
-            1,
-        )),
+        RatingCommand::RecordGame(game("g1", "a", "b", RatedResult::BlackWins, GameConditions::even(), 1)),
         Millis(1),
     );
-    assert!(close(
-        book.stored(&"a".into()).unwrap().rating,
-        1516.0,
-        1e-9
-    ));
-    assert!(close(
-        book.stored(&"b".into()).unwrap().rating,
-        1484.0,
-        1e-9
-    ));
+    assert!(close(book.stored(&"a".into()).unwrap().rating, 1516.0, 1e-9));
+    assert!(close(book.stored(&"b".into()).unwrap().rating, 1484.0, 1e-9));
 
     let mut book = RatingBook::new(RatingSystem::Elo(EloSettings::default()));
     seed(&mut book, "weak", 1400.0, None);
     seed(&mut book, "strong", 1550.0, None);
     run(
         &mut book,
-        RatingCommand::RecordGame(game(
-            "g2",
-            "weak",
-            "strong",
-            RatedResult::BlackWins,
-            GameConditions::handicap(2),
-            1,
-        )),
+        RatingCommand::RecordGame(game("g2", "weak", "strong", RatedResult::BlackWins, GameConditions::handicap(2), 1)),
         Millis(1),
     );
-    assert!(close(
-        book.stored(&"weak".into()).unwrap().rating,
-        1416.0,
-        1e-9
-    ));
-    assert!(close(
-        book.stored(&"strong".into()).unwrap().rating,
-        1534.0,
-        1e-9
-    ));
+    assert!(close(book.stored(&"weak".into()).unwrap().rating, 1416.0, 1e-9));
+    assert!(close(book.stored(&"strong".into()).unwrap().rating, 1534.0, 1e-9));
 }
 
 /// Glicko-2 with handicap: the receiver's expected score rises, so winning earns less and losing costs less.
@@ -297,14 +219,7 @@ fn glicko2_handicap_lowers_the_gain_of_the_receiver() {
         seed(&mut book, "strong", 1700.0, Some(80.0));
         run(
             &mut book,
-            RatingCommand::RecordGame(game(
-                "g",
-                "weak",
-                "strong",
-                RatedResult::BlackWins,
-                conditions,
-                5,
-            )),
+            RatingCommand::RecordGame(game("g", "weak", "strong", RatedResult::BlackWins, conditions, 5)),
             Millis(5),
         );
         run(&mut book, RatingCommand::ClosePeriods, Millis::WEEK);
@@ -312,8 +227,5 @@ fn glicko2_handicap_lowers_the_gain_of_the_receiver() {
     };
     let even = gain(GameConditions::even());
     let three = gain(GameConditions::handicap(3));
-    assert!(
-        even > three && three > 0.0,
-        "even {even}, three stones {three}"
-    );
+    assert!(even > three && three > 0.0, "even {even}, three stones {three}");
 }

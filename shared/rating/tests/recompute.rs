@@ -3,18 +3,15 @@
 
 use proptest::prelude::*;
 use weiqi_rating::{
-    EgfSettings, EloSettings, GameConditions, GameId, Glicko2Settings, Millis, PlayerId, RatedGame,
-    RatedResult, RatingBook, RatingCommand, RatingEvent, RatingInput, RatingSystem, decide,
-    recompute, recompute_games, replay, synthetic_history,
+    EgfSettings, EloSettings, GameConditions, GameId, Glicko2Settings, Millis, PlayerId, RatedGame, RatedResult,
+    RatingBook, RatingCommand, RatingEvent, RatingInput, RatingSystem, decide, recompute, recompute_games, replay,
+    synthetic_history,
 };
 
 fn systems() -> Vec<RatingSystem> {
     vec![
         RatingSystem::Glicko2(Glicko2Settings::default()),
-        RatingSystem::Glicko2(Glicko2Settings {
-            period_length: Millis::DAY,
-            ..Glicko2Settings::default()
-        }),
+        RatingSystem::Glicko2(Glicko2Settings { period_length: Millis::DAY, ..Glicko2Settings::default() }),
         RatingSystem::Egf(EgfSettings::default()),
         RatingSystem::Elo(EloSettings::default()),
     ]
@@ -42,13 +39,7 @@ fn assert_same(a: &RatingBook, b: &RatingBook) {
     assert_eq!(a.open_period(), b.open_period());
     for ((pa, ra), (pb, rb)) in a.iter().zip(b.iter()) {
         assert_eq!(pa, pb);
-        assert_eq!(
-            ra.rating.to_bits(),
-            rb.rating.to_bits(),
-            "{pa}: {} vs {}",
-            ra.rating,
-            rb.rating
-        );
+        assert_eq!(ra.rating.to_bits(), rb.rating.to_bits(), "{pa}: {} vs {}", ra.rating, rb.rating);
         assert_eq!(ra.deviation.to_bits(), rb.deviation.to_bits(), "{pa}");
         assert_eq!(ra.volatility.to_bits(), rb.volatility.to_bits(), "{pa}");
         assert_eq!((ra.games, ra.period), (rb.games, rb.period), "{pa}");
@@ -61,19 +52,11 @@ fn inputs_with_ticks(games: &[RatedGame]) -> Vec<RatingInput> {
     let mut inputs = vec![
         RatingInput {
             at: Millis(0),
-            command: RatingCommand::Seed {
-                player: PlayerId::from("p000000"),
-                rating: 1900.0,
-                deviation: Some(120.0),
-            },
+            command: RatingCommand::Seed { player: PlayerId::from("p000000"), rating: 1900.0, deviation: Some(120.0) },
         },
         RatingInput {
             at: Millis(0),
-            command: RatingCommand::Seed {
-                player: PlayerId::from("newcomer"),
-                rating: 1200.0,
-                deviation: None,
-            },
+            command: RatingCommand::Seed { player: PlayerId::from("newcomer"), rating: 1200.0, deviation: None },
         },
     ];
     for (n, g) in games.iter().enumerate() {
@@ -83,21 +66,12 @@ fn inputs_with_ticks(games: &[RatedGame]) -> Vec<RatingInput> {
             g.ended_at = Millis(g.ended_at.0 - 3 * Millis::DAY.0);
         }
         let at = Millis(games[n].ended_at.0 + 1);
-        inputs.push(RatingInput {
-            at,
-            command: RatingCommand::RecordGame(g),
-        });
+        inputs.push(RatingInput { at, command: RatingCommand::RecordGame(g) });
         if n % 50 == 7 {
-            inputs.push(RatingInput {
-                at: Millis(at.0 + 4 * Millis::DAY.0),
-                command: RatingCommand::ClosePeriods,
-            });
+            inputs.push(RatingInput { at: Millis(at.0 + 4 * Millis::DAY.0), command: RatingCommand::ClosePeriods });
         }
         if n % 31 == 0 {
-            inputs.push(RatingInput {
-                at,
-                command: RatingCommand::ClosePeriods,
-            });
+            inputs.push(RatingInput { at, command: RatingCommand::ClosePeriods });
         }
     }
     inputs
@@ -127,10 +101,7 @@ fn recompute_from_games_alone_equals_recording_each_game_as_it_ends() {
     let inputs: Vec<RatingInput> = games.iter().cloned().map(RatingInput::game).collect();
     for system in systems() {
         let (live_book, _) = live(&system, &inputs);
-        assert_same(
-            &live_book,
-            &recompute_games(system.clone(), &games).unwrap(),
-        );
+        assert_same(&live_book, &recompute_games(system.clone(), &games).unwrap());
     }
 }
 
@@ -140,37 +111,21 @@ fn recompute_reports_the_refused_input() {
     games[6].id = games[2].id.clone();
     let err = recompute_games(RatingSystem::default(), &games).unwrap_err();
     assert_eq!(err.index, 6);
-    assert_eq!(
-        err.to_string(),
-        format!(
-            "rating input 6 refused: game {} is already rated",
-            games[2].id
-        )
-    );
+    assert_eq!(err.to_string(), format!("rating input 6 refused: game {} is already rated", games[2].id));
 }
 
 fn arb_game(n: usize) -> impl Strategy<Value = RatedGame> {
-    (0u8..6, 0u8..5, 0u8..3, 0u8..4, 0i64..(6 * Millis::WEEK.0)).prop_map(
-        move |(b, w, r, stones, at)| {
-            let w = if w >= b { w + 1 } else { w };
-            RatedGame {
-                id: GameId(format!("g{n}")),
-                black: PlayerId(format!("p{b}")),
-                white: PlayerId(format!("p{w}")),
-                result: [
-                    RatedResult::BlackWins,
-                    RatedResult::WhiteWins,
-                    RatedResult::Jigo,
-                ][usize::from(r)],
-                conditions: if stones < 2 {
-                    GameConditions::even()
-                } else {
-                    GameConditions::handicap(stones)
-                },
-                ended_at: Millis(at),
-            }
-        },
-    )
+    (0u8..6, 0u8..5, 0u8..3, 0u8..4, 0i64..(6 * Millis::WEEK.0)).prop_map(move |(b, w, r, stones, at)| {
+        let w = if w >= b { w + 1 } else { w };
+        RatedGame {
+            id: GameId(format!("g{n}")),
+            black: PlayerId(format!("p{b}")),
+            white: PlayerId(format!("p{w}")),
+            result: [RatedResult::BlackWins, RatedResult::WhiteWins, RatedResult::Jigo][usize::from(r)],
+            conditions: if stones < 2 { GameConditions::even() } else { GameConditions::handicap(stones) },
+            ended_at: Millis(at),
+        }
+    })
 }
 
 fn arb_inputs() -> impl Strategy<Value = Vec<RatingInput>> {
@@ -184,16 +139,10 @@ fn arb_inputs() -> impl Strategy<Value = Vec<RatingInput>> {
             let mut inputs = Vec::new();
             for (g, tick) in games.into_iter().zip(ticks) {
                 now = now.max(g.ended_at.0);
-                inputs.push(RatingInput {
-                    at: Millis(now),
-                    command: RatingCommand::RecordGame(g),
-                });
+                inputs.push(RatingInput { at: Millis(now), command: RatingCommand::RecordGame(g) });
                 if tick {
                     now += Millis::WEEK.0 / 2;
-                    inputs.push(RatingInput {
-                        at: Millis(now),
-                        command: RatingCommand::ClosePeriods,
-                    });
+                    inputs.push(RatingInput { at: Millis(now), command: RatingCommand::ClosePeriods });
                 }
             }
             inputs
