@@ -82,31 +82,14 @@ impl Bank {
     pub(crate) fn start(rule: Rule) -> Bank {
         match rule {
             Rule::NoClock => Bank::default(),
-            Rule::Absolute { main } => Bank {
-                main,
-                ..Bank::default()
-            },
-            Rule::Fischer { initial, .. } => Bank {
-                main: initial,
-                ..Bank::default()
-            },
-            Rule::ByoYomi { main, period, .. } => Bank {
-                main,
-                period: u32::from(main.is_zero()),
-                period_left: period,
-                moves_left: 0,
-            },
-            Rule::Moves {
-                main,
-                moves,
-                period,
-                ..
-            } => Bank {
-                main,
-                period: u32::from(main.is_zero()),
-                period_left: period,
-                moves_left: moves,
-            },
+            Rule::Absolute { main } => Bank { main, ..Bank::default() },
+            Rule::Fischer { initial, .. } => Bank { main: initial, ..Bank::default() },
+            Rule::ByoYomi { main, period, .. } => {
+                Bank { main, period: u32::from(main.is_zero()), period_left: period, moves_left: 0 }
+            }
+            Rule::Moves { main, moves, period, .. } => {
+                Bank { main, period: u32::from(main.is_zero()), period_left: period, moves_left: moves }
+            }
         }
     }
 
@@ -137,9 +120,7 @@ impl Bank {
         match rule {
             Rule::NoClock => None,
             Rule::Absolute { .. } | Rule::Fischer { .. } => Some(self.main),
-            Rule::ByoYomi {
-                periods, period, ..
-            } => Some(byoyomi::available(self, periods, period)),
+            Rule::ByoYomi { periods, period, .. } => Some(byoyomi::available(self, periods, period)),
             Rule::Moves { .. } => Some(overtime::available(self)),
         }
     }
@@ -150,13 +131,10 @@ impl Bank {
         let elapsed = elapsed.non_negative();
         match rule {
             Rule::NoClock => Some(*self),
-            Rule::Absolute { .. } | Rule::Fischer { .. } => (elapsed < self.main).then(|| Bank {
-                main: self.main - elapsed,
-                ..*self
-            }),
-            Rule::ByoYomi {
-                periods, period, ..
-            } => byoyomi::spend(self, periods, period, elapsed),
+            Rule::Absolute { .. } | Rule::Fischer { .. } => {
+                (elapsed < self.main).then(|| Bank { main: self.main - elapsed, ..*self })
+            }
+            Rule::ByoYomi { periods, period, .. } => byoyomi::spend(self, periods, period, elapsed),
             Rule::Moves { .. } => overtime::spend(self, elapsed),
         }
     }
@@ -174,12 +152,7 @@ impl Bank {
                 Bank { main, ..*self }
             }
             Rule::ByoYomi { period, .. } => byoyomi::complete_move(self, period),
-            Rule::Moves {
-                moves,
-                period,
-                carry,
-                ..
-            } => overtime::complete_move(self, moves, period, carry),
+            Rule::Moves { moves, period, carry, .. } => overtime::complete_move(self, moves, period, carry),
         }
     }
 
@@ -190,20 +163,10 @@ impl Bank {
         let main = (self.main - amount.non_negative()).non_negative();
         match rule {
             Rule::NoClock => Some(*self),
-            Rule::Absolute { .. } | Rule::Fischer { .. } => {
-                (!main.is_zero()).then_some(Bank { main, ..*self })
-            }
+            Rule::Absolute { .. } | Rule::Fischer { .. } => (!main.is_zero()).then_some(Bank { main, ..*self }),
             Rule::ByoYomi { .. } | Rule::Moves { .. } => {
-                let period = if main.is_zero() {
-                    self.period.max(1)
-                } else {
-                    self.period
-                };
-                Some(Bank {
-                    main,
-                    period,
-                    ..*self
-                })
+                let period = if main.is_zero() { self.period.max(1) } else { self.period };
+                Some(Bank { main, period, ..*self })
             }
         }
     }
@@ -212,22 +175,13 @@ impl Bank {
     pub(crate) fn exhausted(&self, rule: Rule) -> Bank {
         match rule {
             Rule::NoClock => *self,
-            Rule::Absolute { .. } | Rule::Fischer { .. } => Bank {
-                main: DurationMs::ZERO,
-                ..*self
-            },
-            Rule::ByoYomi { periods, .. } => Bank {
-                main: DurationMs::ZERO,
-                period: periods,
-                period_left: DurationMs::ZERO,
-                moves_left: 0,
-            },
-            Rule::Moves { .. } => Bank {
-                main: DurationMs::ZERO,
-                period: self.period.max(1),
-                period_left: DurationMs::ZERO,
-                ..*self
-            },
+            Rule::Absolute { .. } | Rule::Fischer { .. } => Bank { main: DurationMs::ZERO, ..*self },
+            Rule::ByoYomi { periods, .. } => {
+                Bank { main: DurationMs::ZERO, period: periods, period_left: DurationMs::ZERO, moves_left: 0 }
+            }
+            Rule::Moves { .. } => {
+                Bank { main: DurationMs::ZERO, period: self.period.max(1), period_left: DurationMs::ZERO, ..*self }
+            }
         }
     }
 
@@ -249,15 +203,8 @@ impl Bank {
                     Ok(())
                 }
             }
-            Rule::ByoYomi {
-                periods, period, ..
-            } => byoyomi::validate(self, periods, period),
-            Rule::Moves {
-                moves,
-                period,
-                carry,
-                ..
-            } => overtime::validate(self, moves, period, carry),
+            Rule::ByoYomi { periods, period, .. } => byoyomi::validate(self, periods, period),
+            Rule::Moves { moves, period, carry, .. } => overtime::validate(self, moves, period, carry),
         }
     }
 }
@@ -270,33 +217,16 @@ mod tests {
     fn rules() -> impl Strategy<Value = Rule> {
         let d = |max: i64| (0..max).prop_map(DurationMs);
         prop_oneof![
-            (1..100_000i64).prop_map(|m| Rule::Absolute {
-                main: DurationMs(m)
-            }),
-            (1..100_000i64, d(10_000), proptest::option::of(d(200_000))).prop_map(
-                |(i, increment, cap)| {
-                    Rule::Fischer {
-                        initial: DurationMs(i),
-                        increment,
-                        cap,
-                    }
-                }
-            ),
+            (1..100_000i64).prop_map(|m| Rule::Absolute { main: DurationMs(m) }),
+            (1..100_000i64, d(10_000), proptest::option::of(d(200_000)))
+                .prop_map(|(i, increment, cap)| { Rule::Fischer { initial: DurationMs(i), increment, cap } }),
             (d(100_000), 1..6u32, 1..60_000i64).prop_map(|(main, periods, p)| Rule::ByoYomi {
                 main,
                 periods,
                 period: DurationMs(p)
             }),
-            (d(100_000), 1..20u32, 1..600_000i64, any::<bool>()).prop_map(
-                |(main, moves, p, carry)| {
-                    Rule::Moves {
-                        main,
-                        moves,
-                        period: DurationMs(p),
-                        carry,
-                    }
-                }
-            ),
+            (d(100_000), 1..20u32, 1..600_000i64, any::<bool>())
+                .prop_map(|(main, moves, p, carry)| { Rule::Moves { main, moves, period: DurationMs(p), carry } }),
         ]
     }
 

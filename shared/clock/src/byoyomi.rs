@@ -13,11 +13,7 @@ use crate::time::DurationMs;
 
 /// Periods not yet used up, the current one included.
 pub(crate) fn periods_left(bank: &Bank, periods: u32) -> u32 {
-    if bank.in_overtime() {
-        (periods + 1).saturating_sub(bank.period)
-    } else {
-        periods
-    }
+    if bank.in_overtime() { (periods + 1).saturating_sub(bank.period) } else { periods }
 }
 
 /// Thinking time left in this turn before the flag.
@@ -30,12 +26,7 @@ pub(crate) fn available(bank: &Bank, periods: u32, period: DurationMs) -> Durati
 }
 
 /// The bank after `elapsed` (non-negative) of thinking in one turn; `None` once the last period is used.
-pub(crate) fn spend(
-    bank: &Bank,
-    periods: u32,
-    period: DurationMs,
-    elapsed: DurationMs,
-) -> Option<Bank> {
+pub(crate) fn spend(bank: &Bank, periods: u32, period: DurationMs, elapsed: DurationMs) -> Option<Bank> {
     let mut bank = *bank;
     let mut rest = elapsed;
     if !bank.in_overtime() {
@@ -66,14 +57,7 @@ pub(crate) fn spend(
 
 /// After a move made in time, the current period starts again in full.
 pub(crate) fn complete_move(bank: &Bank, period: DurationMs) -> Bank {
-    if bank.in_overtime() {
-        Bank {
-            period_left: period,
-            ..*bank
-        }
-    } else {
-        *bank
-    }
+    if bank.in_overtime() { Bank { period_left: period, ..*bank } } else { *bank }
 }
 
 pub(crate) fn validate(bank: &Bank, periods: u32, period: DurationMs) -> Result<(), BankError> {

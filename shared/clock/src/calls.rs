@@ -66,16 +66,8 @@ impl CallSchedule {
         let secs = u32::try_from(period.as_millis().max(0) / 1_000).unwrap_or(u32::MAX);
         let countdown = secs.min(10);
         CallSchedule {
-            marks: (1..)
-                .map(|k| k * 10)
-                .take_while(|&s| s < secs)
-                .take(1_000)
-                .collect(),
-            last_period_marks: (1..)
-                .map(|k| k * 10)
-                .take_while(|&s| s + countdown <= secs)
-                .take(1_000)
-                .collect(),
+            marks: (1..).map(|k| k * 10).take_while(|&s| s < secs).take(1_000).collect(),
+            last_period_marks: (1..).map(|k| k * 10).take_while(|&s| s + countdown <= secs).take(1_000).collect(),
             countdown,
             announce_periods: true,
         }
@@ -84,21 +76,13 @@ impl CallSchedule {
     /// No calls.
     #[must_use]
     pub fn silent() -> CallSchedule {
-        CallSchedule {
-            marks: Vec::new(),
-            last_period_marks: Vec::new(),
-            countdown: 0,
-            announce_periods: false,
-        }
+        CallSchedule { marks: Vec::new(), last_period_marks: Vec::new(), countdown: 0, announce_periods: false }
     }
 
     /// True if the schedule never calls.
     #[must_use]
     pub fn is_silent(&self) -> bool {
-        self.marks.is_empty()
-            && self.last_period_marks.is_empty()
-            && self.countdown == 0
-            && !self.announce_periods
+        self.marks.is_empty() && self.last_period_marks.is_empty() && self.countdown == 0 && !self.announce_periods
     }
 
     /// The calls within one period of length `period`, as (time into the period, call), in order.
@@ -110,11 +94,7 @@ impl CallSchedule {
             return calls;
         }
         let last = periods_after == 0;
-        let marks = if last {
-            &self.last_period_marks
-        } else {
-            &self.marks
-        };
+        let marks = if last { &self.last_period_marks } else { &self.marks };
         for &s in marks {
             let offset = DurationMs::from_secs(i64::from(s));
             if offset > DurationMs::ZERO && offset < period {
@@ -128,19 +108,9 @@ impl CallSchedule {
                     calls.push((offset, Call::Count(n)));
                 }
             }
-            calls.push((
-                period,
-                Call::TimeUp {
-                    count: self.countdown,
-                },
-            ));
+            calls.push((period, Call::TimeUp { count: self.countdown }));
         } else if self.announce_periods {
-            calls.push((
-                period,
-                Call::PeriodUsed {
-                    periods_left: periods_after,
-                },
-            ));
+            calls.push((period, Call::PeriodUsed { periods_left: periods_after }));
         }
         calls.sort_by_key(|&(offset, _)| offset);
         calls
@@ -157,8 +127,8 @@ impl Default for CallSchedule {
 /// `first + k` begins at `origin + k × period`.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Timeline {
-    /// Turn time at which period `first` began (negative if it began in an earlier turn... only in
-    /// corrected banks, where part of the period is already gone).
+    /// Turn time at which period `first` began: negative when the turn starts with part of the period
+    /// already gone (only after a referee's correction, since a move renews the period).
     pub origin: i64,
     pub first: u32,
     pub periods: u32,
@@ -167,13 +137,7 @@ pub(crate) struct Timeline {
 
 impl Timeline {
     /// Calls at turn times in `(after, until]`, in order, stopping after `limit` calls.
-    pub(crate) fn calls(
-        &self,
-        schedule: &CallSchedule,
-        after: i64,
-        until: i64,
-        limit: usize,
-    ) -> Vec<(i64, Call)> {
+    pub(crate) fn calls(&self, schedule: &CallSchedule, after: i64, until: i64, limit: usize) -> Vec<(i64, Call)> {
         let mut out = Vec::new();
         if schedule.is_silent() || self.period <= 0 || until <= after {
             return out;
@@ -184,9 +148,7 @@ impl Timeline {
         };
         let mut q = self.first.saturating_add(skipped);
         while q <= self.periods {
-            let start = self
-                .origin
-                .saturating_add(i64::from(q - self.first).saturating_mul(self.period));
+            let start = self.origin.saturating_add(i64::from(q - self.first).saturating_mul(self.period));
             if start >= until {
                 break;
             }
@@ -210,10 +172,7 @@ mod tests {
     use super::*;
 
     fn secs(calls: &[(DurationMs, Call)]) -> Vec<(i64, Call)> {
-        calls
-            .iter()
-            .map(|&(d, c)| (d.as_millis() / 1_000, c))
-            .collect()
+        calls.iter().map(|&(d, c)| (d.as_millis() / 1_000, c)).collect()
     }
 
     #[test]
@@ -236,11 +195,7 @@ mod tests {
     #[test]
     fn the_last_minute_is_called_thirty_forty_fifty_then_one_to_ten() {
         let calls = CallSchedule::chinese().period_calls(DurationMs::from_mins(1), 0);
-        let mut expected = vec![
-            (30, Call::Seconds(30)),
-            (40, Call::Seconds(40)),
-            (50, Call::Seconds(50)),
-        ];
+        let mut expected = vec![(30, Call::Seconds(30)), (40, Call::Seconds(40)), (50, Call::Seconds(50))];
         expected.extend((1..10).map(|n| (50 + i64::from(n), Call::Count(n))));
         expected.push((60, Call::TimeUp { count: 10 }));
         assert_eq!(secs(&calls), expected);
@@ -248,8 +203,7 @@ mod tests {
 
     #[test]
     fn seed_001_fast_thirty_seconds_is_ten_twenty_then_one_to_ten() {
-        let calls = CallSchedule::fast(DurationMs::from_secs(30))
-            .period_calls(DurationMs::from_secs(30), 0);
+        let calls = CallSchedule::fast(DurationMs::from_secs(30)).period_calls(DurationMs::from_secs(30), 0);
         let mut expected = vec![(10, Call::Seconds(10)), (20, Call::Seconds(20))];
         expected.extend((1..10).map(|n| (20 + i64::from(n), Call::Count(n))));
         expected.push((30, Call::TimeUp { count: 10 }));
@@ -258,8 +212,7 @@ mod tests {
 
     #[test]
     fn ten_second_byo_yomi_is_counted_every_second() {
-        let calls = CallSchedule::fast(DurationMs::from_secs(10))
-            .period_calls(DurationMs::from_secs(10), 0);
+        let calls = CallSchedule::fast(DurationMs::from_secs(10)).period_calls(DurationMs::from_secs(10), 0);
         let mut expected: Vec<_> = (1..10).map(|n| (i64::from(n), Call::Count(n))).collect();
         expected.push((10, Call::TimeUp { count: 10 }));
         assert_eq!(secs(&calls), expected);
@@ -267,10 +220,6 @@ mod tests {
 
     #[test]
     fn a_silent_schedule_never_calls() {
-        assert!(
-            CallSchedule::silent()
-                .period_calls(DurationMs::from_secs(30), 0)
-                .is_empty()
-        );
+        assert!(CallSchedule::silent().period_calls(DurationMs::from_secs(30), 0).is_empty());
     }
 }

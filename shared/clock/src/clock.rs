@@ -114,9 +114,7 @@ pub fn replay<'a>(
 ) -> Result<Clock, ReplayError> {
     let mut clock = Clock::new(control, first).map_err(|error| ReplayError { index: 0, error })?;
     for (index, event) in events.into_iter().enumerate() {
-        clock = clock
-            .apply(event)
-            .map_err(|error| ReplayError { index, error })?;
+        clock = clock.apply(event).map_err(|error| ReplayError { index, error })?;
     }
     Ok(clock)
 }
@@ -220,11 +218,7 @@ impl Clock {
         };
         let player = &self.players[self.to_move];
         let available = player.bank.available_under(self.rule)?;
-        let grace = if available > DurationMs::ZERO {
-            self.control.lag.grace(player.quota)
-        } else {
-            DurationMs::ZERO
-        };
+        let grace = if available > DurationMs::ZERO { self.control.lag.grace(player.quota) } else { DurationMs::ZERO };
         Some(since + (available - self.turn_used) + grace)
     }
 
@@ -234,24 +228,15 @@ impl Clock {
     #[must_use]
     pub fn flag(&self, now: Millis) -> Option<Expiry> {
         let deadline = self.deadline()?;
-        (now >= deadline).then(|| Expiry {
-            side: self.to_move,
-            deadline,
-            outcome: self.expiry_outcome(self.to_move),
-        })
+        (now >= deadline).then(|| Expiry { side: self.to_move, deadline, outcome: self.expiry_outcome(self.to_move) })
     }
 
     /// What `side` running out of time would mean now: a pass under Art. 22.5 if the event allows it and the
     /// player asked, else a loss.
     #[must_use]
     pub fn expiry_outcome(&self, side: Side) -> ExpiryOutcome {
-        let allowed = self.control.overrun == OverrunRule::PassOnRequest
-            && matches!(self.rule, Rule::ByoYomi { .. });
-        if allowed && self.players[side].pass_on_overrun {
-            ExpiryOutcome::Pass
-        } else {
-            ExpiryOutcome::Loss
-        }
+        let allowed = self.control.overrun == OverrunRule::PassOnRequest && matches!(self.rule, Rule::ByoYomi { .. });
+        if allowed && self.players[side].pass_on_overrun { ExpiryOutcome::Pass } else { ExpiryOutcome::Loss }
     }
 
     /// The clock as shown at `now`.
@@ -279,13 +264,7 @@ impl Clock {
                 flagged,
             }
         });
-        Reading {
-            at: now,
-            phase: self.phase,
-            to_move: self.to_move,
-            deadline,
-            sides,
-        }
+        Reading { at: now, phase: self.phase, to_move: self.to_move, deadline, sides }
     }
 
     /// The next referee call strictly after `now` for the player to move, with its instant (byo-yomi only;
@@ -302,13 +281,7 @@ impl Clock {
     }
 
     fn calls(&self, after: Millis, until: Millis, limit: usize) -> Vec<(Millis, Call)> {
-        let (
-            Phase::Running { since },
-            Rule::ByoYomi {
-                periods, period, ..
-            },
-        ) = (self.phase, self.rule)
-        else {
+        let (Phase::Running { since }, Rule::ByoYomi { periods, period, .. }) = (self.phase, self.rule) else {
             return Vec::new();
         };
         if until < since {
@@ -323,12 +296,7 @@ impl Clock {
                 period: period.as_millis(),
             }
         } else {
-            Timeline {
-                origin: bank.main.as_millis(),
-                first: 1,
-                periods,
-                period: period.as_millis(),
-            }
+            Timeline { origin: bank.main.as_millis(), first: 1, periods, period: period.as_millis() }
         };
         let used = self.turn_used.as_millis();
         let from = used.saturating_add((after.max(since) - since).as_millis());
@@ -372,9 +340,7 @@ impl Clock {
                 next.phase = Phase::Paused;
             }
             ClockEvent::Resumed { at, .. } => match self.phase {
-                Phase::Paused | Phase::Adjourned { .. } => {
-                    next.phase = Phase::Running { since: *at }
-                }
+                Phase::Paused | Phase::Adjourned { .. } => next.phase = Phase::Running { since: *at },
                 Phase::Running { .. } => return Err(ClockError::NotPaused),
                 Phase::NotStarted => return Err(ClockError::NotStarted),
                 Phase::Expired { .. } | Phase::Stopped { .. } => return Err(ClockError::GameOver),
@@ -396,10 +362,7 @@ impl Clock {
                 }
                 let elapsed = self.turn_elapsed(*at);
                 let player = &mut next.players[self.to_move];
-                player.bank = player
-                    .bank
-                    .spend(self.rule, elapsed)
-                    .unwrap_or_else(|| player.bank.exhausted(self.rule));
+                player.bank = player.bank.spend(self.rule, elapsed).unwrap_or_else(|| player.bank.exhausted(self.rule));
                 next.turn_used = DurationMs::ZERO;
                 next.phase = Phase::Stopped { at: *at };
             }
@@ -414,10 +377,7 @@ impl Clock {
     fn check_on_time(&self, at: Millis) -> Result<(), ClockError> {
         match self.phase {
             Phase::Running { .. } => match self.deadline() {
-                Some(deadline) if at >= deadline => Err(ClockError::TimeExpired {
-                    side: self.to_move,
-                    deadline,
-                }),
+                Some(deadline) if at >= deadline => Err(ClockError::TimeExpired { side: self.to_move, deadline }),
                 _ => Ok(()),
             },
             Phase::NotStarted => Err(ClockError::NotStarted),
@@ -427,18 +387,10 @@ impl Clock {
     }
 
     /// Charges `side`'s move at `at`: lag credit, the time system's rules, quota refill; passes the turn.
-    fn charge_move(
-        &mut self,
-        side: Side,
-        at: Millis,
-        report: Option<LagReport>,
-    ) -> Result<(), ClockError> {
+    fn charge_move(&mut self, side: Side, at: Millis, report: Option<LagReport>) -> Result<(), ClockError> {
         self.check_on_time(at)?;
         if side != self.to_move {
-            return Err(ClockError::NotYourTurn {
-                side,
-                to_move: self.to_move,
-            });
+            return Err(ClockError::NotYourTurn { side, to_move: self.to_move });
         }
         let elapsed = self.turn_elapsed(at);
         let lag = self.control.lag;
@@ -449,19 +401,12 @@ impl Clock {
             None => (DurationMs::ZERO, player.quota),
             Some(available) => {
                 let claimed = report.map_or(DurationMs::ZERO, |r| r.claimed(elapsed));
-                let needed = if elapsed >= available {
-                    elapsed - available + DurationMs(1)
-                } else {
-                    DurationMs::ZERO
-                };
+                let needed = if elapsed >= available { elapsed - available + DurationMs(1) } else { DurationMs::ZERO };
                 lag.credit(player.quota, claimed, needed, elapsed)
             }
         };
         let charged = elapsed - credit;
-        let expired = || ClockError::TimeExpired {
-            side,
-            deadline: deadline.unwrap_or(at),
-        };
+        let expired = || ClockError::TimeExpired { side, deadline: deadline.unwrap_or(at) };
         let spent = player.bank.spend(rule, charged).ok_or_else(expired)?;
         let moved = spent.complete_move(rule);
         if matches!(rule, Rule::Fischer { .. }) {
@@ -469,13 +414,7 @@ impl Clock {
         }
         player.bank = moved;
         player.quota = quota;
-        self.last_move = Some(MoveCharge {
-            side,
-            at,
-            elapsed,
-            credit,
-            charged,
-        });
+        self.last_move = Some(MoveCharge { side, at, elapsed, credit, charged });
         self.to_move = side.opponent();
         self.turn_used = DurationMs::ZERO;
         Ok(())
@@ -491,19 +430,12 @@ impl Clock {
             return Err(ClockError::NegativeDuration(amount));
         }
         let player = &mut self.players[side];
-        player.bank = player
-            .bank
-            .deduct(self.rule, amount)
-            .ok_or(ClockError::DeductionExhaustsTime { side, amount })?;
+        player.bank =
+            player.bank.deduct(self.rule, amount).ok_or(ClockError::DeductionExhaustsTime { side, amount })?;
         Ok(())
     }
 
-    fn correct(
-        &mut self,
-        at: Millis,
-        set: &BySide<Option<Bank>>,
-        role: RefereeRole,
-    ) -> Result<(), ClockError> {
+    fn correct(&mut self, at: Millis, set: &BySide<Option<Bank>>, role: RefereeRole) -> Result<(), ClockError> {
         if self.phase.is_over() {
             return Err(ClockError::GameOver);
         }
@@ -515,8 +447,7 @@ impl Clock {
         }
         for (side, bank) in set.iter() {
             let Some(bank) = bank else { continue };
-            bank.validate(&self.control)
-                .map_err(|error| ClockError::InvalidBank { side, error })?;
+            bank.validate(&self.control).map_err(|error| ClockError::InvalidBank { side, error })?;
             self.players[side].bank = *bank;
             if side == self.to_move {
                 self.turn_used = DurationMs::ZERO;
@@ -528,27 +459,16 @@ impl Clock {
         Ok(())
     }
 
-    fn expire(
-        &mut self,
-        side: Side,
-        at: Millis,
-        recorded: ExpiryOutcome,
-    ) -> Result<(), ClockError> {
+    fn expire(&mut self, side: Side, at: Millis, recorded: ExpiryOutcome) -> Result<(), ClockError> {
         if self.phase.is_over() {
             return Err(ClockError::GameOver);
         }
         let flag = self.flag(at).filter(|flag| flag.side == side);
         let Some(flag) = flag else {
-            return Err(ClockError::NotExpired {
-                side,
-                deadline: self.deadline(),
-            });
+            return Err(ClockError::NotExpired { side, deadline: self.deadline() });
         };
         if recorded != flag.outcome {
-            return Err(ClockError::OutcomeMismatch {
-                recorded,
-                computed: flag.outcome,
-            });
+            return Err(ClockError::OutcomeMismatch { recorded, computed: flag.outcome });
         }
         let rule = self.rule;
         let player = &mut self.players[side];

@@ -136,19 +136,13 @@ impl Referee {
     /// A table referee.
     #[must_use]
     pub fn table(id: impl Into<String>) -> Referee {
-        Referee {
-            id: id.into(),
-            role: RefereeRole::Referee,
-        }
+        Referee { id: id.into(), role: RefereeRole::Referee }
     }
 
     /// The chief referee.
     #[must_use]
     pub fn chief(id: impl Into<String>) -> Referee {
-        Referee {
-            id: id.into(),
-            role: RefereeRole::Chief,
-        }
+        Referee { id: id.into(), role: RefereeRole::Chief }
     }
 }
 

@@ -76,13 +76,7 @@ impl LagConfig {
         needed: DurationMs,
         elapsed: DurationMs,
     ) -> (DurationMs, DurationMs) {
-        let credit = claimed
-            .non_negative()
-            .min(quota)
-            .max(needed)
-            .min(elapsed)
-            .min(quota)
-            .non_negative();
+        let credit = claimed.non_negative().min(quota).max(needed).min(elapsed).min(quota).non_negative();
         let refilled = (quota - credit + self.gain_per_move).min(self.cap);
         (credit, refilled)
     }
@@ -126,28 +120,16 @@ mod tests {
     fn a_claim_is_believed_up_to_the_quota_then_the_bucket_refills() {
         let lag = LagConfig::STANDARD;
         // Quota 1500: a 300 ms claim is believed in full; 1500 - 300 + 500 = 1700 left.
-        assert_eq!(
-            lag.credit(MS(1_500), MS(300), MS(0), MS(10_000)),
-            (MS(300), MS(1_700))
-        );
+        assert_eq!(lag.credit(MS(1_500), MS(300), MS(0), MS(10_000)), (MS(300), MS(1_700)));
         // A 10 s lie is believed only up to the quota, which then refills from zero.
-        assert_eq!(
-            lag.credit(MS(1_500), MS(10_000), MS(0), MS(20_000)),
-            (MS(1_500), MS(500))
-        );
+        assert_eq!(lag.credit(MS(1_500), MS(10_000), MS(0), MS(20_000)), (MS(1_500), MS(500)));
         // An honest player saturates at the cap.
-        assert_eq!(
-            lag.credit(MS(3_400), MS(0), MS(0), MS(5_000)),
-            (MS(0), MS(3_500))
-        );
+        assert_eq!(lag.credit(MS(3_400), MS(0), MS(0), MS(5_000)), (MS(0), MS(3_500)));
     }
 
     #[test]
     fn a_move_is_never_charged_below_zero() {
-        assert_eq!(
-            LagConfig::STANDARD.credit(MS(1_500), MS(900), MS(0), MS(200)),
-            (MS(200), MS(1_800))
-        );
+        assert_eq!(LagConfig::STANDARD.credit(MS(1_500), MS(900), MS(0), MS(200)), (MS(200), MS(1_800)));
         assert_eq!(LagReport::Lag(MS(900)).claimed(MS(200)), MS(200));
         assert_eq!(LagReport::MoveTime(MS(-5)).claimed(MS(200)), MS(200));
         assert_eq!(LagReport::MoveTime(MS(150)).claimed(MS(200)), MS(50));
@@ -157,10 +139,7 @@ mod tests {
     #[test]
     fn a_move_in_the_grace_window_takes_what_it_needs_from_the_quota() {
         // The client claimed nothing but the move landed 400 ms into the grace window.
-        assert_eq!(
-            LagConfig::STANDARD.credit(MS(1_500), MS(0), MS(400), MS(30_400)),
-            (MS(400), MS(1_600))
-        );
+        assert_eq!(LagConfig::STANDARD.credit(MS(1_500), MS(0), MS(400), MS(30_400)), (MS(400), MS(1_600)));
     }
 
     #[test]

@@ -54,20 +54,14 @@ pub enum Venue {
 
 impl LatenessConfig {
     /// Art. 22.1: separate venue and lodging, 1 hour, twice the late time deducted.
-    pub const SEPARATE_VENUE: LatenessConfig = LatenessConfig {
-        limit: DurationMs::from_hours(1),
-        penalty: LatePenalty::Deduct { factor: 2 },
-    };
+    pub const SEPARATE_VENUE: LatenessConfig =
+        LatenessConfig { limit: DurationMs::from_hours(1), penalty: LatePenalty::Deduct { factor: 2 } };
     /// Art. 22.2: same venue, 15 minutes, twice the late time deducted.
-    pub const SAME_VENUE: LatenessConfig = LatenessConfig {
-        limit: DurationMs::from_mins(15),
-        penalty: LatePenalty::Deduct { factor: 2 },
-    };
+    pub const SAME_VENUE: LatenessConfig =
+        LatenessConfig { limit: DurationMs::from_mins(15), penalty: LatePenalty::Deduct { factor: 2 } };
     /// Seed 001's local event: 5 minutes late forfeits; within that the game goes on in the time limit.
-    pub const SEED_001_LOCAL: LatenessConfig = LatenessConfig {
-        limit: DurationMs::from_mins(5),
-        penalty: LatePenalty::Deduct { factor: 1 },
-    };
+    pub const SEED_001_LOCAL: LatenessConfig =
+        LatenessConfig { limit: DurationMs::from_mins(5), penalty: LatePenalty::Deduct { factor: 1 } };
 
     /// The rules' treatment for `venue` and `control`: Art. 22.4 when the control has byo-yomi or overtime
     /// but no main time, else Art. 22.1–2.
@@ -78,14 +72,7 @@ impl LatenessConfig {
             Venue::Same => LatenessConfig::SAME_VENUE,
         };
         let no_main = Bank::initial(control).in_overtime();
-        if no_main {
-            LatenessConfig {
-                penalty: LatePenalty::ByoYomiRuns,
-                ..base
-            }
-        } else {
-            base
-        }
+        if no_main { LatenessConfig { penalty: LatePenalty::ByoYomiRuns, ..base } } else { base }
     }
 }
 
@@ -123,10 +110,7 @@ impl LatenessRuling {
         let mut events: Vec<ClockEvent> = deductions
             .iter()
             .filter(|(_, amount)| **amount > DurationMs::ZERO)
-            .map(|(side, amount)| ClockEvent::LatenessDeducted {
-                side,
-                amount: *amount,
-            })
+            .map(|(side, amount)| ClockEvent::LatenessDeducted { side, amount: *amount })
             .collect();
         events.push(ClockEvent::Started { at: *at });
         events
@@ -148,10 +132,7 @@ pub fn decide_lateness(
     }
     let arrivals = arrivals.map(|_, a| a.filter(|&a| a <= now));
     let LatePenalty::Deduct { factor } = config.penalty else {
-        return LatenessRuling::Start {
-            at: scheduled,
-            deductions: BySide::both(DurationMs::ZERO),
-        };
+        return LatenessRuling::Start { at: scheduled, deductions: BySide::both(DurationMs::ZERO) };
     };
     let late = arrivals.map(|_, a| (a.unwrap_or(now) - scheduled).non_negative());
     let out = late.map(|_, l| l > config.limit);
@@ -178,10 +159,7 @@ pub fn decide_lateness(
                 (true, true) => LatenessRuling::BothForfeit,
                 (true, false) => LatenessRuling::Forfeit { loser: Side::Black },
                 (false, true) => LatenessRuling::Forfeit { loser: Side::White },
-                (false, false) => LatenessRuling::Start {
-                    at: black.max(white).max(scheduled),
-                    deductions,
-                },
+                (false, false) => LatenessRuling::Start { at: black.max(white).max(scheduled), deductions },
             }
         }
     }
@@ -191,10 +169,7 @@ pub fn decide_lateness(
 /// the deadline it is a forfeit for lateness (both forfeit if the opponent had not arrived either); `None`
 /// if they were present (an ordinary loss on time).
 #[must_use]
-pub fn rule_absent_expiry(
-    expiry: &Expiry,
-    arrivals: BySide<Option<Millis>>,
-) -> Option<LatenessRuling> {
+pub fn rule_absent_expiry(expiry: &Expiry, arrivals: BySide<Option<Millis>>) -> Option<LatenessRuling> {
     let present = arrivals.map(|_, a| a.is_some_and(|a| a <= expiry.deadline));
     if present[expiry.side] {
         None

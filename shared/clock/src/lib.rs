@@ -128,9 +128,7 @@ pub use clock::{Clock, MoveCharge, Phase, ReplayError, replay};
 pub use error::ClockError;
 pub use event::{ClockEvent, CorrectionReason, Expiry, ExpiryOutcome, Referee, RefereeRole};
 pub use lag::{LagConfig, LagReport};
-pub use lateness::{
-    LatePenalty, LatenessConfig, LatenessRuling, Venue, decide_lateness, rule_absent_expiry,
-};
+pub use lateness::{LatePenalty, LatenessConfig, LatenessRuling, Venue, decide_lateness, rule_absent_expiry};
 pub use reading::{Reading, SideReading};
 pub use referee::{ClockCommand, MalfunctionRuling, malfunction_ruling, prorate, split_evenly};
 pub use side::{BySide, Side};

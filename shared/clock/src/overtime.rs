@@ -13,11 +13,7 @@ use crate::time::DurationMs;
 
 /// Thinking time left in this turn before the flag.
 pub(crate) fn available(bank: &Bank) -> DurationMs {
-    if bank.in_overtime() {
-        bank.period_left
-    } else {
-        bank.main + bank.period_left
-    }
+    if bank.in_overtime() { bank.period_left } else { bank.main + bank.period_left }
 }
 
 /// The bank after `elapsed` (non-negative) of thinking in one turn; `None` when the period's time is gone.
@@ -51,21 +47,12 @@ pub(crate) fn complete_move(bank: &Bank, moves: u32, period: DurationMs, carry: 
     if bank.moves_left == 0 {
         bank.period = bank.period.saturating_add(1);
         bank.moves_left = moves;
-        bank.period_left = if carry {
-            bank.period_left + period
-        } else {
-            period
-        };
+        bank.period_left = if carry { bank.period_left + period } else { period };
     }
     bank
 }
 
-pub(crate) fn validate(
-    bank: &Bank,
-    moves: u32,
-    period: DurationMs,
-    carry: bool,
-) -> Result<(), BankError> {
+pub(crate) fn validate(bank: &Bank, moves: u32, period: DurationMs, carry: bool) -> Result<(), BankError> {
     if bank.moves_left == 0 || bank.moves_left > moves {
         return Err(BankError::MovesLeft);
     }

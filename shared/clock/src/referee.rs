@@ -111,10 +111,7 @@ pub fn prorate(shown_used: BySide<DurationMs>, true_total: DurationMs) -> BySide
     }
     let total = i128::from(true_total.non_negative().as_millis());
     let black_share = i64::try_from(total * black / (black + white)).unwrap_or(i64::MAX);
-    BySide::new(
-        DurationMs(black_share),
-        true_total.non_negative() - DurationMs(black_share),
-    )
+    BySide::new(DurationMs(black_share), true_total.non_negative() - DurationMs(black_share))
 }
 
 /// Art. 22.9: with no record, each side is taken to have used half (Black rounded down).
@@ -132,58 +129,28 @@ impl Clock {
     /// Why the command cannot be carried out now. A move at or after the deadline is
     /// [`ClockError::TimeExpired`]: the game service refuses it, and the flag is recorded with
     /// [`ClockCommand::Expire`].
-    pub fn decide(
-        &self,
-        command: &ClockCommand,
-        now: Millis,
-    ) -> Result<Vec<ClockEvent>, ClockError> {
+    pub fn decide(&self, command: &ClockCommand, now: Millis) -> Result<Vec<ClockEvent>, ClockError> {
         let events = match command {
             ClockCommand::Start => vec![ClockEvent::Started { at: now }],
             ClockCommand::Move { side, report } => {
-                vec![ClockEvent::Moved {
-                    side: *side,
-                    at: now,
-                    report: *report,
-                }]
+                vec![ClockEvent::Moved { side: *side, at: now, report: *report }]
             }
-            ClockCommand::Pause { by } => vec![ClockEvent::Paused {
-                at: now,
-                by: by.clone(),
-            }],
-            ClockCommand::Resume { by } => vec![ClockEvent::Resumed {
-                at: now,
-                by: by.clone(),
-            }],
+            ClockCommand::Pause { by } => vec![ClockEvent::Paused { at: now, by: by.clone() }],
+            ClockCommand::Resume { by } => vec![ClockEvent::Resumed { at: now, by: by.clone() }],
             ClockCommand::Seal { side, report } => {
-                vec![ClockEvent::Sealed {
-                    side: *side,
-                    at: now,
-                    report: *report,
-                }]
+                vec![ClockEvent::Sealed { side: *side, at: now, report: *report }]
             }
             ClockCommand::Correct { set, reason, by } => {
-                vec![ClockEvent::Corrected {
-                    at: now,
-                    set: *set,
-                    reason: reason.clone(),
-                    by: by.clone(),
-                }]
+                vec![ClockEvent::Corrected { at: now, set: *set, reason: reason.clone(), by: by.clone() }]
             }
-            ClockCommand::ProrateMalfunction {
-                shown_used,
-                true_total,
-                by,
-            } => {
+            ClockCommand::ProrateMalfunction { shown_used, true_total, by } => {
                 let shown_total = shown_used.black + shown_used.white;
                 match malfunction_ruling(shown_total, *true_total) {
                     MalfunctionRuling::KeepTime => Vec::new(),
                     MalfunctionRuling::Prorate => vec![ClockEvent::Corrected {
                         at: now,
                         set: self.banks_after_used(prorate(*shown_used, *true_total), now)?,
-                        reason: CorrectionReason::Malfunction {
-                            shown_used: *shown_used,
-                            true_total: *true_total,
-                        },
+                        reason: CorrectionReason::Malfunction { shown_used: *shown_used, true_total: *true_total },
                         by: by.clone(),
                     }],
                 }
@@ -191,9 +158,7 @@ impl Clock {
             ClockCommand::SplitEvenly { true_total, by } => vec![ClockEvent::Corrected {
                 at: now,
                 set: self.banks_after_used(split_evenly(*true_total), now)?,
-                reason: CorrectionReason::NoRecord {
-                    true_total: *true_total,
-                },
+                reason: CorrectionReason::NoRecord { true_total: *true_total },
                 by: by.clone(),
             }],
             ClockCommand::RequestPassOnOverrun { side } => {
@@ -201,15 +166,8 @@ impl Clock {
             }
             ClockCommand::Expire => {
                 let side = self.to_move();
-                let flag = self.flag(now).ok_or(ClockError::NotExpired {
-                    side,
-                    deadline: self.deadline(),
-                })?;
-                vec![ClockEvent::TimeExpired {
-                    side: flag.side,
-                    at: now,
-                    outcome: flag.outcome,
-                }]
+                let flag = self.flag(now).ok_or(ClockError::NotExpired { side, deadline: self.deadline() })?;
+                vec![ClockEvent::TimeExpired { side: flag.side, at: now, outcome: flag.outcome }]
             }
             ClockCommand::Stop => vec![ClockEvent::Stopped { at: now }],
         };
@@ -222,11 +180,7 @@ impl Clock {
 
     /// The banks that give each side `used` of main time used (plus Fischer increments received), for
     /// prorations. Both sides must still be in main time.
-    fn banks_after_used(
-        &self,
-        used: BySide<DurationMs>,
-        now: Millis,
-    ) -> Result<BySide<Option<Bank>>, ClockError> {
+    fn banks_after_used(&self, used: BySide<DurationMs>, now: Millis) -> Result<BySide<Option<Bank>>, ClockError> {
         let reading = self.reading(now);
         let control = self.control();
         let rule = control.rule();
@@ -253,45 +207,21 @@ mod tests {
 
     #[test]
     fn two_minutes_per_hour_is_the_threshold_inclusive() {
-        assert_eq!(
-            malfunction_ruling(MIN(62), MIN(60)),
-            MalfunctionRuling::Prorate
-        );
-        assert_eq!(
-            malfunction_ruling(MIN(58), MIN(60)),
-            MalfunctionRuling::Prorate
-        );
-        assert_eq!(
-            malfunction_ruling(MIN(62) - DurationMs(1), MIN(60)),
-            MalfunctionRuling::KeepTime
-        );
-        assert_eq!(
-            malfunction_ruling(MIN(124), MIN(120)),
-            MalfunctionRuling::Prorate
-        );
-        assert_eq!(
-            malfunction_ruling(MIN(123), MIN(120)),
-            MalfunctionRuling::KeepTime
-        );
+        assert_eq!(malfunction_ruling(MIN(62), MIN(60)), MalfunctionRuling::Prorate);
+        assert_eq!(malfunction_ruling(MIN(58), MIN(60)), MalfunctionRuling::Prorate);
+        assert_eq!(malfunction_ruling(MIN(62) - DurationMs(1), MIN(60)), MalfunctionRuling::KeepTime);
+        assert_eq!(malfunction_ruling(MIN(124), MIN(120)), MalfunctionRuling::Prorate);
+        assert_eq!(malfunction_ruling(MIN(123), MIN(120)), MalfunctionRuling::KeepTime);
     }
 
     #[test]
     fn proration_keeps_the_shown_proportion_and_the_true_total() {
-        assert_eq!(
-            prorate(BySide::new(MIN(44), MIN(22)), MIN(60)),
-            BySide::new(MIN(40), MIN(20))
-        );
+        assert_eq!(prorate(BySide::new(MIN(44), MIN(22)), MIN(60)), BySide::new(MIN(40), MIN(20)));
         assert_eq!(
             prorate(BySide::new(DurationMs(1), DurationMs(2)), DurationMs(10)),
             BySide::new(DurationMs(3), DurationMs(7))
         );
-        assert_eq!(
-            prorate(BySide::new(DurationMs::ZERO, DurationMs::ZERO), MIN(60)),
-            BySide::new(MIN(30), MIN(30))
-        );
-        assert_eq!(
-            split_evenly(DurationMs(7)),
-            BySide::new(DurationMs(3), DurationMs(4))
-        );
+        assert_eq!(prorate(BySide::new(DurationMs::ZERO, DurationMs::ZERO), MIN(60)), BySide::new(MIN(30), MIN(30)));
+        assert_eq!(split_evenly(DurationMs(7)), BySide::new(DurationMs(3), DurationMs(4)));
     }
 }

@@ -60,18 +60,12 @@ impl<T> BySide<T> {
     where
         T: Clone,
     {
-        BySide {
-            black: value.clone(),
-            white: value,
-        }
+        BySide { black: value.clone(), white: value }
     }
 
     /// Applies `f` to each side's value.
     pub fn map<U>(self, mut f: impl FnMut(Side, T) -> U) -> BySide<U> {
-        BySide {
-            black: f(Side::Black, self.black),
-            white: f(Side::White, self.white),
-        }
+        BySide { black: f(Side::Black, self.black), white: f(Side::White, self.white) }
     }
 
     /// The pair as `(side, &value)`, Black first.

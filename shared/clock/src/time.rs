@@ -130,12 +130,7 @@ impl fmt::Display for DurationMs {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let sign = if self.0 < 0 { "-" } else { "" };
         let ms = self.0.unsigned_abs();
-        let (h, m, s, frac) = (
-            ms / 3_600_000,
-            ms / 60_000 % 60,
-            ms / 1_000 % 60,
-            ms % 1_000,
-        );
+        let (h, m, s, frac) = (ms / 3_600_000, ms / 60_000 % 60, ms / 1_000 % 60, ms % 1_000);
         if h > 0 {
             write!(f, "{sign}{h}:{m:02}:{s:02}.{frac:03}")
         } else if m > 0 {

@@ -130,25 +130,10 @@ pub enum ControlError {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum Rule {
     NoClock,
-    Absolute {
-        main: DurationMs,
-    },
-    Fischer {
-        initial: DurationMs,
-        increment: DurationMs,
-        cap: Option<DurationMs>,
-    },
-    ByoYomi {
-        main: DurationMs,
-        periods: u32,
-        period: DurationMs,
-    },
-    Moves {
-        main: DurationMs,
-        moves: u32,
-        period: DurationMs,
-        carry: bool,
-    },
+    Absolute { main: DurationMs },
+    Fischer { initial: DurationMs, increment: DurationMs, cap: Option<DurationMs> },
+    ByoYomi { main: DurationMs, periods: u32, period: DurationMs },
+    Moves { main: DurationMs, moves: u32, period: DurationMs, carry: bool },
 }
 
 impl TimeSystem {
@@ -156,52 +141,15 @@ impl TimeSystem {
         match self {
             TimeSystem::NoClock => Rule::NoClock,
             TimeSystem::Absolute { main } => Rule::Absolute { main },
-            TimeSystem::ChineseByoYomi {
-                basic,
-                reserved_minutes,
-            } => Rule::ByoYomi {
+            TimeSystem::ChineseByoYomi { basic, reserved_minutes } => Rule::ByoYomi {
                 main: basic - MINUTE.times(i64::from(reserved_minutes)),
                 periods: reserved_minutes,
                 period: MINUTE,
             },
-            TimeSystem::JapaneseByoYomi {
-                main,
-                periods,
-                period,
-            } => Rule::ByoYomi {
-                main,
-                periods,
-                period,
-            },
-            TimeSystem::MovesPerPeriod {
-                main,
-                moves,
-                period,
-            } => Rule::Moves {
-                main,
-                moves,
-                period,
-                carry: true,
-            },
-            TimeSystem::Canadian {
-                main,
-                moves,
-                period,
-            } => Rule::Moves {
-                main,
-                moves,
-                period,
-                carry: false,
-            },
-            TimeSystem::Fischer {
-                initial,
-                increment,
-                cap,
-            } => Rule::Fischer {
-                initial,
-                increment,
-                cap,
-            },
+            TimeSystem::JapaneseByoYomi { main, periods, period } => Rule::ByoYomi { main, periods, period },
+            TimeSystem::MovesPerPeriod { main, moves, period } => Rule::Moves { main, moves, period, carry: true },
+            TimeSystem::Canadian { main, moves, period } => Rule::Moves { main, moves, period, carry: false },
+            TimeSystem::Fischer { initial, increment, cap } => Rule::Fischer { initial, increment, cap },
         }
     }
 
@@ -239,38 +187,20 @@ impl TimeSystem {
                     Ok(())
                 }
             }
-            TimeSystem::ChineseByoYomi {
-                basic,
-                reserved_minutes,
-            } => {
+            TimeSystem::ChineseByoYomi { basic, reserved_minutes } => {
                 if negative(basic) {
                     Err(ControlError::NegativeDuration)
                 } else if reserved_minutes == 0 {
                     Err(ControlError::EmptyOvertime)
                 } else if basic < MINUTE.times(i64::from(reserved_minutes)) {
-                    Err(ControlError::BasicShorterThanReserve {
-                        basic,
-                        reserved_minutes,
-                    })
+                    Err(ControlError::BasicShorterThanReserve { basic, reserved_minutes })
                 } else {
                     Ok(())
                 }
             }
-            TimeSystem::JapaneseByoYomi {
-                main,
-                periods: count,
-                period,
-            }
-            | TimeSystem::MovesPerPeriod {
-                main,
-                moves: count,
-                period,
-            }
-            | TimeSystem::Canadian {
-                main,
-                moves: count,
-                period,
-            } => {
+            TimeSystem::JapaneseByoYomi { main, periods: count, period }
+            | TimeSystem::MovesPerPeriod { main, moves: count, period }
+            | TimeSystem::Canadian { main, moves: count, period } => {
                 if negative(main) || negative(period) {
                     Err(ControlError::NegativeDuration)
                 } else if count == 0 || period.is_zero() {
@@ -279,11 +209,7 @@ impl TimeSystem {
                     Ok(())
                 }
             }
-            TimeSystem::Fischer {
-                initial,
-                increment,
-                cap,
-            } => {
+            TimeSystem::Fischer { initial, increment, cap } => {
                 if negative(initial) || negative(increment) || cap.is_some_and(negative) {
                     Err(ControlError::NegativeDuration)
                 } else if initial.is_zero() {
@@ -310,17 +236,8 @@ impl TimeControl {
             TimeSystem::JapaneseByoYomi { period, .. } => CallSchedule::fast(period),
             _ => CallSchedule::silent(),
         };
-        let lag = if system == TimeSystem::NoClock {
-            LagConfig::NONE
-        } else {
-            LagConfig::STANDARD
-        };
-        Ok(TimeControl {
-            system,
-            overrun: OverrunRule::Loss,
-            calls,
-            lag,
-        })
+        let lag = if system == TimeSystem::NoClock { LagConfig::NONE } else { LagConfig::STANDARD };
+        Ok(TimeControl { system, overrun: OverrunRule::Loss, calls, lag })
     }
 
     /// No clock.
@@ -347,58 +264,31 @@ impl TimeControl {
     /// # Errors
     /// If there are no reserved minutes or they exceed the basic time.
     pub fn chinese(basic: DurationMs, reserved_minutes: u32) -> Result<TimeControl, ControlError> {
-        TimeControl::new(TimeSystem::ChineseByoYomi {
-            basic,
-            reserved_minutes,
-        })
+        TimeControl::new(TimeSystem::ChineseByoYomi { basic, reserved_minutes })
     }
 
     /// Japanese byo-yomi: `main`, then `periods` × `period`.
     ///
     /// # Errors
     /// If there is no period or a period is empty.
-    pub fn japanese(
-        main: DurationMs,
-        periods: u32,
-        period: DurationMs,
-    ) -> Result<TimeControl, ControlError> {
-        TimeControl::new(TimeSystem::JapaneseByoYomi {
-            main,
-            periods,
-            period,
-        })
+    pub fn japanese(main: DurationMs, periods: u32, period: DurationMs) -> Result<TimeControl, ControlError> {
+        TimeControl::new(TimeSystem::JapaneseByoYomi { main, periods, period })
     }
 
     /// Moves per period (定时限步制): `main`, then `moves` moves per `period`, unused time carrying over.
     ///
     /// # Errors
     /// If there are no moves or the period is empty.
-    pub fn moves_per_period(
-        main: DurationMs,
-        moves: u32,
-        period: DurationMs,
-    ) -> Result<TimeControl, ControlError> {
-        TimeControl::new(TimeSystem::MovesPerPeriod {
-            main,
-            moves,
-            period,
-        })
+    pub fn moves_per_period(main: DurationMs, moves: u32, period: DurationMs) -> Result<TimeControl, ControlError> {
+        TimeControl::new(TimeSystem::MovesPerPeriod { main, moves, period })
     }
 
     /// Canadian overtime: `main`, then `moves` moves per `period`, the period restarting in full.
     ///
     /// # Errors
     /// If there are no moves or the period is empty.
-    pub fn canadian(
-        main: DurationMs,
-        moves: u32,
-        period: DurationMs,
-    ) -> Result<TimeControl, ControlError> {
-        TimeControl::new(TimeSystem::Canadian {
-            main,
-            moves,
-            period,
-        })
+    pub fn canadian(main: DurationMs, moves: u32, period: DurationMs) -> Result<TimeControl, ControlError> {
+        TimeControl::new(TimeSystem::Canadian { main, moves, period })
     }
 
     /// Fischer increment with an optional cap.
@@ -410,11 +300,7 @@ impl TimeControl {
         increment: DurationMs,
         cap: Option<DurationMs>,
     ) -> Result<TimeControl, ControlError> {
-        TimeControl::new(TimeSystem::Fischer {
-            initial,
-            increment,
-            cap,
-        })
+        TimeControl::new(TimeSystem::Fischer { initial, increment, cap })
     }
 
     /// A national event (Art. 12.3): `basic` time with 5 reserved minutes.
@@ -491,55 +377,25 @@ mod tests {
     #[test]
     fn chinese_reserved_minutes_are_sixty_second_periods_inside_the_basic_time() {
         let control = TimeControl::chinese(DurationMs::from_hours(2), 5).unwrap();
-        assert_eq!(
-            control.rule(),
-            Rule::ByoYomi {
-                main: DurationMs::from_mins(115),
-                periods: 5,
-                period: MINUTE
-            }
-        );
+        assert_eq!(control.rule(), Rule::ByoYomi { main: DurationMs::from_mins(115), periods: 5, period: MINUTE });
         assert_eq!(control.system.main_time(), DurationMs::from_mins(115));
     }
 
     #[test]
     fn invalid_figures_are_refused() {
         let secs = DurationMs::from_secs;
-        assert_eq!(
-            TimeControl::absolute(DurationMs::ZERO),
-            Err(ControlError::NoTime)
-        );
-        assert_eq!(
-            TimeControl::absolute(secs(-1)),
-            Err(ControlError::NegativeDuration)
-        );
+        assert_eq!(TimeControl::absolute(DurationMs::ZERO), Err(ControlError::NoTime));
+        assert_eq!(TimeControl::absolute(secs(-1)), Err(ControlError::NegativeDuration));
         assert_eq!(
             TimeControl::chinese(DurationMs::from_mins(4), 5),
-            Err(ControlError::BasicShorterThanReserve {
-                basic: DurationMs::from_mins(4),
-                reserved_minutes: 5
-            })
+            Err(ControlError::BasicShorterThanReserve { basic: DurationMs::from_mins(4), reserved_minutes: 5 })
         );
+        assert_eq!(TimeControl::chinese(DurationMs::from_mins(4), 0), Err(ControlError::EmptyOvertime));
+        assert_eq!(TimeControl::japanese(secs(0), 0, secs(30)), Err(ControlError::EmptyOvertime));
+        assert_eq!(TimeControl::canadian(secs(0), 5, secs(0)), Err(ControlError::EmptyOvertime));
+        assert_eq!(TimeControl::fischer(secs(0), secs(5), None), Err(ControlError::NoInitialTime));
         assert_eq!(
-            TimeControl::chinese(DurationMs::from_mins(4), 0),
-            Err(ControlError::EmptyOvertime)
-        );
-        assert_eq!(
-            TimeControl::japanese(secs(0), 0, secs(30)),
-            Err(ControlError::EmptyOvertime)
-        );
-        assert_eq!(
-            TimeControl::canadian(secs(0), 5, secs(0)),
-            Err(ControlError::EmptyOvertime)
-        );
-        assert_eq!(
-            TimeControl::fischer(secs(0), secs(5), None),
-            Err(ControlError::NoInitialTime)
-        );
-        assert_eq!(
-            TimeControl::absolute(secs(60))
-                .unwrap()
-                .with_overrun(OverrunRule::PassOnRequest),
+            TimeControl::absolute(secs(60)).unwrap().with_overrun(OverrunRule::PassOnRequest),
             Err(ControlError::OverrunNeedsByoYomi)
         );
     }
@@ -547,13 +403,6 @@ mod tests {
     #[test]
     fn the_chinese_basic_time_may_be_exactly_the_reserve() {
         let control = TimeControl::chinese(DurationMs::from_mins(1), 1).unwrap();
-        assert_eq!(
-            control.rule(),
-            Rule::ByoYomi {
-                main: DurationMs::ZERO,
-                periods: 1,
-                period: MINUTE
-            }
-        );
+        assert_eq!(control.rule(), Rule::ByoYomi { main: DurationMs::ZERO, periods: 1, period: MINUTE });
     }
 }
