@@ -1,0 +1,343 @@
+//! Given events / when a command / then events (or a rejection).
+
+use weiqi_pairing::command::Command;
+use weiqi_pairing::config::{ByeKind, Format, PointSystem, TournamentConfig};
+use weiqi_pairing::decide::decide;
+use weiqi_pairing::event::{ByeReason, Champion, ColourBy, TournamentEvent, WithdrawalReason, WithdrawalRuling};
+use weiqi_pairing::ids::{Colour, GameRef, Millis, PlayerId};
+use weiqi_pairing::lot;
+use weiqi_pairing::outcome::{GameResult, Outcome, ResultReason};
+use weiqi_pairing::rank::Rank;
+use weiqi_pairing::registration::Registration;
+use weiqi_pairing::rejection::{ConfigProblem, Rejection};
+use weiqi_pairing::simulate::Simulation;
+use weiqi_pairing::state::Tournament;
+
+const NOW: Millis = Millis(1_000_000);
+
+fn given(events: &[TournamentEvent]) -> Tournament {
+    Tournament::replay(events)
+}
+
+fn when(t: &Tournament, cmd: Command) -> Result<Vec<TournamentEvent>, Rejection> {
+    decide(t, &cmd, NOW)
+}
+
+fn swiss(rounds: u32) -> TournamentConfig {
+    TournamentConfig::new("test", Format::Swiss { rounds }, 42)
+}
+
+fn reg(i: u32) -> Registration {
+    Registration::new(PlayerId(i), &format!("Player {i}"), Rank::Kyu(i as u8))
+}
+
+fn created(config: TournamentConfig) -> TournamentEvent {
+    TournamentEvent::Created { config, at: Millis(0) }
+}
+
+fn registered(i: u32) -> TournamentEvent {
+    TournamentEvent::PlayerRegistered { registration: reg(i) }
+}
+
+/// A started Swiss of `n` players, as events.
+fn started_swiss(n: u32, rounds: u32) -> Vec<TournamentEvent> {
+    let mut s = Simulation::new(swiss(rounds), 1).unwrap();
+    s.register_all(&(1..=n).map(reg).collect::<Vec<_>>()).unwrap();
+    s.run(Command::Start).unwrap();
+    s.log
+}
+
+#[test]
+fn create_then_create_again_is_refused() {
+    assert_eq!(when(&given(&[]), Command::Create { config: swiss(5) }), Ok(vec![created_at_now(swiss(5))]));
+    assert_eq!(when(&given(&[created(swiss(5))]), Command::Create { config: swiss(5) }), Err(Rejection::AlreadyCreated));
+}
+
+fn created_at_now(config: TournamentConfig) -> TournamentEvent {
+    TournamentEvent::Created { config, at: NOW }
+}
+
+#[test]
+fn invalid_configurations_are_refused() {
+    let t = given(&[]);
+    assert_eq!(when(&t, Command::Create { config: swiss(0) }), Err(Rejection::InvalidConfig(ConfigProblem::ZeroCount)));
+    let mut c = swiss(3);
+    c.points = PointSystem { win: 1, draw: 1, loss: 0 };
+    assert_eq!(when(&t, Command::Create { config: c }), Err(Rejection::InvalidConfig(ConfigProblem::Points)));
+}
+
+#[test]
+fn commands_before_creation_are_refused() {
+    assert_eq!(when(&given(&[]), Command::Start), Err(Rejection::NotCreated));
+}
+
+#[test]
+fn registration_records_the_snapshot_at_now() {
+    let t = given(&[created(swiss(5))]);
+    let mut expected = reg(1);
+    expected.at = NOW;
+    assert_eq!(
+        when(&t, Command::Register { registration: reg(1) }),
+        Ok(vec![TournamentEvent::PlayerRegistered { registration: expected }])
+    );
+    let t = given(&[created(swiss(5)), registered(1)]);
+    assert_eq!(when(&t, Command::Register { registration: reg(1) }), Err(Rejection::AlreadyRegistered(PlayerId(1))));
+}
+
+#[test]
+fn late_entry_is_swiss_only_and_draws_a_lot() {
+    let events = started_swiss(4, 5);
+    let mut expected = reg(9);
+    expected.at = NOW;
+    assert_eq!(
+        when(&given(&events), Command::Register { registration: reg(9) }),
+        Ok(vec![
+            TournamentEvent::PlayerRegistered { registration: expected },
+            TournamentEvent::LotsDrawn { players: vec![(PlayerId(9), lot::lot(42, 9))], teams: vec![] },
+        ])
+    );
+    let rr = TournamentConfig::new("rr", Format::RoundRobin { cycles: 1 }, 1);
+    let t = given(&[created(rr), registered(1), registered(2), TournamentEvent::Started { at: Millis(0) }]);
+    assert_eq!(when(&t, Command::Register { registration: reg(3) }), Err(Rejection::RegistrationClosed));
+}
+
+#[test]
+fn start_draws_lots_from_the_seed() {
+    let t = given(&[created(swiss(5)), registered(1), registered(2)]);
+    assert_eq!(
+        when(&t, Command::Start),
+        Ok(vec![
+            TournamentEvent::LotsDrawn {
+                players: vec![(PlayerId(1), lot::lot(42, 1)), (PlayerId(2), lot::lot(42, 2))],
+                teams: vec![],
+            },
+            TournamentEvent::Started { at: NOW },
+        ])
+    );
+    let t = given(&[created(swiss(5)), registered(1)]);
+    assert_eq!(when(&t, Command::Start), Err(Rejection::TooFewEntrants { needed: 2, have: 1 }));
+}
+
+#[test]
+fn pairing_needs_a_start_and_a_completed_round() {
+    let t = given(&[created(swiss(5)), registered(1), registered(2)]);
+    assert_eq!(when(&t, Command::PairRound), Err(Rejection::NotStarted));
+    let mut events = started_swiss(4, 5);
+    let t = given(&events);
+    let paired = when(&t, Command::PairRound).unwrap();
+    assert!(matches!(paired[..], [TournamentEvent::RoundPaired { round: 1, .. }]));
+    events.extend(paired);
+    assert_eq!(when(&given(&events), Command::PairRound), Err(Rejection::RoundIncomplete(1)));
+}
+
+#[test]
+fn the_last_result_completes_the_round_and_the_last_round_finishes() {
+    // Art. 27 option B (points, then SOS): with two players the total-score formula would tie them.
+    let mut cfg = swiss(1);
+    cfg.ranking = vec![weiqi_pairing::standings::TieBreak::Points, weiqi_pairing::standings::TieBreak::Sos];
+    let mut s = Simulation::new(cfg, 1).unwrap();
+    s.register_all(&[reg(1), reg(2)]).unwrap();
+    s.run(Command::Start).unwrap();
+    s.run(Command::PairRound).unwrap();
+    let game = GameRef { round: 1, table: 1 };
+    let black = s.state.game(game).unwrap().paired.black;
+    let events = when(&s.state, Command::RecordResult { game, result: GameResult::win(Colour::Black) }).unwrap();
+    assert_eq!(
+        events,
+        vec![
+            TournamentEvent::ResultRecorded { game, result: GameResult::win(Colour::Black), at: NOW },
+            TournamentEvent::RoundCompleted { round: 1 },
+            TournamentEvent::Finished { champion: Champion::Player(black) },
+        ]
+    );
+}
+
+#[test]
+fn results_are_recorded_once_and_only_for_real_games() {
+    let mut s = Simulation::new(swiss(3), 1).unwrap();
+    s.register_all(&[reg(1), reg(2), reg(3), reg(4)]).unwrap();
+    s.run(Command::Start).unwrap();
+    s.run(Command::PairRound).unwrap();
+    let game = GameRef { round: 1, table: 1 };
+    s.run(Command::RecordResult { game, result: GameResult::draw() }).unwrap();
+    assert_eq!(
+        when(&s.state, Command::RecordResult { game, result: GameResult::draw() }),
+        Err(Rejection::AlreadyRecorded(game))
+    );
+    let nowhere = GameRef { round: 1, table: 9 };
+    assert_eq!(
+        when(&s.state, Command::RecordResult { game: nowhere, result: GameResult::draw() }),
+        Err(Rejection::UnknownGame(nowhere))
+    );
+}
+
+#[test]
+fn a_knockout_game_needs_a_decisive_result() {
+    let mut s = Simulation::new(TournamentConfig::new("ko", Format::Knockout { losses: 1 }, 1), 1).unwrap();
+    s.register_all(&[reg(1), reg(2)]).unwrap();
+    s.run(Command::Start).unwrap();
+    s.run(Command::PairRound).unwrap();
+    let game = GameRef { round: 1, table: 1 };
+    assert_eq!(
+        when(&s.state, Command::RecordResult { game, result: GameResult::draw() }),
+        Err(Rejection::DecisiveResultRequired)
+    );
+    // Both lose (seed 001: both late) is decisive enough: nobody advances.
+    let both = GameResult { outcome: Outcome::BothLose, reason: ResultReason::Forfeit };
+    let events = when(&s.state, Command::RecordResult { game, result: both }).unwrap();
+    assert!(events.contains(&TournamentEvent::Finished { champion: Champion::None }));
+}
+
+#[test]
+fn no_shows_are_forfeited_after_the_limit_and_withdrawn_after_two() {
+    let mut cfg = swiss(5);
+    cfg.no_show_limit_ms = 5 * 60 * 1000; // seed 001: five minutes
+    let mut s = Simulation::new(cfg, 1).unwrap();
+    s.register_all(&[reg(1), reg(2), reg(3), reg(4)]).unwrap();
+    s.run(Command::Start).unwrap();
+    s.run(Command::PairRound).unwrap();
+    let game = GameRef { round: 1, table: 1 };
+    let g = s.state.game(game).unwrap().paired.clone();
+    let started = Millis(NOW.0 - 4 * 60 * 1000);
+    assert_eq!(
+        when(&s.state, Command::ClaimNoShow { game, absent: vec![g.black], started_at: started }),
+        Err(Rejection::NoShowTooEarly { remaining_ms: 60 * 1000 })
+    );
+    let started = Millis(NOW.0 - 5 * 60 * 1000);
+    assert_eq!(
+        when(&s.state, Command::ClaimNoShow { game, absent: vec![g.black], started_at: started }),
+        Ok(vec![
+            TournamentEvent::ResultRecorded { game, result: GameResult::forfeit(Colour::White), at: NOW },
+            TournamentEvent::NoShowRecorded { player: g.black, game },
+        ])
+    );
+    // A second no-show withdraws the player (Swiss: results stand, no longer paired).
+    let mut t = s.state.clone();
+    weiqi_pairing::state::evolve(&mut t, &TournamentEvent::NoShowRecorded { player: g.black, game });
+    let events = when(&t, Command::ClaimNoShow { game, absent: vec![g.black], started_at: started }).unwrap();
+    assert!(events.contains(&TournamentEvent::PlayerWithdrawn {
+        player: g.black,
+        after_round: 1,
+        reason: WithdrawalReason::NoShows,
+        ruling: WithdrawalRuling::ResultsStandNotPaired,
+    }));
+}
+
+#[test]
+fn both_absent_lose_both() {
+    let mut s = Simulation::new(swiss(5), 1).unwrap();
+    s.register_all(&[reg(1), reg(2)]).unwrap();
+    s.run(Command::Start).unwrap();
+    s.run(Command::PairRound).unwrap();
+    let game = GameRef { round: 1, table: 1 };
+    let g = s.state.game(game).unwrap().paired.clone();
+    let events = when(
+        &s.state,
+        Command::ClaimNoShow { game, absent: vec![g.black, g.white], started_at: Millis(0) },
+    )
+    .unwrap();
+    assert_eq!(
+        events[0],
+        TournamentEvent::ResultRecorded {
+            game,
+            result: GameResult { outcome: Outcome::BothLose, reason: ResultReason::Forfeit },
+            at: NOW
+        }
+    );
+}
+
+#[test]
+fn organiser_fixes_a_pairing_and_grants_a_bye() {
+    let events = started_swiss(5, 3);
+    let t = given(&events);
+    assert_eq!(
+        when(&t, Command::FixPairing { round: 1, black: PlayerId(1), white: PlayerId(2) }),
+        Ok(vec![TournamentEvent::PairingFixed { round: 1, black: PlayerId(1), white: PlayerId(2) }])
+    );
+    assert_eq!(
+        when(&t, Command::FixPairing { round: 2, black: PlayerId(1), white: PlayerId(2) }),
+        Err(Rejection::NotNextRound(2))
+    );
+    let mut s = Simulation::new(swiss(3), 1).unwrap();
+    s.register_all(&(1..=5).map(reg).collect::<Vec<_>>()).unwrap();
+    s.run(Command::Start).unwrap();
+    s.run(Command::FixPairing { round: 1, black: PlayerId(1), white: PlayerId(2) }).unwrap();
+    s.run(Command::GrantBye { round: 1, player: PlayerId(5), kind: ByeKind::ZeroPoint }).unwrap();
+    assert_eq!(
+        when(&s.state, Command::GrantBye { round: 1, player: PlayerId(5), kind: ByeKind::ZeroPoint }),
+        Err(Rejection::AlreadyPlaced(PlayerId(5)))
+    );
+    let paired = when(&s.state, Command::PairRound).unwrap();
+    let TournamentEvent::RoundPaired { games, byes, .. } = &paired[0] else { panic!() };
+    assert_eq!((games[0].black, games[0].white, games[0].fixed), (PlayerId(1), PlayerId(2), true));
+    assert_eq!(games[0].colour_by, ColourBy::Organiser);
+    assert_eq!(games.len(), 2);
+    assert!(byes.iter().any(|b| b.player == PlayerId(5) && b.reason == ByeReason::Requested && b.kind == ByeKind::ZeroPoint));
+}
+
+#[test]
+fn forbidden_pairs_are_never_paired() {
+    // Four equal players; forbid every pairing of player 1 but one.
+    let mut s = Simulation::new(swiss(1), 1).unwrap();
+    s.register_all(&(1..=4).map(|i| Registration::new(PlayerId(i), "x", Rank::Dan(1))).collect::<Vec<_>>()).unwrap();
+    s.run(Command::Start).unwrap();
+    s.run(Command::ForbidPair { a: PlayerId(1), b: PlayerId(2) }).unwrap();
+    s.run(Command::ForbidPair { a: PlayerId(3), b: PlayerId(1) }).unwrap();
+    s.run(Command::PairRound).unwrap();
+    let g = s.state.rounds[0].games.iter().find(|g| g.paired.black == PlayerId(1) || g.paired.white == PlayerId(1)).unwrap();
+    assert!(g.paired.black == PlayerId(4) || g.paired.white == PlayerId(4));
+    assert_eq!(when(&s.state, Command::ForbidPair { a: PlayerId(1), b: PlayerId(1) }), Err(Rejection::SamePlayer));
+}
+
+#[test]
+fn withdrawing_mid_round_forfeits_the_open_game() {
+    let mut s = Simulation::new(swiss(3), 1).unwrap();
+    s.register_all(&(1..=4).map(reg).collect::<Vec<_>>()).unwrap();
+    s.run(Command::Start).unwrap();
+    s.run(Command::PairRound).unwrap();
+    let g = s.state.rounds[0].games[0].paired.clone();
+    let events = when(&s.state, Command::Withdraw { player: g.white, reason: WithdrawalReason::Request }).unwrap();
+    assert_eq!(
+        events,
+        vec![
+            TournamentEvent::PlayerWithdrawn {
+                player: g.white,
+                after_round: 1,
+                reason: WithdrawalReason::Request,
+                ruling: WithdrawalRuling::ResultsStandNotPaired,
+            },
+            TournamentEvent::ResultRecorded {
+                game: GameRef { round: 1, table: g.table },
+                result: GameResult::forfeit(Colour::Black),
+                at: NOW,
+            },
+        ]
+    );
+}
+
+#[test]
+fn the_same_commands_give_the_same_log_and_the_log_replays_to_the_state() {
+    let run = || {
+        let mut s = Simulation::new(swiss(5), 77).unwrap();
+        s.register_all(&(1..=21).map(reg).collect::<Vec<_>>()).unwrap();
+        s.run(Command::Start).unwrap();
+        s.play_to_end(5).unwrap();
+        s
+    };
+    let (a, b) = (run(), run());
+    assert_eq!(a.log, b.log);
+    assert_eq!(Tournament::replay(&a.log), a.state);
+    // Nigiri draws are in the log: some games were coloured by lot.
+    let nigiri = a
+        .log
+        .iter()
+        .filter_map(|e| if let TournamentEvent::RoundPaired { games, .. } = e { Some(games) } else { None })
+        .flatten()
+        .filter(|g| g.colour_by == ColourBy::Nigiri)
+        .count();
+    assert!(nigiri > 0);
+    // Serde round trip of the log (the service stores these).
+    let json = serde_json::to_string(&a.log).unwrap();
+    let back: Vec<TournamentEvent> = serde_json::from_str(&json).unwrap();
+    assert_eq!(back, a.log);
+}
