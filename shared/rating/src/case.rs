@@ -1,0 +1,620 @@
+//! The certification case: one event log per case, from application to certificate (and revocation).
+//!
+//! ```text
+//! decide(&CaseState, &CaseCommand, now) -> Result<Vec<CaseEvent>, CaseRejection>
+//! CaseState::evolve(&mut self, &CaseEvent)
+//! ```
+//!
+//! The life of a case:
+//!
+//! 1. **Opened** by the player or an organiser, asking for a grade in a ladder, stating the player's
+//!    current grade (the service fills it from the registry).
+//! 2. **Evidence attached**: games, placings, ratings. The service verifies each item against the logs
+//!    before sending it; the case records exactly what was verified, never a claim.
+//! 3. **Automatic check** against the association's rule table ([`crate::evaluate`]); the event records
+//!    every rule's verdict and the digest of the rule file used. New evidence voids the check.
+//! 4. **Reviewer assigned** (never the player or the applicant).
+//! 5. **Approved** or **rejected** with reasons by that reviewer. Approval needs a check that supports the
+//!    requested grade, or an explicit override reason (e.g. an honorary grade).
+//! 6. **Certificate issued**: the signed certificate, which must match the case.
+//! 7. **Revoked**, with a reason (Art. 23.1), after issue.
+
+use serde::{Deserialize, Serialize};
+
+use crate::evaluate::{Basis, Evaluation, Verdict, evaluate};
+use crate::evidence::{Evidence, Standing};
+use crate::rules::AssociationRules;
+use crate::{ActorId, CaseId, CertificateBody, CivilDate, Millis, PlayerId, PublicKey, SignedCertificate};
+
+/// Who opened a case.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Applicant {
+    /// The player applied.
+    Player,
+    /// An organiser (club, event, provincial association) applied for the player.
+    Organiser,
+}
+
+/// Where a case stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CaseStatus {
+    /// Collecting evidence, checking, under review.
+    Open,
+    /// Approved, certificate not yet issued.
+    Approved,
+    /// Rejected (final).
+    Rejected,
+    /// Certificate issued.
+    Issued,
+    /// Certificate revoked (final).
+    Revoked,
+}
+
+/// The automatic check as recorded.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CheckRecord {
+    /// The association whose rules were used.
+    pub association: String,
+    /// SHA-256 of the rule file.
+    pub rules_digest: String,
+    /// Every rule's verdict.
+    pub evaluation: Evaluation,
+    /// Whether some rule met promotes to the requested grade.
+    pub supports_request: bool,
+}
+
+/// The decision as recorded.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Decision {
+    /// The reviewer.
+    pub reviewer: ActorId,
+    /// Approved or not.
+    pub approved: bool,
+    /// The reviewer's reasons or note.
+    pub reasons: Vec<String>,
+    /// Set when an approval overrode a check that did not support the request.
+    pub override_reason: Option<String>,
+    /// When.
+    pub at: Millis,
+}
+
+/// One certification case: the state its events build.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Case {
+    /// The case.
+    pub id: CaseId,
+    /// The player to be certified.
+    pub player: PlayerId,
+    /// Who opened it.
+    pub opened_by: ActorId,
+    /// As whom.
+    pub applicant: Applicant,
+    /// The ladder.
+    pub ladder: String,
+    /// The player's grade when the case opened.
+    pub standing: Standing,
+    /// The grade asked for.
+    pub requested: String,
+    /// When it opened.
+    pub opened_at: Millis,
+    /// Verified evidence, in the order attached.
+    pub evidence: Vec<Evidence>,
+    /// The latest automatic check, if still valid.
+    pub check: Option<CheckRecord>,
+    /// The reviewer.
+    pub reviewer: Option<ActorId>,
+    /// The decision.
+    pub decision: Option<Decision>,
+    /// The certificate, once issued.
+    pub certificate: Option<SignedCertificate>,
+    /// The revocation reason, once revoked.
+    pub revocation: Option<(ActorId, String, Millis)>,
+    /// Where it stands.
+    pub status: CaseStatus,
+}
+
+/// The state of a case's log: nothing until it is opened.
+#[derive(Clone, Debug, PartialEq, Default, Serialize, Deserialize)]
+pub struct CaseState {
+    /// The case, once opened.
+    pub case: Option<Case>,
+}
+
+/// What can be asked of a case.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CaseCommand {
+    /// Open the case.
+    Open {
+        /// Case id.
+        case: CaseId,
+        /// The player.
+        player: PlayerId,
+        /// Who opens it.
+        opened_by: ActorId,
+        /// As whom.
+        applicant: Applicant,
+        /// The ladder.
+        ladder: String,
+        /// The player's current grade (from the registry) and since when.
+        current: Option<String>,
+        /// Since when.
+        since: Millis,
+        /// The grade asked for.
+        requested: String,
+    },
+    /// Attach evidence that the service has verified against the logs.
+    AttachEvidence {
+        /// The items.
+        items: Vec<Evidence>,
+    },
+    /// Check the evidence against the association's rules.
+    RunAutomaticCheck {
+        /// The rules.
+        rules: Box<AssociationRules>,
+    },
+    /// Assign the reviewer.
+    AssignReviewer {
+        /// The reviewer.
+        reviewer: ActorId,
+    },
+    /// Approve.
+    Approve {
+        /// Who.
+        reviewer: ActorId,
+        /// A note for the record (may be empty).
+        note: String,
+        /// Required when the automatic check does not support the request.
+        override_reason: Option<String>,
+    },
+    /// Reject.
+    Reject {
+        /// Who.
+        reviewer: ActorId,
+        /// Why (at least one reason).
+        reasons: Vec<String>,
+    },
+    /// Record the signed certificate.
+    IssueCertificate {
+        /// The certificate.
+        certificate: SignedCertificate,
+    },
+    /// Revoke the issued certificate.
+    Revoke {
+        /// Who.
+        by: ActorId,
+        /// Why.
+        reason: String,
+    },
+}
+
+/// What happened to a case.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "event", rename_all = "kebab-case")]
+#[allow(
+    clippy::large_enum_variant,
+    reason = "events are built once and appended; boxing would only complicate matching and conversion"
+)]
+pub enum CaseEvent {
+    /// The case was opened.
+    Opened {
+        /// Case id.
+        case: CaseId,
+        /// The player.
+        player: PlayerId,
+        /// Who opened it.
+        opened_by: ActorId,
+        /// As whom.
+        applicant: Applicant,
+        /// The ladder.
+        ladder: String,
+        /// Current grade.
+        current: Option<String>,
+        /// Since when.
+        since: Millis,
+        /// Requested grade.
+        requested: String,
+        /// When.
+        at: Millis,
+    },
+    /// Verified evidence was attached.
+    EvidenceAttached {
+        /// The items.
+        items: Vec<Evidence>,
+        /// When.
+        at: Millis,
+    },
+    /// The automatic check ran.
+    AutomaticCheckCompleted {
+        /// The record.
+        check: CheckRecord,
+        /// When.
+        at: Millis,
+    },
+    /// A reviewer was assigned.
+    ReviewerAssigned {
+        /// The reviewer.
+        reviewer: ActorId,
+        /// When.
+        at: Millis,
+    },
+    /// Approved.
+    Approved {
+        /// Who.
+        reviewer: ActorId,
+        /// Note.
+        note: String,
+        /// Override, if the check did not support the request.
+        override_reason: Option<String>,
+        /// When.
+        at: Millis,
+    },
+    /// Rejected.
+    Rejected {
+        /// Who.
+        reviewer: ActorId,
+        /// Why.
+        reasons: Vec<String>,
+        /// When.
+        at: Millis,
+    },
+    /// The certificate was issued.
+    CertificateIssued {
+        /// The signed certificate.
+        certificate: SignedCertificate,
+        /// When.
+        at: Millis,
+    },
+    /// The certificate was revoked.
+    CertificateRevoked {
+        /// Its serial.
+        serial: String,
+        /// Who.
+        by: ActorId,
+        /// Why.
+        reason: String,
+        /// When.
+        at: Millis,
+    },
+}
+
+/// Why a case command was refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
+pub enum CaseRejection {
+    /// `Open` on a case that exists.
+    #[error("the case is already open")]
+    AlreadyOpen,
+    /// Any command but `Open` before the case exists.
+    #[error("no such case: open it first")]
+    NotOpen,
+    /// The command does not fit the case's status.
+    #[error("not possible while the case is {0:?}")]
+    WrongStatus(CaseStatus),
+    /// The requested grade equals the current one.
+    #[error("the player already holds {0}")]
+    NothingToCertify(String),
+    /// No items in an evidence attachment, or no evidence to check.
+    #[error("no evidence")]
+    NoEvidence,
+    /// The rules are for another ladder.
+    #[error("the rules are for ladder {rules}, the case for {case}")]
+    WrongLadder {
+        /// The rules' ladder.
+        rules: String,
+        /// The case's.
+        case: String,
+    },
+    /// A grade is not in the rules' ladder.
+    #[error("grade {0} is not in the rules' ladder")]
+    UnknownGrade(String),
+    /// The reviewer is the player or the applicant.
+    #[error("{0} cannot review a case they are party to")]
+    ReviewerIsParty(ActorId),
+    /// No reviewer assigned yet.
+    #[error("no reviewer is assigned")]
+    NoReviewer,
+    /// Someone other than the assigned reviewer decided.
+    #[error("{actor} is not the assigned reviewer ({assigned})")]
+    NotTheReviewer {
+        /// The reviewer assigned.
+        assigned: ActorId,
+        /// Who tried.
+        actor: ActorId,
+    },
+    /// Approval before an automatic check on the current evidence.
+    #[error("run the automatic check on the current evidence first")]
+    CheckNotRun,
+    /// Approval against the check without an override reason.
+    #[error("the automatic check does not support {0}; approving needs an override reason")]
+    CheckDoesNotSupport(String),
+    /// A reason is required and missing.
+    #[error("a reason is required")]
+    ReasonRequired,
+    /// The certificate does not match the case.
+    #[error("the certificate's {field} is {found:?}, the case says {expected:?}")]
+    CertificateMismatch {
+        /// The field.
+        field: &'static str,
+        /// In the certificate.
+        found: String,
+        /// In the case.
+        expected: String,
+    },
+}
+
+fn case_of(state: &CaseState) -> Result<&Case, CaseRejection> {
+    state.case.as_ref().ok_or(CaseRejection::NotOpen)
+}
+
+fn require(case: &Case, status: CaseStatus) -> Result<(), CaseRejection> {
+    if case.status == status { Ok(()) } else { Err(CaseRejection::WrongStatus(case.status)) }
+}
+
+fn non_empty(text: &str) -> Result<(), CaseRejection> {
+    if text.trim().is_empty() { Err(CaseRejection::ReasonRequired) } else { Ok(()) }
+}
+
+/// Decides what a command does to a case. Pure: `now` is the decision time.
+pub fn decide_case(state: &CaseState, command: &CaseCommand, now: Millis) -> Result<Vec<CaseEvent>, CaseRejection> {
+    let event = match command {
+        CaseCommand::Open { case, player, opened_by, applicant, ladder, current, since, requested } => {
+            if state.case.is_some() {
+                return Err(CaseRejection::AlreadyOpen);
+            }
+            if current.as_ref() == Some(requested) {
+                return Err(CaseRejection::NothingToCertify(requested.clone()));
+            }
+            CaseEvent::Opened {
+                case: case.clone(),
+                player: player.clone(),
+                opened_by: opened_by.clone(),
+                applicant: *applicant,
+                ladder: ladder.clone(),
+                current: current.clone(),
+                since: *since,
+                requested: requested.clone(),
+                at: now,
+            }
+        }
+        CaseCommand::AttachEvidence { items } => {
+            let case = case_of(state)?;
+            require(case, CaseStatus::Open)?;
+            if items.is_empty() {
+                return Err(CaseRejection::NoEvidence);
+            }
+            CaseEvent::EvidenceAttached { items: items.clone(), at: now }
+        }
+        CaseCommand::RunAutomaticCheck { rules } => {
+            let case = case_of(state)?;
+            require(case, CaseStatus::Open)?;
+            if case.evidence.is_empty() {
+                return Err(CaseRejection::NoEvidence);
+            }
+            if rules.ladder.id != case.ladder {
+                return Err(CaseRejection::WrongLadder { rules: rules.ladder.id.clone(), case: case.ladder.clone() });
+            }
+            let requested = rules
+                .ladder
+                .position(&case.requested)
+                .ok_or_else(|| CaseRejection::UnknownGrade(case.requested.clone()))?;
+            let evaluation = evaluate(rules, &case.standing, &case.evidence, now)
+                .map_err(|_| CaseRejection::UnknownGrade(case.standing.grade.clone().unwrap_or_default()))?;
+            let supports_request = evaluation.supports(&rules.ladder.grades[requested].code);
+            CaseEvent::AutomaticCheckCompleted {
+                check: CheckRecord {
+                    association: rules.association.id.clone(),
+                    rules_digest: rules.digest.clone(),
+                    evaluation,
+                    supports_request,
+                },
+                at: now,
+            }
+        }
+        CaseCommand::AssignReviewer { reviewer } => {
+            let case = case_of(state)?;
+            require(case, CaseStatus::Open)?;
+            if reviewer.0 == case.player.0 || *reviewer == case.opened_by {
+                return Err(CaseRejection::ReviewerIsParty(reviewer.clone()));
+            }
+            CaseEvent::ReviewerAssigned { reviewer: reviewer.clone(), at: now }
+        }
+        CaseCommand::Approve { reviewer, note, override_reason } => {
+            let case = case_of(state)?;
+            require(case, CaseStatus::Open)?;
+            check_reviewer(case, reviewer)?;
+            let check = case.check.as_ref().ok_or(CaseRejection::CheckNotRun)?;
+            let override_reason = override_reason.as_ref().filter(|r| !r.trim().is_empty());
+            if !check.supports_request && override_reason.is_none() {
+                return Err(CaseRejection::CheckDoesNotSupport(case.requested.clone()));
+            }
+            CaseEvent::Approved {
+                reviewer: reviewer.clone(),
+                note: note.clone(),
+                // An override on a supporting check is moot: not recorded.
+                override_reason: override_reason.filter(|_| !check.supports_request).cloned(),
+                at: now,
+            }
+        }
+        CaseCommand::Reject { reviewer, reasons } => {
+            let case = case_of(state)?;
+            require(case, CaseStatus::Open)?;
+            check_reviewer(case, reviewer)?;
+            if reasons.iter().all(|r| r.trim().is_empty()) {
+                return Err(CaseRejection::ReasonRequired);
+            }
+            CaseEvent::Rejected { reviewer: reviewer.clone(), reasons: reasons.clone(), at: now }
+        }
+        CaseCommand::IssueCertificate { certificate } => {
+            let case = case_of(state)?;
+            require(case, CaseStatus::Approved)?;
+            let body = &certificate.body;
+            let pairs: [(&'static str, &str, &str); 4] = [
+                ("player", &body.player.0, &case.player.0),
+                ("grade", &body.grade, &case.requested),
+                ("ladder", &body.ladder, &case.ladder),
+                ("case", &body.case.0, &case.id.0),
+            ];
+            for (field, found, expected) in pairs {
+                if found != expected {
+                    return Err(CaseRejection::CertificateMismatch {
+                        field,
+                        found: found.to_owned(),
+                        expected: expected.to_owned(),
+                    });
+                }
+            }
+            CaseEvent::CertificateIssued { certificate: certificate.clone(), at: now }
+        }
+        CaseCommand::Revoke { by, reason } => {
+            let case = case_of(state)?;
+            require(case, CaseStatus::Issued)?;
+            non_empty(reason)?;
+            CaseEvent::CertificateRevoked {
+                serial: case.certificate.as_ref().map(|c| c.body.serial.clone()).unwrap_or_default(),
+                by: by.clone(),
+                reason: reason.clone(),
+                at: now,
+            }
+        }
+    };
+    Ok(vec![event])
+}
+
+fn check_reviewer(case: &Case, actor: &ActorId) -> Result<(), CaseRejection> {
+    match &case.reviewer {
+        None => Err(CaseRejection::NoReviewer),
+        Some(assigned) if assigned != actor => {
+            Err(CaseRejection::NotTheReviewer { assigned: assigned.clone(), actor: actor.clone() })
+        }
+        Some(_) => Ok(()),
+    }
+}
+
+impl CaseState {
+    /// Applies one event.
+    pub fn evolve(&mut self, event: &CaseEvent) {
+        if let CaseEvent::Opened { case, player, opened_by, applicant, ladder, current, since, requested, at } = event {
+            self.case = Some(Case {
+                id: case.clone(),
+                player: player.clone(),
+                opened_by: opened_by.clone(),
+                applicant: *applicant,
+                ladder: ladder.clone(),
+                standing: Standing { player: player.clone(), grade: current.clone(), since: *since },
+                requested: requested.clone(),
+                opened_at: *at,
+                evidence: Vec::new(),
+                check: None,
+                reviewer: None,
+                decision: None,
+                certificate: None,
+                revocation: None,
+                status: CaseStatus::Open,
+            });
+            return;
+        }
+        let Some(case) = self.case.as_mut() else {
+            return;
+        };
+        match event {
+            CaseEvent::Opened { .. } => {}
+            CaseEvent::EvidenceAttached { items, .. } => {
+                case.evidence.extend(items.iter().cloned());
+                case.check = None;
+            }
+            CaseEvent::AutomaticCheckCompleted { check, .. } => case.check = Some(check.clone()),
+            CaseEvent::ReviewerAssigned { reviewer, .. } => case.reviewer = Some(reviewer.clone()),
+            CaseEvent::Approved { reviewer, note, override_reason, at } => {
+                case.decision = Some(Decision {
+                    reviewer: reviewer.clone(),
+                    approved: true,
+                    reasons: if note.is_empty() { Vec::new() } else { vec![note.clone()] },
+                    override_reason: override_reason.clone(),
+                    at: *at,
+                });
+                case.status = CaseStatus::Approved;
+            }
+            CaseEvent::Rejected { reviewer, reasons, at } => {
+                case.decision = Some(Decision {
+                    reviewer: reviewer.clone(),
+                    approved: false,
+                    reasons: reasons.clone(),
+                    override_reason: None,
+                    at: *at,
+                });
+                case.status = CaseStatus::Rejected;
+            }
+            CaseEvent::CertificateIssued { certificate, .. } => {
+                case.certificate = Some(certificate.clone());
+                case.status = CaseStatus::Issued;
+            }
+            CaseEvent::CertificateRevoked { by, reason, at, .. } => {
+                case.revocation = Some((by.clone(), reason.clone(), *at));
+                case.status = CaseStatus::Revoked;
+            }
+        }
+    }
+
+    /// Replays events into a state.
+    #[must_use]
+    pub fn replay<'a>(events: impl IntoIterator<Item = &'a CaseEvent>) -> CaseState {
+        let mut state = CaseState::default();
+        for e in events {
+            state.evolve(e);
+        }
+        state
+    }
+}
+
+impl Case {
+    /// The certificate's basis line: the rules met for the requested grade with their reasons, or the
+    /// reviewer's override.
+    #[must_use]
+    pub fn basis(&self) -> String {
+        let mut parts: Vec<String> = Vec::new();
+        if let Some(check) = &self.check {
+            for o in &check.evaluation.outcomes {
+                if let (true, Verdict::Met(basis)) = (o.to == self.requested, &o.verdict) {
+                    parts.push(format!("{}: {}", o.rule, one_line(basis)));
+                }
+            }
+        }
+        if let Some(reason) = self.decision.as_ref().and_then(|d| d.override_reason.clone()) {
+            parts.push(format!("approved by review: {reason}"));
+        }
+        if parts.is_empty() {
+            parts.push("approved by review".to_owned());
+        }
+        parts.join("; ").replace(['\n', '\r'], " ").trim().to_owned()
+    }
+
+    /// The body of this case's certificate, ready to sign with the association's key.
+    #[must_use]
+    pub fn certificate_body(
+        &self,
+        serial: &str,
+        key: &PublicKey,
+        player_name: &str,
+        grade_name: &str,
+        date: CivilDate,
+    ) -> CertificateBody {
+        CertificateBody {
+            serial: serial.to_owned(),
+            association: key.association.clone(),
+            key_id: key.key_id(),
+            player: self.player.clone(),
+            player_name: player_name.to_owned(),
+            ladder: self.ladder.clone(),
+            grade: self.requested.clone(),
+            grade_name: grade_name.to_owned(),
+            date,
+            case: self.id.clone(),
+            basis: self.basis(),
+        }
+    }
+}
+
+fn one_line(basis: &Basis) -> String {
+    basis.to_string()
+}

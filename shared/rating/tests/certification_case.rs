@@ -1,0 +1,319 @@
+//! The certification case decider, given events / when a command / then events or a rejection; and one
+//! case from application to revoked certificate.
+
+use std::collections::BTreeMap;
+
+use weiqi_rating::{
+    ActorId, Applicant, AssociationKey, AssociationRules, CaseCommand, CaseEvent, CaseId, CaseRejection, CaseState,
+    CaseStatus, CivilDate, EventId, EventLevel, EventRef, Evidence, Millis, PlayerId, Revocation, RevocationList,
+    TournamentPlacing, VerifyError, decide_case, load_rules, verify,
+};
+
+const DAY: i64 = 86_400_000;
+
+fn rules() -> Box<AssociationRules> {
+    Box::new(load_rules(include_str!("../rules/cwa-amateur.toml")).unwrap())
+}
+
+fn qualification(wins: u32) -> Evidence {
+    Evidence::Placing(TournamentPlacing {
+        event: EventRef {
+            id: EventId::from("dq-2026"),
+            name: "2026 全国业余围棋定段赛".into(),
+            kind: "dan-qualification".into(),
+            level: EventLevel::National,
+        },
+        group: Some("5d".into()),
+        place: 3,
+        rounds: 7,
+        wins,
+        field: 48,
+        field_by_grade: BTreeMap::new(),
+        at: Millis(100 * DAY),
+    })
+}
+
+fn open_command() -> CaseCommand {
+    CaseCommand::Open {
+        case: CaseId::from("case-42"),
+        player: PlayerId::from("li-ming"),
+        opened_by: ActorId::from("li-ming"),
+        applicant: Applicant::Player,
+        ladder: "amateur".into(),
+        current: Some("4d".into()),
+        since: Millis(10 * DAY),
+        requested: "5d".into(),
+    }
+}
+
+fn opened() -> CaseEvent {
+    CaseEvent::Opened {
+        case: CaseId::from("case-42"),
+        player: PlayerId::from("li-ming"),
+        opened_by: ActorId::from("li-ming"),
+        applicant: Applicant::Player,
+        ladder: "amateur".into(),
+        current: Some("4d".into()),
+        since: Millis(10 * DAY),
+        requested: "5d".into(),
+        at: Millis(200 * DAY),
+    }
+}
+
+fn attached(wins: u32) -> CaseEvent {
+    CaseEvent::EvidenceAttached { items: vec![qualification(wins)], at: Millis(201 * DAY) }
+}
+
+fn reviewer() -> ActorId {
+    ActorId::from("reviewer-zhang")
+}
+
+fn assigned() -> CaseEvent {
+    CaseEvent::ReviewerAssigned { reviewer: reviewer(), at: Millis(202 * DAY) }
+}
+
+/// Runs the automatic check on the given history and returns its event (so tests can use it as given).
+fn checked(history: &[CaseEvent]) -> CaseEvent {
+    let events = when(history, CaseCommand::RunAutomaticCheck { rules: rules() }, 203).unwrap();
+    events.into_iter().next().unwrap()
+}
+
+fn when(given: &[CaseEvent], command: CaseCommand, day: i64) -> Result<Vec<CaseEvent>, CaseRejection> {
+    decide_case(&CaseState::replay(given), &command, Millis(day * DAY))
+}
+
+fn approve(override_reason: Option<&str>) -> CaseCommand {
+    CaseCommand::Approve {
+        reviewer: reviewer(),
+        note: "results verified".into(),
+        override_reason: override_reason.map(Into::into),
+    }
+}
+
+#[test]
+fn open_then_opened() {
+    assert_eq!(when(&[], open_command(), 200), Ok(vec![opened()]));
+    assert_eq!(when(&[opened()], open_command(), 200), Err(CaseRejection::AlreadyOpen));
+}
+
+#[test]
+fn nothing_before_open() {
+    assert_eq!(when(&[], CaseCommand::AssignReviewer { reviewer: reviewer() }, 1), Err(CaseRejection::NotOpen));
+}
+
+#[test]
+fn evidence_is_recorded_as_verified_and_voids_an_earlier_check() {
+    assert_eq!(
+        when(&[opened()], CaseCommand::AttachEvidence { items: vec![qualification(6)] }, 201),
+        Ok(vec![attached(6)])
+    );
+    assert_eq!(when(&[opened()], CaseCommand::AttachEvidence { items: vec![] }, 201), Err(CaseRejection::NoEvidence));
+    let history = [opened(), attached(5)];
+    let history = [history.to_vec(), vec![checked(&history), attached(6)]].concat();
+    let state = CaseState::replay(&history);
+    assert_eq!(state.case.as_ref().unwrap().check, None, "new evidence voids the check");
+    assert_eq!(state.case.unwrap().evidence.len(), 2);
+}
+
+#[test]
+fn automatic_check_records_every_rule_and_whether_it_supports_the_request() {
+    let history = [opened(), attached(6)];
+    let CaseEvent::AutomaticCheckCompleted { check, .. } = checked(&history) else { panic!() };
+    assert!(check.supports_request);
+    assert_eq!(check.association, "cwa");
+    assert_eq!(check.rules_digest, rules().digest);
+    assert_eq!(check.evaluation.outcomes.len(), rules().rules.len());
+    assert_eq!(check.evaluation.proposal.unwrap().rules, vec!["qualify-5d"]);
+
+    let history = [opened(), attached(5)];
+    let CaseEvent::AutomaticCheckCompleted { check, .. } = checked(&history) else { panic!() };
+    assert!(!check.supports_request, "5 wins of 7: qualify-5d needs 6");
+    assert_eq!(check.evaluation.outcome("qualify-5d").unwrap().verdict.to_string(), "not met: 5 wins of 7, 6 needed");
+}
+
+#[test]
+fn check_needs_evidence_and_the_right_ladder() {
+    assert_eq!(
+        when(&[opened()], CaseCommand::RunAutomaticCheck { rules: rules() }, 203),
+        Err(CaseRejection::NoEvidence)
+    );
+    let pro = Box::new(load_rules(include_str!("../rules/professional-example.toml")).unwrap());
+    assert_eq!(
+        when(&[opened(), attached(6)], CaseCommand::RunAutomaticCheck { rules: pro }, 203),
+        Err(CaseRejection::WrongLadder { rules: "professional".into(), case: "amateur".into() })
+    );
+}
+
+#[test]
+fn the_player_cannot_review_their_own_case() {
+    assert_eq!(
+        when(&[opened()], CaseCommand::AssignReviewer { reviewer: ActorId::from("li-ming") }, 202),
+        Err(CaseRejection::ReviewerIsParty(ActorId::from("li-ming")))
+    );
+    assert_eq!(when(&[opened()], CaseCommand::AssignReviewer { reviewer: reviewer() }, 202), Ok(vec![assigned()]));
+}
+
+#[test]
+fn approval_needs_the_assigned_reviewer_and_a_supporting_check() {
+    let base = [opened(), attached(6)];
+    assert_eq!(when(&base, approve(None), 204), Err(CaseRejection::NoReviewer));
+    let with_reviewer = [base.to_vec(), vec![assigned()]].concat();
+    assert_eq!(when(&with_reviewer, approve(None), 204), Err(CaseRejection::CheckNotRun));
+    let history = [with_reviewer.clone(), vec![checked(&with_reviewer)]].concat();
+    assert_eq!(
+        when(
+            &history,
+            CaseCommand::Approve { reviewer: ActorId::from("someone"), note: String::new(), override_reason: None },
+            204
+        ),
+        Err(CaseRejection::NotTheReviewer { assigned: reviewer(), actor: ActorId::from("someone") })
+    );
+    assert_eq!(
+        when(&history, approve(None), 204),
+        Ok(vec![CaseEvent::Approved {
+            reviewer: reviewer(),
+            note: "results verified".into(),
+            override_reason: None,
+            at: Millis(204 * DAY)
+        }])
+    );
+}
+
+#[test]
+fn approving_against_the_check_needs_an_override_reason() {
+    let base = [opened(), attached(5), assigned()];
+    let history = [base.to_vec(), vec![checked(&base)]].concat();
+    assert_eq!(when(&history, approve(None), 204), Err(CaseRejection::CheckDoesNotSupport("5d".into())));
+    assert_eq!(when(&history, approve(Some("  ")), 204), Err(CaseRejection::CheckDoesNotSupport("5d".into())));
+    let events =
+        when(&history, approve(Some("one game forfeited by the organiser's error, replayed and won")), 204).unwrap();
+    let state = CaseState::replay(&[history, events].concat());
+    let case = state.case.unwrap();
+    assert_eq!(case.status, CaseStatus::Approved);
+    assert!(case.basis().starts_with("approved by review: one game forfeited"));
+}
+
+#[test]
+fn rejection_needs_a_reason_and_closes_the_case() {
+    let history = [opened(), attached(5), assigned()];
+    assert_eq!(
+        when(&history, CaseCommand::Reject { reviewer: reviewer(), reasons: vec![" ".into()] }, 204),
+        Err(CaseRejection::ReasonRequired)
+    );
+    let events = when(
+        &history,
+        CaseCommand::Reject { reviewer: reviewer(), reasons: vec!["5 wins of 7 is not enough for 5 dan".into()] },
+        204,
+    )
+    .unwrap();
+    let closed = [history.to_vec(), events].concat();
+    assert_eq!(
+        when(&closed, CaseCommand::AttachEvidence { items: vec![qualification(7)] }, 205),
+        Err(CaseRejection::WrongStatus(CaseStatus::Rejected))
+    );
+}
+
+#[test]
+fn a_certificate_only_after_approval_and_only_one_that_matches_the_case() {
+    let key = AssociationKey::from_seed("cwa", [3; 32]).unwrap();
+    let base = [opened(), attached(6), assigned()];
+    let mut history = [base.to_vec(), vec![checked(&base)]].concat();
+    let case = CaseState::replay(&history).case.unwrap();
+    let cert = key
+        .sign_certificate(case.certificate_body(
+            "CWA-2026-000123",
+            &key.public(),
+            "李明",
+            "业余5段",
+            "2026-07-20".parse().unwrap(),
+        ))
+        .unwrap();
+    assert_eq!(
+        when(&history, CaseCommand::IssueCertificate { certificate: cert.clone() }, 205),
+        Err(CaseRejection::WrongStatus(CaseStatus::Open))
+    );
+    history.extend(when(&history, approve(None), 204).unwrap());
+    let mut wrong =
+        case.certificate_body("CWA-2026-000124", &key.public(), "李明", "业余6段", "2026-07-20".parse().unwrap());
+    wrong.grade = "6d".into();
+    let wrong = key.sign_certificate(wrong).unwrap();
+    assert_eq!(
+        when(&history, CaseCommand::IssueCertificate { certificate: wrong }, 205),
+        Err(CaseRejection::CertificateMismatch { field: "grade", found: "6d".into(), expected: "5d".into() })
+    );
+    assert_eq!(
+        when(&history, CaseCommand::IssueCertificate { certificate: cert.clone() }, 205),
+        Ok(vec![CaseEvent::CertificateIssued { certificate: cert, at: Millis(205 * DAY) }])
+    );
+}
+
+/// A player promotes from a tournament result; the case is approved and a certificate issued; it
+/// verifies; a tampered copy does not; after revocation it no longer verifies.
+#[test]
+fn from_tournament_result_to_revoked_certificate() {
+    let key = AssociationKey::from_seed("cwa", [11; 32]).unwrap();
+    let mut log: Vec<CaseEvent> = Vec::new();
+    let run = |command: CaseCommand, day: i64, log: &mut Vec<CaseEvent>| {
+        let events = decide_case(&CaseState::replay(log.iter()), &command, Millis(day * DAY)).expect("accepted");
+        // The log stores events as JSON; a restarted service reads them back.
+        for e in events {
+            let back: CaseEvent = serde_json::from_str(&serde_json::to_string(&e).unwrap()).unwrap();
+            assert_eq!(back, e);
+            log.push(back);
+        }
+    };
+    run(open_command(), 200, &mut log);
+    run(CaseCommand::AttachEvidence { items: vec![qualification(6)] }, 201, &mut log);
+    run(CaseCommand::RunAutomaticCheck { rules: rules() }, 202, &mut log);
+    run(CaseCommand::AssignReviewer { reviewer: reviewer() }, 202, &mut log);
+    run(approve(None), 203, &mut log);
+    let case = CaseState::replay(&log).case.unwrap();
+    let date = CivilDate::from_millis(Millis(204 * DAY));
+    let body = case.certificate_body("CWA-1970-000001", &key.public(), "李明 / Li Ming", "业余5段", date);
+    assert_eq!(body.basis, "qualify-5d: 6 wins of 7 in group 5d of 2026 全国业余围棋定段赛 (dq-2026)");
+    let certificate = key.sign_certificate(body).unwrap();
+    run(CaseCommand::IssueCertificate { certificate: certificate.clone() }, 204, &mut log);
+
+    let file = certificate.to_text();
+    let public = key.public();
+    assert!(verify(&weiqi_rating::parse_certificate(&file).unwrap(), &public, None).is_ok());
+    let tampered = weiqi_rating::parse_certificate(&file.replace("grade: 5d", "grade: 6d")).unwrap();
+    assert_eq!(verify(&tampered, &public, None), Err(VerifyError::BadSignature));
+
+    run(
+        CaseCommand::Revoke { by: ActorId::from("office"), reason: "results voided for cheating (Art. 23.1)".into() },
+        300,
+        &mut log,
+    );
+    let state = CaseState::replay(&log);
+    assert_eq!(state.case.as_ref().unwrap().status, CaseStatus::Revoked);
+    // The service builds the list from CertificateRevoked events.
+    let entries = log
+        .iter()
+        .filter_map(|e| match e {
+            CaseEvent::CertificateRevoked { serial, reason, at, .. } => {
+                Some(Revocation { serial: serial.clone(), date: CivilDate::from_millis(*at), reason: reason.clone() })
+            }
+            _ => None,
+        })
+        .collect();
+    let list = key
+        .sign_revocations(RevocationList {
+            association: "cwa".into(),
+            key_id: key.key_id(),
+            issued: CivilDate::from_millis(Millis(300 * DAY)),
+            sequence: 1,
+            entries,
+        })
+        .unwrap();
+    let err = verify(&certificate, &public, Some(&list)).unwrap_err();
+    assert!(matches!(err, VerifyError::Revoked { ref serial, .. } if serial == "CWA-1970-000001"), "{err}");
+    assert_eq!(
+        decide_case(
+            &state,
+            &CaseCommand::Revoke { by: ActorId::from("office"), reason: "again".into() },
+            Millis(301 * DAY)
+        ),
+        Err(CaseRejection::WrongStatus(CaseStatus::Revoked))
+    );
+}
