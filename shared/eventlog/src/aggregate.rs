@@ -71,10 +71,7 @@ pub(crate) fn check_name(name: &str) -> Result<(), InvalidName> {
     if name.len() > MAX_NAME_LEN {
         return Err(InvalidName::TooLong(name.len()));
     }
-    match name
-        .chars()
-        .find(|c| !(c.is_ascii_alphanumeric() || *c == '_' || *c == '-'))
-    {
+    match name.chars().find(|c| !(c.is_ascii_alphanumeric() || *c == '_' || *c == '-')) {
         Some(c) => Err(InvalidName::BadCharacter(c)),
         None => Ok(()),
     }

@@ -23,15 +23,12 @@ use std::thread::JoinHandle;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use bytes::{Buf, BufMut, Bytes, BytesMut};
-use redb::{
-    Database, Durability, ReadTransaction, ReadableDatabase, ReadableTable, TableDefinition,
-    WriteTransaction,
-};
+use redb::{Database, Durability, ReadTransaction, ReadableDatabase, ReadableTable, TableDefinition, WriteTransaction};
 use tokio::sync::{mpsc, oneshot, watch};
 
 use crate::{
-    AggregateId, AggregateKind, AppendError, AppendOutcome, CommandId, Corrupt, EventLog,
-    EventStream, LogError, NewEvent, Position, RecordedEvent, frame,
+    AggregateId, AggregateKind, AppendError, AppendOutcome, CommandId, Corrupt, EventLog, EventStream, LogError,
+    NewEvent, Position, RecordedEvent, frame,
 };
 
 /// Settings of the embedded log.
@@ -47,11 +44,7 @@ pub struct EmbeddedConfig {
 
 impl Default for EmbeddedConfig {
     fn default() -> Self {
-        Self {
-            duplicate_window: Duration::from_secs(120),
-            max_batch_bytes: 1024 * 1024 - 16 * 1024,
-            max_group: 512,
-        }
+        Self { duplicate_window: Duration::from_secs(120), max_batch_bytes: 1024 * 1024 - 16 * 1024, max_group: 512 }
     }
 }
 
@@ -130,9 +123,7 @@ fn storage(error: impl Into<redb::Error>) -> LogError {
 }
 
 fn now_ms() -> i64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as i64)
+    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as i64)
 }
 
 /// One stored batch.
@@ -148,8 +139,7 @@ struct BatchRecord {
 
 impl BatchRecord {
     fn encode(&self) -> Vec<u8> {
-        let mut out =
-            BytesMut::with_capacity(40 + self.id.len() + self.command.len() + self.body.len());
+        let mut out = BytesMut::with_capacity(40 + self.id.len() + self.command.len() + self.body.len());
         out.put_u16_le(self.id.len() as u16);
         out.put_slice(self.id.as_bytes());
         out.put_u64_le(self.first);
@@ -185,14 +175,7 @@ impl BatchRecord {
             return Err(SHORT);
         }
         let timestamp_ms = buf.get_i64_le();
-        Ok(Self {
-            id,
-            first,
-            count,
-            command,
-            timestamp_ms,
-            body: buf,
-        })
+        Ok(Self { id, first, count, command, timestamp_ms, body: buf })
     }
 
     fn last(&self) -> u64 {
@@ -244,14 +227,9 @@ impl EmbeddedLog {
         }
         txn.commit().map_err(storage)?;
 
-        let (senders, receivers): (Vec<_>, Vec<_>) =
-            last_batches.into_iter().map(watch::channel).unzip();
+        let (senders, receivers): (Vec<_>, Vec<_>) = last_batches.into_iter().map(watch::channel).unzip();
         let (jobs, queue) = mpsc::unbounded_channel();
-        let writer = Writer {
-            db: db.clone(),
-            config: config.clone(),
-            committed: senders,
-        };
+        let writer = Writer { db: db.clone(), config: config.clone(), committed: senders };
         let handle = std::thread::Builder::new()
             .name("weiqi-eventlog-writer".into())
             .spawn(move || writer.run(queue))
@@ -291,17 +269,9 @@ fn read_aggregate(
     for entry in index.range((id, from)..=(id, u64::MAX)).map_err(storage)? {
         let (_, batch) = entry.map_err(storage)?;
         let batch = batch.value();
-        let record = batches
-            .get(batch)
-            .map_err(storage)?
-            .ok_or(Corrupt("index names a missing batch"))?;
+        let record = batches.get(batch).map_err(storage)?.ok_or(Corrupt("index names a missing batch"))?;
         let record = BatchRecord::decode(record.value())?;
-        events.extend(
-            record
-                .events(kind, batch)?
-                .into_iter()
-                .filter(|e| e.sequence >= from),
-        );
+        events.extend(record.events(kind, batch)?.into_iter().filter(|e| e.sequence >= from));
     }
     Ok(events)
 }
@@ -325,12 +295,7 @@ fn read_kind(
 
 fn last_of(txn: &ReadTransaction, kind: AggregateKind, id: &str) -> Result<u64, LogError> {
     let index = txn.open_table(index(kind)).map_err(storage)?;
-    let last = index
-        .range((id, 0)..=(id, u64::MAX))
-        .map_err(storage)?
-        .next_back()
-        .transpose()
-        .map_err(storage)?;
+    let last = index.range((id, 0)..=(id, u64::MAX)).map_err(storage)?.next_back().transpose().map_err(storage)?;
     Ok(last.map_or(0, |(key, _)| key.value().1))
 }
 
@@ -372,9 +337,7 @@ impl Writer {
                     let last = group
                         .iter()
                         .zip(&answers)
-                        .filter(|(job, answer)| {
-                            job.kind == kind && matches!(answer, Ok(o) if !o.duplicate)
-                        })
+                        .filter(|(job, answer)| job.kind == kind && matches!(answer, Ok(o) if !o.duplicate))
                         .filter_map(|(_, answer)| answer.as_ref().ok().map(|o| o.position.batch()))
                         .max();
                     if let Some(last) = last {
@@ -388,39 +351,27 @@ impl Writer {
             Err(error) => {
                 let reason = error.to_string();
                 for job in group {
-                    let _ = job
-                        .reply
-                        .send(Err(AppendError::Unavailable(reason.clone().into())));
+                    let _ = job.reply.send(Err(AppendError::Unavailable(reason.clone().into())));
                 }
             }
         }
     }
 
     /// Applies one append inside the group's transaction.
-    fn apply(
-        &self,
-        txn: &WriteTransaction,
-        job: &AppendJob,
-        now: i64,
-    ) -> Result<AppendOutcome, AppendError> {
+    fn apply(&self, txn: &WriteTransaction, job: &AppendJob, now: i64) -> Result<AppendOutcome, AppendError> {
         let kind = job.kind;
         let mut commands = txn.open_table(commands(kind)).map_err(storage)?;
         let mut index = txn.open_table(index(kind)).map_err(storage)?;
         let mut batches = txn.open_table(batches(kind)).map_err(storage)?;
         let window_ms = self.config.duplicate_window.as_millis() as i64;
 
-        let record_at =
-            |batches: &redb::Table<u64, &[u8]>, batch: u64| -> Result<BatchRecord, AppendError> {
-                let record = batches
-                    .get(batch)
-                    .map_err(storage)?
-                    .ok_or(Corrupt("command names a missing batch"))?;
-                Ok(BatchRecord::decode(record.value())?)
-            };
+        let record_at = |batches: &redb::Table<u64, &[u8]>, batch: u64| -> Result<BatchRecord, AppendError> {
+            let record = batches.get(batch).map_err(storage)?.ok_or(Corrupt("command names a missing batch"))?;
+            Ok(BatchRecord::decode(record.value())?)
+        };
         let duplicate = |record: &BatchRecord, batch: u64| -> Result<AppendOutcome, AppendError> {
             if record.id != job.id.as_str() {
-                let original =
-                    AggregateId::new(&record.id).map_err(|_| Corrupt("stored aggregate id"))?;
+                let original = AggregateId::new(&record.id).map_err(|_| Corrupt("stored aggregate id"))?;
                 return Err(AppendError::CommandIdReused { original });
             }
             Ok(AppendOutcome {
@@ -432,10 +383,7 @@ impl Writer {
         };
 
         // 1. A command id seen within the window: the original outcome.
-        let seen = commands
-            .get(job.command.as_str())
-            .map_err(storage)?
-            .map(|b| b.value());
+        let seen = commands.get(job.command.as_str()).map_err(storage)?.map(|b| b.value());
         if let Some(batch) = seen {
             let record = record_at(&batches, batch)?;
             if now - record.timestamp_ms < window_ms {
@@ -472,11 +420,7 @@ impl Writer {
         }
 
         // 3. Append.
-        let batch = batches
-            .last()
-            .map_err(storage)?
-            .map_or(0, |(k, _)| k.value())
-            + 1;
+        let batch = batches.last().map_err(storage)?.map_or(0, |(k, _)| k.value()) + 1;
         let record = BatchRecord {
             id: job.id.as_str().to_owned(),
             first: job.expected + 1,
@@ -485,15 +429,9 @@ impl Writer {
             timestamp_ms: now,
             body: job.body.clone(),
         };
-        batches
-            .insert(batch, record.encode().as_slice())
-            .map_err(storage)?;
-        index
-            .insert((job.id.as_str(), record.last()), batch)
-            .map_err(storage)?;
-        commands
-            .insert(job.command.as_str(), batch)
-            .map_err(storage)?;
+        batches.insert(batch, record.encode().as_slice()).map_err(storage)?;
+        index.insert((job.id.as_str(), record.last()), batch).map_err(storage)?;
+        commands.insert(job.command.as_str(), batch).map_err(storage)?;
         Ok(AppendOutcome {
             first_sequence: record.first,
             last_sequence: record.last(),
@@ -524,12 +462,7 @@ impl EventLog for EmbeddedLog {
             reply,
         };
         let closed = || AppendError::Unavailable("embedded log writer stopped".into());
-        self.inner
-            .jobs
-            .as_ref()
-            .ok_or_else(closed)?
-            .send(job)
-            .map_err(|_| closed())?;
+        self.inner.jobs.as_ref().ok_or_else(closed)?.send(job).map_err(|_| closed())?;
         answer.await.map_err(|_| closed())?
     }
 
@@ -565,12 +498,7 @@ impl EventLog for EmbeddedLog {
         Ok(tail_kind(self.inner.db.clone(), committed, kind, from))
     }
 
-    async fn watch(
-        &self,
-        kind: AggregateKind,
-        id: &AggregateId,
-        from_sequence: u64,
-    ) -> Result<EventStream, LogError> {
+    async fn watch(&self, kind: AggregateKind, id: &AggregateId, from_sequence: u64) -> Result<EventStream, LogError> {
         let committed = self.inner.committed[kind.index()].clone();
         let db = self.inner.db.clone();
         let id = id.clone();
@@ -581,12 +509,7 @@ impl EventLog for EmbeddedLog {
 
 /// Follows the batches of one kind: read what is stored from the cursor, then wait for the
 /// writer's next commit notice, and again.
-fn tail_kind(
-    db: Arc<Database>,
-    committed: watch::Receiver<u64>,
-    kind: AggregateKind,
-    from: Position,
-) -> EventStream {
+fn tail_kind(db: Arc<Database>, committed: watch::Receiver<u64>, kind: AggregateKind, from: Position) -> EventStream {
     /// Batches read per transaction while catching up.
     const CHUNK: usize = 256;
     struct State {
@@ -596,13 +519,7 @@ fn tail_kind(
         next: Position,
         ready: VecDeque<RecordedEvent>,
     }
-    let state = State {
-        db,
-        committed,
-        kind,
-        next: from,
-        ready: VecDeque::new(),
-    };
+    let state = State { db, committed, kind, next: from, ready: VecDeque::new() };
     EventStream::new(futures::stream::unfold(state, |mut st| async move {
         loop {
             if let Some(event) = st.ready.pop_front() {
@@ -619,10 +536,7 @@ fn tail_kind(
                 .and_then(|txn| read_kind(&txn, st.kind, st.next.batch().max(1), CHUNK));
             match read {
                 Ok(events) => {
-                    let fresh: Vec<_> = events
-                        .into_iter()
-                        .filter(|e| e.position >= st.next)
-                        .collect();
+                    let fresh: Vec<_> = events.into_iter().filter(|e| e.position >= st.next).collect();
                     if fresh.is_empty() {
                         st.committed.changed().await.ok()?;
                     } else {
@@ -651,14 +565,7 @@ fn tail_aggregate(
         next_sequence: u64,
         ready: VecDeque<RecordedEvent>,
     }
-    let state = State {
-        db,
-        committed,
-        kind,
-        id,
-        next_sequence: from_sequence,
-        ready: VecDeque::new(),
-    };
+    let state = State { db, committed, kind, id, next_sequence: from_sequence, ready: VecDeque::new() };
     EventStream::new(futures::stream::unfold(state, |mut st| async move {
         loop {
             if let Some(event) = st.ready.pop_front() {
@@ -666,10 +573,11 @@ fn tail_aggregate(
                 return Some((Ok(event), st));
             }
             st.committed.borrow_and_update();
-            let read =
-                st.db.begin_read().map_err(storage).and_then(|txn| {
-                    read_aggregate(&txn, st.kind, st.id.as_str(), st.next_sequence)
-                });
+            let read = st
+                .db
+                .begin_read()
+                .map_err(storage)
+                .and_then(|txn| read_aggregate(&txn, st.kind, st.id.as_str(), st.next_sequence));
             match read {
                 Ok(events) if events.is_empty() => st.committed.changed().await.ok()?,
                 Ok(events) => st.ready.extend(events),

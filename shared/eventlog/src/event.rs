@@ -33,10 +33,7 @@ impl Headers {
 
     /// The first value of `name` (names compare case-insensitively).
     pub fn get(&self, name: &str) -> Option<&str> {
-        self.0
-            .iter()
-            .find(|(n, _)| n.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v.as_str())
+        self.0.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
     }
 
     /// All headers in order.
@@ -57,11 +54,7 @@ impl Headers {
 
 impl<N: Into<String>, V: Into<String>> FromIterator<(N, V)> for Headers {
     fn from_iter<T: IntoIterator<Item = (N, V)>>(iter: T) -> Self {
-        Self(
-            iter.into_iter()
-                .map(|(n, v)| (n.into(), v.into()))
-                .collect(),
-        )
+        Self(iter.into_iter().map(|(n, v)| (n.into(), v.into())).collect())
     }
 }
 
@@ -80,11 +73,7 @@ pub struct NewEvent {
 impl NewEvent {
     /// An event without headers.
     pub fn new(event_type: impl Into<String>, payload: impl Into<Bytes>) -> Self {
-        Self {
-            event_type: event_type.into(),
-            payload: payload.into(),
-            headers: Headers::new(),
-        }
+        Self { event_type: event_type.into(), payload: payload.into(), headers: Headers::new() }
     }
 
     /// Adds a header (builder style).

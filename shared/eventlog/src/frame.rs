@@ -39,10 +39,7 @@ pub(crate) fn encode(events: &[NewEvent], max_bytes: usize) -> Result<Bytes, Inv
     }
     let size = encoded_len(events);
     if size > max_bytes {
-        return Err(InvalidAppend::TooLarge {
-            bytes: size,
-            max: max_bytes,
-        });
+        return Err(InvalidAppend::TooLarge { bytes: size, max: max_bytes });
     }
     let mut out = BytesMut::with_capacity(size);
     out.put_u8(VERSION);
@@ -69,10 +66,7 @@ fn encoded_len(events: &[NewEvent]) -> usize {
         .map(|e| {
             2 + e.event_type.len()
                 + 2
-                + e.headers
-                    .iter()
-                    .map(|(n, v)| 2 + n.len() + 4 + v.len())
-                    .sum::<usize>()
+                + e.headers.iter().map(|(n, v)| 2 + n.len() + 4 + v.len()).sum::<usize>()
                 + 4
                 + e.payload.len()
         })
@@ -111,11 +105,7 @@ pub(crate) fn decode(body: &Bytes) -> Result<Vec<FramedEvent>, Corrupt> {
         }
         let len = reader.u32()? as usize;
         let payload = reader.bytes(len)?;
-        events.push(FramedEvent {
-            event_type,
-            headers,
-            payload,
-        });
+        events.push(FramedEvent { event_type, headers, payload });
     }
     if reader.at != body.len() {
         return Err(Corrupt("trailing bytes after the last event"));
@@ -130,11 +120,7 @@ struct Reader<'a> {
 
 impl Reader<'_> {
     fn take(&mut self, len: usize) -> Result<&[u8], Corrupt> {
-        let end = self
-            .at
-            .checked_add(len)
-            .filter(|end| *end <= self.body.len())
-            .ok_or(Corrupt("frame truncated"))?;
+        let end = self.at.checked_add(len).filter(|end| *end <= self.body.len()).ok_or(Corrupt("frame truncated"))?;
         let slice = &self.body[self.at..end];
         self.at = end;
         Ok(slice)
@@ -145,15 +131,11 @@ impl Reader<'_> {
     }
 
     fn u16(&mut self) -> Result<u16, Corrupt> {
-        Ok(u16::from_le_bytes(
-            self.take(2)?.try_into().expect("2 bytes"),
-        ))
+        Ok(u16::from_le_bytes(self.take(2)?.try_into().expect("2 bytes")))
     }
 
     fn u32(&mut self) -> Result<u32, Corrupt> {
-        Ok(u32::from_le_bytes(
-            self.take(4)?.try_into().expect("4 bytes"),
-        ))
+        Ok(u32::from_le_bytes(self.take(4)?.try_into().expect("4 bytes")))
     }
 
     fn string(&mut self, len: usize) -> Result<String, Corrupt> {
@@ -210,32 +192,19 @@ mod tests {
     fn invalid_batches_are_refused() {
         let one = NewEvent::new("t", vec![0u8; 100]);
         assert_eq!(encode(&[], 1000), Err(InvalidAppend::Empty));
-        assert!(matches!(
-            encode(std::slice::from_ref(&one), 50),
-            Err(InvalidAppend::TooLarge { max: 50, .. })
-        ));
+        assert!(matches!(encode(std::slice::from_ref(&one), 50), Err(InvalidAppend::TooLarge { max: 50, .. })));
         let many = vec![NewEvent::new("t", Bytes::new()); MAX_BATCH_EVENTS + 1];
-        assert_eq!(
-            encode(&many, usize::MAX),
-            Err(InvalidAppend::TooManyEvents(MAX_BATCH_EVENTS + 1))
-        );
+        assert_eq!(encode(&many, usize::MAX), Err(InvalidAppend::TooManyEvents(MAX_BATCH_EVENTS + 1)));
         let long_type = NewEvent::new("x".repeat(70_000), Bytes::new());
-        assert_eq!(
-            encode(&[long_type], usize::MAX),
-            Err(InvalidAppend::FieldTooLong)
-        );
+        assert_eq!(encode(&[long_type], usize::MAX), Err(InvalidAppend::FieldTooLong));
     }
 
     #[test]
     fn the_encoded_length_is_exact() {
         let events = vec![
-            NewEvent::new("weiqi.v1.StonePlayed", vec![1u8, 2, 3])
-                .with_header("traceparent", "00-ab"),
+            NewEvent::new("weiqi.v1.StonePlayed", vec![1u8, 2, 3]).with_header("traceparent", "00-ab"),
             NewEvent::new("weiqi.v1.Passed", Bytes::new()),
         ];
-        assert_eq!(
-            encode(&events, usize::MAX).unwrap().len(),
-            encoded_len(&events)
-        );
+        assert_eq!(encode(&events, usize::MAX).unwrap().len(), encoded_len(&events));
     }
 }

@@ -30,8 +30,8 @@ use futures::StreamExt;
 
 use crate::event::{TRACEPARENT, TRACESTATE};
 use crate::{
-    AggregateId, AggregateKind, AppendError, AppendOutcome, CommandId, Corrupt, EventLog,
-    EventStream, InvalidAppend, LogError, NewEvent, Position, RecordedEvent, frame, subjects,
+    AggregateId, AggregateKind, AppendError, AppendOutcome, CommandId, Corrupt, EventLog, EventStream, InvalidAppend,
+    LogError, NewEvent, Position, RecordedEvent, frame, subjects,
 };
 
 const SEQ_HEADER: &str = "Weiqi-Seq";
@@ -57,6 +57,20 @@ pub struct JetStreamConfig {
     pub max_acks_in_flight: usize,
     /// Aggregates whose tip is cached; past it the cache is emptied and refills on demand.
     pub tip_cache_capacity: usize,
+    /// How [`EventLog::read`] loads an aggregate.
+    pub read_method: ReadMethod,
+}
+
+/// How the JetStream log loads one aggregate's messages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ReadMethod {
+    /// Batched direct get on nats-server ≥ 2.11, an ordered consumer before.
+    #[default]
+    Auto,
+    /// One batched direct get request (ADR-31, nats-server ≥ 2.11): no consumer is created.
+    BatchDirectGet,
+    /// An ephemeral ordered consumer filtered to the aggregate's subject.
+    OrderedConsumer,
 }
 
 impl Default for JetStreamConfig {
@@ -69,6 +83,7 @@ impl Default for JetStreamConfig {
             timeout: Duration::from_secs(5),
             max_acks_in_flight: 20_000,
             tip_cache_capacity: 200_000,
+            read_method: ReadMethod::Auto,
         }
     }
 }
@@ -137,10 +152,7 @@ impl MessageMeta {
     }
 
     fn tip(&self) -> Tip {
-        Tip {
-            last: self.last(),
-            stream_seq: self.stream_seq,
-        }
+        Tip { last: self.last(), stream_seq: self.stream_seq }
     }
 }
 
@@ -151,19 +163,13 @@ fn unavailable(error: impl std::error::Error + Send + Sync + 'static) -> LogErro
 impl JetStreamLog {
     /// Connects to `url` and prepares the streams (see [`with_client`](Self::with_client)).
     pub async fn connect(url: &str, config: JetStreamConfig) -> Result<Self, LogError> {
-        let client = async_nats::ConnectOptions::new()
-            .retry_on_initial_connect()
-            .connect(url)
-            .await
-            .map_err(unavailable)?;
+        let client =
+            async_nats::ConnectOptions::new().retry_on_initial_connect().connect(url).await.map_err(unavailable)?;
         Self::with_client(client, config).await
     }
 
     /// Uses an existing connection; creates each kind's stream, or updates its settings.
-    pub async fn with_client(
-        client: async_nats::Client,
-        config: JetStreamConfig,
-    ) -> Result<Self, LogError> {
+    pub async fn with_client(client: async_nats::Client, config: JetStreamConfig) -> Result<Self, LogError> {
         let js = ContextBuilder::new()
             .timeout(config.timeout)
             .max_ack_inflight(config.max_acks_in_flight)
@@ -181,26 +187,18 @@ impl JetStreamLog {
                 description: Some(format!("weiqi event log of kind {kind}")),
                 ..Default::default()
             };
-            js.create_or_update_stream(stream_config)
-                .await
-                .map_err(unavailable)?;
-            let stream = js
-                .get_stream_no_info(subjects::stream(&config.prefix, kind))
-                .await
-                .map_err(unavailable)?;
+            js.create_or_update_stream(stream_config).await.map_err(unavailable)?;
+            let stream = js.get_stream_no_info(subjects::stream(&config.prefix, kind)).await.map_err(unavailable)?;
             streams.push(stream);
         }
         let version = client.server_info().version;
-        let batch_direct_get = server_at_least(&version, 2, 11);
+        let batch_direct_get = match config.read_method {
+            ReadMethod::Auto => server_at_least(&version, 2, 11),
+            ReadMethod::BatchDirectGet => true,
+            ReadMethod::OrderedConsumer => false,
+        };
         Ok(Self {
-            inner: Arc::new(Inner {
-                client,
-                js,
-                config,
-                streams,
-                tips: Mutex::new(HashMap::new()),
-                batch_direct_get,
-            }),
+            inner: Arc::new(Inner { client, js, config, streams, tips: Mutex::new(HashMap::new()), batch_direct_get }),
         })
     }
 
@@ -272,16 +270,8 @@ impl JetStreamLog {
         Ok(Some(meta))
     }
 
-    async fn message_at(
-        &self,
-        kind: AggregateKind,
-        stream_seq: u64,
-    ) -> Result<MessageMeta, LogError> {
-        let message = self
-            .stream(kind)
-            .direct_get(stream_seq)
-            .await
-            .map_err(unavailable)?;
+    async fn message_at(&self, kind: AggregateKind, stream_seq: u64) -> Result<MessageMeta, LogError> {
+        let message = self.stream(kind).direct_get(stream_seq).await.map_err(unavailable)?;
         Ok(MessageMeta::of(&message)?)
     }
 
@@ -293,10 +283,9 @@ impl JetStreamLog {
         meta: &MessageMeta,
     ) -> Result<AppendOutcome, AppendError> {
         if meta.subject != self.subject(kind, id) {
-            let original =
-                subjects::aggregate_id_of(&self.inner.config.prefix, kind, &meta.subject)
-                    .and_then(|id| AggregateId::new(id).ok())
-                    .ok_or(Corrupt("duplicate on a foreign subject"))?;
+            let original = subjects::aggregate_id_of(&self.inner.config.prefix, kind, &meta.subject)
+                .and_then(|id| AggregateId::new(id).ok())
+                .ok_or(Corrupt("duplicate on a foreign subject"))?;
             return Err(AppendError::CommandIdReused { original });
         }
         Ok(AppendOutcome {
@@ -328,11 +317,7 @@ impl JetStreamLog {
             if meta.command.as_deref() == Some(command.as_str()) {
                 return self.duplicate_outcome(kind, id, &meta);
             }
-            cursor = if meta.prev == 0 {
-                None
-            } else {
-                Some(self.message_at(kind, meta.prev).await?)
-            };
+            cursor = if meta.prev == 0 { None } else { Some(self.message_at(kind, meta.prev).await?) };
         }
         Err(AppendError::Conflict { actual })
     }
@@ -360,22 +345,15 @@ impl JetStreamLog {
     ) -> Result<Vec<(MessageMeta, i64, Bytes)>, LogError> {
         const BATCH: usize = 1000;
         let subject = self.subject(kind, id);
-        let api = format!(
-            "$JS.API.DIRECT.GET.{}",
-            subjects::stream(&self.inner.config.prefix, kind)
-        );
+        let api = format!("$JS.API.DIRECT.GET.{}", subjects::stream(&self.inner.config.prefix, kind));
         let client = &self.inner.client;
         let mut out = Vec::new();
         let mut start = 1u64;
         loop {
             let inbox = client.new_inbox();
             let mut replies = client.subscribe(inbox.clone()).await.map_err(unavailable)?;
-            let request =
-                format!(r#"{{"seq":{start},"next_by_subj":"{subject}","batch":{BATCH}}}"#);
-            client
-                .publish_with_reply(api.clone(), inbox, request.into())
-                .await
-                .map_err(unavailable)?;
+            let request = format!(r#"{{"seq":{start},"next_by_subj":"{subject}","batch":{BATCH}}}"#);
+            client.publish_with_reply(api.clone(), inbox, request.into()).await.map_err(unavailable)?;
             let mut received = 0usize;
             loop {
                 let reply = tokio::time::timeout(self.inner.config.timeout, replies.next())
@@ -387,11 +365,7 @@ impl JetStreamLog {
                     Some(204) | Some(404) => break,
                     Some(_) => {
                         return Err(LogError::Unavailable(
-                            format!(
-                                "direct get answered {:?} {:?}",
-                                reply.status, reply.description
-                            )
-                            .into(),
+                            format!("direct get answered {:?} {:?}", reply.status, reply.description).into(),
                         ));
                     }
                     None => {
@@ -400,11 +374,7 @@ impl JetStreamLog {
                         let meta = MessageMeta::of(&message)?;
                         start = message.sequence + 1;
                         received += 1;
-                        out.push((
-                            meta,
-                            millis(message.time.unix_timestamp_nanos()),
-                            message.payload,
-                        ));
+                        out.push((meta, millis(message.time.unix_timestamp_nanos()), message.payload));
                     }
                 }
             }
@@ -435,20 +405,15 @@ impl JetStreamLog {
             return Ok(out);
         }
         let mut messages = consumer.messages().await.map_err(unavailable)?;
-        while let Some(message) = tokio::time::timeout(self.inner.config.timeout, messages.next())
-            .await
-            .map_err(unavailable)?
+        while let Some(message) =
+            tokio::time::timeout(self.inner.config.timeout, messages.next()).await.map_err(unavailable)?
         {
             let message = message.map_err(unavailable)?;
             let info = message.info().map_err(LogError::Unavailable)?;
             let (stream_seq, pending, time) = (info.stream_sequence, info.pending, info.published);
             let headers = message.headers.clone().unwrap_or_default();
             let meta = MessageMeta::from_parts(message.subject.as_str(), stream_seq, &headers)?;
-            out.push((
-                meta,
-                millis(time.unix_timestamp_nanos()),
-                message.payload.clone(),
-            ));
+            out.push((meta, millis(time.unix_timestamp_nanos()), message.payload.clone()));
             if pending == 0 {
                 break;
             }
@@ -497,13 +462,7 @@ impl JetStreamLog {
     /// whole kind), from stream sequence `start`; events before `min_position` or with a
     /// sequence below `min_sequence` are skipped. Survives server restarts by recreating its
     /// ordered consumer after the last message it delivered.
-    fn tail(
-        &self,
-        kind: AggregateKind,
-        filter: String,
-        min_position: Position,
-        min_sequence: u64,
-    ) -> EventStream {
+    fn tail(&self, kind: AggregateKind, filter: String, min_position: Position, min_sequence: u64) -> EventStream {
         struct State {
             log: JetStreamLog,
             kind: AggregateKind,
@@ -537,9 +496,7 @@ impl JetStreamLog {
                         .stream(st.kind)
                         .create_consumer(OrderedConfig {
                             filter_subject: st.filter.clone(),
-                            deliver_policy: DeliverPolicy::ByStartSequence {
-                                start_sequence: st.next_stream_seq,
-                            },
+                            deliver_policy: DeliverPolicy::ByStartSequence { start_sequence: st.next_stream_seq },
                             ..Default::default()
                         })
                         .await;
@@ -571,31 +528,21 @@ impl JetStreamLog {
                         continue;
                     }
                 };
-                let decoded = message
-                    .info()
-                    .map_err(|_| Corrupt("message without JetStream info"))
-                    .and_then(|info| {
-                        let headers = message.headers.clone().unwrap_or_default();
-                        let meta = MessageMeta::from_parts(
-                            message.subject.as_str(),
-                            info.stream_sequence,
-                            &headers,
-                        )?;
-                        st.log
-                            .events_of(
-                                st.kind,
-                                &meta,
-                                millis(info.published.unix_timestamp_nanos()),
-                                &message.payload,
-                            )
-                            .map(|events| (info.stream_sequence, events))
-                    });
+                let decoded = message.info().map_err(|_| Corrupt("message without JetStream info")).and_then(|info| {
+                    let headers = message.headers.clone().unwrap_or_default();
+                    let meta = MessageMeta::from_parts(message.subject.as_str(), info.stream_sequence, &headers)?;
+                    st.log
+                        .events_of(st.kind, &meta, millis(info.published.unix_timestamp_nanos()), &message.payload)
+                        .map(|events| (info.stream_sequence, events))
+                });
                 match decoded {
                     Ok((stream_seq, events)) => {
                         st.next_stream_seq = stream_seq + 1;
-                        st.ready.extend(events.into_iter().filter(|e| {
-                            e.position >= st.min_position && e.sequence >= st.min_sequence
-                        }));
+                        st.ready.extend(
+                            events
+                                .into_iter()
+                                .filter(|e| e.position >= st.min_position && e.sequence >= st.min_sequence),
+                        );
                     }
                     Err(corrupt) => return Some((Err(LogError::Corrupt(corrupt)), st)),
                 }
@@ -611,10 +558,7 @@ fn millis(nanos: i128) -> i64 {
 
 /// Whether a server version string (`2.15.1`) is at least `major.minor`.
 fn server_at_least(version: &str, major: u64, minor: u64) -> bool {
-    let mut parts = version
-        .trim_start_matches('v')
-        .split(['.', '-'])
-        .map(|p| p.parse::<u64>().unwrap_or(0));
+    let mut parts = version.trim_start_matches('v').split(['.', '-']).map(|p| p.parse::<u64>().unwrap_or(0));
     let found = (parts.next().unwrap_or(0), parts.next().unwrap_or(0));
     found >= (major, minor)
 }
@@ -644,9 +588,7 @@ impl EventLog for JetStreamLog {
                 match &last {
                     Some(meta) if meta.last() == expected => meta.stream_seq,
                     _ => {
-                        return self
-                            .resolve_mismatch(kind, id, expected, command, last)
-                            .await;
+                        return self.resolve_mismatch(kind, id, expected, command, last).await;
                     }
                 }
             }
@@ -672,10 +614,7 @@ impl EventLog for JetStreamLog {
         };
         match acked {
             Ok(ack) if !ack.duplicate => {
-                let tip = Tip {
-                    last: expected + count,
-                    stream_seq: ack.sequence,
-                };
+                let tip = Tip { last: expected + count, stream_seq: ack.sequence };
                 self.remember_tip(kind, id, tip);
                 Ok(AppendOutcome {
                     first_sequence: expected + 1,
@@ -691,8 +630,7 @@ impl EventLog for JetStreamLog {
             }
             Err(e) if e.kind() == PublishErrorKind::WrongLastSequence => {
                 let last = self.last_message(kind, id, true).await?;
-                self.resolve_mismatch(kind, id, expected, command, last)
-                    .await
+                self.resolve_mismatch(kind, id, expected, command, last).await
             }
             Err(e) if e.kind() == PublishErrorKind::MaxPayloadExceeded => {
                 Err(AppendError::Invalid(InvalidAppend::TooLarge {
@@ -730,10 +668,7 @@ impl EventLog for JetStreamLog {
     }
 
     async fn last_sequence(&self, kind: AggregateKind, id: &AggregateId) -> Result<u64, LogError> {
-        Ok(self
-            .last_message(kind, id, false)
-            .await?
-            .map_or(0, |meta| meta.last()))
+        Ok(self.last_message(kind, id, false).await?.map_or(0, |meta| meta.last()))
     }
 
     async fn head(&self, kind: AggregateKind) -> Result<Position, LogError> {
@@ -746,12 +681,7 @@ impl EventLog for JetStreamLog {
         Ok(self.tail(kind, filter, from, 0))
     }
 
-    async fn watch(
-        &self,
-        kind: AggregateKind,
-        id: &AggregateId,
-        from_sequence: u64,
-    ) -> Result<EventStream, LogError> {
+    async fn watch(&self, kind: AggregateKind, id: &AggregateId, from_sequence: u64) -> Result<EventStream, LogError> {
         Ok(self.tail(kind, self.subject(kind, id), Position::START, from_sequence))
     }
 }

@@ -7,8 +7,8 @@ use std::task::{Context, Poll};
 use futures::Stream;
 
 use crate::{
-    AggregateId, AggregateKind, AppendError, AppendOutcome, CommandId, EmbeddedLog, JetStreamLog,
-    LogError, NewEvent, Position, RecordedEvent,
+    AggregateId, AggregateKind, AppendError, AppendOutcome, CommandId, EmbeddedLog, JetStreamLog, LogError, NewEvent,
+    Position, RecordedEvent,
 };
 
 /// An append-only log of events per aggregate, grouped by aggregate kind.
@@ -58,11 +58,8 @@ pub trait EventLog: Send + Sync {
     /// then new ones as they are appended. The stream does not end; it pauses while the log
     /// is unreachable and resumes where it stopped. Resume after a checkpoint with
     /// `follow(kind, last_handled.position.next())`.
-    fn follow(
-        &self,
-        kind: AggregateKind,
-        from: Position,
-    ) -> impl Future<Output = Result<EventStream, LogError>> + Send;
+    fn follow(&self, kind: AggregateKind, from: Position)
+    -> impl Future<Output = Result<EventStream, LogError>> + Send;
 
     /// The events of one aggregate with sequence ≥ `from_sequence`: catch-up, then live (for
     /// the gRPC `Watch`). Same resumption rules as [`follow`](Self::follow).
@@ -80,9 +77,7 @@ pub struct EventStream(Pin<Box<dyn Stream<Item = Result<RecordedEvent, LogError>
 
 impl EventStream {
     /// Wraps any stream of recorded events.
-    pub fn new(
-        stream: impl Stream<Item = Result<RecordedEvent, LogError>> + Send + 'static,
-    ) -> Self {
+    pub fn new(stream: impl Stream<Item = Result<RecordedEvent, LogError>> + Send + 'static) -> Self {
         Self(Box::pin(stream))
     }
 }
@@ -171,12 +166,7 @@ impl EventLog for AnyEventLog {
         }
     }
 
-    async fn watch(
-        &self,
-        kind: AggregateKind,
-        id: &AggregateId,
-        from_sequence: u64,
-    ) -> Result<EventStream, LogError> {
+    async fn watch(&self, kind: AggregateKind, id: &AggregateId, from_sequence: u64) -> Result<EventStream, LogError> {
         match self {
             Self::JetStream(log) => log.watch(kind, id, from_sequence).await,
             Self::Embedded(log) => log.watch(kind, id, from_sequence).await,

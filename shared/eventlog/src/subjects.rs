@@ -24,25 +24,13 @@ pub(crate) fn kind_wildcard(prefix: &str, kind: AggregateKind) -> String {
 }
 
 /// The aggregate id in a subject of `kind`, if the subject is one.
-pub(crate) fn aggregate_id_of<'s>(
-    prefix: &str,
-    kind: AggregateKind,
-    subject: &'s str,
-) -> Option<&'s str> {
-    subject
-        .strip_prefix(prefix)?
-        .strip_prefix('.')?
-        .strip_prefix(kind.as_str())?
-        .strip_prefix('.')
+pub(crate) fn aggregate_id_of<'s>(prefix: &str, kind: AggregateKind, subject: &'s str) -> Option<&'s str> {
+    subject.strip_prefix(prefix)?.strip_prefix('.')?.strip_prefix(kind.as_str())?.strip_prefix('.')
 }
 
 /// The stream holding the logs of `kind`: `WEIQI_GAMES` for the game kind.
 pub(crate) fn stream(prefix: &str, kind: AggregateKind) -> String {
-    format!(
-        "{}_{}S",
-        prefix.to_uppercase().replace(['.', '-'], "_"),
-        kind.as_str().to_uppercase()
-    )
+    format!("{}_{}S", prefix.to_uppercase().replace(['.', '-'], "_"), kind.as_str().to_uppercase())
 }
 
 /// The subject a service's instances receive commands on, for one key.
@@ -72,10 +60,12 @@ pub(crate) fn is_reserved(word: &str) -> bool {
 
 /// The stream of the raw publish benchmark.
 pub(crate) fn bench_stream(prefix: &str) -> String {
-    format!(
-        "{}_BENCH_RAW",
-        prefix.to_uppercase().replace(['.', '-'], "_")
-    )
+    format!("{}_BENCH_RAW", prefix.to_uppercase().replace(['.', '-'], "_"))
+}
+
+/// The subjects of the raw publish benchmark's stream.
+pub(crate) fn bench_wildcard(prefix: &str) -> String {
+    format!("{prefix}.bench.*")
 }
 
 /// One subject of the raw publish benchmark.
@@ -89,16 +79,10 @@ mod tests {
 
     #[test]
     fn names_follow_the_documented_table() {
-        assert_eq!(
-            aggregate("weiqi", AggregateKind::Game, "g1"),
-            "weiqi.game.g1"
-        );
+        assert_eq!(aggregate("weiqi", AggregateKind::Game, "g1"), "weiqi.game.g1");
         assert_eq!(kind_wildcard("weiqi", AggregateKind::Case), "weiqi.case.*");
         assert_eq!(stream("weiqi", AggregateKind::Game), "WEIQI_GAMES");
-        assert_eq!(
-            stream("weiqi", AggregateKind::Tournament),
-            "WEIQI_TOURNAMENTS"
-        );
+        assert_eq!(stream("weiqi", AggregateKind::Tournament), "WEIQI_TOURNAMENTS");
         assert_eq!(stream("weiqi", AggregateKind::Player), "WEIQI_PLAYERS");
         assert_eq!(stream("weiqi", AggregateKind::Case), "WEIQI_CASES");
         assert_eq!(command("weiqi", "game", "g1"), "weiqi.cmd.game.g1");
@@ -110,18 +94,9 @@ mod tests {
 
     #[test]
     fn aggregate_ids_come_back_out_of_subjects() {
-        assert_eq!(
-            aggregate_id_of("weiqi", AggregateKind::Game, "weiqi.game.g1"),
-            Some("g1")
-        );
-        assert_eq!(
-            aggregate_id_of("weiqi", AggregateKind::Game, "weiqi.player.g1"),
-            None
-        );
-        assert_eq!(
-            aggregate_id_of("weiqi", AggregateKind::Game, "other.game.g1"),
-            None
-        );
+        assert_eq!(aggregate_id_of("weiqi", AggregateKind::Game, "weiqi.game.g1"), Some("g1"));
+        assert_eq!(aggregate_id_of("weiqi", AggregateKind::Game, "weiqi.player.g1"), None);
+        assert_eq!(aggregate_id_of("weiqi", AggregateKind::Game, "other.game.g1"), None);
     }
 
     #[test]

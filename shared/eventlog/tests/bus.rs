@@ -15,17 +15,8 @@ fn spawn_echo(requests: weiqi_eventlog::Requests, name: &'static str) {
     tokio::spawn(async move {
         let mut requests = requests;
         while let Some(request) = requests.next().await {
-            let trace = request
-                .message
-                .headers
-                .get(TRACEPARENT)
-                .unwrap_or("none")
-                .to_owned();
-            let body = format!(
-                "{name}:{}:{}",
-                request.key,
-                String::from_utf8_lossy(&request.message.payload)
-            );
+            let trace = request.message.headers.get(TRACEPARENT).unwrap_or("none").to_owned();
+            let body = format!("{name}:{}:{}", request.key, String::from_utf8_lossy(&request.message.payload));
             let reply = BusMessage::new(body).with_header(TRACEPARENT, trace);
             request.respond(reply).await.unwrap();
         }
@@ -49,9 +40,7 @@ async fn request_reply_reaches_one_instance_with_headers<B: Bus + Clone + 'stati
 }
 
 async fn no_responders_and_timeouts_are_unavailable<B: Bus + Clone + 'static>(bus: B) {
-    let nobody = bus
-        .request("ghost", "g1", BusMessage::new("x"), PATIENCE)
-        .await;
+    let nobody = bus.request("ghost", "g1", BusMessage::new("x"), PATIENCE).await;
     assert!(matches!(nobody, Err(BusError::NoResponders)), "{nobody:?}");
     assert!(nobody.unwrap_err().is_unavailable());
 
@@ -63,14 +52,7 @@ async fn no_responders_and_timeouts_are_unavailable<B: Bus + Clone + 'static>(bu
             held.push(request);
         }
     });
-    let late = bus
-        .request(
-            "silent",
-            "g1",
-            BusMessage::new("x"),
-            Duration::from_millis(200),
-        )
-        .await;
+    let late = bus.request("silent", "g1", BusMessage::new("x"), Duration::from_millis(200)).await;
     assert!(matches!(late, Err(BusError::Timeout)), "{late:?}");
     assert!(late.unwrap_err().is_unavailable());
 }
@@ -78,21 +60,10 @@ async fn no_responders_and_timeouts_are_unavailable<B: Bus + Clone + 'static>(bu
 async fn topics_deliver_by_key_with_headers<B: Bus + Clone + 'static>(bus: B) {
     let mut one = bus.subscribe("clock", Some("g1")).await.unwrap();
     let mut every = bus.subscribe("clock", None).await.unwrap();
-    bus.publish("clock", "g2", BusMessage::new("tick-g2"))
-        .await
-        .unwrap();
-    bus.publish(
-        "clock",
-        "g1",
-        BusMessage::new("tick-g1").with_header(TRACEPARENT, TRACE),
-    )
-    .await
-    .unwrap();
+    bus.publish("clock", "g2", BusMessage::new("tick-g2")).await.unwrap();
+    bus.publish("clock", "g1", BusMessage::new("tick-g1").with_header(TRACEPARENT, TRACE)).await.unwrap();
     let got: Published = next(&mut one).await;
-    assert_eq!(
-        (got.key.as_str(), &got.message.payload[..]),
-        ("g1", &b"tick-g1"[..])
-    );
+    assert_eq!((got.key.as_str(), &got.message.payload[..]), ("g1", &b"tick-g1"[..]));
     assert_eq!(got.message.headers.get(TRACEPARENT), Some(TRACE));
     let first = next(&mut every).await;
     let second = next(&mut every).await;
@@ -100,25 +71,14 @@ async fn topics_deliver_by_key_with_headers<B: Bus + Clone + 'static>(bus: B) {
 }
 
 async fn next(subscription: &mut weiqi_eventlog::Subscription) -> Published {
-    tokio::time::timeout(PATIENCE, subscription.next())
-        .await
-        .expect("a message in time")
-        .expect("subscription open")
+    tokio::time::timeout(PATIENCE, subscription.next()).await.expect("a message in time").expect("subscription open")
 }
 
 async fn bad_names_are_refused<B: Bus + Clone + 'static>(bus: B) {
-    let table: [(&str, &str); 4] = [
-        ("game", "g1"),
-        ("cmd", "g1"),
-        ("clock", "a.b"),
-        ("a b", "g1"),
-    ];
+    let table: [(&str, &str); 4] = [("game", "g1"), ("cmd", "g1"), ("clock", "a.b"), ("a b", "g1")];
     for (topic, key) in table {
         let refused = bus.publish(topic, key, BusMessage::new("x")).await;
-        assert!(
-            matches!(refused, Err(BusError::Invalid(_))),
-            "{topic} {key}: {refused:?}"
-        );
+        assert!(matches!(refused, Err(BusError::Invalid(_))), "{topic} {key}: {refused:?}");
         assert!(!refused.unwrap_err().is_unavailable());
     }
     let bad_header = BusMessage::new("x").with_header("a:b", "v");
@@ -170,10 +130,7 @@ async fn local_requests_spread_over_instances() {
     spawn_echo(b, "b");
     let mut seen = std::collections::BTreeSet::new();
     for _ in 0..4 {
-        let reply = bus
-            .request("echo", "k", BusMessage::new("x"), PATIENCE)
-            .await
-            .unwrap();
+        let reply = bus.request("echo", "k", BusMessage::new("x"), PATIENCE).await.unwrap();
         seen.insert(reply.payload[0]);
     }
     assert_eq!(seen.len(), 2, "both instances answered");

@@ -6,9 +6,9 @@ use std::time::Duration;
 
 use futures::StreamExt;
 use weiqi_eventlog::{
-    AggregateId, AggregateKind, AppendError, AppendOutcome, CommandId, EmbeddedConfig, EmbeddedLog,
-    EventLog, EventStream, InvalidAppend, JetStreamConfig, JetStreamLog, NewEvent, Position,
-    RecordedEvent, TRACEPARENT,
+    AggregateId, AggregateKind, AppendError, AppendOutcome, CommandId, EmbeddedConfig, EmbeddedLog, EventLog,
+    EventStream, InvalidAppend, JetStreamConfig, JetStreamLog, NewEvent, Position, ReadMethod, RecordedEvent,
+    TRACEPARENT,
 };
 use weiqi_testkit::{NatsServer, skip_or_fail};
 
@@ -28,10 +28,17 @@ struct JetStream {
 
 impl JetStream {
     async fn start() -> Option<Self> {
+        Self::start_with(JetStreamConfig::default()).await
+    }
+
+    /// Reads through ordered consumers, the path used on servers before 2.11.
+    async fn start_ordered() -> Option<Self> {
+        Self::start_with(JetStreamConfig { read_method: ReadMethod::OrderedConsumer, ..Default::default() }).await
+    }
+
+    async fn start_with(config: JetStreamConfig) -> Option<Self> {
         let server = skip_or_fail(NatsServer::start_async().await)?;
-        let log = JetStreamLog::connect(&server.url(), JetStreamConfig::default())
-            .await
-            .expect("connect to the test server");
+        let log = JetStreamLog::connect(&server.url(), config).await.expect("connect to the test server");
         Some(Self { server, log })
     }
 }
@@ -44,10 +51,7 @@ impl Backend for JetStream {
     async fn restart(&mut self) {
         // kill -9, then the same port and store; the client reconnects by itself.
         self.server.kill();
-        self.server
-            .restart_async()
-            .await
-            .expect("restart nats-server");
+        self.server.restart_async().await.expect("restart nats-server");
     }
 }
 
@@ -61,10 +65,7 @@ impl Embedded {
         let dir = tempfile::tempdir().unwrap();
         let log = EmbeddedLog::open(dir.path().join("events.redb"), EmbeddedConfig::default())
             .expect("open the embedded log");
-        Some(Self {
-            dir,
-            log: Some(log),
-        })
+        Some(Self { dir, log: Some(log) })
     }
 }
 
@@ -142,22 +143,10 @@ async fn ordering_and_dense_sequences<B: Backend>(b: &mut B) {
     assert_eq!(log.last_sequence(GAME, &g).await.unwrap(), 0);
     assert!(log.read(GAME, &g, 1).await.unwrap().is_empty());
 
-    let a = log
-        .append(GAME, &g, 0, &cmd("c1"), &[event("a")])
-        .await
-        .unwrap();
-    let b2 = log
-        .append(GAME, &g, 1, &cmd("c2"), &[event("b"), event("c")])
-        .await
-        .unwrap();
-    let d = log
-        .append(GAME, &g, 3, &cmd("c3"), &[event("d")])
-        .await
-        .unwrap();
-    assert_eq!(
-        (a.first_sequence, a.last_sequence, a.duplicate),
-        (1, 1, false)
-    );
+    let a = log.append(GAME, &g, 0, &cmd("c1"), &[event("a")]).await.unwrap();
+    let b2 = log.append(GAME, &g, 1, &cmd("c2"), &[event("b"), event("c")]).await.unwrap();
+    let d = log.append(GAME, &g, 3, &cmd("c3"), &[event("d")]).await.unwrap();
+    assert_eq!((a.first_sequence, a.last_sequence, a.duplicate), (1, 1, false));
     assert_eq!((b2.first_sequence, b2.last_sequence), (2, 3));
     assert_eq!((d.first_sequence, d.last_sequence), (4, 4));
     assert!(a.position < b2.position && b2.position < d.position);
@@ -170,18 +159,9 @@ async fn ordering_and_dense_sequences<B: Backend>(b: &mut B) {
     assert_eq!(commands, ["c1", "c2", "c2", "c3"]);
     assert!(all.iter().all(|e| e.kind == GAME && e.aggregate_id == g));
     assert!(all.windows(2).all(|w| w[0].position < w[1].position));
-    assert!(
-        all.windows(2)
-            .all(|w| w[0].timestamp_ms <= w[1].timestamp_ms)
-    );
-    assert!(
-        all[0].timestamp_ms > 1_600_000_000_000,
-        "a server time in ms"
-    );
-    assert_eq!(
-        all[1].timestamp_ms, all[2].timestamp_ms,
-        "one batch, one time"
-    );
+    assert!(all.windows(2).all(|w| w[0].timestamp_ms <= w[1].timestamp_ms));
+    assert!(all[0].timestamp_ms > 1_600_000_000_000, "a server time in ms");
+    assert_eq!(all[1].timestamp_ms, all[2].timestamp_ms, "one batch, one time");
     assert_eq!(all[0].position, a.position);
     assert_eq!(all[1].position, b2.position);
 
@@ -189,58 +169,35 @@ async fn ordering_and_dense_sequences<B: Backend>(b: &mut B) {
     assert!(log.read(GAME, &g, 5).await.unwrap().is_empty());
     assert_eq!(log.last_sequence(GAME, &g).await.unwrap(), 4);
     // Kinds are separate logs.
-    assert_eq!(
-        log.last_sequence(AggregateKind::Player, &g).await.unwrap(),
-        0
-    );
+    assert_eq!(log.last_sequence(AggregateKind::Player, &g).await.unwrap(), 0);
 }
 
 async fn conflict_on_a_stale_sequence<B: Backend>(b: &mut B) {
     let log = b.log();
     let g = id("g1");
-    log.append(GAME, &g, 0, &cmd("c1"), &[event("a")])
-        .await
-        .unwrap();
+    log.append(GAME, &g, 0, &cmd("c1"), &[event("a")]).await.unwrap();
     let table: [(u64, &str); 3] = [(0, "exists already"), (5, "ahead"), (0, "again")];
     for (n, (expected, why)) in table.into_iter().enumerate() {
-        match log
-            .append(GAME, &g, expected, &cmd(&format!("x{n}")), &[event("x")])
-            .await
-        {
+        match log.append(GAME, &g, expected, &cmd(&format!("x{n}")), &[event("x")]).await {
             Err(AppendError::Conflict { actual: 1 }) => {}
             other => panic!("{why}: expected Conflict {{ actual: 1 }}, got {other:?}"),
         }
     }
-    match log
-        .append(GAME, &id("nobody"), 3, &cmd("y"), &[event("y")])
-        .await
-    {
+    match log.append(GAME, &id("nobody"), 3, &cmd("y"), &[event("y")]).await {
         Err(AppendError::Conflict { actual: 0 }) => {}
         other => panic!("missing aggregate: expected Conflict {{ actual: 0 }}, got {other:?}"),
     }
-    let ok = log
-        .append(GAME, &g, 1, &cmd("c2"), &[event("b")])
-        .await
-        .unwrap();
+    let ok = log.append(GAME, &g, 1, &cmd("c2"), &[event("b")]).await.unwrap();
     assert_eq!(ok.last_sequence, 2);
-    assert_eq!(
-        types(&log.read(GAME, &g, 1).await.unwrap()),
-        ["test.a", "test.b"]
-    );
+    assert_eq!(types(&log.read(GAME, &g, 1).await.unwrap()), ["test.a", "test.b"]);
     assert!(log.read(GAME, &id("nobody"), 1).await.unwrap().is_empty());
 }
 
 async fn idempotent_retry<B: Backend>(b: &mut B) {
     let log = b.log();
     let g = id("g1");
-    let first = log
-        .append(GAME, &g, 0, &cmd("c1"), &[event("a"), event("b")])
-        .await
-        .unwrap();
-    let again = log
-        .append(GAME, &g, 0, &cmd("c1"), &[event("a"), event("b")])
-        .await
-        .unwrap();
+    let first = log.append(GAME, &g, 0, &cmd("c1"), &[event("a"), event("b")]).await.unwrap();
+    let again = log.append(GAME, &g, 0, &cmd("c1"), &[event("a"), event("b")]).await.unwrap();
     assert!(!first.duplicate);
     assert!(again.duplicate);
     assert_eq!(
@@ -254,48 +211,26 @@ async fn retry_after_landed_is_a_duplicate<B: Backend>(b: &mut B) {
     let log = b.log();
     let g = id("g1");
     // c1 lands, but its caller never saw the answer; c2 and c3 come after it.
-    let c1 = log
-        .append(GAME, &g, 0, &cmd("c1"), &[event("a")])
-        .await
-        .unwrap();
-    let c2 = log
-        .append(GAME, &g, 1, &cmd("c2"), &[event("b")])
-        .await
-        .unwrap();
-    log.append(GAME, &g, 2, &cmd("c3"), &[event("c")])
-        .await
-        .unwrap();
+    let c1 = log.append(GAME, &g, 0, &cmd("c1"), &[event("a")]).await.unwrap();
+    let c2 = log.append(GAME, &g, 1, &cmd("c2"), &[event("b")]).await.unwrap();
+    log.append(GAME, &g, 2, &cmd("c3"), &[event("c")]).await.unwrap();
     // The retries carry their original (now stale) expected sequences.
-    let retry1 = log
-        .append(GAME, &g, 0, &cmd("c1"), &[event("a")])
-        .await
-        .unwrap();
-    let retry2 = log
-        .append(GAME, &g, 1, &cmd("c2"), &[event("b")])
-        .await
-        .unwrap();
+    let retry1 = log.append(GAME, &g, 0, &cmd("c1"), &[event("a")]).await.unwrap();
+    let retry2 = log.append(GAME, &g, 1, &cmd("c2"), &[event("b")]).await.unwrap();
     assert!(retry1.duplicate && retry2.duplicate);
     assert_eq!(retry1.first_sequence, c1.first_sequence);
     assert_eq!(retry2.first_sequence, c2.first_sequence);
     assert_eq!(retry2.position, c2.position);
     // A retry of the latest append, the common case.
-    let retry3 = log
-        .append(GAME, &g, 2, &cmd("c3"), &[event("c")])
-        .await
-        .unwrap();
+    let retry3 = log.append(GAME, &g, 2, &cmd("c3"), &[event("c")]).await.unwrap();
     assert_eq!((retry3.first_sequence, retry3.duplicate), (3, true));
     assert_eq!(sequences(&log.read(GAME, &g, 1).await.unwrap()), [1, 2, 3]);
 }
 
 async fn a_command_id_belongs_to_one_aggregate<B: Backend>(b: &mut B) {
     let log = b.log();
-    log.append(GAME, &id("g1"), 0, &cmd("c1"), &[event("a")])
-        .await
-        .unwrap();
-    match log
-        .append(GAME, &id("g2"), 0, &cmd("c1"), &[event("a")])
-        .await
-    {
+    log.append(GAME, &id("g1"), 0, &cmd("c1"), &[event("a")]).await.unwrap();
+    match log.append(GAME, &id("g2"), 0, &cmd("c1"), &[event("a")]).await {
         Err(AppendError::CommandIdReused { original }) => assert_eq!(original, id("g1")),
         other => panic!("expected CommandIdReused, got {other:?}"),
     }
@@ -305,89 +240,42 @@ async fn a_command_id_belongs_to_one_aggregate<B: Backend>(b: &mut B) {
 async fn batches_are_atomic<B: Backend>(b: &mut B) {
     let log = b.log();
     let g = id("g1");
-    let traced = event("a").with_header(
-        TRACEPARENT,
-        "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",
-    );
-    log.append(GAME, &g, 0, &cmd("c1"), &[traced, event("b"), event("c")])
-        .await
-        .unwrap();
+    let traced = event("a").with_header(TRACEPARENT, "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01");
+    log.append(GAME, &g, 0, &cmd("c1"), &[traced, event("b"), event("c")]).await.unwrap();
     // A conflicting batch appends none of its events.
-    let conflict = log
-        .append(GAME, &g, 1, &cmd("c2"), &[event("x"), event("y")])
-        .await;
-    assert!(
-        matches!(conflict, Err(AppendError::Conflict { actual: 3 })),
-        "{conflict:?}"
-    );
+    let conflict = log.append(GAME, &g, 1, &cmd("c2"), &[event("x"), event("y")]).await;
+    assert!(matches!(conflict, Err(AppendError::Conflict { actual: 3 })), "{conflict:?}");
     // Invalid batches append nothing.
     let empty = log.append(GAME, &g, 3, &cmd("c3"), &[]).await;
-    assert!(
-        matches!(empty, Err(AppendError::Invalid(InvalidAppend::Empty))),
-        "{empty:?}"
-    );
+    assert!(matches!(empty, Err(AppendError::Invalid(InvalidAppend::Empty))), "{empty:?}");
     let huge = NewEvent::new("test.huge", vec![7u8; 2 * 1024 * 1024]);
-    let too_large = log
-        .append(GAME, &g, 3, &cmd("c4"), &[event("d"), huge])
-        .await;
-    assert!(
-        matches!(
-            too_large,
-            Err(AppendError::Invalid(InvalidAppend::TooLarge { .. }))
-        ),
-        "{too_large:?}"
-    );
+    let too_large = log.append(GAME, &g, 3, &cmd("c4"), &[event("d"), huge]).await;
+    assert!(matches!(too_large, Err(AppendError::Invalid(InvalidAppend::TooLarge { .. }))), "{too_large:?}");
     let all = log.read(GAME, &g, 1).await.unwrap();
     assert_eq!(types(&all), ["test.a", "test.b", "test.c"]);
-    assert_eq!(
-        all[0].headers.get(TRACEPARENT),
-        Some("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01")
-    );
+    assert_eq!(all[0].headers.get(TRACEPARENT), Some("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"));
     assert!(all[1].headers.is_empty());
     // The rejected command ids were not consumed.
-    let ok = log
-        .append(GAME, &g, 3, &cmd("c2"), &[event("d")])
-        .await
-        .unwrap();
+    let ok = log.append(GAME, &g, 3, &cmd("c2"), &[event("d")]).await.unwrap();
     assert_eq!((ok.first_sequence, ok.duplicate), (4, false));
 }
 
 async fn follow_from_a_position_then_live<B: Backend>(b: &mut B) {
     let log = b.log().clone();
     let (g1, g2) = (id("g1"), id("g2"));
-    log.append(GAME, &g1, 0, &cmd("a1"), &[event("g1.1")])
-        .await
-        .unwrap();
-    log.append(GAME, &g2, 0, &cmd("b1"), &[event("g2.1"), event("g2.2")])
-        .await
-        .unwrap();
-    log.append(
-        AggregateKind::Player,
-        &id("p1"),
-        0,
-        &cmd("p1"),
-        &[event("p")],
-    )
-    .await
-    .unwrap();
-    log.append(GAME, &g1, 1, &cmd("a2"), &[event("g1.2")])
-        .await
-        .unwrap();
+    log.append(GAME, &g1, 0, &cmd("a1"), &[event("g1.1")]).await.unwrap();
+    log.append(GAME, &g2, 0, &cmd("b1"), &[event("g2.1"), event("g2.2")]).await.unwrap();
+    log.append(AggregateKind::Player, &id("p1"), 0, &cmd("p1"), &[event("p")]).await.unwrap();
+    log.append(GAME, &g1, 1, &cmd("a2"), &[event("g1.2")]).await.unwrap();
 
     let mut all = log.follow(GAME, Position::START).await.unwrap();
     let stored = take(&mut all, 4).await;
-    assert_eq!(
-        types(&stored),
-        ["test.g1.1", "test.g2.1", "test.g2.2", "test.g1.2"]
-    );
+    assert_eq!(types(&stored), ["test.g1.1", "test.g2.1", "test.g2.2", "test.g1.2"]);
     assert!(stored.windows(2).all(|w| w[0].position < w[1].position));
 
     // Resume from the middle of a batch: after g2.1, the next is g2.2.
     let mut resumed = log.follow(GAME, stored[1].position.next()).await.unwrap();
-    assert_eq!(
-        types(&take(&mut resumed, 2).await),
-        ["test.g2.2", "test.g1.2"]
-    );
+    assert_eq!(types(&take(&mut resumed, 2).await), ["test.g2.2", "test.g1.2"]);
 
     // From the head: only what comes next.
     let head = log.head(GAME).await.unwrap();
@@ -397,22 +285,13 @@ async fn follow_from_a_position_then_live<B: Backend>(b: &mut B) {
     let writer = log.clone();
     let live = tokio::spawn(async move {
         tokio::time::sleep(Duration::from_millis(100)).await;
-        writer
-            .append(GAME, &g2, 2, &cmd("b2"), &[event("g2.3")])
-            .await
-            .unwrap();
-        writer
-            .append(GAME, &g1, 2, &cmd("a3"), &[event("g1.3"), event("g1.4")])
-            .await
-            .unwrap();
+        writer.append(GAME, &g2, 2, &cmd("b2"), &[event("g2.3")]).await.unwrap();
+        writer.append(GAME, &g1, 2, &cmd("a3"), &[event("g1.3"), event("g1.4")]).await.unwrap();
     });
     let live_events = take(&mut all, 3).await;
     assert_eq!(types(&live_events), ["test.g2.3", "test.g1.3", "test.g1.4"]);
     assert_eq!(sequences(&live_events), [3, 3, 4]);
-    assert_eq!(
-        types(&take(&mut fresh, 3).await),
-        ["test.g2.3", "test.g1.3", "test.g1.4"]
-    );
+    assert_eq!(types(&take(&mut fresh, 3).await), ["test.g2.3", "test.g1.3", "test.g1.4"]);
     assert_eq!(types(&take(&mut resumed, 1).await), ["test.g2.3"]);
     live.await.unwrap();
 }
@@ -420,15 +299,9 @@ async fn follow_from_a_position_then_live<B: Backend>(b: &mut B) {
 async fn watch_one_aggregate_catch_up_then_live<B: Backend>(b: &mut B) {
     let log = b.log().clone();
     let (g1, g2) = (id("g1"), id("g2"));
-    log.append(GAME, &g1, 0, &cmd("a1"), &[event("1"), event("2")])
-        .await
-        .unwrap();
-    log.append(GAME, &g2, 0, &cmd("b1"), &[event("other")])
-        .await
-        .unwrap();
-    log.append(GAME, &g1, 2, &cmd("a2"), &[event("3")])
-        .await
-        .unwrap();
+    log.append(GAME, &g1, 0, &cmd("a1"), &[event("1"), event("2")]).await.unwrap();
+    log.append(GAME, &g2, 0, &cmd("b1"), &[event("other")]).await.unwrap();
+    log.append(GAME, &g1, 2, &cmd("a2"), &[event("3")]).await.unwrap();
 
     let mut watch = log.watch(GAME, &g1, 2).await.unwrap();
     let caught_up = take(&mut watch, 2).await;
@@ -437,14 +310,8 @@ async fn watch_one_aggregate_catch_up_then_live<B: Backend>(b: &mut B) {
     let writer = log.clone();
     let live = tokio::spawn(async move {
         tokio::time::sleep(Duration::from_millis(100)).await;
-        writer
-            .append(GAME, &g2, 1, &cmd("b2"), &[event("other")])
-            .await
-            .unwrap();
-        writer
-            .append(GAME, &g1, 3, &cmd("a3"), &[event("4")])
-            .await
-            .unwrap();
+        writer.append(GAME, &g2, 1, &cmd("b2"), &[event("other")]).await.unwrap();
+        writer.append(GAME, &g1, 3, &cmd("a3"), &[event("4")]).await.unwrap();
     });
     let fourth = next(&mut watch).await;
     assert_eq!((fourth.sequence, fourth.event_type.as_str()), (4, "test.4"));
@@ -453,9 +320,7 @@ async fn watch_one_aggregate_catch_up_then_live<B: Backend>(b: &mut B) {
 
     // From the beginning of a new aggregate, before it exists.
     let mut early = log.watch(GAME, &id("g3"), 1).await.unwrap();
-    log.append(GAME, &id("g3"), 0, &cmd("c1"), &[event("first")])
-        .await
-        .unwrap();
+    log.append(GAME, &id("g3"), 0, &cmd("c1"), &[event("first")]).await.unwrap();
     assert_eq!(next(&mut early).await.sequence, 1);
 }
 
@@ -463,18 +328,8 @@ async fn restart_loses_nothing<B: Backend>(b: &mut B) {
     let (g1, g2) = (id("g1"), id("g2"));
     for n in 0..10u64 {
         let log = b.log();
-        log.append(GAME, &g1, n, &cmd(&format!("a{n}")), &[event("x")])
-            .await
-            .unwrap();
-        log.append(
-            GAME,
-            &g2,
-            2 * n,
-            &cmd(&format!("b{n}")),
-            &[event("y"), event("z")],
-        )
-        .await
-        .unwrap();
+        log.append(GAME, &g1, n, &cmd(&format!("a{n}")), &[event("x")]).await.unwrap();
+        log.append(GAME, &g2, 2 * n, &cmd(&format!("b{n}")), &[event("y"), event("z")]).await.unwrap();
     }
     let before = b.log().read(GAME, &g2, 1).await.unwrap();
 
@@ -486,15 +341,9 @@ async fn restart_loses_nothing<B: Backend>(b: &mut B) {
     assert_eq!((next_one.first_sequence, next_one.duplicate), (11, false));
     let after = log.read(GAME, &g2, 1).await.unwrap();
     assert_eq!(after, before);
-    assert_eq!(
-        sequences(&log.read(GAME, &g1, 1).await.unwrap()),
-        (1..=11).collect::<Vec<_>>()
-    );
+    assert_eq!(sequences(&log.read(GAME, &g1, 1).await.unwrap()), (1..=11).collect::<Vec<_>>());
     // Command ids are remembered across the restart.
-    let retry = log
-        .append(GAME, &g1, 9, &cmd("a9"), &[event("x")])
-        .await
-        .unwrap();
+    let retry = log.append(GAME, &g1, 9, &cmd("a9"), &[event("x")]).await.unwrap();
     assert_eq!((retry.first_sequence, retry.duplicate), (10, true));
     let mut follow = log.follow(GAME, Position::START).await.unwrap();
     assert_eq!(take(&mut follow, 31).await.len(), 31);
@@ -503,16 +352,11 @@ async fn restart_loses_nothing<B: Backend>(b: &mut B) {
 async fn concurrent_appends_with_one_expected_sequence_one_wins<B: Backend>(b: &mut B) {
     let log = b.log().clone();
     let g = id("g1");
-    log.append(GAME, &g, 0, &cmd("seed"), &[event("seed")])
-        .await
-        .unwrap();
+    log.append(GAME, &g, 0, &cmd("seed"), &[event("seed")]).await.unwrap();
     let tasks: Vec<_> = (0..50)
         .map(|n| {
             let (log, g) = (log.clone(), g.clone());
-            tokio::spawn(async move {
-                log.append(GAME, &g, 1, &cmd(&format!("racer{n}")), &[event("race")])
-                    .await
-            })
+            tokio::spawn(async move { log.append(GAME, &g, 1, &cmd(&format!("racer{n}")), &[event("race")]).await })
         })
         .collect();
     let mut wins = 0;
@@ -553,12 +397,12 @@ async fn concurrent_aggregates_stay_dense<B: Backend>(b: &mut B) {
 }
 
 macro_rules! conformance {
-    ($module:ident, $backend:ident: $($case:ident),* $(,)?) => {
+    ($module:ident, $start:expr; $($case:ident),* $(,)?) => {
         mod $module {
             $(
                 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
                 async fn $case() {
-                    let Some(mut backend) = super::$backend::start().await else { return };
+                    let Some(mut backend) = $start.await else { return };
                     super::$case(&mut backend).await;
                 }
             )*
@@ -566,7 +410,7 @@ macro_rules! conformance {
     };
 }
 
-conformance!(jetstream, JetStream:
+conformance!(jetstream, super::JetStream::start();
     ordering_and_dense_sequences,
     conflict_on_a_stale_sequence,
     idempotent_retry,
@@ -580,7 +424,21 @@ conformance!(jetstream, JetStream:
     concurrent_aggregates_stay_dense,
 );
 
-conformance!(embedded, Embedded:
+conformance!(embedded, super::Embedded::start();
+    ordering_and_dense_sequences,
+    conflict_on_a_stale_sequence,
+    idempotent_retry,
+    retry_after_landed_is_a_duplicate,
+    a_command_id_belongs_to_one_aggregate,
+    batches_are_atomic,
+    follow_from_a_position_then_live,
+    watch_one_aggregate_catch_up_then_live,
+    restart_loses_nothing,
+    concurrent_appends_with_one_expected_sequence_one_wins,
+    concurrent_aggregates_stay_dense,
+);
+
+conformance!(jetstream_ordered_reads, super::JetStream::start_ordered();
     ordering_and_dense_sequences,
     conflict_on_a_stale_sequence,
     idempotent_retry,

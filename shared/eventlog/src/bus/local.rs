@@ -8,8 +8,8 @@ use tokio::sync::{mpsc, oneshot};
 use tokio_stream::wrappers::ReceiverStream;
 
 use super::{
-    Bus, BusError, BusMessage, InvalidBusName, Published, Replier, Request, Requests, Subscription,
-    check_headers, check_service_or_topic,
+    Bus, BusError, BusMessage, InvalidBusName, Published, Replier, Request, Requests, Subscription, check_headers,
+    check_service_or_topic,
 };
 use crate::aggregate::check_name;
 
@@ -62,34 +62,20 @@ impl Bus for LocalBus {
         check_headers(&message.headers)?;
         let instance = self.pick(service).ok_or(BusError::NoResponders)?;
         let (reply, answer) = oneshot::channel();
-        let request = Request {
-            key: key.to_owned(),
-            message,
-            reply: Replier::Local(reply),
-        };
+        let request = Request { key: key.to_owned(), message, reply: Replier::Local(reply) };
         let exchange = async {
-            instance
-                .send(request)
-                .await
-                .map_err(|_| BusError::NoResponders)?;
+            instance.send(request).await.map_err(|_| BusError::NoResponders)?;
             // A request dropped unanswered is a request that never gets a reply.
             answer.await.map_err(|_| BusError::Timeout)
         };
-        tokio::time::timeout(timeout, exchange)
-            .await
-            .map_err(|_| BusError::Timeout)?
+        tokio::time::timeout(timeout, exchange).await.map_err(|_| BusError::Timeout)?
     }
 
     async fn serve(&self, service: &str) -> Result<Requests, BusError> {
         check_service_or_topic(service)?;
         let (sender, receiver) = mpsc::channel(CAPACITY);
         let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
-        state
-            .services
-            .entry(service.to_owned())
-            .or_default()
-            .0
-            .push(sender);
+        state.services.entry(service.to_owned()).or_default().0.push(sender);
         Ok(Requests(Box::pin(ReceiverStream::new(receiver))))
     }
 
@@ -104,10 +90,7 @@ impl Bus for LocalBus {
         subscribers.retain(|(_, sender)| !sender.is_closed());
         for (filter, sender) in subscribers.iter() {
             if filter.as_deref().is_none_or(|f| f == key) {
-                let published = Published {
-                    key: key.to_owned(),
-                    message: message.clone(),
-                };
+                let published = Published { key: key.to_owned(), message: message.clone() };
                 if sender.try_send(published).is_err() {
                     tracing::warn!(topic, key, "slow subscriber: ephemeral message dropped");
                 }
@@ -123,11 +106,7 @@ impl Bus for LocalBus {
         }
         let (sender, receiver) = mpsc::channel(CAPACITY);
         let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
-        state
-            .topics
-            .entry(topic.to_owned())
-            .or_default()
-            .push((key.map(str::to_owned), sender));
+        state.topics.entry(topic.to_owned()).or_default().push((key.map(str::to_owned), sender));
         Ok(Subscription(Box::pin(ReceiverStream::new(receiver))))
     }
 }

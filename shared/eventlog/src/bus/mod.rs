@@ -39,10 +39,7 @@ pub struct BusMessage {
 impl BusMessage {
     /// A message without headers.
     pub fn new(payload: impl Into<Bytes>) -> Self {
-        Self {
-            payload: payload.into(),
-            headers: Headers::new(),
-        }
+        Self { payload: payload.into(), headers: Headers::new() }
     }
 
     /// Adds a header (builder style).
@@ -126,20 +123,12 @@ pub trait Bus: Send + Sync {
     fn serve(&self, service: &str) -> impl Future<Output = Result<Requests, BusError>> + Send;
 
     /// Publishes an ephemeral message on `topic` for `key`.
-    fn publish(
-        &self,
-        topic: &str,
-        key: &str,
-        message: BusMessage,
-    ) -> impl Future<Output = Result<(), BusError>> + Send;
+    fn publish(&self, topic: &str, key: &str, message: BusMessage)
+    -> impl Future<Output = Result<(), BusError>> + Send;
 
     /// Receives what is published on `topic` for `key` (or for every key with `None`) from now
     /// on.
-    fn subscribe(
-        &self,
-        topic: &str,
-        key: Option<&str>,
-    ) -> impl Future<Output = Result<Subscription, BusError>> + Send;
+    fn subscribe(&self, topic: &str, key: Option<&str>) -> impl Future<Output = Result<Subscription, BusError>> + Send;
 }
 
 /// One request received by a service instance. Answer it with [`respond`](Self::respond);
@@ -155,10 +144,7 @@ pub struct Request {
 
 #[derive(Debug)]
 enum Replier {
-    Nats {
-        client: async_nats::Client,
-        subject: Option<async_nats::Subject>,
-    },
+    Nats { client: async_nats::Client, subject: Option<async_nats::Subject> },
     Local(tokio::sync::oneshot::Sender<BusMessage>),
 }
 

@@ -27,10 +27,7 @@ impl NatsBus {
 
     /// A bus whose subjects start with `prefix` (as [`JetStreamConfig::prefix`](crate::JetStreamConfig)).
     pub fn with_prefix(client: async_nats::Client, prefix: impl Into<String>) -> Self {
-        Self {
-            client,
-            prefix: prefix.into(),
-        }
+        Self { client, prefix: prefix.into() }
     }
 }
 
@@ -58,10 +55,7 @@ fn from_header_map(map: Option<&HeaderMap>) -> Headers {
 }
 
 fn from_message(message: &async_nats::Message) -> BusMessage {
-    BusMessage {
-        payload: message.payload.clone(),
-        headers: from_header_map(message.headers.as_ref()),
-    }
+    BusMessage { payload: message.payload.clone(), headers: from_header_map(message.headers.as_ref()) }
 }
 
 /// The last token of a subject: the key.
@@ -75,11 +69,7 @@ pub(super) async fn publish(
     message: BusMessage,
 ) -> Result<(), BusError> {
     let sent = match to_header_map(&message.headers) {
-        Some(headers) => {
-            client
-                .publish_with_headers(subject, headers, message.payload)
-                .await
-        }
+        Some(headers) => client.publish_with_headers(subject, headers, message.payload).await,
         None => client.publish(subject, message.payload).await,
     };
     sent.map_err(|e| BusError::Unavailable(Box::new(e)))
@@ -96,9 +86,7 @@ impl Bus for NatsBus {
         check_service_or_topic(service)?;
         check_name(key).map_err(super::InvalidBusName::from)?;
         check_headers(&message.headers)?;
-        let mut request = async_nats::Request::new()
-            .payload(message.payload)
-            .timeout(Some(timeout));
+        let mut request = async_nats::Request::new().payload(message.payload).timeout(Some(timeout));
         if let Some(headers) = to_header_map(&message.headers) {
             request = request.headers(headers);
         }
@@ -127,10 +115,7 @@ impl Bus for NatsBus {
         Ok(Requests(Box::pin(subscriber.map(move |message| Request {
             key: key_of(message.subject.as_str()),
             message: from_message(&message),
-            reply: Replier::Nats {
-                client: client.clone(),
-                subject: message.reply,
-            },
+            reply: Replier::Nats { client: client.clone(), subject: message.reply },
         }))))
     }
 
@@ -152,11 +137,9 @@ impl Bus for NatsBus {
             .subscribe(subjects::topic(&self.prefix, topic, key))
             .await
             .map_err(|e| BusError::Unavailable(Box::new(e)))?;
-        Ok(Subscription(Box::pin(subscriber.map(|message| {
-            Published {
-                key: key_of(message.subject.as_str()),
-                message: from_message(&message),
-            }
-        }))))
+        Ok(Subscription(Box::pin(
+            subscriber
+                .map(|message| Published { key: key_of(message.subject.as_str()), message: from_message(&message) }),
+        )))
     }
 }
