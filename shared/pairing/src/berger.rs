@@ -80,11 +80,7 @@ mod tests {
                 for b in 0..n {
                     assert_eq!(met[a][b], i32::from(a != b), "n={n}: {a} and {b}");
                 }
-                assert!(
-                    blacks[a].abs() <= 1,
-                    "n={n}: colour balance {} for {a}",
-                    blacks[a]
-                );
+                assert!(blacks[a].abs() <= 1, "n={n}: colour balance {} for {a}", blacks[a]);
             }
         }
     }

@@ -39,14 +39,6 @@ mod tests {
         assert_eq!(bracket_size(5), 8);
         // 5 entrants: seeds 1, 2, 3 get byes.
         let r = first_round(5);
-        assert_eq!(
-            r,
-            vec![
-                (Some(0), None),
-                (Some(3), Some(4)),
-                (Some(1), None),
-                (Some(2), None)
-            ]
-        );
+        assert_eq!(r, vec![(Some(0), None), (Some(3), Some(4)), (Some(1), None), (Some(2), None)]);
     }
 }

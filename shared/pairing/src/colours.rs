@@ -25,12 +25,12 @@ pub fn assign(
         };
     }
     match (a.last_colour, b.last_colour) {
-        (Some(Colour::White), Some(Colour::Black))
-        | (Some(Colour::White), None)
-        | (None, Some(Colour::Black)) => (a.id, b.id, ColourBy::Alternation),
-        (Some(Colour::Black), Some(Colour::White))
-        | (Some(Colour::Black), None)
-        | (None, Some(Colour::White)) => (b.id, a.id, ColourBy::Alternation),
+        (Some(Colour::White), Some(Colour::Black)) | (Some(Colour::White), None) | (None, Some(Colour::Black)) => {
+            (a.id, b.id, ColourBy::Alternation)
+        }
+        (Some(Colour::Black), Some(Colour::White)) | (Some(Colour::Black), None) | (None, Some(Colour::White)) => {
+            (b.id, a.id, ColourBy::Alternation)
+        }
         _ => {
             if nigiri() {
                 (a.id, b.id, ColourBy::Nigiri)

@@ -18,17 +18,9 @@ pub struct PointSystem {
 
 impl PointSystem {
     /// Art. 27: win 2, draw 1, loss 0.
-    pub const TWO_ONE_ZERO: PointSystem = PointSystem {
-        win: 2,
-        draw: 1,
-        loss: 0,
-    };
+    pub const TWO_ONE_ZERO: PointSystem = PointSystem { win: 2, draw: 1, loss: 0 };
     /// Seed 001's groups: win 3, draw 1, loss 0.
-    pub const THREE_ONE_ZERO: PointSystem = PointSystem {
-        win: 3,
-        draw: 1,
-        loss: 0,
-    };
+    pub const THREE_ONE_ZERO: PointSystem = PointSystem { win: 3, draw: 1, loss: 0 };
 }
 
 /// How a pairing bye (odd field) scores.
@@ -142,18 +134,12 @@ pub enum Format {
 impl Format {
     /// Whether the format pairs teams rather than individuals.
     pub fn is_team(&self) -> bool {
-        matches!(
-            self,
-            Format::Team { .. } | Format::TeamRotation | Format::WinAndContinue
-        )
+        matches!(self, Format::Team { .. } | Format::TeamRotation | Format::WinAndContinue)
     }
 
     /// Whether this is a round-robin family format for Art. 28 (withdrawal rulings).
     pub fn is_round_robin(&self) -> bool {
-        matches!(
-            self,
-            Format::RoundRobin { .. } | Format::GroupsThenKnockout { .. }
-        )
+        matches!(self, Format::RoundRobin { .. } | Format::GroupsThenKnockout { .. })
     }
 
     /// Whether games must be decisive (knockouts: a draw or void game is replayed, so it is not
@@ -196,10 +182,7 @@ impl TournamentConfig {
     pub fn new(name: &str, format: Format, seed: u64) -> TournamentConfig {
         let ranking = crate::standings::default_ranking(&format);
         let pairing = match format {
-            Format::McMahon { .. } => PairingPolicy {
-                handicap: HandicapPolicy::Even,
-                ..PairingPolicy::default()
-            },
+            Format::McMahon { .. } => PairingPolicy { handicap: HandicapPolicy::Even, ..PairingPolicy::default() },
             _ => PairingPolicy::default(),
         };
         TournamentConfig {
@@ -219,11 +202,7 @@ impl TournamentConfig {
     /// Seed 001's local event: groups in round robin scored 3/1/0, head-to-head first, top two to a
     /// cross knockout, 5 minutes late forfeits.
     pub fn seed_001_local_event(name: &str, groups: u32, seed: u64) -> TournamentConfig {
-        let mut c = TournamentConfig::new(
-            name,
-            Format::GroupsThenKnockout { groups, advance: 2 },
-            seed,
-        );
+        let mut c = TournamentConfig::new(name, Format::GroupsThenKnockout { groups, advance: 2 }, seed);
         c.points = PointSystem::THREE_ONE_ZERO;
         c.no_show_limit_ms = 5 * 60 * 1000;
         c

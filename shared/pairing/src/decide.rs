@@ -10,28 +10,19 @@ use crate::lot;
 use crate::outcome::{GameResult, Outcome, ResultReason};
 use crate::record::records;
 use crate::rejection::{ConfigProblem, Rejection};
-use crate::rounds::{
-    arena_next, entrants, group_members, knockout_champion, match_wins, pair_next,
-};
+use crate::rounds::{arena_next, entrants, group_members, knockout_champion, match_wins, pair_next};
 use crate::standings::standings;
 use crate::state::{Phase, Tournament, evolve};
 use crate::team::team_standings;
 
 /// Decides a command. See [`Command`] for what each does and [`Rejection`] for why one is refused.
-pub fn decide(
-    t: &Tournament,
-    cmd: &Command,
-    now: Millis,
-) -> Result<Vec<TournamentEvent>, Rejection> {
+pub fn decide(t: &Tournament, cmd: &Command, now: Millis) -> Result<Vec<TournamentEvent>, Rejection> {
     if let Command::Create { config } = cmd {
         if t.phase != Phase::Uncreated {
             return Err(Rejection::AlreadyCreated);
         }
         validate(config)?;
-        return Ok(vec![TournamentEvent::Created {
-            config: config.clone(),
-            at: now,
-        }]);
+        return Ok(vec![TournamentEvent::Created { config: config.clone(), at: now }]);
     }
     let cfg = t.config.as_ref().ok_or(Rejection::NotCreated)?;
     match cmd {
@@ -59,11 +50,7 @@ pub fn decide(
             }
             Ok(events)
         }
-        Command::RegisterTeam {
-            team,
-            name,
-            members,
-        } => {
+        Command::RegisterTeam { team, name, members } => {
             if t.phase != Phase::Registration {
                 return Err(Rejection::RegistrationClosed);
             }
@@ -79,11 +66,7 @@ pub fn decide(
                     return Err(Rejection::PlayerInAnotherTeam(*m));
                 }
             }
-            Ok(vec![TournamentEvent::TeamRegistered {
-                team: *team,
-                name: name.clone(),
-                members: members.clone(),
-            }])
+            Ok(vec![TournamentEvent::TeamRegistered { team: *team, name: name.clone(), members: members.clone() }])
         }
         Command::Start => start(t, cfg, now),
         Command::ForbidPair { a, b } => {
@@ -94,38 +77,18 @@ pub fn decide(
             }
             Ok(vec![TournamentEvent::PairForbidden { a: *a, b: *b }])
         }
-        Command::FixPairing {
-            round,
-            black,
-            white,
-        } => {
+        Command::FixPairing { round, black, white } => {
             organiser_placement(t, cfg, *round, &[*black, *white])?;
             if black == white {
                 return Err(Rejection::SamePlayer);
             }
-            Ok(vec![TournamentEvent::PairingFixed {
-                round: *round,
-                black: *black,
-                white: *white,
-            }])
+            Ok(vec![TournamentEvent::PairingFixed { round: *round, black: *black, white: *white }])
         }
-        Command::GrantBye {
-            round,
-            player,
-            kind,
-        } => {
+        Command::GrantBye { round, player, kind } => {
             organiser_placement(t, cfg, *round, &[*player])?;
-            Ok(vec![TournamentEvent::ByeGranted {
-                round: *round,
-                player: *player,
-                kind: *kind,
-            }])
+            Ok(vec![TournamentEvent::ByeGranted { round: *round, player: *player, kind: *kind }])
         }
-        Command::SubmitLineUp {
-            round,
-            team,
-            players,
-        } => line_up(t, cfg, *round, *team, players),
+        Command::SubmitLineUp { round, team, players } => line_up(t, cfg, *round, *team, players),
         Command::PairRound => {
             running(t)?;
             if let Some(last) = t.rounds.last()
@@ -143,27 +106,16 @@ pub fn decide(
                 return Err(Rejection::AlreadyRecorded(*game));
             }
             decisive(t, cfg, *game, result)?;
-            let events = vec![TournamentEvent::ResultRecorded {
-                game: *game,
-                result: *result,
-                at: now,
-            }];
+            let events = vec![TournamentEvent::ResultRecorded { game: *game, result: *result, at: now }];
             Ok(with_completion(t, events))
         }
-        Command::ClaimNoShow {
-            game,
-            absent,
-            started_at,
-        } => no_show(t, cfg, *game, absent, *started_at, now),
+        Command::ClaimNoShow { game, absent, started_at } => no_show(t, cfg, *game, absent, *started_at, now),
         Command::IssueWarning { game, player } => {
             let g = t.game(*game).ok_or(Rejection::UnknownGame(*game))?;
             if g.paired.black != *player && g.paired.white != *player {
                 return Err(Rejection::NotInGame(*player));
             }
-            Ok(vec![TournamentEvent::WarningIssued {
-                player: *player,
-                game: *game,
-            }])
+            Ok(vec![TournamentEvent::WarningIssued { player: *player, game: *game }])
         }
         Command::Withdraw { player, reason } => {
             let e = known(t, *player)?;
@@ -175,22 +127,13 @@ pub fn decide(
             }
             Ok(with_completion(t, withdraw(t, cfg, *player, *reason, now)))
         }
-        Command::CorrectResult {
-            game,
-            result,
-            reason,
-        } => {
+        Command::CorrectResult { game, result, reason } => {
             let g = t.game(*game).ok_or(Rejection::UnknownGame(*game))?;
             if g.result.is_none() {
                 return Err(Rejection::NotRecorded(*game));
             }
             decisive(t, cfg, *game, result)?;
-            Ok(vec![TournamentEvent::ResultCorrected {
-                game: *game,
-                result: *result,
-                reason: *reason,
-                at: now,
-            }])
+            Ok(vec![TournamentEvent::ResultCorrected { game: *game, result: *result, reason: *reason, at: now }])
         }
     }
 }
@@ -204,14 +147,9 @@ fn validate(c: &TournamentConfig) -> Result<(), Rejection> {
         Format::SwissElimination { rounds, losses } => *rounds == 0 || *losses == 0,
         Format::Match { wins_needed } => *wins_needed == 0,
         Format::GroupsThenKnockout { groups, advance } => *groups == 0 || *advance == 0,
-        Format::Team {
-            boards, schedule, ..
-        } => {
+        Format::Team { boards, schedule, .. } => {
             *boards == 0
-                || matches!(
-                    schedule,
-                    TeamSchedule::RoundRobin { cycles: 0 } | TeamSchedule::Swiss { rounds: 0 }
-                )
+                || matches!(schedule, TeamSchedule::RoundRobin { cycles: 0 } | TeamSchedule::Swiss { rounds: 0 })
         }
         Format::TeamRotation | Format::WinAndContinue => false,
     };
@@ -245,11 +183,7 @@ fn running(t: &Tournament) -> Result<(), Rejection> {
     }
 }
 
-fn start(
-    t: &Tournament,
-    cfg: &TournamentConfig,
-    now: Millis,
-) -> Result<Vec<TournamentEvent>, Rejection> {
+fn start(t: &Tournament, cfg: &TournamentConfig, now: Millis) -> Result<Vec<TournamentEvent>, Rejection> {
     match t.phase {
         Phase::Registration => {}
         Phase::Finished(_) => return Err(Rejection::Finished),
@@ -259,9 +193,7 @@ fn start(
     let teams = t.teams.len();
     let (needed, have) = match &cfg.format {
         Format::Match { .. } => (2, have),
-        Format::GroupsThenKnockout { groups, advance } => {
-            ((*groups * (*advance).max(2)) as usize, have)
-        }
+        Format::GroupsThenKnockout { groups, advance } => ((*groups * (*advance).max(2)) as usize, have),
         Format::Team { .. } => (2, teams),
         Format::TeamRotation | Format::WinAndContinue => (2, teams),
         _ => (2, have),
@@ -269,37 +201,18 @@ fn start(
     if have < needed {
         return Err(Rejection::TooFewEntrants { needed, have });
     }
-    if matches!(
-        cfg.format,
-        Format::Match { .. } | Format::TeamRotation | Format::WinAndContinue
-    ) && have != needed
-    {
+    if matches!(cfg.format, Format::Match { .. } | Format::TeamRotation | Format::WinAndContinue) && have != needed {
         return Err(Rejection::TooFewEntrants { needed, have });
     }
-    if let Format::Team {
-        boards,
-        line_up: crate::config::LineUpRule::FixedOrder,
-        ..
-    } = cfg.format
-        && let Some((&k, _)) = t
-            .teams
-            .iter()
-            .find(|(_, team)| team.members.len() < boards as usize)
+    if let Format::Team { boards, line_up: crate::config::LineUpRule::FixedOrder, .. } = cfg.format
+        && let Some((&k, _)) = t.teams.iter().find(|(_, team)| team.members.len() < boards as usize)
     {
         return Err(Rejection::InvalidLineUp(k));
     }
     Ok(vec![
         TournamentEvent::LotsDrawn {
-            players: t
-                .players
-                .keys()
-                .map(|&p| (p, lot::lot(cfg.seed, u64::from(p.0))))
-                .collect(),
-            teams: t
-                .teams
-                .keys()
-                .map(|&k| (k, lot::lot(cfg.seed, (1 << 40) | u64::from(k.0))))
-                .collect(),
+            players: t.players.keys().map(|&p| (p, lot::lot(cfg.seed, u64::from(p.0)))).collect(),
+            teams: t.teams.keys().map(|&k| (k, lot::lot(cfg.seed, (1 << 40) | u64::from(k.0)))).collect(),
         },
         TournamentEvent::Started { at: now },
     ])
@@ -312,10 +225,7 @@ fn organiser_placement(
     round: u32,
     players: &[PlayerId],
 ) -> Result<(), Rejection> {
-    if !matches!(
-        cfg.format,
-        Format::Swiss { .. } | Format::McMahon { .. } | Format::SwissElimination { .. }
-    ) {
+    if !matches!(cfg.format, Format::Swiss { .. } | Format::McMahon { .. } | Format::SwissElimination { .. }) {
         return Err(Rejection::NotInThisFormat);
     }
     if matches!(t.phase, Phase::Finished(_)) {
@@ -329,14 +239,8 @@ fn organiser_placement(
         if !t.is_active(p) {
             return Err(Rejection::Withdrawn(p));
         }
-        let fixed = t
-            .fixed
-            .get(&round)
-            .is_some_and(|v| v.iter().any(|&(b, w)| b == p || w == p));
-        let bye = t
-            .granted_byes
-            .get(&round)
-            .is_some_and(|v| v.iter().any(|&(x, _)| x == p));
+        let fixed = t.fixed.get(&round).is_some_and(|v| v.iter().any(|&(b, w)| b == p || w == p));
+        let bye = t.granted_byes.get(&round).is_some_and(|v| v.iter().any(|&(x, _)| x == p));
         if fixed || bye {
             return Err(Rejection::AlreadyPlaced(p));
         }
@@ -351,54 +255,26 @@ fn line_up(
     team: TeamId,
     players: &[PlayerId],
 ) -> Result<Vec<TournamentEvent>, Rejection> {
-    let Format::Team {
-        boards,
-        line_up: crate::config::LineUpRule::PerMatch,
-        ..
-    } = cfg.format
-    else {
+    let Format::Team { boards, line_up: crate::config::LineUpRule::PerMatch, .. } = cfg.format else {
         return Err(Rejection::NotInThisFormat);
     };
     if round != t.current_round() + 1 {
         return Err(Rejection::NotNextRound(round));
     }
-    let roster = &t
-        .teams
-        .get(&team)
-        .ok_or(Rejection::UnknownTeam(team))?
-        .members;
-    let distinct = players
-        .iter()
-        .enumerate()
-        .all(|(k, p)| !players[..k].contains(p));
-    let valid = players.len() == boards as usize
-        && distinct
-        && players
-            .iter()
-            .all(|p| roster.contains(p) && t.is_active(*p));
+    let roster = &t.teams.get(&team).ok_or(Rejection::UnknownTeam(team))?.members;
+    let distinct = players.iter().enumerate().all(|(k, p)| !players[..k].contains(p));
+    let valid =
+        players.len() == boards as usize && distinct && players.iter().all(|p| roster.contains(p) && t.is_active(*p));
     if !valid {
         return Err(Rejection::InvalidLineUp(team));
     }
-    Ok(vec![TournamentEvent::LineUpSubmitted {
-        round,
-        team,
-        players: players.to_vec(),
-    }])
+    Ok(vec![TournamentEvent::LineUpSubmitted { round, team, players: players.to_vec() }])
 }
 
 /// Knockout games (and the knockout stage after groups) need a decisive result.
-fn decisive(
-    t: &Tournament,
-    cfg: &TournamentConfig,
-    game: GameRef,
-    result: &GameResult,
-) -> Result<(), Rejection> {
-    let knockout_stage = t
-        .rounds
-        .get(game.round as usize - 1)
-        .is_some_and(|r| r.stage == Stage::Knockout);
-    if (cfg.format.needs_decisive_games() || knockout_stage)
-        && matches!(result.outcome, Outcome::Draw | Outcome::Void)
+fn decisive(t: &Tournament, cfg: &TournamentConfig, game: GameRef, result: &GameResult) -> Result<(), Rejection> {
+    let knockout_stage = t.rounds.get(game.round as usize - 1).is_some_and(|r| r.stage == Stage::Knockout);
+    if (cfg.format.needs_decisive_games() || knockout_stage) && matches!(result.outcome, Outcome::Draw | Outcome::Void)
     {
         return Err(Rejection::DecisiveResultRequired);
     }
@@ -424,9 +300,7 @@ fn no_show(
     }
     let waited = now.0 - started_at.0;
     if waited < cfg.no_show_limit_ms {
-        return Err(Rejection::NoShowTooEarly {
-            remaining_ms: cfg.no_show_limit_ms - waited,
-        });
+        return Err(Rejection::NoShowTooEarly { remaining_ms: cfg.no_show_limit_ms - waited });
     }
     let outcome = match (absent.contains(&black), absent.contains(&white)) {
         (true, false) => Outcome::Win(Colour::White),
@@ -436,10 +310,7 @@ fn no_show(
     };
     let mut events = vec![TournamentEvent::ResultRecorded {
         game,
-        result: GameResult {
-            outcome,
-            reason: ResultReason::Forfeit,
-        },
+        result: GameResult { outcome, reason: ResultReason::Forfeit },
         at: now,
     }];
     let mut absent: Vec<PlayerId> = absent.to_vec();
@@ -469,11 +340,7 @@ pub fn withdrawal_ruling(t: &Tournament, cfg: &TournamentConfig, p: PlayerId) ->
     let in_group_stage = match cfg.format {
         Format::GroupsThenKnockout { groups, .. } => {
             let g = group_members(t, groups);
-            let stage_rounds = g
-                .iter()
-                .map(|m| rounds_per_cycle(m.len()))
-                .max()
-                .unwrap_or(0) as u32;
+            let stage_rounds = g.iter().map(|m| rounds_per_cycle(m.len())).max().unwrap_or(0) as u32;
             (t.current_round() < stage_rounds).then(|| {
                 let size = g.iter().find(|m| m.contains(&p)).map_or(0, |m| m.len());
                 rounds_per_cycle(size) as u32
@@ -506,17 +373,10 @@ fn withdraw(
     reason: WithdrawalReason,
     now: Millis,
 ) -> Vec<TournamentEvent> {
-    let ruling = if t.phase == Phase::Registration {
-        WithdrawalRuling::ResultsVoid
-    } else {
-        withdrawal_ruling(t, cfg, p)
-    };
-    let mut events = vec![TournamentEvent::PlayerWithdrawn {
-        player: p,
-        after_round: t.current_round(),
-        reason,
-        ruling,
-    }];
+    let ruling =
+        if t.phase == Phase::Registration { WithdrawalRuling::ResultsVoid } else { withdrawal_ruling(t, cfg, p) };
+    let mut events =
+        vec![TournamentEvent::PlayerWithdrawn { player: p, after_round: t.current_round(), reason, ruling }];
     if let Some(round) = t.rounds.last() {
         for g in round.games.iter().filter(|g| g.result.is_none()) {
             let outcome = if g.paired.black == p {
@@ -527,14 +387,8 @@ fn withdraw(
                 continue;
             };
             events.push(TournamentEvent::ResultRecorded {
-                game: GameRef {
-                    round: round.number,
-                    table: g.paired.table,
-                },
-                result: GameResult {
-                    outcome,
-                    reason: ResultReason::Forfeit,
-                },
+                game: GameRef { round: round.number, table: g.paired.table },
+                result: GameResult { outcome, reason: ResultReason::Forfeit },
                 at: now,
             });
         }
@@ -549,27 +403,23 @@ fn with_completion(t: &Tournament, mut events: Vec<TournamentEvent>) -> Vec<Tour
         return events;
     };
     // Cheap test first (no clone): are results still missing in the open round after these events?
-    let paired = events
-        .iter()
-        .any(|e| matches!(e, TournamentEvent::RoundPaired { .. }));
+    let paired = events.iter().any(|e| matches!(e, TournamentEvent::RoundPaired { .. }));
     if !paired {
         let Some(open) = t.rounds.last() else {
             return events;
         };
-        let mut missing: std::collections::BTreeSet<u32> = open
-            .games
+        let missing = open.games.iter().filter(|g| g.result.is_none()).count();
+        let mut newly: Vec<u32> = events
             .iter()
-            .filter(|g| g.result.is_none())
-            .map(|g| g.paired.table)
+            .filter_map(|e| match e {
+                TournamentEvent::ResultRecorded { game, .. } if game.round == open.number => Some(game.table),
+                _ => None,
+            })
+            .filter(|&table| open.games.get(table as usize - 1).is_some_and(|g| g.result.is_none()))
             .collect();
-        for e in &events {
-            if let TournamentEvent::ResultRecorded { game, .. } = e
-                && game.round == open.number
-            {
-                missing.remove(&game.table);
-            }
-        }
-        if open.completed || !missing.is_empty() {
+        newly.sort_unstable();
+        newly.dedup();
+        if open.completed || newly.len() < missing {
             return events;
         }
     }
@@ -581,10 +431,7 @@ fn with_completion(t: &Tournament, mut events: Vec<TournamentEvent>) -> Vec<Tour
         return events;
     };
     let number = round.number;
-    let already = t
-        .rounds
-        .get(number as usize - 1)
-        .is_some_and(|r| r.completed);
+    let already = t.rounds.get(number as usize - 1).is_some_and(|r| r.completed);
     if already || round.games.iter().any(|g| g.result.is_none()) {
         return events;
     }
@@ -599,10 +446,7 @@ fn with_completion(t: &Tournament, mut events: Vec<TournamentEvent>) -> Vec<Tour
         for r in &recs.list {
             let e = &t2.players[&r.player];
             if e.eliminated_in.is_none() && e.withdrawn.is_none() && r.losses >= limit {
-                more.push(TournamentEvent::PlayerEliminated {
-                    player: r.player,
-                    round: number,
-                });
+                more.push(TournamentEvent::PlayerEliminated { player: r.player, round: number });
             }
         }
         for e in &more[1..] {
@@ -619,18 +463,8 @@ fn with_completion(t: &Tournament, mut events: Vec<TournamentEvent>) -> Vec<Tour
 /// Whether the format is over after the last (completed) round, and who won.
 fn finished(t: &Tournament, cfg: &TournamentConfig) -> Option<Champion> {
     let done = t.current_round();
-    let top = || {
-        standings(t)
-            .rows
-            .first()
-            .map_or(Champion::None, |r| Champion::Player(r.player))
-    };
-    let top_team = || {
-        team_standings(t)
-            .rows
-            .first()
-            .map_or(Champion::None, |r| Champion::Team(r.team))
-    };
+    let top = || standings(t).rows.first().map_or(Champion::None, |r| Champion::Player(r.player));
+    let top_team = || team_standings(t).rows.first().map_or(Champion::None, |r| Champion::Team(r.team));
     let last = t.rounds.last()?;
     match &cfg.format {
         Format::Swiss { rounds } | Format::McMahon { rounds, .. } => (done >= *rounds).then(top),
@@ -638,21 +472,10 @@ fn finished(t: &Tournament, cfg: &TournamentConfig) -> Option<Champion> {
             (done as usize >= rounds_per_cycle(entrants(t).len()) * *cycles as usize).then(top)
         }
         Format::Knockout { losses } if *losses >= 2 => {
-            let active: Vec<PlayerId> = t
-                .players
-                .keys()
-                .copied()
-                .filter(|&p| t.is_active(p))
-                .collect();
-            (active.len() <= 1).then(|| {
-                active
-                    .first()
-                    .map_or(Champion::None, |&p| Champion::Player(p))
-            })
+            let active: Vec<PlayerId> = t.players.keys().copied().filter(|&p| t.is_active(p)).collect();
+            (active.len() <= 1).then(|| active.first().map_or(Champion::None, |&p| Champion::Player(p)))
         }
-        Format::Knockout { .. } => {
-            knockout_champion(t, last).map(|c| c.map_or(Champion::None, Champion::Player))
-        }
+        Format::Knockout { .. } => knockout_champion(t, last).map(|c| c.map_or(Champion::None, Champion::Player)),
         Format::GroupsThenKnockout { .. } => {
             if last.stage != Stage::Knockout {
                 return None;
@@ -663,15 +486,12 @@ fn finished(t: &Tournament, cfg: &TournamentConfig) -> Option<Champion> {
             let active = t.players.keys().filter(|&&p| t.is_active(p)).count();
             (done >= *rounds || active <= 1).then(top)
         }
-        Format::Match { wins_needed } => match_wins(t)
-            .into_iter()
-            .find(|&(_, w)| w >= *wins_needed)
-            .map(|(p, _)| Champion::Player(p)),
+        Format::Match { wins_needed } => {
+            match_wins(t).into_iter().find(|&(_, w)| w >= *wins_needed).map(|(p, _)| Champion::Player(p))
+        }
         Format::Team { schedule, .. } => {
             let total = match schedule {
-                TeamSchedule::RoundRobin { cycles } => {
-                    rounds_per_cycle(t.teams.len()) as u32 * cycles
-                }
+                TeamSchedule::RoundRobin { cycles } => rounds_per_cycle(t.teams.len()) as u32 * cycles,
                 TeamSchedule::Swiss { rounds } => *rounds,
             };
             (done >= total).then(top_team)

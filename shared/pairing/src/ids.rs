@@ -12,9 +12,7 @@ pub struct PlayerId(pub u32);
 pub struct TeamId(pub u32);
 
 /// Milliseconds since the Unix epoch (server time, passed in; never read from a clock here).
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize)]
 pub struct Millis(pub i64);
 
 /// One game of a round: `round` is 1-based, `table` is 1-based within the round.

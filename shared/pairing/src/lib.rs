@@ -1,4 +1,5 @@
 //! The pure tournament core (in progress).
+pub mod bench;
 pub mod berger;
 pub mod bracket;
 pub mod colours;

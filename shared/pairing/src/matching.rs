@@ -18,10 +18,7 @@ pub struct WeightMatrix {
 impl WeightMatrix {
     /// An `n × n` matrix with no edges.
     pub fn new(n: usize) -> WeightMatrix {
-        WeightMatrix {
-            n,
-            cells: vec![0; n * n],
-        }
+        WeightMatrix { n, cells: vec![0; n * n] }
     }
 
     /// Number of vertices.
@@ -47,10 +44,7 @@ impl WeightMatrix {
 
     /// Sum of the weights of a matching given as `mate` (each edge counted once).
     pub fn total(&self, mate: &[Option<usize>]) -> Weight {
-        mate.iter()
-            .enumerate()
-            .filter_map(|(i, m)| m.filter(|&j| i < j).map(|j| self.get(i, j)))
-            .sum()
+        mate.iter().enumerate().filter_map(|(i, m)| m.filter(|&j| i < j).map(|j| self.get(i, j))).sum()
     }
 }
 

@@ -39,26 +39,17 @@ pub struct GameResult {
 impl GameResult {
     /// A played game won by `colour`.
     pub fn win(colour: Colour) -> GameResult {
-        GameResult {
-            outcome: Outcome::Win(colour),
-            reason: ResultReason::Played,
-        }
+        GameResult { outcome: Outcome::Win(colour), reason: ResultReason::Played }
     }
 
     /// A played draw.
     pub fn draw() -> GameResult {
-        GameResult {
-            outcome: Outcome::Draw,
-            reason: ResultReason::Played,
-        }
+        GameResult { outcome: Outcome::Draw, reason: ResultReason::Played }
     }
 
     /// A forfeit won by `colour`.
     pub fn forfeit(winner: Colour) -> GameResult {
-        GameResult {
-            outcome: Outcome::Win(winner),
-            reason: ResultReason::Forfeit,
-        }
+        GameResult { outcome: Outcome::Win(winner), reason: ResultReason::Forfeit }
     }
 
     /// Whether the game was actually played (not a forfeit or void).

@@ -29,11 +29,7 @@ impl Rank {
     /// The amateur rank at a strength value (inverse of [`Rank::value`] for amateur ranks;
     /// values above 9 map to 9 dan, below 30 kyu to 30 kyu).
     pub fn from_value(v: i32) -> Rank {
-        if v >= 1 {
-            Rank::Dan(v.min(9) as u8)
-        } else {
-            Rank::Kyu((1 - v).min(30) as u8)
-        }
+        if v >= 1 { Rank::Dan(v.min(9) as u8) } else { Rank::Kyu((1 - v).min(30) as u8) }
     }
 }
 
@@ -64,9 +60,7 @@ impl FromStr for Rank {
     fn from_str(s: &str) -> Result<Rank, RankParseError> {
         let t = s.trim().to_ascii_lowercase();
         let (num, kind) = t.split_at(t.len().saturating_sub(1));
-        let n: u8 = num
-            .parse()
-            .map_err(|_| RankParseError::Malformed(s.to_string()))?;
+        let n: u8 = num.parse().map_err(|_| RankParseError::Malformed(s.to_string()))?;
         let rank = match kind {
             "k" => Rank::Kyu(n),
             "d" => Rank::Dan(n),
@@ -77,11 +71,7 @@ impl FromStr for Rank {
             Rank::Kyu(k) => (1..=30).contains(&k),
             Rank::Dan(d) | Rank::Pro(d) => (1..=9).contains(&d),
         };
-        if ok {
-            Ok(rank)
-        } else {
-            Err(RankParseError::OutOfRange(s.to_string()))
-        }
+        if ok { Ok(rank) } else { Err(RankParseError::OutOfRange(s.to_string())) }
     }
 }
 
@@ -91,10 +81,8 @@ mod tests {
 
     #[test]
     fn ranks_order_from_thirty_kyu_to_professional() {
-        let ranks: Vec<Rank> = ["30k", "10k", "1k", "1d", "7d", "1p", "9p"]
-            .iter()
-            .map(|s| s.parse().unwrap())
-            .collect();
+        let ranks: Vec<Rank> =
+            ["30k", "10k", "1k", "1d", "7d", "1p", "9p"].iter().map(|s| s.parse().unwrap()).collect();
         let values: Vec<i32> = ranks.iter().map(|r| r.value()).collect();
         assert_eq!(values, vec![-29, -9, 0, 1, 7, 7, 15]);
         for r in ranks {
@@ -104,17 +92,8 @@ mod tests {
 
     #[test]
     fn malformed_ranks_are_refused() {
-        assert!(matches!(
-            "5x".parse::<Rank>(),
-            Err(RankParseError::Malformed(_))
-        ));
-        assert!(matches!(
-            "0d".parse::<Rank>(),
-            Err(RankParseError::OutOfRange(_))
-        ));
-        assert!(matches!(
-            "31k".parse::<Rank>(),
-            Err(RankParseError::OutOfRange(_))
-        ));
+        assert!(matches!("5x".parse::<Rank>(), Err(RankParseError::Malformed(_))));
+        assert!(matches!("0d".parse::<Rank>(), Err(RankParseError::OutOfRange(_))));
+        assert!(matches!("31k".parse::<Rank>(), Err(RankParseError::OutOfRange(_))));
     }
 }

@@ -35,10 +35,7 @@ impl Ratio {
             (num, den)
         };
         let g = gcd(num, den);
-        Ratio {
-            num: num / g,
-            den: den / g,
-        }
+        Ratio { num: num / g, den: den / g }
     }
 
     /// An integer.
@@ -69,8 +66,7 @@ impl Ratio {
 
 impl Ord for Ratio {
     fn cmp(&self, other: &Ratio) -> Ordering {
-        (i128::from(self.num) * i128::from(other.den))
-            .cmp(&(i128::from(other.num) * i128::from(self.den)))
+        (i128::from(self.num) * i128::from(other.den)).cmp(&(i128::from(other.num) * i128::from(self.den)))
     }
 }
 
@@ -84,10 +80,7 @@ impl Add for Ratio {
     type Output = Ratio;
     fn add(self, o: Ratio) -> Ratio {
         let g = gcd(self.den, o.den);
-        Ratio::new(
-            self.num * (o.den / g) + o.num * (self.den / g),
-            self.den / g * o.den,
-        )
+        Ratio::new(self.num * (o.den / g) + o.num * (self.den / g), self.den / g * o.den)
     }
 }
 
@@ -101,10 +94,7 @@ impl Sub for Ratio {
 impl Neg for Ratio {
     type Output = Ratio;
     fn neg(self) -> Ratio {
-        Ratio {
-            num: -self.num,
-            den: self.den,
-        }
+        Ratio { num: -self.num, den: self.den }
     }
 }
 
@@ -113,10 +103,7 @@ impl Mul for Ratio {
     fn mul(self, o: Ratio) -> Ratio {
         let g1 = gcd(self.num, o.den);
         let g2 = gcd(o.num, self.den);
-        Ratio::new(
-            (self.num / g1) * (o.num / g2),
-            (self.den / g2) * (o.den / g1),
-        )
+        Ratio::new((self.num / g1) * (o.num / g2), (self.den / g2) * (o.den / g1))
     }
 }
 

@@ -110,11 +110,7 @@ pub fn bye_points(points: &PointSystem, kind: ByeKind) -> i64 {
 
 /// Builds every player's record over rounds `1..=up_to` (clamped to the rounds paired).
 pub fn records(t: &Tournament, up_to: u32) -> Records {
-    let points = t
-        .config
-        .as_ref()
-        .map(|c| c.points)
-        .unwrap_or(PointSystem::TWO_ONE_ZERO);
+    let points = t.config.as_ref().map(|c| c.points).unwrap_or(PointSystem::TWO_ONE_ZERO);
     let rounds = up_to.min(t.current_round());
     let mut list: Vec<PlayerRecord> = t
         .players
@@ -128,16 +124,9 @@ pub fn records(t: &Tournament, up_to: u32) -> Records {
             losses: 0,
         })
         .collect();
-    let index: HashMap<PlayerId, usize> = list
-        .iter()
-        .enumerate()
-        .map(|(i, r)| (r.player, i))
-        .collect();
+    let index: HashMap<PlayerId, usize> = list.iter().enumerate().map(|(i, r)| (r.player, i)).collect();
     let voided = |p: PlayerId| {
-        t.players
-            .get(&p)
-            .and_then(|e| e.withdrawn)
-            .is_some_and(|w| w.ruling == WithdrawalRuling::ResultsVoid)
+        t.players.get(&p).and_then(|e| e.withdrawn).is_some_and(|w| w.ruling == WithdrawalRuling::ResultsVoid)
     };
     for round in t.rounds.iter().take(rounds as usize) {
         let r = (round.number - 1) as usize;
@@ -149,10 +138,7 @@ pub fn records(t: &Tournament, up_to: u32) -> Records {
             if voided(b) || voided(w) {
                 continue;
             }
-            let game = GameRef {
-                round: round.number,
-                table: g.paired.table,
-            };
+            let game = GameRef { round: round.number, table: g.paired.table };
             match g.result {
                 None => {
                     list[ib].entries[r] = Entry::Pending { opponent: w };
@@ -164,14 +150,8 @@ pub fn records(t: &Tournament, up_to: u32) -> Records {
                     for (i, colour, opp) in [(ib, Colour::Black, w), (iw, Colour::White, b)] {
                         let result = res.outcome.for_colour(colour);
                         let rec = &mut list[i];
-                        rec.entries[r] = Entry::Game {
-                            opponent: opp,
-                            result,
-                            colour,
-                            handicap: g.paired.handicap,
-                            forfeit,
-                            game,
-                        };
+                        rec.entries[r] =
+                            Entry::Game { opponent: opp, result, colour, handicap: g.paired.handicap, forfeit, game };
                         rec.points += result_points(&points, result);
                         rec.games += 1;
                         match result {
@@ -193,9 +173,5 @@ pub fn records(t: &Tournament, up_to: u32) -> Records {
             }
         }
     }
-    Records {
-        rounds,
-        list,
-        index,
-    }
+    Records { rounds, list, index }
 }

@@ -6,8 +6,7 @@ use crate::bracket::first_round;
 use crate::colours;
 use crate::config::{ByeKind, Format, LineUpRule, TeamSchedule, TournamentConfig};
 use crate::event::{
-    BracketSlot, Bye, ByeReason, ColourBy, PairedGame, Stage, TeamBoard, TeamMatch,
-    TournamentEvent, WithdrawalRuling,
+    BracketSlot, Bye, ByeReason, ColourBy, PairedGame, Stage, TeamBoard, TeamMatch, TournamentEvent, WithdrawalRuling,
 };
 use crate::ids::{Colour, GameRef, Millis, PlayerId, TeamId};
 use crate::lot;
@@ -67,10 +66,7 @@ impl Draft {
         for (table, outcome) in self.forfeits {
             events.push(TournamentEvent::ResultRecorded {
                 game: GameRef { round, table },
-                result: GameResult {
-                    outcome,
-                    reason: ResultReason::Forfeit,
-                },
+                result: GameResult { outcome, reason: ResultReason::Forfeit },
                 at: now,
             });
         }
@@ -103,11 +99,8 @@ pub(crate) fn pair_next(
             if active.len() < 2 {
                 return Err(Rejection::Finished);
             }
-            let policy = PairingPolicy {
-                rematches: RematchPolicy::Discouraged,
-                byes: ByePolicy::FewestFirst,
-                ..cfg.pairing
-            };
+            let policy =
+                PairingPolicy { rematches: RematchPolicy::Discouraged, byes: ByePolicy::FewestFirst, ..cfg.pairing };
             swiss_like(t, cfg, next, active, policy, true)?
         }
         Format::Knockout { .. } => knockout(t, cfg, next, Stage::Main)?,
@@ -123,16 +116,9 @@ pub(crate) fn pair_next(
         Format::Match { .. } => best_of(t, cfg, next),
         Format::GroupsThenKnockout { groups, advance } => {
             let groups = group_members(t, *groups);
-            let group_rounds = groups
-                .iter()
-                .map(|g| rounds_per_cycle(g.len()))
-                .max()
-                .unwrap_or(0) as u32;
+            let group_rounds = groups.iter().map(|g| rounds_per_cycle(g.len())).max().unwrap_or(0) as u32;
             if next <= group_rounds {
-                let mut d = Draft {
-                    stage: Some(Stage::Groups),
-                    ..Draft::default()
-                };
+                let mut d = Draft { stage: Some(Stage::Groups), ..Draft::default() };
                 for (gi, g) in groups.iter().enumerate() {
                     if ((next - 1) as usize) < rounds_per_cycle(g.len()) {
                         round_robin(t, &mut d, g, (next - 1) as usize, Some(gi as u32));
@@ -145,11 +131,7 @@ pub(crate) fn pair_next(
                 knockout(t, cfg, next, Stage::Knockout)?
             }
         }
-        Format::Team {
-            boards,
-            line_up,
-            schedule,
-        } => team_round(t, cfg, next, *boards, *line_up, *schedule)?,
+        Format::Team { boards, line_up, schedule } => team_round(t, cfg, next, *boards, *line_up, *schedule)?,
         Format::TeamRotation => rotation_round(t, next)?,
         Format::WinAndContinue => arena_round(t, cfg, next)?,
     };
@@ -158,21 +140,13 @@ pub(crate) fn pair_next(
 
 /// Players still in: not withdrawn, not eliminated.
 fn active_players(t: &Tournament) -> Vec<PlayerId> {
-    t.players
-        .keys()
-        .copied()
-        .filter(|&p| t.is_active(p))
-        .collect()
+    t.players.keys().copied().filter(|&p| t.is_active(p)).collect()
 }
 
 /// Round-robin entrants in Berger order: everyone who did not leave before round 1, by lot.
 pub(crate) fn entrants(t: &Tournament) -> Vec<PlayerId> {
-    let mut v: Vec<PlayerId> = t
-        .players
-        .iter()
-        .filter(|(_, e)| e.withdrawn.is_none_or(|w| w.after_round > 0))
-        .map(|(&p, _)| p)
-        .collect();
+    let mut v: Vec<PlayerId> =
+        t.players.iter().filter(|(_, e)| e.withdrawn.is_none_or(|w| w.after_round > 0)).map(|(&p, _)| p).collect();
     v.sort_by_key(|p| (t.players[p].lot, *p));
     v
 }
@@ -181,12 +155,7 @@ pub(crate) fn entrants(t: &Tournament) -> Vec<PlayerId> {
 fn seeded(t: &Tournament, mut players: Vec<PlayerId>) -> Vec<PlayerId> {
     players.sort_by_key(|p| {
         let e = &t.players[p];
-        (
-            -e.registration.rank.value(),
-            -(e.registration.rating.unwrap_or(0)),
-            e.lot,
-            *p,
-        )
+        (-e.registration.rank.value(), -(e.registration.rating.unwrap_or(0)), e.lot, *p)
     });
     players
 }
@@ -207,13 +176,7 @@ pub(crate) fn group_members(t: &Tournament, groups: u32) -> Vec<Vec<PlayerId>> {
 }
 
 /// One Berger round among `entrants`, honouring Art. 28 for withdrawn players.
-fn round_robin(
-    t: &Tournament,
-    d: &mut Draft,
-    entrants: &[PlayerId],
-    round: usize,
-    group: Option<u32>,
-) {
+fn round_robin(t: &Tournament, d: &mut Draft, entrants: &[PlayerId], round: usize, group: Option<u32>) {
     let pairs = berger_round(entrants.len(), round);
     let mut seen = BTreeSet::new();
     for (b, w) in pairs {
@@ -225,11 +188,7 @@ fn round_robin(
             (Some(WithdrawalRuling::ResultsVoid), _) | (_, Some(WithdrawalRuling::ResultsVoid)) => {
                 for p in [black, white] {
                     if ruling(p).is_none() {
-                        d.byes.push(Bye {
-                            player: p,
-                            kind: ByeKind::ZeroPoint,
-                            reason: ByeReason::Rest,
-                        });
+                        d.byes.push(Bye { player: p, kind: ByeKind::ZeroPoint, reason: ByeReason::Rest });
                     }
                 }
             }
@@ -245,11 +204,7 @@ fn round_robin(
     }
     for &p in entrants {
         if !seen.contains(&p) && t.players[&p].withdrawn.is_none() {
-            d.byes.push(Bye {
-                player: p,
-                kind: ByeKind::ZeroPoint,
-                reason: ByeReason::Rest,
-            });
+            d.byes.push(Bye { player: p, kind: ByeKind::ZeroPoint, reason: ByeReason::Rest });
         }
     }
 }
@@ -302,13 +257,7 @@ pub(crate) fn candidates(
                 points = rec.points;
                 opponents = rec.opponents().collect();
                 for en in &rec.entries {
-                    if let Entry::Game {
-                        colour,
-                        handicap: 0,
-                        forfeit: false,
-                        ..
-                    } = *en
-                    {
+                    if let Entry::Game { colour, handicap: 0, forfeit: false, .. } = *en {
                         balance += if colour == Colour::Black { 1 } else { -1 };
                         last = Some(colour);
                     }
@@ -331,20 +280,13 @@ pub(crate) fn candidates(
 }
 
 /// The pairing score of a format: points, or the McMahon score in points.
-pub(crate) fn pairing_score(
-    t: &Tournament,
-    cfg: &TournamentConfig,
-) -> impl Fn(PlayerId, i64) -> i64 {
+pub(crate) fn pairing_score(t: &Tournament, cfg: &TournamentConfig) -> impl Fn(PlayerId, i64) -> i64 {
     let bars = match cfg.format {
         Format::McMahon { bars, .. } => Some(bars),
         _ => None,
     };
     let win = cfg.points.win;
-    let ranks: HashMap<PlayerId, i32> = t
-        .players
-        .iter()
-        .map(|(&p, e)| (p, e.registration.rank.value()))
-        .collect();
+    let ranks: HashMap<PlayerId, i32> = t.players.iter().map(|(&p, e)| (p, e.registration.rank.value())).collect();
     move |p, points| match bars {
         Some(b) => initial_mms(ranks.get(&p).copied().unwrap_or(0), &b) * win + points,
         None => points,
@@ -370,15 +312,9 @@ fn swiss_like(
     }
     let granted = t.granted_byes.get(&next).cloned().unwrap_or_default();
     for &(player, kind) in &granted {
-        d.byes.push(Bye {
-            player,
-            kind,
-            reason: ByeReason::Requested,
-        });
+        d.byes.push(Bye { player, kind, reason: ByeReason::Requested });
     }
-    players.retain(|p| {
-        !fixed.iter().any(|&(b, w)| b == *p || w == *p) && !granted.iter().any(|&(g, _)| g == *p)
-    });
+    players.retain(|p| !fixed.iter().any(|&(b, w)| b == *p || w == *p) && !granted.iter().any(|&(g, _)| g == *p));
     let swiss_score = pairing_score(t, cfg);
     let losses_cap = match cfg.format {
         Format::Knockout { losses } | Format::SwissElimination { losses, .. } => i64::from(losses),
@@ -399,13 +335,9 @@ fn swiss_like(
         Ok(plan) => plan,
         Err(e) if by_losses || matches!(cfg.format, Format::SwissElimination { .. }) => {
             // Elimination fields shrink: allow a rematch or a second bye rather than stop.
-            let relaxed = PairingPolicy {
-                rematches: RematchPolicy::Discouraged,
-                byes: ByePolicy::FewestFirst,
-                ..policy
-            };
-            pair_round(&cands, &t.forbidden, &relaxed, &params)
-                .map_err(|_| Rejection::Pairing(e))?
+            let relaxed =
+                PairingPolicy { rematches: RematchPolicy::Discouraged, byes: ByePolicy::FewestFirst, ..policy };
+            pair_round(&cands, &t.forbidden, &relaxed, &params).map_err(|_| Rejection::Pairing(e))?
         }
         Err(e) => return Err(Rejection::Pairing(e)),
     };
@@ -419,27 +351,15 @@ fn swiss_like(
         g.cost = Some(pair.cost);
     }
     if let Some(p) = plan.bye {
-        let kind = if by_losses {
-            ByeKind::FullPoint
-        } else {
-            cfg.pairing_bye
-        };
-        d.byes.push(Bye {
-            player: p,
-            kind,
-            reason: ByeReason::Pairing,
-        });
+        let kind = if by_losses { ByeKind::FullPoint } else { cfg.pairing_bye };
+        d.byes.push(Bye { player: p, kind, reason: ByeReason::Pairing });
     }
     Ok(d)
 }
 
 /// Swiss plus elimination: keeps the field even by reprieving the best-placed player eliminated in
 /// the last round.
-fn swiss_elimination(
-    t: &Tournament,
-    cfg: &TournamentConfig,
-    next: u32,
-) -> Result<Draft, Rejection> {
+fn swiss_elimination(t: &Tournament, cfg: &TournamentConfig, next: u32) -> Result<Draft, Rejection> {
     let mut players = active_players(t);
     let mut before = Vec::new();
     if players.len() % 2 == 1 {
@@ -452,16 +372,8 @@ fn swiss_elimination(
         if !just_out.is_empty() {
             let recs = records(t, next - 1);
             let st = rank_players(t, &recs, &cfg.ranking);
-            if let Some(best) = st
-                .rows
-                .iter()
-                .map(|r| r.player)
-                .find(|p| just_out.contains(p))
-            {
-                before.push(TournamentEvent::PlayerReprieved {
-                    player: best,
-                    round: next,
-                });
+            if let Some(best) = st.rows.iter().map(|r| r.player).find(|p| just_out.contains(p)) {
+                before.push(TournamentEvent::PlayerReprieved { player: best, round: next });
                 players.push(best);
             }
         }
@@ -506,15 +418,8 @@ fn advancing(t: &Tournament, round: &crate::state::Round) -> Vec<Option<PlayerId
 }
 
 /// Who is left after a knockout round: `Some(champion)` when the bracket is down to one slot.
-pub(crate) fn knockout_champion(
-    t: &Tournament,
-    round: &crate::state::Round,
-) -> Option<Option<PlayerId>> {
-    if round.bracket.len() == 1 {
-        Some(advancing(t, round)[0])
-    } else {
-        None
-    }
+pub(crate) fn knockout_champion(t: &Tournament, round: &crate::state::Round) -> Option<Option<PlayerId>> {
+    if round.bracket.len() == 1 { Some(advancing(t, round)[0]) } else { None }
 }
 
 /// Lays out a bracket round from entrants in slot order (neighbours meet).
@@ -534,11 +439,7 @@ fn bracket_round(
                 BracketSlot::Game(d.game(black, white, ColourBy::Nigiri).table)
             }
             (Some(p), None) | (None, Some(p)) => {
-                d.byes.push(Bye {
-                    player: p,
-                    kind: ByeKind::FullPoint,
-                    reason: ByeReason::Advance,
-                });
+                d.byes.push(Bye { player: p, kind: ByeKind::FullPoint, reason: ByeReason::Advance });
                 BracketSlot::Through(p)
             }
             (None, None) => BracketSlot::Empty,
@@ -548,32 +449,19 @@ fn bracket_round(
 }
 
 /// Single elimination: round 1 from seeding (top seeds get the byes), later rounds from the bracket.
-fn knockout(
-    t: &Tournament,
-    cfg: &TournamentConfig,
-    next: u32,
-    stage: Stage,
-) -> Result<Draft, Rejection> {
-    let mut d = Draft {
-        stage: Some(stage),
-        ..Draft::default()
-    };
+fn knockout(t: &Tournament, cfg: &TournamentConfig, next: u32, stage: Stage) -> Result<Draft, Rejection> {
+    let mut d = Draft { stage: Some(stage), ..Draft::default() };
     let slots: Vec<(Option<PlayerId>, Option<PlayerId>)> = match t.rounds.last() {
         Some(prev) if !prev.bracket.is_empty() => {
             if prev.bracket.len() == 1 {
                 return Err(Rejection::Finished);
             }
             let adv = advancing(t, prev);
-            adv.chunks(2)
-                .map(|c| (c[0], c.get(1).copied().flatten()))
-                .collect()
+            adv.chunks(2).map(|c| (c[0], c.get(1).copied().flatten())).collect()
         }
         _ => {
             let seeds = seeded(t, active_players(t));
-            first_round(seeds.len())
-                .into_iter()
-                .map(|(a, b)| (a.map(|i| seeds[i]), b.map(|i| seeds[i])))
-                .collect()
+            first_round(seeds.len()).into_iter().map(|(a, b)| (a.map(|i| seeds[i]), b.map(|i| seeds[i]))).collect()
         }
     };
     bracket_round(t, cfg, next, &mut d, slots);
@@ -595,23 +483,14 @@ fn cross_knockout(
     let mut placed: Vec<Vec<Option<PlayerId>>> = Vec::new();
     let st = rank_players(t, &recs, &cfg.ranking);
     for g in groups {
-        let mut order: Vec<Option<PlayerId>> = st
-            .rows
-            .iter()
-            .map(|r| r.player)
-            .filter(|p| g.contains(p) && t.is_active(*p))
-            .map(Some)
-            .collect();
+        let mut order: Vec<Option<PlayerId>> =
+            st.rows.iter().map(|r| r.player).filter(|p| g.contains(p) && t.is_active(*p)).map(Some).collect();
         order.resize(advance as usize, None);
         order.truncate(advance as usize);
         placed.push(order);
     }
-    let mut d = Draft {
-        stage: Some(Stage::Knockout),
-        ..Draft::default()
-    };
-    let slots: Vec<(Option<PlayerId>, Option<PlayerId>)> = if advance == 2 && groups.len() % 2 == 0
-    {
+    let mut d = Draft { stage: Some(Stage::Knockout), ..Draft::default() };
+    let slots: Vec<(Option<PlayerId>, Option<PlayerId>)> = if advance == 2 && groups.len() % 2 == 0 {
         let half = groups.len() / 2;
         let mut s = Vec::new();
         for k in 0..half {
@@ -650,11 +529,7 @@ fn best_of(t: &Tournament, cfg: &TournamentConfig, next: u32) -> Draft {
             d.game(prev.paired.white, prev.paired.black, ColourBy::Alternation);
         }
         None => {
-            let (black, white) = if lot::nigiri(cfg.seed, next)() {
-                (two[0], two[1])
-            } else {
-                (two[1], two[0])
-            };
+            let (black, white) = if lot::nigiri(cfg.seed, next)() { (two[0], two[1]) } else { (two[1], two[0]) };
             d.game(black, white, ColourBy::Nigiri);
         }
     }
@@ -684,42 +559,22 @@ fn line_up(
 ) -> Result<Vec<PlayerId>, Rejection> {
     match rule {
         LineUpRule::FixedOrder => {
-            let v: Vec<PlayerId> = t.teams[&team]
-                .members
-                .iter()
-                .copied()
-                .filter(|&p| t.is_active(p))
-                .take(boards as usize)
-                .collect();
-            if v.len() < boards as usize {
-                Err(Rejection::InvalidLineUp(team))
-            } else {
-                Ok(v)
-            }
+            let v: Vec<PlayerId> =
+                t.teams[&team].members.iter().copied().filter(|&p| t.is_active(p)).take(boards as usize).collect();
+            if v.len() < boards as usize { Err(Rejection::InvalidLineUp(team)) } else { Ok(v) }
         }
-        LineUpRule::PerMatch => t
-            .line_ups
-            .get(&(round, team))
-            .cloned()
-            .ok_or(Rejection::LineUpMissing(team)),
+        LineUpRule::PerMatch => t.line_ups.get(&(round, team)).cloned().ok_or(Rejection::LineUpMissing(team)),
     }
 }
 
 /// Adds one team match: the home team holds Black on odd boards.
 fn team_match(d: &mut Draft, home: (TeamId, &[PlayerId]), away: (TeamId, &[PlayerId])) {
     let match_no = d.team_matches.len() as u32 + 1;
-    d.team_matches.push(TeamMatch {
-        match_no,
-        home: home.0,
-        away: away.0,
-    });
+    d.team_matches.push(TeamMatch { match_no, home: home.0, away: away.0 });
     for (k, (&h, &a)) in home.1.iter().zip(away.1).enumerate() {
         let (black, white) = if k % 2 == 0 { (h, a) } else { (a, h) };
         let g = d.game(black, white, ColourBy::BoardOrder);
-        g.team_board = Some(TeamBoard {
-            match_no,
-            board: k as u32 + 1,
-        });
+        g.team_board = Some(TeamBoard { match_no, board: k as u32 + 1 });
     }
 }
 
@@ -738,15 +593,9 @@ fn team_round(
             if next as usize > rounds_per_cycle(teams.len()) * cycles as usize {
                 return Err(Rejection::Finished);
             }
-            let pairs: Vec<(TeamId, TeamId)> = berger_round(teams.len(), (next - 1) as usize)
-                .into_iter()
-                .map(|(h, a)| (teams[h], teams[a]))
-                .collect();
-            d.team_byes = teams
-                .iter()
-                .copied()
-                .filter(|x| !pairs.iter().any(|&(h, a)| h == *x || a == *x))
-                .collect();
+            let pairs: Vec<(TeamId, TeamId)> =
+                berger_round(teams.len(), (next - 1) as usize).into_iter().map(|(h, a)| (teams[h], teams[a])).collect();
+            d.team_byes = teams.iter().copied().filter(|x| !pairs.iter().any(|&(h, a)| h == *x || a == *x)).collect();
             d.team_byes.clear(); // a round-robin rest scores nothing
             pairs
         }
@@ -774,8 +623,8 @@ fn team_round(
                 })
                 .collect();
             let policy = PairingPolicy::default();
-            let plan = pair_round(&cands, &BTreeSet::new(), &policy, &PairingParams::default())
-                .map_err(Rejection::Pairing)?;
+            let plan =
+                pair_round(&cands, &BTreeSet::new(), &policy, &PairingParams::default()).map_err(Rejection::Pairing)?;
             if let Some(b) = plan.bye {
                 d.team_byes.push(TeamId(b.0));
             }
@@ -803,10 +652,7 @@ fn team_round(
 fn two_teams(t: &Tournament) -> Result<[(TeamId, Vec<PlayerId>); 2], Rejection> {
     let teams = teams_by_lot(t);
     if teams.len() != 2 {
-        return Err(Rejection::TooFewEntrants {
-            needed: 2,
-            have: teams.len(),
-        });
+        return Err(Rejection::TooFewEntrants { needed: 2, have: teams.len() });
     }
     let members = |k: TeamId| t.teams[&k].members.clone();
     Ok([(teams[0], members(teams[0])), (teams[1], members(teams[1]))])
@@ -821,19 +667,12 @@ fn rotation_round(t: &Tournament, next: u32) -> Result<Draft, Rejection> {
     }
     let r = (next - 1) as usize;
     let mut d = Draft::default();
-    d.team_matches.push(TeamMatch {
-        match_no: 1,
-        home: a,
-        away: b,
-    });
+    d.team_matches.push(TeamMatch { match_no: 1, home: a, away: b });
     for i in 0..n {
         let (x, y) = (am[i], bm[(i + r) % n]);
         let (black, white) = if (i + r) % 2 == 0 { (x, y) } else { (y, x) };
         let g = d.game(black, white, ColourBy::BoardOrder);
-        g.team_board = Some(TeamBoard {
-            match_no: 1,
-            board: i as u32 + 1,
-        });
+        g.team_board = Some(TeamBoard { match_no: 1, board: i as u32 + 1 });
         let table = g.table;
         let gone = |p: PlayerId| t.players[&p].withdrawn.is_some();
         if let Some(o) = forfeit_outcome(gone(black), gone(white)) {
@@ -850,21 +689,12 @@ pub(crate) fn arena_next(t: &Tournament) -> Result<[(TeamId, Option<PlayerId>); 
     let out = |p: PlayerId| {
         t.players[&p].withdrawn.is_some()
             || recs.get(p).is_some_and(|r| {
-                r.entries.iter().any(|e| {
-                    matches!(
-                        e,
-                        Entry::Game {
-                            result: PlayerResult::Loss | PlayerResult::Draw,
-                            ..
-                        }
-                    )
-                })
+                r.entries
+                    .iter()
+                    .any(|e| matches!(e, Entry::Game { result: PlayerResult::Loss | PlayerResult::Draw, .. }))
             })
     };
-    Ok([
-        (a, am.iter().copied().find(|&p| !out(p))),
-        (b, bm.iter().copied().find(|&p| !out(p))),
-    ])
+    Ok([(a, am.iter().copied().find(|&p| !out(p))), (b, bm.iter().copied().find(|&p| !out(p)))])
 }
 
 fn arena_round(t: &Tournament, cfg: &TournamentConfig, next: u32) -> Result<Draft, Rejection> {
@@ -873,21 +703,10 @@ fn arena_round(t: &Tournament, cfg: &TournamentConfig, next: u32) -> Result<Draf
         return Err(Rejection::Finished);
     };
     let mut d = Draft::default();
-    d.team_matches.push(TeamMatch {
-        match_no: 1,
-        home: a,
-        away: b,
-    });
-    let (black, white) = if lot::nigiri(cfg.seed, next)() {
-        (pa, pb)
-    } else {
-        (pb, pa)
-    };
+    d.team_matches.push(TeamMatch { match_no: 1, home: a, away: b });
+    let (black, white) = if lot::nigiri(cfg.seed, next)() { (pa, pb) } else { (pb, pa) };
     let g = d.game(black, white, ColourBy::Nigiri);
-    g.team_board = Some(TeamBoard {
-        match_no: 1,
-        board: next,
-    });
+    g.team_board = Some(TeamBoard { match_no: 1, board: next });
     Ok(d)
 }
 

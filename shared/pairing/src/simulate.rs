@@ -53,9 +53,7 @@ impl Simulation {
     /// Registers players and starts.
     pub fn register_all(&mut self, players: &[Registration]) -> Result<(), Rejection> {
         for r in players {
-            self.run(Command::Register {
-                registration: r.clone(),
-            })?;
+            self.run(Command::Register { registration: r.clone() })?;
         }
         Ok(())
     }
@@ -68,15 +66,8 @@ impl Simulation {
         }
         let d = f64::from(black_rank - white_rank);
         let p_black = 1.0 / (1.0 + (-0.6 * d).exp());
-        let winner = if self.rng.random_bool(p_black.clamp(0.02, 0.98)) {
-            Colour::Black
-        } else {
-            Colour::White
-        };
-        GameResult {
-            outcome: Outcome::Win(winner),
-            reason: ResultReason::Played,
-        }
+        let winner = if self.rng.random_bool(p_black.clamp(0.02, 0.98)) { Colour::Black } else { Colour::White };
+        GameResult { outcome: Outcome::Win(winner), reason: ResultReason::Played }
     }
 
     /// Records a random result for every open game of the last round.
@@ -85,11 +76,7 @@ impl Simulation {
             return Ok(());
         };
         let number = round.number;
-        let decisive = self
-            .state
-            .config
-            .as_ref()
-            .is_some_and(|c| c.format.needs_decisive_games())
+        let decisive = self.state.config.as_ref().is_some_and(|c| c.format.needs_decisive_games())
             || round.stage == crate::event::Stage::Knockout;
         let open: Vec<(u32, i32, i32)> = round
             .games
@@ -102,22 +89,14 @@ impl Simulation {
             .collect();
         for (table, rb, rw) in open {
             let result = self.random_result(rb, rw, !decisive);
-            self.run(Command::RecordResult {
-                game: GameRef {
-                    round: number,
-                    table,
-                },
-                result,
-            })?;
+            self.run(Command::RecordResult { game: GameRef { round: number, table }, result })?;
         }
         Ok(())
     }
 
     /// Pairs and plays rounds until the event finishes (or `max_rounds` rounds were paired).
     pub fn play_to_end(&mut self, max_rounds: u32) -> Result<(), Rejection> {
-        while !matches!(self.state.phase, Phase::Finished(_))
-            && self.state.current_round() < max_rounds
-        {
+        while !matches!(self.state.phase, Phase::Finished(_)) && self.state.current_round() < max_rounds {
             self.run(Command::PairRound)?;
             self.play_round()?;
         }

@@ -109,9 +109,7 @@ pub fn default_ranking(format: &Format) -> Vec<TieBreak> {
         }
         Format::Match { .. } => vec![Points, Lot],
         Format::GroupsThenKnockout { .. } => vec![Points, HeadToHead, Sodos, Warnings, Lot],
-        Format::Team {
-            boards, schedule, ..
-        } => {
+        Format::Team { boards, schedule, .. } => {
             let mut v = match schedule {
                 crate::config::TeamSchedule::RoundRobin { .. } => vec![MatchPoints, BoardPoints],
                 crate::config::TeamSchedule::Swiss { .. } => vec![TeamTotalScore, BoardPoints],
@@ -202,12 +200,7 @@ pub(crate) fn scores(t: &Tournament, recs: &Records) -> Scores {
         let m0 = bars.map_or(0, |b| initial_mms(e.registration.rank.value(), &b));
         mms.push(Ratio::new(m0 * win + rec.points, win));
     }
-    Scores {
-        points,
-        opp_points,
-        mms,
-        rounds: recs.rounds,
-    }
+    Scores { points, opp_points, mms, rounds: recs.rounds }
 }
 
 /// Standings after every round paired so far (games without a result count nothing yet).
@@ -218,19 +211,13 @@ pub fn standings(t: &Tournament) -> Standings {
 /// Standings counting rounds `1..=round`.
 pub fn standings_after(t: &Tournament, round: u32) -> Standings {
     let recs = records(t, round);
-    let criteria = t
-        .config
-        .as_ref()
-        .map(|c| c.ranking.clone())
-        .unwrap_or_else(|| vec![TieBreak::Points]);
+    let criteria = t.config.as_ref().map(|c| c.ranking.clone()).unwrap_or_else(|| vec![TieBreak::Points]);
     rank_players(t, &recs, &criteria)
 }
 
 fn opponent_games(entries: &[Entry]) -> impl Iterator<Item = (PlayerId, PlayerResult)> + '_ {
     entries.iter().filter_map(|e| match *e {
-        Entry::Game {
-            opponent, result, ..
-        } => Some((opponent, result)),
+        Entry::Game { opponent, result, .. } => Some((opponent, result)),
         _ => None,
     })
 }
@@ -244,19 +231,11 @@ pub fn rank_players(t: &Tournament, recs: &Records, criteria: &[TieBreak]) -> St
     let idx = |p: PlayerId| recs.index_of(p).unwrap_or(0);
     // SOS-family values, computed only when asked for.
     let need = |c: TieBreak| criteria.contains(&c);
-    let sos: Vec<Ratio> =
-        if need(TieBreak::Sos) || need(TieBreak::Sosos) || need(TieBreak::TotalScore) {
-            recs.list
-                .iter()
-                .map(|r| {
-                    opponent_games(&r.entries)
-                        .map(|(o, _)| sc.opp_points[idx(o)])
-                        .sum()
-                })
-                .collect()
-        } else {
-            Vec::new()
-        };
+    let sos: Vec<Ratio> = if need(TieBreak::Sos) || need(TieBreak::Sosos) || need(TieBreak::TotalScore) {
+        recs.list.iter().map(|r| opponent_games(&r.entries).map(|(o, _)| sc.opp_points[idx(o)]).sum()).collect()
+    } else {
+        Vec::new()
+    };
     let sosm: Vec<Ratio> = if need(TieBreak::Sosm) || need(TieBreak::Sososm) {
         recs.list
             .iter()
@@ -317,24 +296,16 @@ pub fn rank_players(t: &Tournament, recs: &Records, criteria: &[TieBreak]) -> St
     };
     let ranked: Vec<usize> = (0..n)
         .filter(|&i| {
-            t.players[&recs.list[i].player]
-                .withdrawn
-                .is_none_or(|w| w.ruling != WithdrawalRuling::ResultsVoid)
+            t.players[&recs.list[i].player].withdrawn.is_none_or(|w| w.ruling != WithdrawalRuling::ResultsVoid)
         })
         .collect();
     let unranked: Vec<PlayerId> = recs
         .list
         .iter()
         .map(|r| r.player)
-        .filter(|p| {
-            t.players[p]
-                .withdrawn
-                .is_some_and(|w| w.ruling == WithdrawalRuling::ResultsVoid)
-        })
+        .filter(|p| t.players[p].withdrawn.is_some_and(|w| w.ruling == WithdrawalRuling::ResultsVoid))
         .collect();
-    let points = cfg
-        .map(|c| c.points)
-        .unwrap_or(crate::config::PointSystem::TWO_ONE_ZERO);
+    let points = cfg.map(|c| c.points).unwrap_or(crate::config::PointSystem::TWO_ONE_ZERO);
     let head_to_head = |group: &[usize], i: usize| -> Ratio {
         let rec = &recs.list[i];
         Ratio::int(
@@ -346,15 +317,8 @@ pub fn rank_players(t: &Tournament, recs: &Records, criteria: &[TieBreak]) -> St
     };
     let mut table: Vec<Vec<Ratio>> = vec![Vec::new(); n];
     let order = refine(&ranked, criteria, &mut table, &value, &head_to_head);
-    let rows = build_rows(&order, criteria, &table, |i| {
-        (recs.list[i].player, recs.list[i].games, recs.list[i].wins)
-    });
-    Standings {
-        after_round: recs.rounds,
-        criteria: criteria.to_vec(),
-        rows,
-        unranked,
-    }
+    let rows = build_rows(&order, criteria, &table, |i| (recs.list[i].player, recs.list[i].games, recs.list[i].wins));
+    Standings { after_round: recs.rounds, criteria: criteria.to_vec(), rows, unranked }
 }
 
 /// A ranked group: members, and the criterion index that split it from the group above.
@@ -376,11 +340,7 @@ pub(crate) fn refine(
             let mut keyed: Vec<(Ratio, usize)> = members
                 .iter()
                 .map(|&i| {
-                    let v = if c == TieBreak::HeadToHead {
-                        head_to_head(&members, i)
-                    } else {
-                        value(c, i)
-                    };
+                    let v = if c == TieBreak::HeadToHead { head_to_head(&members, i) } else { value(c, i) };
                     table[i].push(v);
                     (if c.lower_is_better() { -v } else { v }, i)
                 })
@@ -428,14 +388,11 @@ pub(crate) fn build_rows(
         }
         let below = flat.get(pos + 1).map(|&(_, l, f)| if f { l } else { None });
         let shared = !first || flat.get(pos + 1).is_some_and(|&(_, _, f)| !f);
-        let deepest = [
-            if pos > 0 { above } else { Some(0) },
-            below.unwrap_or(Some(0)),
-        ]
-        .into_iter()
-        .flatten()
-        .filter(|&l| l > 0)
-        .max();
+        let deepest = [if pos > 0 { above } else { Some(0) }, below.unwrap_or(Some(0))]
+            .into_iter()
+            .flatten()
+            .filter(|&l| l > 0)
+            .max();
         let (player, games, wins) = info(i);
         rows.push(StandingRow {
             place,

@@ -2,8 +2,7 @@
 
 use crate::config::{ByeKind, TournamentConfig};
 use crate::event::{
-    BracketSlot, Bye, Champion, PairedGame, Stage, TeamMatch, TournamentEvent, WithdrawalReason,
-    WithdrawalRuling,
+    BracketSlot, Bye, Champion, PairedGame, Stage, TeamMatch, TournamentEvent, WithdrawalReason, WithdrawalRuling,
 };
 use crate::ids::{GameRef, Millis, PlayerId, TeamId};
 use crate::outcome::GameResult;
@@ -162,9 +161,7 @@ impl Tournament {
 
     /// Whether the player is still in the event (not withdrawn, not eliminated).
     pub fn is_active(&self, p: PlayerId) -> bool {
-        self.players
-            .get(&p)
-            .is_some_and(|e| e.withdrawn.is_none() && e.eliminated_in.is_none())
+        self.players.get(&p).is_some_and(|e| e.withdrawn.is_none() && e.eliminated_in.is_none())
     }
 }
 
@@ -195,24 +192,13 @@ pub fn evolve(t: &mut Tournament, event: &TournamentEvent) {
                 },
             );
         }
-        TournamentEvent::TeamRegistered {
-            team,
-            name,
-            members,
-        } => {
+        TournamentEvent::TeamRegistered { team, name, members } => {
             for m in members {
                 if let Some(e) = t.players.get_mut(m) {
                     e.team = Some(*team);
                 }
             }
-            t.teams.insert(
-                *team,
-                Team {
-                    name: name.clone(),
-                    members: members.clone(),
-                    lot: 0,
-                },
-            );
+            t.teams.insert(*team, Team { name: name.clone(), members: members.clone(), lot: 0 });
         }
         TournamentEvent::LotsDrawn { players, teams } => {
             for (p, lot) in players {
@@ -230,49 +216,20 @@ pub fn evolve(t: &mut Tournament, event: &TournamentEvent) {
         TournamentEvent::PairForbidden { a, b } => {
             t.forbidden.insert(ordered(*a, *b));
         }
-        TournamentEvent::PairingFixed {
-            round,
-            black,
-            white,
-        } => {
+        TournamentEvent::PairingFixed { round, black, white } => {
             t.fixed.entry(*round).or_default().push((*black, *white));
         }
-        TournamentEvent::ByeGranted {
-            round,
-            player,
-            kind,
-        } => {
-            t.granted_byes
-                .entry(*round)
-                .or_default()
-                .push((*player, *kind));
+        TournamentEvent::ByeGranted { round, player, kind } => {
+            t.granted_byes.entry(*round).or_default().push((*player, *kind));
         }
-        TournamentEvent::LineUpSubmitted {
-            round,
-            team,
-            players,
-        } => {
+        TournamentEvent::LineUpSubmitted { round, team, players } => {
             t.line_ups.insert((*round, *team), players.clone());
         }
-        TournamentEvent::RoundPaired {
-            round,
-            stage,
-            games,
-            byes,
-            team_matches,
-            bracket,
-            team_byes,
-        } => {
+        TournamentEvent::RoundPaired { round, stage, games, byes, team_matches, bracket, team_byes } => {
             t.rounds.push(Round {
                 number: *round,
                 stage: *stage,
-                games: games
-                    .iter()
-                    .map(|g| Game {
-                        paired: g.clone(),
-                        result: None,
-                    })
-                    .collect(),
+                games: games.iter().map(|g| Game { paired: g.clone(), result: None }).collect(),
                 byes: byes.clone(),
                 team_matches: team_matches.clone(),
                 bracket: bracket.clone(),
@@ -298,18 +255,9 @@ pub fn evolve(t: &mut Tournament, event: &TournamentEvent) {
                 e.warnings += 1;
             }
         }
-        TournamentEvent::PlayerWithdrawn {
-            player,
-            after_round,
-            reason,
-            ruling,
-        } => {
+        TournamentEvent::PlayerWithdrawn { player, after_round, reason, ruling } => {
             if let Some(e) = t.players.get_mut(player) {
-                e.withdrawn = Some(Withdrawal {
-                    after_round: *after_round,
-                    reason: *reason,
-                    ruling: *ruling,
-                });
+                e.withdrawn = Some(Withdrawal { after_round: *after_round, reason: *reason, ruling: *ruling });
             }
         }
         TournamentEvent::PlayerEliminated { player, round } => {

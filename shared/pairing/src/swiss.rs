@@ -42,22 +42,14 @@ pub struct PairingParams {
 
 impl Default for PairingParams {
     fn default() -> Self {
-        PairingParams {
-            advance: 320,
-            tail: 64,
-            max_window: 1536,
-        }
+        PairingParams { advance: 320, tail: 64, max_window: 1536 }
     }
 }
 
 impl PairingParams {
     /// One window for the whole field: the exact dense optimum (for measuring the windows).
     pub fn exact(n: usize) -> PairingParams {
-        PairingParams {
-            advance: n.max(1),
-            tail: 0,
-            max_window: n.max(2),
-        }
+        PairingParams { advance: n.max(1), tail: 0, max_window: n.max(2) }
     }
 }
 
@@ -111,11 +103,7 @@ pub fn pairing_order(candidates: &[Candidate]) -> Vec<usize> {
     let mut order: Vec<usize> = (0..candidates.len()).collect();
     order.sort_by(|&x, &y| {
         let (a, b) = (&candidates[x], &candidates[y]);
-        b.score
-            .cmp(&a.score)
-            .then(b.rank.cmp(&a.rank))
-            .then(a.lot.cmp(&b.lot))
-            .then(a.id.cmp(&b.id))
+        b.score.cmp(&a.score).then(b.rank.cmp(&a.rank)).then(a.lot.cmp(&b.lot)).then(a.id.cmp(&b.id))
     });
     order
 }
@@ -128,12 +116,7 @@ pub fn pair_round(
     params: &PairingParams,
 ) -> Result<RoundPlan, PairingError> {
     let order = pairing_order(candidates);
-    let ctx = Ctx {
-        c: candidates,
-        forbidden,
-        policy,
-        params,
-    };
+    let ctx = Ctx { c: candidates, forbidden, policy, params };
     let mut matchings = 0;
     if order.len() % 2 == 0 {
         let pairs = ctx
@@ -151,11 +134,7 @@ pub fn pair_round(
     if bye_order.is_empty() {
         return Err(PairingError::NoByeCandidate);
     }
-    let attempts = if order.len() <= 64 {
-        bye_order.len()
-    } else {
-        16
-    };
+    let attempts = if order.len() <= 64 { bye_order.len() } else { 16 };
     let mut last_err = Vec::new();
     for &bye in bye_order.iter().take(attempts) {
         let rest: Vec<usize> = order.iter().copied().filter(|&i| i != bye).collect();
@@ -189,12 +168,7 @@ impl Ctx<'_> {
         edge_cost(a, b, self.policy)
     }
 
-    fn plan(
-        &self,
-        pairs: Vec<(usize, usize)>,
-        bye: Option<PlayerId>,
-        matchings: usize,
-    ) -> RoundPlan {
+    fn plan(&self, pairs: Vec<(usize, usize)>, bye: Option<PlayerId>, matchings: usize) -> RoundPlan {
         let mut pairs: Vec<PlannedPair> = pairs
             .into_iter()
             .map(|(i, j)| PlannedPair {
@@ -209,17 +183,10 @@ impl Ctx<'_> {
                 }),
             })
             .collect();
-        let pos: std::collections::HashMap<PlayerId, usize> = pairing_order(self.c)
-            .into_iter()
-            .enumerate()
-            .map(|(p, i)| (self.c[i].id, p))
-            .collect();
+        let pos: std::collections::HashMap<PlayerId, usize> =
+            pairing_order(self.c).into_iter().enumerate().map(|(p, i)| (self.c[i].id, p)).collect();
         pairs.sort_by_key(|p| pos[&p.a]);
-        RoundPlan {
-            pairs,
-            bye,
-            matchings,
-        }
+        RoundPlan { pairs, bye, matchings }
     }
 
     /// Exact matching of `window` (candidate indices). Returns mates as positions within `window`.
@@ -238,11 +205,7 @@ impl Ctx<'_> {
     }
 
     /// Pairs an even list given in pairing order. On failure returns the unpaired candidates.
-    fn pair_even(
-        &self,
-        order: &[usize],
-        matchings: &mut usize,
-    ) -> Result<Vec<(usize, usize)>, Vec<usize>> {
+    fn pair_even(&self, order: &[usize], matchings: &mut usize) -> Result<Vec<(usize, usize)>, Vec<usize>> {
         let n = order.len();
         let p = self.params;
         let advance = p.advance.max(2);
@@ -293,10 +256,7 @@ impl Ctx<'_> {
                             committed.push((window[x], window[y]));
                         }
                     }
-                    return Ok(committed
-                        .into_iter()
-                        .map(|(x, y)| (order[x], order[y]))
-                        .collect());
+                    return Ok(committed.into_iter().map(|(x, y)| (order[x], order[y])).collect());
                 }
                 let target = (window.len() * 2).min(p.max_window.max(window.len()));
                 if committed.is_empty() || window.len() >= target {

@@ -49,23 +49,12 @@ pub struct MatchScore {
 
 /// Scores of the team matches over rounds `1..=up_to` whose boards all have results.
 pub fn match_scores(t: &Tournament, up_to: u32) -> Vec<MatchScore> {
-    let points = t
-        .config
-        .as_ref()
-        .map(|c| c.points)
-        .unwrap_or(PointSystem::TWO_ONE_ZERO);
+    let points = t.config.as_ref().map(|c| c.points).unwrap_or(PointSystem::TWO_ONE_ZERO);
     let mut out = Vec::new();
     for round in t.rounds.iter().take(up_to as usize) {
         for m in &round.team_matches {
-            let games: Vec<_> = round
-                .games
-                .iter()
-                .filter(|g| {
-                    g.paired
-                        .team_board
-                        .is_some_and(|b| b.match_no == m.match_no)
-                })
-                .collect();
+            let games: Vec<_> =
+                round.games.iter().filter(|g| g.paired.team_board.is_some_and(|b| b.match_no == m.match_no)).collect();
             if games.is_empty() || games.iter().any(|g| g.result.is_none()) {
                 continue;
             }
@@ -74,12 +63,8 @@ pub fn match_scores(t: &Tournament, up_to: u32) -> Vec<MatchScore> {
             for g in &games {
                 let Some(res) = g.result else { continue };
                 let board = g.paired.team_board.map_or(1, |b| b.board) as usize;
-                for (colour, player) in [
-                    (Colour::Black, g.paired.black),
-                    (Colour::White, g.paired.white),
-                ] {
-                    let side =
-                        usize::from(t.players.get(&player).and_then(|e| e.team) != Some(m.home));
+                for (colour, player) in [(Colour::Black, g.paired.black), (Colour::White, g.paired.white)] {
+                    let side = usize::from(t.players.get(&player).and_then(|e| e.team) != Some(m.home));
                     let p = result_points(&points, res.outcome.for_colour(colour));
                     bp[side] += p;
                     boards.push((side, board, p));
@@ -90,13 +75,7 @@ pub fn match_scores(t: &Tournament, up_to: u32) -> Vec<MatchScore> {
                 std::cmp::Ordering::Less => [points.loss, points.win],
                 std::cmp::Ordering::Equal => [points.draw, points.draw],
             };
-            out.push(MatchScore {
-                home: m.home,
-                away: m.away,
-                board_points: bp,
-                match_points: mp,
-                boards,
-            });
+            out.push(MatchScore { home: m.home, away: m.away, board_points: bp, match_points: mp, boards });
         }
     }
     out
@@ -104,21 +83,9 @@ pub fn match_scores(t: &Tournament, up_to: u32) -> Vec<MatchScore> {
 
 /// Team records over rounds `1..=up_to`; a match scores once all its boards have results.
 pub fn team_records(t: &Tournament, up_to: u32) -> BTreeMap<TeamId, TeamRecord> {
-    let points = t
-        .config
-        .as_ref()
-        .map(|c| c.points)
-        .unwrap_or(PointSystem::TWO_ONE_ZERO);
-    let bye = t
-        .config
-        .as_ref()
-        .map(|c| c.pairing_bye)
-        .unwrap_or(ByeKind::FullPoint);
-    let mut recs: BTreeMap<TeamId, TeamRecord> = t
-        .teams
-        .keys()
-        .map(|&k| (k, TeamRecord::default()))
-        .collect();
+    let points = t.config.as_ref().map(|c| c.points).unwrap_or(PointSystem::TWO_ONE_ZERO);
+    let bye = t.config.as_ref().map(|c| c.pairing_bye).unwrap_or(ByeKind::FullPoint);
+    let mut recs: BTreeMap<TeamId, TeamRecord> = t.teams.keys().map(|&k| (k, TeamRecord::default())).collect();
     for m in match_scores(t, up_to) {
         for (side, team, opp) in [(0, m.home, m.away), (1, m.away, m.home)] {
             let r = recs.entry(team).or_default();
@@ -180,11 +147,7 @@ pub struct TeamStandings {
 pub fn team_standings(t: &Tournament) -> TeamStandings {
     let up_to = t.current_round();
     let recs = team_records(t, up_to);
-    let criteria = t
-        .config
-        .as_ref()
-        .map(|c| c.ranking.clone())
-        .unwrap_or_else(|| vec![TieBreak::MatchPoints]);
+    let criteria = t.config.as_ref().map(|c| c.ranking.clone()).unwrap_or_else(|| vec![TieBreak::MatchPoints]);
     let win = t.config.as_ref().map_or(2, |c| c.points.win);
     let teams: Vec<TeamId> = recs.keys().copied().collect();
     let rounds = i64::from(up_to);
@@ -193,12 +156,7 @@ pub fn team_standings(t: &Tournament) -> TeamStandings {
         match c {
             TieBreak::MatchPoints | TieBreak::Points => Ratio::int(r.match_points),
             TieBreak::BoardPoints => Ratio::int(r.board_points),
-            TieBreak::Board(k) => Ratio::int(
-                r.boards
-                    .get((k as usize).wrapping_sub(1))
-                    .copied()
-                    .unwrap_or(0),
-            ),
+            TieBreak::Board(k) => Ratio::int(r.boards.get((k as usize).wrapping_sub(1)).copied().unwrap_or(0)),
             TieBreak::TeamTotalScore | TieBreak::TotalScore => {
                 if rounds == 0 {
                     Ratio::int(r.match_points)
@@ -245,9 +203,5 @@ pub fn team_standings(t: &Tournament) -> TeamStandings {
             shared: r.shared,
         })
         .collect();
-    TeamStandings {
-        after_round: up_to,
-        criteria,
-        rows,
-    }
+    TeamStandings { after_round: up_to, criteria, rows }
 }

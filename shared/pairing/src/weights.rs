@@ -246,10 +246,7 @@ mod tests {
 
     #[test]
     fn handicap_by_rank_is_reduced_and_capped() {
-        let p = HandicapPolicy::ByRank {
-            reduction: 1,
-            ceiling: 9,
-        };
+        let p = HandicapPolicy::ByRank { reduction: 1, ceiling: 9 };
         assert_eq!(p.stones(5, 1), 3);
         assert_eq!(p.stones(1, 1), 0);
         assert_eq!(p.stones(-20, 7), 9);

@@ -50,7 +50,10 @@ fn started_swiss(n: u32, rounds: u32) -> Vec<TournamentEvent> {
 #[test]
 fn create_then_create_again_is_refused() {
     assert_eq!(when(&given(&[]), Command::Create { config: swiss(5) }), Ok(vec![created_at_now(swiss(5))]));
-    assert_eq!(when(&given(&[created(swiss(5))]), Command::Create { config: swiss(5) }), Err(Rejection::AlreadyCreated));
+    assert_eq!(
+        when(&given(&[created(swiss(5))]), Command::Create { config: swiss(5) }),
+        Err(Rejection::AlreadyCreated)
+    );
 }
 
 fn created_at_now(config: TournamentConfig) -> TournamentEvent {
@@ -231,11 +234,8 @@ fn both_absent_lose_both() {
     s.run(Command::PairRound).unwrap();
     let game = GameRef { round: 1, table: 1 };
     let g = s.state.game(game).unwrap().paired.clone();
-    let events = when(
-        &s.state,
-        Command::ClaimNoShow { game, absent: vec![g.black, g.white], started_at: Millis(0) },
-    )
-    .unwrap();
+    let events =
+        when(&s.state, Command::ClaimNoShow { game, absent: vec![g.black, g.white], started_at: Millis(0) }).unwrap();
     assert_eq!(
         events[0],
         TournamentEvent::ResultRecorded {
@@ -272,7 +272,10 @@ fn organiser_fixes_a_pairing_and_grants_a_bye() {
     assert_eq!((games[0].black, games[0].white, games[0].fixed), (PlayerId(1), PlayerId(2), true));
     assert_eq!(games[0].colour_by, ColourBy::Organiser);
     assert_eq!(games.len(), 2);
-    assert!(byes.iter().any(|b| b.player == PlayerId(5) && b.reason == ByeReason::Requested && b.kind == ByeKind::ZeroPoint));
+    assert!(
+        byes.iter()
+            .any(|b| b.player == PlayerId(5) && b.reason == ByeReason::Requested && b.kind == ByeKind::ZeroPoint)
+    );
 }
 
 #[test]
@@ -284,7 +287,11 @@ fn forbidden_pairs_are_never_paired() {
     s.run(Command::ForbidPair { a: PlayerId(1), b: PlayerId(2) }).unwrap();
     s.run(Command::ForbidPair { a: PlayerId(3), b: PlayerId(1) }).unwrap();
     s.run(Command::PairRound).unwrap();
-    let g = s.state.rounds[0].games.iter().find(|g| g.paired.black == PlayerId(1) || g.paired.white == PlayerId(1)).unwrap();
+    let g = s.state.rounds[0]
+        .games
+        .iter()
+        .find(|g| g.paired.black == PlayerId(1) || g.paired.white == PlayerId(1))
+        .unwrap();
     assert!(g.paired.black == PlayerId(4) || g.paired.white == PlayerId(4));
     assert_eq!(when(&s.state, Command::ForbidPair { a: PlayerId(1), b: PlayerId(1) }), Err(Rejection::SamePlayer));
 }

@@ -3,9 +3,7 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use weiqi_pairing::command::Command;
-use weiqi_pairing::config::{
-    ByeKind, Format, LineUpRule, McMahonBars, TeamSchedule, TournamentConfig,
-};
+use weiqi_pairing::config::{ByeKind, Format, LineUpRule, McMahonBars, TeamSchedule, TournamentConfig};
 use weiqi_pairing::event::{BracketSlot, ByeReason, Champion, Stage, TournamentEvent};
 use weiqi_pairing::ids::{Colour, GameRef, PlayerId, TeamId};
 use weiqi_pairing::outcome::Outcome;
@@ -46,26 +44,11 @@ fn each_round_places_everyone_once(s: &Simulation) {
     for round in &s.state.rounds {
         let mut seen = BTreeSet::new();
         for g in &round.games {
-            assert!(
-                seen.insert(g.paired.black),
-                "round {}: {} twice",
-                round.number,
-                g.paired.black
-            );
-            assert!(
-                seen.insert(g.paired.white),
-                "round {}: {} twice",
-                round.number,
-                g.paired.white
-            );
+            assert!(seen.insert(g.paired.black), "round {}: {} twice", round.number, g.paired.black);
+            assert!(seen.insert(g.paired.white), "round {}: {} twice", round.number, g.paired.white);
         }
         for b in &round.byes {
-            assert!(
-                seen.insert(b.player),
-                "round {}: {} twice",
-                round.number,
-                b.player
-            );
+            assert!(seen.insert(b.player), "round {}: {} twice", round.number, b.player);
         }
     }
 }
@@ -74,10 +57,7 @@ fn meetings(s: &Simulation) -> BTreeMap<(PlayerId, PlayerId), u32> {
     let mut m = BTreeMap::new();
     for round in &s.state.rounds {
         for g in &round.games {
-            let (a, b) = (
-                g.paired.black.min(g.paired.white),
-                g.paired.black.max(g.paired.white),
-            );
+            let (a, b) = (g.paired.black.min(g.paired.white), g.paired.black.max(g.paired.white));
             *m.entry((a, b)).or_insert(0) += 1;
         }
     }
@@ -104,10 +84,7 @@ fn swiss_never_repeats_a_pairing_or_a_bye() {
 
 #[test]
 fn mcmahon_pairs_on_mcmahon_score_between_the_bars() {
-    let bars = McMahonBars {
-        top: Rank::Dan(3),
-        bottom: Rank::Kyu(10),
-    };
+    let bars = McMahonBars { top: Rank::Dan(3), bottom: Rank::Kyu(10) };
     let mut s = sim(Format::McMahon { rounds: 5, bars }, 40, 9);
     s.run(Command::PairRound).unwrap();
     // Round 1: everyone at or above 3d starts equal, so no pair crosses more than the field needs.
@@ -116,11 +93,7 @@ fn mcmahon_pairs_on_mcmahon_score_between_the_bars() {
         let v = s.state.players[&p].registration.rank.value();
         v.clamp(bars.bottom.value(), bars.top.value())
     };
-    let diff: i32 = r1
-        .games
-        .iter()
-        .map(|g| (mms0(g.paired.black) - mms0(g.paired.white)).abs())
-        .sum();
+    let diff: i32 = r1.games.iter().map(|g| (mms0(g.paired.black) - mms0(g.paired.white)).abs()).sum();
     // Exact optimum on a sorted list pairs neighbours: the sum of gaps between (2k, 2k+1).
     let mut sorted: Vec<i32> = s.state.players.keys().map(|&p| mms0(p)).collect();
     sorted.sort_unstable_by(|a, b| b.cmp(a));
@@ -153,10 +126,7 @@ fn round_robin_everyone_meets_everyone_once_per_cycle() {
         assert_eq!(m.len() as u32, n * (n - 1) / 2);
         assert!(m.values().all(|&k| k == cycles), "n={n} cycles={cycles}");
         for (_, b) in colour_balance(&s) {
-            assert!(
-                b.abs() <= if cycles % 2 == 0 { 0 } else { 1 },
-                "n={n} cycles={cycles}: balance {b}"
-            );
+            assert!(b.abs() <= if cycles % 2 == 0 { 0 } else { 1 }, "n={n} cycles={cycles}: balance {b}");
         }
         each_round_places_everyone_once(&s);
         assert!(matches!(champion(&s), Champion::Player(_)));
@@ -168,33 +138,17 @@ fn single_knockout_has_exactly_one_champion() {
     for n in [2u32, 5, 13, 16] {
         let mut s = sim(Format::Knockout { losses: 1 }, n, u64::from(n));
         s.play_to_end(20).unwrap();
-        let Champion::Player(c) = champion(&s) else {
-            panic!("no champion")
-        };
+        let Champion::Player(c) = champion(&s) else { panic!("no champion") };
         let recs = records(&s.state, s.state.current_round());
-        let unbeaten: Vec<PlayerId> = recs
-            .list
-            .iter()
-            .filter(|r| r.losses == 0)
-            .map(|r| r.player)
-            .collect();
+        let unbeaten: Vec<PlayerId> = recs.list.iter().filter(|r| r.losses == 0).map(|r| r.player).collect();
         assert_eq!(unbeaten, vec![c], "n={n}");
         let games: usize = s.state.rounds.iter().map(|r| r.games.len()).sum();
-        assert_eq!(
-            games as u32,
-            n - 1,
-            "n={n}: a knockout of n players has n-1 games"
-        );
+        assert_eq!(games as u32, n - 1, "n={n}: a knockout of n players has n-1 games");
         // Byes only in round 1, to the top seeds.
         for r in &s.state.rounds[1..] {
             assert!(r.byes.is_empty() || r.games.is_empty());
         }
-        let eliminated = s
-            .state
-            .players
-            .values()
-            .filter(|e| e.eliminated_in.is_some())
-            .count();
+        let eliminated = s.state.players.values().filter(|e| e.eliminated_in.is_some()).count();
         assert_eq!(eliminated as u32, n - 1);
     }
 }
@@ -204,9 +158,7 @@ fn multi_loss_elimination_removes_players_at_the_loss_count() {
     for losses in [2u32, 3] {
         let mut s = sim(Format::Knockout { losses }, 11, u64::from(losses));
         s.play_to_end(200).unwrap();
-        let Champion::Player(c) = champion(&s) else {
-            panic!("no champion")
-        };
+        let Champion::Player(c) = champion(&s) else { panic!("no champion") };
         let log = s.log.clone();
         // Replay: at each elimination, the player has exactly `losses` losses.
         let mut t = weiqi_pairing::state::Tournament::default();
@@ -219,12 +171,7 @@ fn multi_loss_elimination_removes_players_at_the_loss_count() {
         }
         let recs = records(&s.state, s.state.current_round());
         assert!(recs.get(c).unwrap().losses < losses);
-        let eliminated = s
-            .state
-            .players
-            .values()
-            .filter(|e| e.eliminated_in.is_some())
-            .count();
+        let eliminated = s.state.players.values().filter(|e| e.eliminated_in.is_some()).count();
         assert_eq!(eliminated, 10);
     }
 }
@@ -232,14 +179,7 @@ fn multi_loss_elimination_removes_players_at_the_loss_count() {
 #[test]
 fn swiss_elimination_keeps_the_field_even() {
     for seed in 1..=4 {
-        let mut s = sim(
-            Format::SwissElimination {
-                rounds: 12,
-                losses: 3,
-            },
-            21,
-            seed,
-        );
+        let mut s = sim(Format::SwissElimination { rounds: 12, losses: 3 }, 21, seed);
         s.play_to_end(30).unwrap();
         champion(&s);
         // Replay the log: whenever the active field is odd and someone was eliminated in the round
@@ -247,24 +187,11 @@ fn swiss_elimination_keeps_the_field_even() {
         let mut t = weiqi_pairing::state::Tournament::default();
         let mut reprieves = 0;
         for e in &s.log {
-            if let TournamentEvent::RoundPaired {
-                round, byes, games, ..
-            } = e
-            {
-                let just_out = t
-                    .players
-                    .values()
-                    .any(|p| p.eliminated_in == Some(round - 1));
-                let pairing_byes = byes
-                    .iter()
-                    .filter(|b| b.reason == ByeReason::Pairing)
-                    .count();
+            if let TournamentEvent::RoundPaired { round, byes, games, .. } = e {
+                let just_out = t.players.values().any(|p| p.eliminated_in == Some(round - 1));
+                let pairing_byes = byes.iter().filter(|b| b.reason == ByeReason::Pairing).count();
                 if just_out || *round == 1 {
-                    assert_eq!(
-                        pairing_byes,
-                        usize::from(*round == 1),
-                        "seed {seed} round {round}"
-                    );
+                    assert_eq!(pairing_byes, usize::from(*round == 1), "seed {seed} round {round}");
                 }
                 assert!(!games.is_empty());
             }
@@ -287,9 +214,7 @@ fn swiss_elimination_keeps_the_field_even() {
 fn best_of_seven_ends_at_four_wins() {
     let mut s = sim(Format::Match { wins_needed: 4 }, 2, 3);
     s.play_to_end(50).unwrap();
-    let Champion::Player(c) = champion(&s) else {
-        panic!()
-    };
+    let Champion::Player(c) = champion(&s) else { panic!() };
     let recs = records(&s.state, s.state.current_round());
     assert_eq!(recs.get(c).unwrap().wins, 4);
     let other = recs.list.iter().find(|r| r.player != c).unwrap();
@@ -307,43 +232,21 @@ fn groups_then_cross_knockout_as_in_seed_001() {
     s.register_all(&players(10)).unwrap();
     s.run(Command::Start).unwrap();
     s.play_to_end(30).unwrap();
-    let Champion::Player(_) = champion(&s) else {
-        panic!()
-    };
+    let Champion::Player(_) = champion(&s) else { panic!() };
     // Group stage: 5 players per group, round robin within each group.
-    let group_games: Vec<_> = s
-        .state
-        .rounds
-        .iter()
-        .filter(|r| r.stage == Stage::Groups)
-        .flat_map(|r| r.games.iter())
-        .collect();
+    let group_games: Vec<_> =
+        s.state.rounds.iter().filter(|r| r.stage == Stage::Groups).flat_map(|r| r.games.iter()).collect();
     assert_eq!(group_games.len(), 2 * 10);
     assert!(group_games.iter().all(|g| g.paired.group.is_some()));
     // Cross knockout: A1–B2 and B1–A2, then the final.
-    let ko: Vec<_> = s
-        .state
-        .rounds
-        .iter()
-        .filter(|r| r.stage == Stage::Knockout)
-        .collect();
+    let ko: Vec<_> = s.state.rounds.iter().filter(|r| r.stage == Stage::Knockout).collect();
     assert_eq!(ko.len(), 2);
     assert_eq!(ko[0].games.len(), 2);
     assert_eq!(ko[1].games.len(), 1);
-    let group_of = |p: PlayerId| {
-        group_games
-            .iter()
-            .find(|g| g.paired.black == p || g.paired.white == p)
-            .unwrap()
-            .paired
-            .group
-    };
+    let group_of =
+        |p: PlayerId| group_games.iter().find(|g| g.paired.black == p || g.paired.white == p).unwrap().paired.group;
     for g in &ko[0].games {
-        assert_ne!(
-            group_of(g.paired.black),
-            group_of(g.paired.white),
-            "cross pairing"
-        );
+        assert_ne!(group_of(g.paired.black), group_of(g.paired.white), "cross pairing");
     }
     // Points are 3/1/0.
     assert_eq!(s.state.config.as_ref().unwrap().points.win, 3);
@@ -354,12 +257,7 @@ fn team_sim(format: Format, teams: u32, size: u32, seed: u64) -> Simulation {
     s.register_all(&players(teams * size)).unwrap();
     for k in 0..teams {
         let members = (1..=size).map(|i| PlayerId(k * size + i)).collect();
-        s.run(Command::RegisterTeam {
-            team: TeamId(k + 1),
-            name: format!("Team {}", k + 1),
-            members,
-        })
-        .unwrap();
+        s.run(Command::RegisterTeam { team: TeamId(k + 1), name: format!("Team {}", k + 1), members }).unwrap();
     }
     s.run(Command::Start).unwrap();
     s
@@ -367,26 +265,17 @@ fn team_sim(format: Format, teams: u32, size: u32, seed: u64) -> Simulation {
 
 #[test]
 fn team_round_robin_board_points_make_match_points() {
-    let format = Format::Team {
-        boards: 3,
-        line_up: LineUpRule::FixedOrder,
-        schedule: TeamSchedule::RoundRobin { cycles: 1 },
-    };
+    let format =
+        Format::Team { boards: 3, line_up: LineUpRule::FixedOrder, schedule: TeamSchedule::RoundRobin { cycles: 1 } };
     let mut s = team_sim(format, 5, 4, 21);
     s.play_to_end(20).unwrap();
-    let Champion::Team(_) = champion(&s) else {
-        panic!()
-    };
+    let Champion::Team(_) = champion(&s) else { panic!() };
     let scores = match_scores(&s.state, s.state.current_round());
     assert_eq!(scores.len(), 10, "5 teams meet once each");
     let mut met = BTreeSet::new();
     for m in &scores {
         assert!(met.insert((m.home.min(m.away), m.home.max(m.away))));
-        assert_eq!(
-            m.board_points[0] + m.board_points[1],
-            3 * 2,
-            "three boards of 2 points"
-        );
+        assert_eq!(m.board_points[0] + m.board_points[1], 3 * 2, "three boards of 2 points");
         let expect = match m.board_points[0].cmp(&m.board_points[1]) {
             std::cmp::Ordering::Greater => [2, 0],
             std::cmp::Ordering::Less => [0, 2],
@@ -400,16 +289,9 @@ fn team_round_robin_board_points_make_match_points() {
             let b = g.paired.team_board.unwrap();
             let m = r.team_matches[b.match_no as usize - 1];
             let home_black = b.board % 2 == 1;
-            let home_player = if home_black {
-                g.paired.black
-            } else {
-                g.paired.white
-            };
+            let home_player = if home_black { g.paired.black } else { g.paired.white };
             assert_eq!(s.state.players[&home_player].team, Some(m.home));
-            assert_eq!(
-                s.state.teams[&m.home].members[b.board as usize - 1],
-                home_player
-            );
+            assert_eq!(s.state.teams[&m.home].members[b.board as usize - 1], home_player);
         }
     }
     let st = team_standings(&s.state);
@@ -418,45 +300,25 @@ fn team_round_robin_board_points_make_match_points() {
 
 #[test]
 fn team_swiss_with_line_ups_per_match() {
-    let format = Format::Team {
-        boards: 2,
-        line_up: LineUpRule::PerMatch,
-        schedule: TeamSchedule::Swiss { rounds: 3 },
-    };
+    let format = Format::Team { boards: 2, line_up: LineUpRule::PerMatch, schedule: TeamSchedule::Swiss { rounds: 3 } };
     let mut s = team_sim(format, 4, 3, 5);
     for round in 1..=3u32 {
         let missing = s.clone().run(Command::PairRound);
-        assert!(matches!(
-            missing,
-            Err(weiqi_pairing::rejection::Rejection::LineUpMissing(_))
-        ));
+        assert!(matches!(missing, Err(weiqi_pairing::rejection::Rejection::LineUpMissing(_))));
         for k in 1..=4u32 {
             let first = (k - 1) * 3 + 1;
             // Rotate who rests.
-            let players: Vec<PlayerId> = (0..3)
-                .map(|i| PlayerId(first + (i + round) % 3))
-                .take(2)
-                .collect();
-            s.run(Command::SubmitLineUp {
-                round,
-                team: TeamId(k),
-                players,
-            })
-            .unwrap();
+            let players: Vec<PlayerId> = (0..3).map(|i| PlayerId(first + (i + round) % 3)).take(2).collect();
+            s.run(Command::SubmitLineUp { round, team: TeamId(k), players }).unwrap();
         }
         s.run(Command::PairRound).unwrap();
         s.play_round().unwrap();
     }
-    let Champion::Team(_) = champion(&s) else {
-        panic!()
-    };
+    let Champion::Team(_) = champion(&s) else { panic!() };
     let scores = match_scores(&s.state, 3);
     let mut met = BTreeSet::new();
     for m in &scores {
-        assert!(
-            met.insert((m.home.min(m.away), m.home.max(m.away))),
-            "teams met twice"
-        );
+        assert!(met.insert((m.home.min(m.away), m.home.max(m.away))), "teams met twice");
     }
 }
 
@@ -479,14 +341,8 @@ fn win_and_continue_ends_when_a_team_runs_out() {
     for seed in 1..=5 {
         let mut s = team_sim(Format::WinAndContinue, 2, 5, seed);
         s.play_to_end(20).unwrap();
-        let Champion::Team(winner) = champion(&s) else {
-            panic!()
-        };
-        let loser = if winner == TeamId(1) {
-            TeamId(2)
-        } else {
-            TeamId(1)
-        };
+        let Champion::Team(winner) = champion(&s) else { panic!() };
+        let loser = if winner == TeamId(1) { TeamId(2) } else { TeamId(1) };
         let recs = records(&s.state, s.state.current_round());
         // Every player of the losing team has lost once; the winner of each game stays on.
         for p in &s.state.teams[&loser].members {
@@ -511,32 +367,15 @@ fn knockout_bye_slots_advance_top_seeds() {
     let mut s = sim(Format::Knockout { losses: 1 }, 6, 2);
     s.run(Command::PairRound).unwrap();
     let r1 = &s.state.rounds[0];
-    let through: Vec<PlayerId> = r1
-        .bracket
-        .iter()
-        .filter_map(|b| {
-            if let BracketSlot::Through(p) = b {
-                Some(*p)
-            } else {
-                None
-            }
-        })
-        .collect();
+    let through: Vec<PlayerId> =
+        r1.bracket.iter().filter_map(|b| if let BracketSlot::Through(p) = b { Some(*p) } else { None }).collect();
     assert_eq!(through.len(), 2);
     // The two first seeds (rank, then lot) get the byes.
-    let mut seeds: Vec<(i32, u64, PlayerId)> = s
-        .state
-        .players
-        .iter()
-        .map(|(&p, e)| (-e.registration.rank.value(), e.lot, p))
-        .collect();
+    let mut seeds: Vec<(i32, u64, PlayerId)> =
+        s.state.players.iter().map(|(&p, e)| (-e.registration.rank.value(), e.lot, p)).collect();
     seeds.sort();
     let top: BTreeSet<PlayerId> = seeds[..2].iter().map(|&(_, _, p)| p).collect();
     assert_eq!(through.iter().copied().collect::<BTreeSet<_>>(), top);
-    assert!(
-        r1.byes
-            .iter()
-            .all(|b| b.kind == ByeKind::FullPoint && b.reason == ByeReason::Advance)
-    );
+    assert!(r1.byes.iter().all(|b| b.kind == ByeKind::FullPoint && b.reason == ByeReason::Advance));
     let _ = GameRef { round: 1, table: 1 };
 }

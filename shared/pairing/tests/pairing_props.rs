@@ -36,7 +36,13 @@ fn candidate(i: usize, score: i64, balance: i32, opponents: Vec<PlayerId>, byes:
         rank: (i % 7) as i32,
         lot: i as u64,
         colour_balance: balance,
-        last_colour: if balance > 0 { Some(Colour::Black) } else if balance < 0 { Some(Colour::White) } else { None },
+        last_colour: if balance > 0 {
+            Some(Colour::Black)
+        } else if balance < 0 {
+            Some(Colour::White)
+        } else {
+            None
+        },
         byes,
         opponents,
         club: Some((i % 3) as u32),

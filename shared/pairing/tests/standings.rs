@@ -3,7 +3,9 @@
 
 use weiqi_pairing::command::Command;
 use weiqi_pairing::config::{ByeKind, Format, McMahonBars, PointSystem, TournamentConfig};
-use weiqi_pairing::event::{Bye, ByeReason, ColourBy, PairedGame, Stage, TournamentEvent, WithdrawalReason, WithdrawalRuling};
+use weiqi_pairing::event::{
+    Bye, ByeReason, ColourBy, PairedGame, Stage, TournamentEvent, WithdrawalReason, WithdrawalRuling,
+};
 use weiqi_pairing::ids::{Colour, GameRef, Millis, PlayerId};
 use weiqi_pairing::outcome::{GameResult, Outcome};
 use weiqi_pairing::rank::Rank;
@@ -232,7 +234,8 @@ fn mcmahon_scores_with_bars_and_byes() {
 #[test]
 fn seed_004_virtual_scores_of_a_withdrawn_swiss_player() {
     use TieBreak::*;
-    let mut h = Hand::new(Format::Swiss { rounds: 3 }, &["1d"; 4], vec![TotalScore, Sos, Lot], PointSystem::TWO_ONE_ZERO);
+    let mut h =
+        Hand::new(Format::Swiss { rounds: 3 }, &["1d"; 4], vec![TotalScore, Sos, Lot], PointSystem::TWO_ONE_ZERO);
     h.round(&[(1, 4, 'W'), (2, 3, 'B')], &[]);
     h.apply(TournamentEvent::PlayerWithdrawn {
         player: PlayerId(4),
@@ -354,7 +357,9 @@ fn a_result_changed_for_cheating_recomputes_standings() {
     let (black, white) = (g.paired.black, g.paired.white);
     let old = g.result.unwrap();
     let cheated = match old.outcome {
-        Outcome::Win(c) => GameResult { outcome: Outcome::Win(c.opposite()), reason: weiqi_pairing::outcome::ResultReason::Referee },
+        Outcome::Win(c) => {
+            GameResult { outcome: Outcome::Win(c.opposite()), reason: weiqi_pairing::outcome::ResultReason::Referee }
+        }
         _ => GameResult::win(Colour::Black),
     };
     s.run(Command::CorrectResult {

@@ -1,0 +1,234 @@
+//! Benchmark support for `weiqi bench pairing`: simulates rounds 1–7 of an N-player McMahon (or
+//! Swiss) through the real aggregate and reports pairing time and quality.
+//!
+//! This module measures time only through the `clock` the caller passes (seconds from any fixed
+//! origin; the CLI passes `Instant`), so the crate itself never reads a clock.
+//!
+//! - `pair_seconds`: the **worst** round's `decide(PairRound)` time (records, candidates, matching
+//!   windows, colours); `pair_seconds_median` is the median round.
+//! - `rematches`: pairs that met before, over all rounds (must be 0).
+//! - `score_diff_sum`: the sum over all rounds and pairs of |pairing score difference| in points
+//!   (McMahon: MMS × 2 + points; Swiss: points).
+//! - `colour_imbalance`: after the last round, Σ over players of |games as Black − games as White|
+//!   in even games.
+//! - `optimum_gap_pct`: on 1,000-player fields (the first 1,000 players' own simulation, or the
+//!   field itself when smaller), the largest relative shortfall over the 7 rounds of the windowed
+//!   pairing's matching weight against the exact dense optimum (one blossom over the whole field).
+//!   Because every edge carries the `BASE` weight this figure is tiny by construction;
+//!   `optimum_cost_gap_pct` compares the criteria costs alone (`Σ cost`, lower is better), which is
+//!   the stricter measure, and both score-difference sums are printed.
+//! - `standings_ms`: computing full standings of the final state.
+
+use crate::command::Command;
+use crate::config::{Format, McMahonBars, TournamentConfig};
+use crate::decide::decide;
+use crate::ids::PlayerId;
+use crate::lot::{Purpose, stream};
+use crate::matching::Weight;
+use crate::rank::Rank;
+use crate::record::records;
+use crate::registration::Registration;
+use crate::rounds::{candidates, pairing_score};
+use crate::simulate::Simulation;
+use crate::standings::standings;
+use crate::state::Tournament;
+use crate::swiss::{PairingParams, pair_round};
+use crate::weights::Candidate;
+use rand::Rng;
+use serde::Serialize;
+
+/// Which system the benchmark runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum BenchSystem {
+    /// McMahon with bars 3d / 20k (the Go standard).
+    McMahon,
+    /// Plain Swiss on points.
+    Swiss,
+}
+
+/// What `weiqi bench pairing --json` prints.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PairingBenchReport {
+    /// Players in the field.
+    pub players: usize,
+    /// Rounds simulated.
+    pub rounds: u32,
+    /// The system.
+    pub system: BenchSystem,
+    /// Worst round's pairing time, seconds.
+    pub pair_seconds: f64,
+    /// Median round's pairing time, seconds.
+    pub pair_seconds_median: f64,
+    /// Rematches over all rounds.
+    pub rematches: usize,
+    /// Σ |score difference| over all pairs of all rounds, in points.
+    pub score_diff_sum: u64,
+    /// Σ |Black − White| over players at the end.
+    pub colour_imbalance: u64,
+    /// Worst round's weight shortfall against the exact optimum, percent (1,000-player field).
+    pub optimum_gap_pct: f64,
+    /// Worst round's criteria-cost excess over the exact optimum, percent (1,000-player field).
+    pub optimum_cost_gap_pct: f64,
+    /// Σ |score difference| of the windowed pairings on the comparison field.
+    pub compared_score_diff_sum: u64,
+    /// Σ |score difference| of the exact pairings on the comparison field.
+    pub optimum_score_diff_sum: u64,
+    /// Matching weight of the windowed pairing, worst round (as a decimal string: i128).
+    pub windowed_weight: String,
+    /// Matching weight of the exact pairing in that round.
+    pub optimum_weight: String,
+    /// Players in the comparison field.
+    pub compared_players: usize,
+    /// Standings of the final state, milliseconds.
+    pub standings_ms: f64,
+}
+
+/// A synthetic field: ranks spread around 5 kyu, 200 clubs, 30 regions.
+pub fn synthetic_field(players: usize, seed: u64) -> Vec<Registration> {
+    let mut rng = stream(seed, Purpose::Simulation, 1);
+    (1..=players as u32)
+        .map(|i| {
+            // A rough bell: the sum of three uniforms, centred on 5k.
+            let v: i32 = (0..3).map(|_| rng.random_range(-9..=9)).sum::<i32>() / 2 - 4;
+            let mut r = Registration::new(PlayerId(i), &format!("Player {i}"), Rank::from_value(v.clamp(-29, 7)));
+            r.club = Some(format!("club-{}", rng.random_range(0..200)));
+            r.region = Some(format!("region-{}", rng.random_range(0..30)));
+            r
+        })
+        .collect()
+}
+
+fn config(system: BenchSystem, rounds: u32, seed: u64) -> TournamentConfig {
+    let format = match system {
+        BenchSystem::McMahon => {
+            Format::McMahon { rounds, bars: McMahonBars { top: Rank::Dan(3), bottom: Rank::Kyu(20) } }
+        }
+        BenchSystem::Swiss => Format::Swiss { rounds },
+    };
+    TournamentConfig::new("bench", format, seed)
+}
+
+/// The candidates the next round would be paired from.
+fn next_candidates(t: &Tournament) -> Vec<Candidate> {
+    let cfg = t.config.as_ref().expect("created");
+    let recs = records(t, t.current_round());
+    let players: Vec<PlayerId> = t.players.keys().copied().filter(|&p| t.is_active(p)).collect();
+    let score = pairing_score(t, cfg);
+    candidates(t, &recs, &players, &score)
+}
+
+/// Runs the McMahon benchmark (see the module doc).
+pub fn bench_pairing(players: usize, seed: u64, clock: &dyn Fn() -> f64) -> PairingBenchReport {
+    bench_pairing_with(players, seed, BenchSystem::McMahon, 7, clock)
+}
+
+/// Runs the benchmark for a system and number of rounds.
+pub fn bench_pairing_with(
+    players: usize,
+    seed: u64,
+    system: BenchSystem,
+    rounds: u32,
+    clock: &dyn Fn() -> f64,
+) -> PairingBenchReport {
+    let mut sim = Simulation::new(config(system, rounds, seed), seed).expect("valid config");
+    sim.register_all(&synthetic_field(players, seed)).expect("fresh ids");
+    sim.run(Command::Start).expect("enough players");
+    let mut times = Vec::new();
+    for _ in 0..rounds {
+        let t0 = clock();
+        let events = decide(&sim.state, &Command::PairRound, sim.now).expect("pairable");
+        times.push(clock() - t0);
+        for e in &events {
+            crate::state::evolve(&mut sim.state, e);
+        }
+        sim.log.extend(events);
+        sim.play_round().expect("results");
+    }
+    let mut met = std::collections::HashSet::new();
+    let mut rematches = 0;
+    let mut score_diff_sum = 0u64;
+    for r in &sim.state.rounds {
+        for g in &r.games {
+            let key = (g.paired.black.min(g.paired.white), g.paired.black.max(g.paired.white));
+            if !met.insert(key) {
+                rematches += 1;
+            }
+            score_diff_sum += u64::from(g.paired.cost.map_or(0, |c| c.score_diff));
+        }
+    }
+    let recs = records(&sim.state, sim.state.current_round());
+    let mut colour_imbalance = 0u64;
+    for rec in &recs.list {
+        let b: i64 = rec
+            .entries
+            .iter()
+            .map(|e| match e {
+                crate::record::Entry::Game { colour, handicap: 0, forfeit: false, .. } => {
+                    if *colour == crate::ids::Colour::Black { 1 } else { -1 }
+                }
+                _ => 0,
+            })
+            .sum();
+        colour_imbalance += b.unsigned_abs();
+    }
+    let t0 = clock();
+    let st = standings(&sim.state);
+    let standings_ms = (clock() - t0) * 1000.0;
+    debug_assert_eq!(st.rows.len(), players);
+
+    // Quality against the exact optimum on a 1,000-player field.
+    let compared = players.min(1000);
+    let mut cmp = Simulation::new(config(system, rounds, seed ^ 0xC0FFEE), seed ^ 0xC0FFEE).expect("valid");
+    cmp.register_all(&synthetic_field(compared, seed ^ 0xC0FFEE)).expect("fresh ids");
+    cmp.run(Command::Start).expect("enough players");
+    let policy = cmp.state.config.as_ref().expect("created").pairing;
+    let (mut gap, mut cost_gap) = (0.0f64, 0.0f64);
+    let (mut w_win, mut w_opt): (Weight, Weight) = (0, 0);
+    let (mut sd_win, mut sd_opt) = (0u64, 0u64);
+    for _ in 0..rounds {
+        let cands = next_candidates(&cmp.state);
+        let forbidden = cmp.state.forbidden.clone();
+        let windowed = pair_round(&cands, &forbidden, &policy, &PairingParams::default()).expect("pairable");
+        let exact = pair_round(&cands, &forbidden, &policy, &PairingParams::exact(cands.len())).expect("pairable");
+        sd_win += windowed.pairs.iter().map(|p| u64::from(p.cost.score_diff)).sum::<u64>();
+        sd_opt += exact.pairs.iter().map(|p| u64::from(p.cost.score_diff)).sum::<u64>();
+        let (ww, wo) = (windowed.weight(), exact.weight());
+        let g = if wo > 0 { (wo - ww) as f64 / wo as f64 * 100.0 } else { 0.0 };
+        if g >= gap {
+            gap = g;
+            w_win = ww;
+            w_opt = wo;
+        }
+        let (cw, co) = (windowed.cost(), exact.cost());
+        let cg = if co > 0 {
+            (cw - co) as f64 / co as f64 * 100.0
+        } else if cw > 0 {
+            100.0
+        } else {
+            0.0
+        };
+        cost_gap = cost_gap.max(cg);
+        cmp.run(Command::PairRound).expect("pairable");
+        cmp.play_round().expect("results");
+    }
+    let mut sorted = times.clone();
+    sorted.sort_by(|a, b| a.total_cmp(b));
+    PairingBenchReport {
+        players,
+        rounds,
+        system,
+        pair_seconds: sorted.last().copied().unwrap_or(0.0),
+        pair_seconds_median: sorted.get(sorted.len() / 2).copied().unwrap_or(0.0),
+        rematches,
+        score_diff_sum,
+        colour_imbalance,
+        optimum_gap_pct: gap,
+        optimum_cost_gap_pct: cost_gap,
+        compared_score_diff_sum: sd_win,
+        optimum_score_diff_sum: sd_opt,
+        windowed_weight: w_win.to_string(),
+        optimum_weight: w_opt.to_string(),
+        compared_players: compared,
+        standings_ms,
+    }
+}
