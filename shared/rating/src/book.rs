@@ -202,3 +202,18 @@ impl RatingBook {
         self.players[i].1 = u.after;
     }
 }
+
+impl RatingBook {
+    /// A player's rating at `now` as promotion evidence ([`crate::RatingSample`]).
+    #[must_use]
+    pub fn sample(&self, player: &PlayerId, now: Millis) -> Option<crate::RatingSample> {
+        let v = self.view(player, now)?;
+        Some(crate::RatingSample {
+            system: self.system.name().to_owned(),
+            rating: v.rating,
+            deviation: v.deviation,
+            games: v.games,
+            at: now,
+        })
+    }
+}

@@ -593,3 +593,34 @@ pub fn quota_slots(percent: f64, eligible: u32, rounding: Rounding) -> u32 {
     };
     slots.clamp(0.0, f64::from(eligible)) as u32
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn quota_table() {
+        let table = [
+            (5.0, 40, Rounding::Floor, 2),
+            (5.0, 60, Rounding::Floor, 3),
+            (5.0, 19, Rounding::Floor, 0),
+            (5.0, 19, Rounding::Ceil, 1),
+            (5.0, 30, Rounding::Nearest, 2),
+            (5.0, 29, Rounding::Nearest, 1),
+            (100.0, 7, Rounding::Floor, 7),
+        ];
+        for (percent, eligible, rounding, want) in table {
+            assert_eq!(quota_slots(percent, eligible, rounding), want, "{percent}% of {eligible} {rounding:?}");
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn floor_quota_never_exceeds_the_percentage(percent in 0.1f64..=100.0, eligible in 0u32..100_000) {
+            let slots = quota_slots(percent, eligible, Rounding::Floor);
+            prop_assert!(f64::from(slots) <= percent * f64::from(eligible) / 100.0 + 1e-6);
+            prop_assert!(slots <= quota_slots(percent, eligible, Rounding::Ceil));
+        }
+    }
+}

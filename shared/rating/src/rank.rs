@@ -181,3 +181,21 @@ mod tests {
         assert!(Rank::Dan(8).is_honorary() && !Rank::Dan(7).is_honorary());
     }
 }
+
+#[cfg(test)]
+mod round_trip {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn any_rank() -> impl Strategy<Value = Rank> {
+        prop_oneof![(1u8..=25).prop_map(Rank::Kyu), (1u8..=8).prop_map(Rank::Dan), (1u8..=9).prop_map(Rank::Pro)]
+    }
+
+    proptest! {
+        #[test]
+        fn display_and_chinese_parse_back(rank in any_rank()) {
+            prop_assert_eq!(rank.to_string().parse::<Rank>(), Ok(rank));
+            prop_assert_eq!(rank.chinese().parse::<Rank>(), Ok(rank));
+        }
+    }
+}
