@@ -28,8 +28,11 @@ struct State {
     /// Service → its instances, and a round-robin cursor.
     services: HashMap<String, (Vec<mpsc::Sender<Request>>, usize)>,
     /// Topic → subscribers with their key filter (`None`: every key).
-    topics: HashMap<String, Vec<(Option<String>, mpsc::Sender<Published>)>>,
+    topics: HashMap<String, Vec<Subscriber>>,
 }
+
+/// A topic subscriber: its key filter (`None`: every key) and its queue.
+type Subscriber = (Option<String>, mpsc::Sender<Published>);
 
 impl LocalBus {
     /// An empty bus.
