@@ -50,9 +50,7 @@ impl ExternalError {
 /// `true` when `WEIQI_REQUIRE_EXTERNAL=1` (or `true`/`yes`): missing tools fail tests instead
 /// of skipping them.
 pub fn require_external() -> bool {
-    std::env::var("WEIQI_REQUIRE_EXTERNAL")
-        .map(|v| matches!(v.trim(), "1" | "true" | "yes"))
-        .unwrap_or(false)
+    std::env::var("WEIQI_REQUIRE_EXTERNAL").map(|v| matches!(v.trim(), "1" | "true" | "yes")).unwrap_or(false)
 }
 
 /// The skip notice for `error` if the policy says "skip", or `None` if the test must fail.
@@ -89,28 +87,13 @@ pub fn external_tool(name: &str, extra_dirs: &[&str]) -> Result<PathBuf, Externa
 }
 
 /// Finds `name` through `$env`, then `PATH`, then `extra_dirs`.
-pub(crate) fn find_program(
-    name: &str,
-    env: &str,
-    extra_dirs: &[&str],
-    hint: &str,
-) -> Result<PathBuf, ExternalError> {
-    let missing = || ExternalError::Missing {
-        tool: name.to_owned(),
-        env: env.to_owned(),
-        hint: hint.to_owned(),
-    };
+pub(crate) fn find_program(name: &str, env: &str, extra_dirs: &[&str], hint: &str) -> Result<PathBuf, ExternalError> {
+    let missing = || ExternalError::Missing { tool: name.to_owned(), env: env.to_owned(), hint: hint.to_owned() };
     if let Some(explicit) = std::env::var_os(env).filter(|v| !v.is_empty()) {
         let path = PathBuf::from(explicit);
-        return if is_executable(&path) {
-            Ok(path)
-        } else {
-            Err(missing())
-        };
+        return if is_executable(&path) { Ok(path) } else { Err(missing()) };
     }
-    let path_dirs = std::env::var_os("PATH")
-        .map(|p| std::env::split_paths(&p).collect::<Vec<_>>())
-        .unwrap_or_default();
+    let path_dirs = std::env::var_os("PATH").map(|p| std::env::split_paths(&p).collect::<Vec<_>>()).unwrap_or_default();
     path_dirs
         .into_iter()
         .chain(extra_dirs.iter().map(PathBuf::from))
@@ -121,9 +104,7 @@ pub(crate) fn find_program(
 
 fn is_executable(path: &Path) -> bool {
     use std::os::unix::fs::PermissionsExt;
-    path.metadata()
-        .map(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
-        .unwrap_or(false)
+    path.metadata().map(|m| m.is_file() && m.permissions().mode() & 0o111 != 0).unwrap_or(false)
 }
 
 /// The directory of reference game records: `$WEIQI_CORPUS`, else `../shared/corpus` next to
@@ -136,18 +117,10 @@ pub fn corpus_dir() -> Result<PathBuf, ExternalError> {
     };
     if let Some(explicit) = std::env::var_os("WEIQI_CORPUS").filter(|v| !v.is_empty()) {
         let dir = PathBuf::from(explicit);
-        return if dir.is_dir() {
-            Ok(dir)
-        } else {
-            Err(missing("$WEIQI_CORPUS does not name a directory"))
-        };
+        return if dir.is_dir() { Ok(dir) } else { Err(missing("$WEIQI_CORPUS does not name a directory")) };
     }
     let dir = workspace_root().join("../shared/corpus");
-    if dir.is_dir() {
-        Ok(dir)
-    } else {
-        Err(missing("expected ../shared/corpus beside the workspace"))
-    }
+    if dir.is_dir() { Ok(dir) } else { Err(missing("expected ../shared/corpus beside the workspace")) }
 }
 
 /// The workspace root: the nearest ancestor of this crate whose `Cargo.toml` has `[workspace]`.
@@ -156,9 +129,7 @@ fn workspace_root() -> PathBuf {
     manifest_dir
         .ancestors()
         .find(|dir| {
-            std::fs::read_to_string(dir.join("Cargo.toml"))
-                .map(|text| text.contains("[workspace]"))
-                .unwrap_or(false)
+            std::fs::read_to_string(dir.join("Cargo.toml")).map(|text| text.contains("[workspace]")).unwrap_or(false)
         })
         .unwrap_or(manifest_dir)
         .to_path_buf()
@@ -171,14 +142,7 @@ mod tests {
     #[test]
     fn missing_and_too_old_are_skippable_but_failures_are_not() {
         let table = [
-            (
-                ExternalError::Missing {
-                    tool: "x".into(),
-                    env: "WEIQI_X".into(),
-                    hint: "h".into(),
-                },
-                true,
-            ),
+            (ExternalError::Missing { tool: "x".into(), env: "WEIQI_X".into(), hint: "h".into() }, true),
             (
                 ExternalError::TooOld {
                     tool: "x".into(),
@@ -189,13 +153,7 @@ mod tests {
                 },
                 true,
             ),
-            (
-                ExternalError::Failed {
-                    tool: "x".into(),
-                    reason: "crashed".into(),
-                },
-                false,
-            ),
+            (ExternalError::Failed { tool: "x".into(), reason: "crashed".into() }, false),
         ];
         for (error, skippable) in table {
             assert_eq!(error.is_skippable(), skippable, "{error}");

@@ -50,9 +50,7 @@ mod nats;
 mod process;
 mod redis;
 
-pub use external::{
-    ExternalError, corpus_dir, external_tool, require_external, skip_or_fail, skip_reason,
-};
+pub use external::{ExternalError, corpus_dir, external_tool, require_external, skip_or_fail, skip_reason};
 pub use nats::{NatsServer, NatsServerVersion};
 pub use redis::{RedisPersistence, RedisServer};
 

@@ -145,15 +145,7 @@ impl NatsServer {
             .prefix("weiqi-nats-")
             .tempdir()
             .map_err(|e| failed(format!("no temp dir: {e}")))?;
-        Ok(Self {
-            binary,
-            version,
-            port: free_port()?,
-            monitor_port: free_port()?,
-            sync_always,
-            process: None,
-            dir,
-        })
+        Ok(Self { binary, version, port: free_port()?, monitor_port: free_port()?, sync_always, process: None, dir })
     }
 
     fn config_path(&self) -> PathBuf {
@@ -165,11 +157,7 @@ impl NatsServer {
     }
 
     fn spawn(&mut self) -> Result<(), ExternalError> {
-        let sync = if self.sync_always {
-            "\n  sync_interval: always"
-        } else {
-            ""
-        };
+        let sync = if self.sync_always { "\n  sync_interval: always" } else { "" };
         let config = format!(
             "server_name: weiqi-test-{port}\nlisten: \"127.0.0.1:{port}\"\nhttp: \"127.0.0.1:{monitor}\"\n\
              log_file: \"{log}\"\njetstream {{\n  store_dir: \"{store}\"{sync}\n}}\n",
@@ -178,12 +166,8 @@ impl NatsServer {
             log = self.log_path().display(),
             store = self.store_dir().display(),
         );
-        std::fs::write(self.config_path(), config)
-            .map_err(|e| failed(format!("cannot write config: {e}")))?;
-        let process = Process::spawn(
-            TOOL,
-            Command::new(&self.binary).arg("-c").arg(self.config_path()),
-        )?;
+        std::fs::write(self.config_path(), config).map_err(|e| failed(format!("cannot write config: {e}")))?;
+        let process = Process::spawn(TOOL, Command::new(&self.binary).arg("-c").arg(self.config_path()))?;
         self.process = Some(process);
         Ok(())
     }
@@ -195,9 +179,7 @@ impl NatsServer {
             let log = self.log_path();
             match self.process.as_mut().map(Process::exited) {
                 None => Probe::Dead("not running".into()),
-                Some(Some(status)) => {
-                    Probe::Dead(format!("exited with {status}; log:\n{}", log_tail(&log)))
-                }
+                Some(Some(status)) => Probe::Dead(format!("exited with {status}; log:\n{}", log_tail(&log))),
                 Some(None) if http_ok(self.monitor_port, "/healthz") => Probe::Ready,
                 Some(None) => Probe::NotYet,
             }
@@ -209,34 +191,22 @@ fn version_of(binary: &Path) -> Result<NatsServerVersion, ExternalError> {
     // One `--version` call per binary and test process.
     static CACHE: OnceLock<std::sync::Mutex<Vec<(PathBuf, NatsServerVersion)>>> = OnceLock::new();
     let cache = CACHE.get_or_init(Default::default);
-    if let Some((_, v)) = cache
-        .lock()
-        .unwrap_or_else(|p| p.into_inner())
-        .iter()
-        .find(|(p, _)| p == binary)
-    {
+    if let Some((_, v)) = cache.lock().unwrap_or_else(|p| p.into_inner()).iter().find(|(p, _)| p == binary) {
         return Ok(*v);
     }
     let output = Command::new(binary)
         .arg("--version")
         .output()
         .map_err(|e| failed(format!("cannot run {} --version: {e}", binary.display())))?;
-    let text = String::from_utf8_lossy(&output.stdout).into_owned()
-        + &String::from_utf8_lossy(&output.stderr);
-    let version = NatsServerVersion::parse(&text)
-        .ok_or_else(|| failed(format!("unrecognised version output {text:?}")))?;
-    cache
-        .lock()
-        .unwrap_or_else(|p| p.into_inner())
-        .push((binary.to_path_buf(), version));
+    let text = String::from_utf8_lossy(&output.stdout).into_owned() + &String::from_utf8_lossy(&output.stderr);
+    let version =
+        NatsServerVersion::parse(&text).ok_or_else(|| failed(format!("unrecognised version output {text:?}")))?;
+    cache.lock().unwrap_or_else(|p| p.into_inner()).push((binary.to_path_buf(), version));
     Ok(version)
 }
 
 fn failed(reason: String) -> ExternalError {
-    ExternalError::Failed {
-        tool: TOOL.into(),
-        reason,
-    }
+    ExternalError::Failed { tool: TOOL.into(), reason }
 }
 
 #[cfg(test)]
@@ -248,10 +218,7 @@ mod tests {
         let table = [
             ("nats-server: v2.15.1", Some(NatsServerVersion(2, 15, 1))),
             ("nats-server: v2.9.25\n", Some(NatsServerVersion(2, 9, 25))),
-            (
-                "nats-server: v2.11.0-RC.1",
-                Some(NatsServerVersion(2, 11, 0)),
-            ),
+            ("nats-server: v2.11.0-RC.1", Some(NatsServerVersion(2, 11, 0))),
             ("garbage", None),
         ];
         for (banner, expected) in table {

@@ -18,10 +18,7 @@ pub(crate) fn free_port() -> Result<u16, ExternalError> {
     TcpListener::bind("127.0.0.1:0")
         .and_then(|listener| listener.local_addr())
         .map(|addr| addr.port())
-        .map_err(|e| ExternalError::Failed {
-            tool: "testkit".into(),
-            reason: format!("no free port: {e}"),
-        })
+        .map_err(|e| ExternalError::Failed { tool: "testkit".into(), reason: format!("no free port: {e}") })
 }
 
 /// A running child process, killed (SIGKILL) and reaped when dropped.
@@ -38,10 +35,7 @@ impl Process {
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
-            .map_err(|e| ExternalError::Failed {
-                tool: tool.to_owned(),
-                reason: format!("cannot spawn: {e}"),
-            })?;
+            .map_err(|e| ExternalError::Failed { tool: tool.to_owned(), reason: format!("cannot spawn: {e}") })?;
         Ok(Self { child })
     }
 
@@ -94,11 +88,7 @@ pub(crate) fn resp_command(port: u16, command: &str) -> Option<String> {
         write!(stream, "{command}\r\n")?;
         let mut buf = [0u8; 256];
         let n = stream.read(&mut buf)?;
-        Ok(String::from_utf8_lossy(&buf[..n])
-            .lines()
-            .next()
-            .unwrap_or("")
-            .to_owned())
+        Ok(String::from_utf8_lossy(&buf[..n]).lines().next().unwrap_or("").to_owned())
     };
     exchange().ok()
 }
@@ -111,10 +101,7 @@ pub(crate) enum Probe {
 }
 
 /// Polls `probe` until ready, blocking the thread between probes.
-pub(crate) fn wait_ready(
-    tool: &str,
-    mut probe: impl FnMut() -> Probe,
-) -> Result<(), ExternalError> {
+pub(crate) fn wait_ready(tool: &str, mut probe: impl FnMut() -> Probe) -> Result<(), ExternalError> {
     let deadline = Instant::now() + READY_TIMEOUT;
     loop {
         match probe() {
@@ -130,10 +117,7 @@ pub(crate) fn wait_ready(
 
 /// Polls `probe` until ready, sleeping with `tokio::time` between probes (each probe itself is
 /// a sub-second loopback exchange).
-pub(crate) async fn wait_ready_async(
-    tool: &str,
-    mut probe: impl FnMut() -> Probe,
-) -> Result<(), ExternalError> {
+pub(crate) async fn wait_ready_async(tool: &str, mut probe: impl FnMut() -> Probe) -> Result<(), ExternalError> {
     let deadline = Instant::now() + READY_TIMEOUT;
     loop {
         match probe() {
@@ -148,8 +132,5 @@ pub(crate) async fn wait_ready_async(
 }
 
 fn failed(tool: &str, reason: String) -> ExternalError {
-    ExternalError::Failed {
-        tool: tool.to_owned(),
-        reason,
-    }
+    ExternalError::Failed { tool: tool.to_owned(), reason }
 }

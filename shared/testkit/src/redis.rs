@@ -7,9 +7,7 @@ use tempfile::TempDir;
 
 use crate::ExternalError;
 use crate::external::find_program;
-use crate::process::{
-    Probe, Process, free_port, log_tail, resp_command, wait_ready, wait_ready_async,
-};
+use crate::process::{Probe, Process, free_port, log_tail, resp_command, wait_ready, wait_ready_async};
 
 const TOOL: &str = "redis-server";
 const HINT: &str = "apt-get install redis-server";
@@ -96,17 +94,8 @@ impl RedisServer {
         let dir = tempfile::Builder::new()
             .prefix("weiqi-redis-")
             .tempdir()
-            .map_err(|e| ExternalError::Failed {
-                tool: TOOL.into(),
-                reason: format!("no temp dir: {e}"),
-            })?;
-        Ok(Self {
-            binary,
-            port: free_port()?,
-            persistence,
-            process: None,
-            dir,
-        })
+            .map_err(|e| ExternalError::Failed { tool: TOOL.into(), reason: format!("no temp dir: {e}") })?;
+        Ok(Self { binary, port: free_port()?, persistence, process: None, dir })
     }
 
     fn log_path(&self) -> PathBuf {
@@ -125,9 +114,7 @@ impl RedisServer {
             .arg(self.log_path());
         match self.persistence {
             RedisPersistence::None => command.args(["--appendonly", "no"]),
-            RedisPersistence::AppendOnly => {
-                command.args(["--appendonly", "yes", "--appendfsync", "always"])
-            }
+            RedisPersistence::AppendOnly => command.args(["--appendonly", "yes", "--appendfsync", "always"]),
         };
         self.process = Some(Process::spawn(TOOL, &mut command)?);
         Ok(())
@@ -138,13 +125,9 @@ impl RedisServer {
             let log = self.log_path();
             match self.process.as_mut().map(Process::exited) {
                 None => Probe::Dead("not running".into()),
-                Some(Some(status)) => {
-                    Probe::Dead(format!("exited with {status}; log:\n{}", log_tail(&log)))
-                }
+                Some(Some(status)) => Probe::Dead(format!("exited with {status}; log:\n{}", log_tail(&log))),
                 // While loading its append-only file Redis answers `-LOADING`.
-                Some(None) if resp_command(self.port, "PING").as_deref() == Some("+PONG") => {
-                    Probe::Ready
-                }
+                Some(None) if resp_command(self.port, "PING").as_deref() == Some("+PONG") => Probe::Ready,
                 Some(None) => Probe::NotYet,
             }
         }

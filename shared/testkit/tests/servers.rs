@@ -18,11 +18,7 @@ async fn jetstream_data_survives_kill_and_restart() {
     .await
     .unwrap();
     for i in 0..10u32 {
-        js.publish("t.a", i.to_string().into())
-            .await
-            .unwrap()
-            .await
-            .unwrap();
+        js.publish("t.a", i.to_string().into()).await.unwrap().await.unwrap();
     }
     let pid = nats.pid().unwrap();
     nats.kill();
