@@ -176,6 +176,14 @@ impl Game {
         Ok(())
     }
 
+    /// Sets the number of handicap stones for the count (SGF `HA` with the stones given as setup).
+    pub fn set_handicap(&mut self, stones: u8) {
+        self.handicap = stones;
+        if self.actions.is_empty() {
+            self.start.handicap = stones;
+        }
+    }
+
     /// The ruleset in force.
     pub fn ruleset(&self) -> &Ruleset {
         &self.ruleset
