@@ -7,6 +7,8 @@ pub mod command;
 pub mod config;
 pub mod decide;
 pub mod event;
+pub mod explain;
+pub mod export;
 pub mod ids;
 pub mod lot;
 pub mod matching;

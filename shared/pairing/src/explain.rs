@@ -1,0 +1,298 @@
+//! Why did A meet B? The criteria values of the pair, and for each nearby alternative partner C
+//! why the pairing did not choose them: C was met before, the pair is forbidden, or swapping
+//! partners (A–C and B–D instead of A–B and C–D) would be worse at a named criterion.
+//!
+//! Explanations are recomputed from the state as it was before the round (results of later rounds
+//! are not used; a result corrected afterwards is used as corrected).
+
+use crate::config::Format;
+use crate::event::{ByeReason, ColourBy};
+use crate::ids::PlayerId;
+use crate::record::records;
+use crate::rounds::{candidates, pairing_score};
+use crate::state::Tournament;
+use crate::swiss::pairing_order;
+use crate::weights::{Candidate, Criterion, EdgeCost, PairingPolicy, RematchPolicy, edge_cost};
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::fmt;
+
+/// How the pair came about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Basis {
+    /// Maximum-weight matching on the documented criteria.
+    Matching,
+    /// Fixed by the organiser.
+    Organiser,
+    /// A Berger table (round robin).
+    BergerTable,
+    /// A knockout bracket.
+    Bracket,
+    /// A team match's board order.
+    BoardOrder,
+}
+
+/// Why an alternative partner was not chosen.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Verdict {
+    /// They had met before (criterion 1).
+    AlreadyMet,
+    /// The organiser forbade the pair.
+    Forbidden,
+    /// The alternative had the bye, a fixed game or an organiser's bye.
+    NotAvailable,
+    /// Giving A this partner would force B and the alternative's partner D together, who met before.
+    WouldForceRematch {
+        /// The alternative's partner.
+        partner: PlayerId,
+    },
+    /// Swapping partners is worse at `criterion`: the two chosen pairs sum to `chosen`, the two
+    /// swapped pairs to `swapped`.
+    Worse {
+        /// The alternative's partner D.
+        partner: PlayerId,
+        /// The first criterion at which the swap differs.
+        criterion: Criterion,
+        /// Sum over A–B and C–D.
+        chosen: u32,
+        /// Sum over A–C and B–D.
+        swapped: u32,
+    },
+    /// Swapping costs the same on every criterion: the tie was broken by pairing order (score,
+    /// rank, recorded lot).
+    Tie {
+        /// The alternative's partner D.
+        partner: PlayerId,
+    },
+    /// Swapping would have been better: the two pairs fell in different pairing windows.
+    Better {
+        /// The alternative's partner D.
+        partner: PlayerId,
+        /// The first criterion at which the swap is better.
+        criterion: Criterion,
+    },
+}
+
+/// One alternative partner and the verdict.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Alternative {
+    /// The alternative partner C.
+    pub instead: PlayerId,
+    /// Why not.
+    pub verdict: Verdict,
+}
+
+/// The explanation of one pair.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PairingExplanation {
+    /// The round.
+    pub round: u32,
+    /// The player asked about.
+    pub a: PlayerId,
+    /// Their opponent.
+    pub b: PlayerId,
+    /// How the pair came about.
+    pub basis: Basis,
+    /// The pair's criteria values (matching only).
+    pub cost: Option<EdgeCost>,
+    /// Pairing scores of A and B before the round (matching only).
+    pub scores: Option<(i64, i64)>,
+    /// How the colours were decided.
+    pub colours: ColourBy,
+    /// Nearby alternatives, closest in pairing order first.
+    pub alternatives: Vec<Alternative>,
+}
+
+/// Why no explanation could be given.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
+pub enum ExplainError {
+    /// No such round.
+    #[error("round {0} has not been paired")]
+    NoSuchRound(u32),
+    /// The two did not meet in that round.
+    #[error("{0} and {1} did not meet in that round")]
+    NotPaired(PlayerId, PlayerId),
+}
+
+fn sum(x: &EdgeCost, y: &EdgeCost) -> [(Criterion, u32); 5] {
+    let (a, b) = (x.tiers(), y.tiers());
+    std::array::from_fn(|k| (a[k].0, a[k].1 + b[k].1))
+}
+
+/// Explains why `a` met `b` in `round`, with up to `alternatives` nearby alternatives.
+pub fn explain_pairing(
+    t: &Tournament,
+    round: u32,
+    a: PlayerId,
+    b: PlayerId,
+    alternatives: usize,
+) -> Result<PairingExplanation, ExplainError> {
+    let r = t.rounds.get((round as usize).wrapping_sub(1)).ok_or(ExplainError::NoSuchRound(round))?;
+    let game = r
+        .games
+        .iter()
+        .find(|g| (g.paired.black, g.paired.white) == (a, b) || (g.paired.black, g.paired.white) == (b, a))
+        .ok_or(ExplainError::NotPaired(a, b))?;
+    let basis = match game.paired.colour_by {
+        _ if game.paired.fixed => Basis::Organiser,
+        ColourBy::Berger => Basis::BergerTable,
+        ColourBy::BoardOrder => Basis::BoardOrder,
+        _ if !r.bracket.is_empty() => Basis::Bracket,
+        _ => Basis::Matching,
+    };
+    let mut out = PairingExplanation {
+        round,
+        a,
+        b,
+        basis,
+        cost: game.paired.cost,
+        scores: None,
+        colours: game.paired.colour_by,
+        alternatives: Vec::new(),
+    };
+    let Some(cfg) = t.config.as_ref() else { return Ok(out) };
+    if basis != Basis::Matching || game.paired.cost.is_none() {
+        return Ok(out);
+    }
+    // The field as the pairing saw it.
+    let recs = records(t, round - 1);
+    let mut players: Vec<PlayerId> = Vec::new();
+    for g in &r.games {
+        players.push(g.paired.black);
+        players.push(g.paired.white);
+    }
+    players.extend(r.byes.iter().filter(|x| x.reason == ByeReason::Pairing).map(|x| x.player));
+    let by_losses = matches!(cfg.format, Format::Knockout { losses } if losses >= 2);
+    let swiss_score = pairing_score(t, cfg);
+    let losses_cap = match cfg.format {
+        Format::Knockout { losses } => i64::from(losses),
+        _ => 0,
+    };
+    let score = |p: PlayerId, points: i64| {
+        if by_losses {
+            (losses_cap - recs.get(p).map_or(0, |r| i64::from(r.losses))) * cfg.points.win
+        } else {
+            swiss_score(p, points)
+        }
+    };
+    let cands = candidates(t, &recs, &players, &score);
+    let policy =
+        if by_losses { PairingPolicy { rematches: RematchPolicy::Discouraged, ..cfg.pairing } } else { cfg.pairing };
+    let idx: HashMap<PlayerId, usize> = cands.iter().enumerate().map(|(i, c)| (c.id, i)).collect();
+    let c = |p: PlayerId| -> &Candidate { &cands[idx[&p]] };
+    out.scores = Some((c(a).score, c(b).score));
+    let partner: HashMap<PlayerId, (PlayerId, bool)> = r
+        .games
+        .iter()
+        .flat_map(|g| {
+            [(g.paired.black, (g.paired.white, g.paired.fixed)), (g.paired.white, (g.paired.black, g.paired.fixed))]
+        })
+        .collect();
+    let order: Vec<PlayerId> = pairing_order(&cands).into_iter().map(|i| cands[i].id).collect();
+    let pos = order.iter().position(|&p| p == a).unwrap_or(0);
+    let mut nearby: Vec<PlayerId> = Vec::new();
+    for d in 1..order.len() {
+        for p in [pos.checked_sub(d), pos.checked_add(d)].into_iter().flatten() {
+            if let Some(&q) = order.get(p)
+                && q != b
+                && nearby.len() < alternatives
+            {
+                nearby.push(q);
+            }
+        }
+        if nearby.len() >= alternatives {
+            break;
+        }
+    }
+    let forbidden = |x: PlayerId, y: PlayerId| t.forbidden.contains(&(x.min(y), x.max(y)));
+    let chosen = edge_cost(c(a), c(b), &policy).unwrap_or(out.cost.expect("matching pair"));
+    for q in nearby {
+        let verdict = if c(a).opponents.contains(&q) {
+            Verdict::AlreadyMet
+        } else if forbidden(a, q) {
+            Verdict::Forbidden
+        } else {
+            match partner.get(&q) {
+                None | Some((_, true)) => Verdict::NotAvailable,
+                Some(&(d, false)) => {
+                    let cd = edge_cost(c(q), c(d), &policy);
+                    let ac = edge_cost(c(a), c(q), &policy);
+                    let bd = if forbidden(b, d) { None } else { edge_cost(c(b), c(d), &policy) };
+                    match (cd, ac, bd) {
+                        (Some(cd), Some(ac), Some(bd)) => {
+                            let now = sum(&chosen, &cd);
+                            let swap = sum(&ac, &bd);
+                            match now.iter().zip(&swap).find(|(x, y)| x.1 != y.1) {
+                                None => Verdict::Tie { partner: d },
+                                Some((x, y)) if x.1 < y.1 => {
+                                    Verdict::Worse { partner: d, criterion: x.0, chosen: x.1, swapped: y.1 }
+                                }
+                                Some((x, _)) => Verdict::Better { partner: d, criterion: x.0 },
+                            }
+                        }
+                        (_, _, None) => Verdict::WouldForceRematch { partner: d },
+                        _ => Verdict::AlreadyMet,
+                    }
+                }
+            }
+        };
+        out.alternatives.push(Alternative { instead: q, verdict });
+    }
+    Ok(out)
+}
+
+fn criterion(c: Criterion) -> &'static str {
+    match c {
+        Criterion::Rematch => "rematches",
+        Criterion::ScoreDifference => "score difference",
+        Criterion::ColourBalance => "colour balance",
+        Criterion::Handicap => "handicap stones",
+        Criterion::Separation => "same club/region",
+    }
+}
+
+impl fmt::Display for PairingExplanation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Round {}: {} v {}", self.round, self.a, self.b)?;
+        match self.basis {
+            Basis::Organiser => return writeln!(f, " was fixed by the organiser."),
+            Basis::BergerTable => return writeln!(f, " comes from the Berger table."),
+            Basis::Bracket => return writeln!(f, " comes from the knockout bracket."),
+            Basis::BoardOrder => return writeln!(f, " comes from the teams' board order."),
+            Basis::Matching => {}
+        }
+        if let (Some((sa, sb)), Some(c)) = (self.scores, self.cost) {
+            writeln!(
+                f,
+                " (scores {sa} and {sb}): score difference {}, colour balance {}, handicap {}, club/region {}; colours by {:?}.",
+                c.score_diff, c.colour, c.handicap, c.separation, self.colours
+            )?;
+        }
+        for alt in &self.alternatives {
+            write!(f, "  Why not {}? ", alt.instead)?;
+            match &alt.verdict {
+                Verdict::AlreadyMet => writeln!(f, "they have already met."),
+                Verdict::Forbidden => writeln!(f, "the organiser forbade that pairing."),
+                Verdict::NotAvailable => writeln!(f, "not available (bye or fixed game)."),
+                Verdict::WouldForceRematch { partner } => {
+                    writeln!(f, "{} would then have to meet {partner} again.", self.b)
+                }
+                Verdict::Worse { partner, criterion: c, chosen, swapped } => writeln!(
+                    f,
+                    "then {} would meet {partner}: {} {swapped} instead of {chosen}.",
+                    self.b,
+                    criterion(*c)
+                ),
+                Verdict::Tie { partner } => {
+                    writeln!(f, "swapping with {partner} costs the same; pairing order decided.")
+                }
+                Verdict::Better { partner, criterion: c } => writeln!(
+                    f,
+                    "swapping with {partner} would improve {}, but they were paired in different windows.",
+                    criterion(*c)
+                ),
+            }?;
+        }
+        Ok(())
+    }
+}
