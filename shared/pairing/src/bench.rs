@@ -28,12 +28,10 @@ use crate::matching::Weight;
 use crate::rank::Rank;
 use crate::record::records;
 use crate::registration::Registration;
-use crate::rounds::{candidates, pairing_score};
+use crate::rounds::next_round_candidates;
 use crate::simulate::Simulation;
 use crate::standings::standings;
-use crate::state::Tournament;
 use crate::swiss::{PairingParams, pair_round};
-use crate::weights::Candidate;
 use rand::Rng;
 use serde::Serialize;
 
@@ -108,15 +106,6 @@ fn config(system: BenchSystem, rounds: u32, seed: u64) -> TournamentConfig {
     TournamentConfig::new("bench", format, seed)
 }
 
-/// The candidates the next round would be paired from.
-fn next_candidates(t: &Tournament) -> Vec<Candidate> {
-    let cfg = t.config.as_ref().expect("created");
-    let recs = records(t, t.current_round());
-    let players: Vec<PlayerId> = t.players.keys().copied().filter(|&p| t.is_active(p)).collect();
-    let score = pairing_score(t, cfg);
-    candidates(t, &recs, &players, &score)
-}
-
 /// Runs the McMahon benchmark (see the module doc).
 pub fn bench_pairing(players: usize, seed: u64, clock: &dyn Fn() -> f64) -> PairingBenchReport {
     bench_pairing_with(players, seed, BenchSystem::McMahon, 7, clock)
@@ -186,7 +175,7 @@ pub fn bench_pairing_with(
     let (mut w_win, mut w_opt): (Weight, Weight) = (0, 0);
     let (mut sd_win, mut sd_opt) = (0u64, 0u64);
     for _ in 0..rounds {
-        let cands = next_candidates(&cmp.state);
+        let cands = next_round_candidates(&cmp.state);
         let forbidden = cmp.state.forbidden.clone();
         let windowed = pair_round(&cands, &forbidden, &policy, &PairingParams::default()).expect("pairable");
         let exact = pair_round(&cands, &forbidden, &policy, &PairingParams::exact(cands.len())).expect("pairable");

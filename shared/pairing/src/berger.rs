@@ -12,7 +12,7 @@
 pub fn rounds_per_cycle(n: usize) -> usize {
     if n < 2 {
         0
-    } else if n % 2 == 0 {
+    } else if n.is_multiple_of(2) {
         n - 1
     } else {
         n
@@ -26,7 +26,7 @@ pub fn berger_round(n: usize, round: usize) -> Vec<(usize, usize)> {
     if per == 0 {
         return Vec::new();
     }
-    let size = if n % 2 == 0 { n } else { n + 1 };
+    let size = if n.is_multiple_of(2) { n } else { n + 1 };
     let m = size - 1;
     let cycle = round / per;
     let r = round % per;
@@ -39,7 +39,7 @@ pub fn berger_round(n: usize, round: usize) -> Vec<(usize, usize)> {
             }
         }
         if (2 * i) % m == r {
-            pairs.push(if r % 2 == 0 { (m, i) } else { (i, m) });
+            pairs.push(if r.is_multiple_of(2) { (m, i) } else { (i, m) });
         }
     }
     if cycle % 2 == 1 {
@@ -76,9 +76,9 @@ mod tests {
                 }
                 assert_eq!(pairs.len(), n / 2);
             }
-            for a in 0..n {
-                for b in 0..n {
-                    assert_eq!(met[a][b], i32::from(a != b), "n={n}: {a} and {b}");
+            for (a, row) in met.iter().enumerate() {
+                for (b, &k) in row.iter().enumerate() {
+                    assert_eq!(k, i32::from(a != b), "n={n}: {a} and {b}");
                 }
                 assert!(blacks[a].abs() <= 1, "n={n}: colour balance {} for {a}", blacks[a]);
             }

@@ -167,7 +167,7 @@ pub(crate) fn group_members(t: &Tournament, groups: u32) -> Vec<Vec<PlayerId>> {
     for (k, p) in seeded(t, entrants(t)).into_iter().enumerate() {
         let lap = k / g;
         let pos = k % g;
-        out[if lap % 2 == 0 { pos } else { g - 1 - pos }].push(p);
+        out[if lap.is_multiple_of(2) { pos } else { g - 1 - pos }].push(p);
     }
     for members in &mut out {
         members.sort_by_key(|p| (t.players[p].lot, *p));
@@ -490,7 +490,7 @@ fn cross_knockout(
         placed.push(order);
     }
     let mut d = Draft { stage: Some(Stage::Knockout), ..Draft::default() };
-    let slots: Vec<(Option<PlayerId>, Option<PlayerId>)> = if advance == 2 && groups.len() % 2 == 0 {
+    let slots: Vec<(Option<PlayerId>, Option<PlayerId>)> = if advance == 2 && groups.len().is_multiple_of(2) {
         let half = groups.len() / 2;
         let mut s = Vec::new();
         for k in 0..half {
@@ -670,7 +670,7 @@ fn rotation_round(t: &Tournament, next: u32) -> Result<Draft, Rejection> {
     d.team_matches.push(TeamMatch { match_no: 1, home: a, away: b });
     for i in 0..n {
         let (x, y) = (am[i], bm[(i + r) % n]);
-        let (black, white) = if (i + r) % 2 == 0 { (x, y) } else { (y, x) };
+        let (black, white) = if (i + r).is_multiple_of(2) { (x, y) } else { (y, x) };
         let g = d.game(black, white, ColourBy::BoardOrder);
         g.team_board = Some(TeamBoard { match_no: 1, board: i as u32 + 1 });
         let table = g.table;
@@ -714,4 +714,13 @@ impl From<PairingError> for Rejection {
     fn from(e: PairingError) -> Rejection {
         Rejection::Pairing(e)
     }
+}
+
+/// The candidates a Swiss or McMahon pairing of the next round would see (every active player,
+/// with the format's pairing score): for benchmarks, explanations and diagnostics.
+pub fn next_round_candidates(t: &Tournament) -> Vec<Candidate> {
+    let Some(cfg) = t.config.as_ref() else { return Vec::new() };
+    let recs = records(t, t.current_round());
+    let score = pairing_score(t, cfg);
+    candidates(t, &recs, &active_players(t), &score)
 }

@@ -349,7 +349,7 @@ pub(crate) fn refine(
                 next.push((members, level));
                 continue;
             }
-            keyed.sort_by(|a, b| b.0.cmp(&a.0));
+            keyed.sort_by_key(|k| std::cmp::Reverse(k.0));
             let mut first = true;
             let mut start = 0;
             for k in 1..=keyed.len() {

@@ -118,7 +118,7 @@ pub fn pair_round(
     let order = pairing_order(candidates);
     let ctx = Ctx { c: candidates, forbidden, policy, params };
     let mut matchings = 0;
-    if order.len() % 2 == 0 {
+    if order.len().is_multiple_of(2) {
         let pairs = ctx
             .pair_even(&order, &mut matchings)
             .map_err(|left| PairingError::NoPairingWithoutRematch(ctx.ids(&left)))?;
@@ -245,7 +245,6 @@ impl Ctx<'_> {
                 continue;
             }
             // The last window: everyone must be matched; release committed pairs until they are.
-            let mut window = window;
             let mut mate = mate;
             loop {
                 if mate.iter().all(Option::is_some) {
