@@ -1,0 +1,21 @@
+//! Compiles `proto/weiqi/v1/*.proto` with protox (pure Rust, no system `protoc`) and generates prost
+//! messages and tonic clients and servers. The encoded descriptor set is kept for gRPC reflection.
+
+use std::path::PathBuf;
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../proto");
+    let files: Vec<PathBuf> = std::fs::read_dir(root.join("weiqi/v1"))?
+        .map(|e| e.map(|e| e.path()))
+        .collect::<Result<_, _>>()?;
+    let mut files: Vec<PathBuf> = files.into_iter().filter(|p| p.extension().is_some_and(|e| e == "proto")).collect();
+    files.sort();
+    for f in &files {
+        println!("cargo:rerun-if-changed={}", f.display());
+    }
+    let fds = protox::compile(&files, [&root])?;
+    let out = PathBuf::from(std::env::var("OUT_DIR")?);
+    std::fs::write(out.join("weiqi_descriptor.bin"), prost::Message::encode_to_vec(&fds))?;
+    tonic_prost_build::configure().build_server(true).build_client(true).compile_fds(fds)?;
+    Ok(())
+}
