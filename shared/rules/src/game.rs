@@ -45,6 +45,19 @@ pub struct Played {
     pub cycle: bool,
 }
 
+/// What a move would do, worked out by [`Game::preview`] without playing it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MovePreview {
+    /// Opponent stones the move captures, sorted.
+    pub captured: Vec<Point>,
+    /// Own stones removed by a multi-stone suicide (the played point included), sorted.
+    pub suicided: Vec<Point>,
+    /// The board hash after the move.
+    pub hash_after: u64,
+    /// Under simple ko: the move repeats an earlier whole-board position.
+    pub cycle: bool,
+}
+
 /// Why setup stones cannot be placed.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SetupError {
@@ -310,6 +323,50 @@ impl Game {
             return Err(if ko_retake { Illegal::Ko } else { Illegal::Superko });
         }
         Ok(pv.hash_after)
+    }
+
+    /// What `color` playing on `p` would do, without changing the game: the stones it would capture (or,
+    /// for an allowed multi-stone suicide, the own stones it would lose), the board hash after it, and
+    /// whether the board would repeat an earlier one (only possible under simple ko). The game service
+    /// decides a move with this and records the result in the event; replay then checks the hash.
+    pub fn preview(&self, color: Color, p: Point) -> Result<MovePreview, Illegal> {
+        if self.ended {
+            return Err(Illegal::GameOver);
+        }
+        let c = self.board.cell_of(p).ok_or(Illegal::OffBoard)?;
+        let hash_after = self.check_cell(c, color)?;
+        let geo = self.board.geometry();
+        let mut captured = Vec::new();
+        let mut suicided = Vec::new();
+        let mut heads: Vec<Cell> = Vec::with_capacity(4);
+        for n in geo.neighbours(c) {
+            match self.board.get_cell(n) {
+                Some(k) if k != color => {
+                    let h = self.board.head(n);
+                    if self.board.libs_at_head(h) == 1 && !heads.contains(&h) {
+                        heads.push(h);
+                        captured.extend(self.board.chain_cells(h).map(|s| geo.point(s)));
+                    }
+                }
+                _ => {}
+            }
+        }
+        if captured.is_empty() && self.board.preview(c, color).suicide {
+            suicided.push(p);
+            for n in geo.neighbours(c) {
+                if self.board.get_cell(n) == Some(color) {
+                    let h = self.board.head(n);
+                    if !heads.contains(&h) {
+                        heads.push(h);
+                        suicided.extend(self.board.chain_cells(h).map(|s| geo.point(s)));
+                    }
+                }
+            }
+        }
+        captured.sort();
+        suicided.sort();
+        let cycle = self.ruleset.ko == KoRule::Simple && self.history.contains(hash_after);
+        Ok(MovePreview { captured, suicided, hash_after, cycle })
     }
 
     /// Plays `mv` for `color` if it is legal. A pass is always legal while the game is not over.

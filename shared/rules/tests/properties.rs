@@ -104,6 +104,36 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    /// A preview says exactly what playing the move then does.
+    #[test]
+    fn preview_matches_the_move(size in 2u8..=9, ko in 0u8..3, suicide in any::<bool>(), seed in any::<u64>(), len in 0usize..150) {
+        let rules = ruleset(ko, suicide);
+        let moves = random_moves(size, rules, seed, len);
+        let (g, _) = replay(size, rules, &moves);
+        let color = g.to_move();
+        for p in g.board().points() {
+            match g.preview(color, p) {
+                Err(e) => prop_assert_eq!(g.check(color, Move::Play(p)), Err(e)),
+                Ok(pv) => {
+                    let mut h = g.clone();
+                    let played = h.play(color, Move::Play(p)).unwrap();
+                    prop_assert_eq!(played.hash, pv.hash_after);
+                    prop_assert_eq!(played.cycle, pv.cycle);
+                    let mut removed: Vec<_> = h.last_removed().collect();
+                    removed.sort();
+                    let mut expected = pv.captured.clone();
+                    expected.extend(pv.suicided.iter().copied());
+                    expected.sort();
+                    prop_assert_eq!(removed, expected);
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn long_random_games_keep_every_invariant() {
     // Eye-respecting random games to the end on the common sizes, checked after every move.
