@@ -595,8 +595,7 @@ fn team_round(
             }
             let pairs: Vec<(TeamId, TeamId)> =
                 berger_round(teams.len(), (next - 1) as usize).into_iter().map(|(h, a)| (teams[h], teams[a])).collect();
-            d.team_byes = teams.iter().copied().filter(|x| !pairs.iter().any(|&(h, a)| h == *x || a == *x)).collect();
-            d.team_byes.clear(); // a round-robin rest scores nothing
+            // A team left out of a round-robin round rests: no team bye, nothing scored.
             pairs
         }
         TeamSchedule::Swiss { rounds } => {
