@@ -1,0 +1,470 @@
+//! Game events: what happened, in the domain's own types. `convert.rs` maps them to and from
+//! `weiqi.v1.GameEvent` once, at the edge.
+
+use weiqi_clock::{DurationMs, Millis, TimeControl};
+use weiqi_rules::{Color, Move, Point, Ruleset, Score};
+
+use super::ids::PlayerId;
+
+/// A player as the game knows them, frozen at creation.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct PlayerRef {
+    /// Registry id.
+    pub id: PlayerId,
+    /// Display name.
+    pub name: String,
+    /// Rank as text (`5d`, `3k`, `9p`).
+    pub rank: String,
+}
+
+/// How colours are decided.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ColourMethod {
+    /// The first player takes Black (handicap games, organiser's draw).
+    Fixed,
+    /// Nigiri (Art. 10), verifiable: commit, guess, reveal.
+    Nigiri,
+}
+
+/// The game's tournament, if any.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TournamentRef {
+    /// Tournament id.
+    pub id: String,
+    /// Round number.
+    pub round: u32,
+    /// Board (table) number.
+    pub board: u32,
+}
+
+/// Everything fixed when the game is created.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameSetup {
+    /// The ruleset, komi included (0 in handicap games unless set).
+    pub ruleset: Ruleset,
+    /// Board size.
+    pub size: u8,
+    /// Handicap stones (1 = 让先).
+    pub handicap: u8,
+    /// Free placement: the points Black chose (empty for fixed placement on the star points).
+    pub handicap_points: Vec<Point>,
+    /// The players (colours decided by [`ColourMethod`]).
+    pub first: PlayerRef,
+    /// The second player.
+    pub second: PlayerRef,
+    /// How colours are decided.
+    pub colour_method: ColourMethod,
+    /// The time control.
+    pub time_control: TimeControl,
+    /// The tournament, if any.
+    pub tournament: Option<TournamentRef>,
+    /// The event whose referees may act on this game.
+    pub event_id: Option<String>,
+    /// When the game is scheduled to start.
+    pub scheduled_start: Option<Millis>,
+    /// Whether the game counts for ratings.
+    pub rated: bool,
+    /// Start as soon as colours are decided.
+    pub start_immediately: bool,
+    /// Lateness beyond this forfeits (Art. 22: 1 h, or 15 min at the same venue).
+    pub lateness_limit: DurationMs,
+}
+
+/// How a game ended (RULES.md section 3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Black wins.
+    BlackWins,
+    /// White wins.
+    WhiteWins,
+    /// Drawn.
+    Draw,
+    /// Both lose (Art. 17.5, 22.3).
+    BothLose,
+    /// No result (e.g. a cycle under Japanese rules).
+    NoResult,
+    /// The game is to be replayed.
+    Replay,
+}
+
+impl Outcome {
+    /// The win for `color`.
+    pub fn win(color: Color) -> Outcome {
+        match color {
+            Color::Black => Outcome::BlackWins,
+            Color::White => Outcome::WhiteWins,
+        }
+    }
+
+    /// The winner, if one side won.
+    pub fn winner(self) -> Option<Color> {
+        match self {
+            Outcome::BlackWins => Some(Color::Black),
+            Outcome::WhiteWins => Some(Color::White),
+            _ => None,
+        }
+    }
+}
+
+/// Why a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EndReason {
+    /// Counted.
+    Score,
+    /// A player resigned.
+    Resignation,
+    /// A player's time ran out.
+    Time,
+    /// Forfeit (no-show, misconduct).
+    Forfeit,
+    /// A second warning (Art. 24).
+    Warnings,
+    /// A referee's decision.
+    Referee,
+    /// Lateness beyond the limit (Art. 22).
+    Lateness,
+    /// A whole-board repetition ruled by the cycle rule (Art. 20).
+    Cycle,
+}
+
+/// The result of a game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameResult {
+    /// Who won, or what else.
+    pub outcome: Outcome,
+    /// Why.
+    pub reason: EndReason,
+    /// The count, when counted.
+    pub score: Option<Score>,
+}
+
+impl GameResult {
+    /// The SGF `RE` form: `B+1.5`, `W+R`, `B+T`, `B+F`, `Draw`, `Void`.
+    pub fn to_sgf(&self) -> String {
+        if let Some(s) = &self.score
+            && self.reason == EndReason::Score
+        {
+            return s.result.to_sgf();
+        }
+        match self.outcome.winner() {
+            Some(c) => {
+                let how = match self.reason {
+                    EndReason::Resignation => "R",
+                    EndReason::Time => "T",
+                    EndReason::Score => "",
+                    _ => "F",
+                };
+                format!("{}+{how}", c.letter())
+            }
+            None => match self.outcome {
+                Outcome::Draw => "Draw".into(),
+                _ => "Void".into(),
+            },
+        }
+    }
+}
+
+/// What a client said about its lag, as the clock core takes it.
+pub type LagReport = weiqi_clock::LagReport;
+
+/// One side's clock as recorded with a move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct SideClock {
+    /// Main time left.
+    pub main: DurationMs,
+    /// Byo-yomi periods left (the current one included).
+    pub periods_left: u32,
+    /// Time left in the current period.
+    pub period_left: DurationMs,
+    /// Moves left in the current period.
+    pub moves_left: u32,
+}
+
+/// Both clocks as recorded with a move (informational: replay recomputes the clock from timestamps).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct ClockSnapshot {
+    /// Black's clock.
+    pub black: SideClock,
+    /// White's clock.
+    pub white: SideClock,
+}
+
+/// One game event.
+#[derive(Clone, Debug, PartialEq)]
+pub enum GameEvent {
+    /// The game exists.
+    Created(Box<GameSetup>),
+    /// The holder commits to a hidden handful of stones: SHA-256 of a secret.
+    NigiriCommitted {
+        /// The higher-ranked player, who holds the stones.
+        holder: PlayerId,
+        /// SHA-256 of the secret.
+        commitment: [u8; 32],
+        /// The secret itself, kept in the log (the only source of truth) and hidden from clients by the
+        /// gateway until [`GameEvent::NigiriRevealed`].
+        secret: [u8; 32],
+    },
+    /// The other player guesses odd (one stone shown) or even (two).
+    NigiriGuessed {
+        /// The guesser.
+        guesser: PlayerId,
+        /// True for even.
+        even: bool,
+    },
+    /// The secret is revealed; anyone can check it against the commitment and recount.
+    NigiriRevealed {
+        /// The secret.
+        secret: [u8; 32],
+        /// Stones in the hand, derived from the secret.
+        stones: u32,
+        /// Whether the guess was right (the guesser then takes Black).
+        guess_correct: bool,
+    },
+    /// Colours are decided.
+    ColoursDecided {
+        /// Black.
+        black: PlayerId,
+        /// White.
+        white: PlayerId,
+    },
+    /// Handicap stones are on the board.
+    HandicapPlaced {
+        /// Their points.
+        points: Vec<Point>,
+    },
+    /// The clock starts.
+    Started {
+        /// Server time.
+        at: Millis,
+    },
+    /// A stone is played.
+    StonePlayed {
+        /// Who played.
+        color: Color,
+        /// Where.
+        point: Point,
+        /// Opponent stones captured.
+        captures: Vec<Point>,
+        /// Own stones removed by a multi-stone suicide.
+        suicided: Vec<Point>,
+        /// The board hash after the move; replay checks it.
+        hash: u64,
+        /// Move number (1-based; passes count).
+        number: u32,
+        /// Server time.
+        at: Millis,
+        /// The client's lag report.
+        lag: Option<LagReport>,
+        /// Under simple ko, the move repeated a position.
+        cycle: bool,
+        /// The sealed move of an adjournment (already charged on the clock).
+        from_sealed: bool,
+        /// Both clocks after the move.
+        clock: Option<ClockSnapshot>,
+    },
+    /// A pass.
+    Passed {
+        /// Who passed.
+        color: Color,
+        /// Move number.
+        number: u32,
+        /// Server time.
+        at: Millis,
+        /// The client's lag report.
+        lag: Option<LagReport>,
+        /// Both clocks after the pass.
+        clock: Option<ClockSnapshot>,
+    },
+    /// A player resigned.
+    Resigned {
+        /// Who.
+        color: Color,
+        /// Server time.
+        at: Millis,
+    },
+    /// A referee's warning (Art. 24).
+    WarningIssued {
+        /// The warned side.
+        color: Color,
+        /// Why.
+        reason: String,
+        /// That side's warnings in this game, this one included.
+        count: u32,
+    },
+    /// Colours corrected (Art. 17.1).
+    ColoursSwapped,
+    /// A move is void and the player forfeits the turn (Art. 17.2, 18.3, 19).
+    MoveVoided {
+        /// The player.
+        color: Color,
+        /// The voided move.
+        mv: Move,
+        /// Why.
+        reason: String,
+        /// The move had been played and is taken back (else it was refused).
+        taken_back: bool,
+        /// Server time.
+        at: Millis,
+    },
+    /// Paused (Art. 14).
+    Paused {
+        /// Why.
+        reason: String,
+        /// Server time.
+        at: Millis,
+    },
+    /// Resumed after a pause or an adjournment.
+    Resumed {
+        /// Server time.
+        at: Millis,
+    },
+    /// Adjourned with a sealed move (hidden from the opponent until revealed).
+    Adjourned {
+        /// The player who sealed.
+        sealer: Color,
+        /// The sealed move.
+        sealed: Move,
+        /// Server time.
+        at: Millis,
+        /// The client's lag report.
+        lag: Option<LagReport>,
+    },
+    /// The sealed move is revealed on resumption.
+    SealedMoveRevealed {
+        /// The sealer.
+        sealer: Color,
+        /// The move.
+        mv: Move,
+        /// Server time.
+        at: Millis,
+    },
+    /// Two passes: the count begins.
+    ScoringStarted {
+        /// Server time.
+        at: Millis,
+    },
+    /// A side proposes the dead chains.
+    DeadChainsMarked {
+        /// Who proposes.
+        by: Color,
+        /// One point per chain.
+        points: Vec<Point>,
+    },
+    /// A side accepts the proposal.
+    ScoreAccepted {
+        /// Who.
+        by: Color,
+    },
+    /// A side disputes the proposal (Art. 21.4).
+    ScoreDisputed {
+        /// Who.
+        by: Color,
+    },
+    /// Play resumes after a dispute; the claimant moves first.
+    PlayResumed {
+        /// Who moves first.
+        first: Color,
+        /// Server time.
+        at: Millis,
+    },
+    /// A side's time ran out.
+    TimeExpired {
+        /// Who.
+        color: Color,
+        /// The deadline that passed.
+        deadline: Millis,
+        /// Server time of the flag.
+        at: Millis,
+        /// Art. 22.5: counted as a pass instead of a loss.
+        counted_as_pass: bool,
+    },
+    /// A referee set the clocks (Art. 22.8).
+    ClockCorrected {
+        /// New time for Black, if corrected.
+        black: Option<weiqi_clock::Bank>,
+        /// New time for White, if corrected.
+        white: Option<weiqi_clock::Bank>,
+        /// Why.
+        reason: String,
+        /// The referee who made it.
+        referee: String,
+        /// Whether the chief referee made it (needed for a one-sided correction).
+        chief: bool,
+        /// Server time.
+        at: Millis,
+    },
+    /// Lateness penalised before the start (Art. 22).
+    LatenessPenalised {
+        /// Who was late.
+        color: Color,
+        /// How late.
+        late: DurationMs,
+        /// Deducted from main time (twice the lateness).
+        deducted: DurationMs,
+    },
+    /// Art. 22.5: the player asks that an overrun count as a pass.
+    PassOnOverrunRequested {
+        /// Who.
+        color: Color,
+    },
+    /// The game is over.
+    Ended {
+        /// The result.
+        result: GameResult,
+        /// Dead chains agreed at the count.
+        dead: Vec<Point>,
+        /// Server time.
+        at: Millis,
+    },
+}
+
+impl GameEvent {
+    /// The protobuf message name, stored as the event type in the log.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            GameEvent::Created(_) => "weiqi.v1.GameCreated",
+            GameEvent::NigiriCommitted { .. } => "weiqi.v1.NigiriCommitted",
+            GameEvent::NigiriGuessed { .. } => "weiqi.v1.NigiriGuessed",
+            GameEvent::NigiriRevealed { .. } => "weiqi.v1.NigiriRevealed",
+            GameEvent::ColoursDecided { .. } => "weiqi.v1.ColoursDecided",
+            GameEvent::HandicapPlaced { .. } => "weiqi.v1.HandicapPlaced",
+            GameEvent::Started { .. } => "weiqi.v1.GameStarted",
+            GameEvent::StonePlayed { .. } => "weiqi.v1.StonePlayed",
+            GameEvent::Passed { .. } => "weiqi.v1.Passed",
+            GameEvent::Resigned { .. } => "weiqi.v1.Resigned",
+            GameEvent::WarningIssued { .. } => "weiqi.v1.WarningIssued",
+            GameEvent::ColoursSwapped => "weiqi.v1.ColoursSwapped",
+            GameEvent::MoveVoided { .. } => "weiqi.v1.MoveVoided",
+            GameEvent::Paused { .. } => "weiqi.v1.Paused",
+            GameEvent::Resumed { .. } => "weiqi.v1.Resumed",
+            GameEvent::Adjourned { .. } => "weiqi.v1.Adjourned",
+            GameEvent::SealedMoveRevealed { .. } => "weiqi.v1.SealedMoveRevealed",
+            GameEvent::ScoringStarted { .. } => "weiqi.v1.ScoringStarted",
+            GameEvent::DeadChainsMarked { .. } => "weiqi.v1.DeadChainsMarked",
+            GameEvent::ScoreAccepted { .. } => "weiqi.v1.ScoreAccepted",
+            GameEvent::ScoreDisputed { .. } => "weiqi.v1.ScoreDisputed",
+            GameEvent::PlayResumed { .. } => "weiqi.v1.PlayResumed",
+            GameEvent::TimeExpired { .. } => "weiqi.v1.TimeExpired",
+            GameEvent::ClockCorrected { .. } => "weiqi.v1.ClockCorrected",
+            GameEvent::LatenessPenalised { .. } => "weiqi.v1.LatenessPenalised",
+            GameEvent::PassOnOverrunRequested { .. } => "weiqi.v1.PassOnOverrunRequested",
+            GameEvent::Ended { .. } => "weiqi.v1.GameEnded",
+        }
+    }
+}
+
+/// The outcome a cycle ruling gives (Art. 20).
+pub trait CycleRulingExt {
+    /// No result, draw or replay.
+    fn outcome(self) -> Outcome;
+}
+
+impl CycleRulingExt for weiqi_rules::CycleRuling {
+    fn outcome(self) -> Outcome {
+        match self {
+            weiqi_rules::CycleRuling::NoResult => Outcome::NoResult,
+            weiqi_rules::CycleRuling::Draw => Outcome::Draw,
+            weiqi_rules::CycleRuling::Replay => Outcome::Replay,
+        }
+    }
+}

@@ -1,0 +1,19 @@
+//! The pure game domain: [`decide`] a command against a [`GameState`], [`GameState::evolve`] the state
+//! with the events. Nothing here is async, reads a clock, or knows protobuf, NATS or Redis.
+
+mod command;
+mod decide;
+mod event;
+mod ids;
+mod rejection;
+mod state;
+
+pub use command::Command;
+pub use decide::{decide, nigiri_stones, rank_value};
+pub use event::{
+    ClockSnapshot, ColourMethod, CycleRulingExt, EndReason, GameEvent, GameResult, GameSetup, LagReport, Outcome,
+    PlayerRef, SideClock, TournamentRef,
+};
+pub use ids::{Actor, GameId, PlayerId};
+pub use rejection::{Rejection, RejectionKind};
+pub use state::{Corrupt, GameState, Nigiri, Phase, Proposal, side};

@@ -1,0 +1,403 @@
+//! Given events, when a command, then events (or a rejection): the game decider, rule by rule.
+
+use sha2::{Digest, Sha256};
+use weiqi_clock::{DurationMs, LagConfig, Millis, TimeControl};
+use weiqi_game::domain::{
+    Actor, ColourMethod, Command, Corrupt, EndReason, GameEvent, GameSetup, GameState, Outcome, Phase, PlayerId,
+    PlayerRef, Rejection, decide, nigiri_stones,
+};
+use weiqi_rules::{Color, Illegal, IllegalMovePolicy, Komi, Move, Point, Ruleset};
+
+fn player(id: &str, rank: &str) -> PlayerRef {
+    PlayerRef { id: PlayerId(id.into()), name: id.to_uppercase(), rank: rank.into() }
+}
+
+fn setup(size: u8, ruleset: Ruleset) -> GameSetup {
+    GameSetup {
+        ruleset,
+        size,
+        handicap: 0,
+        handicap_points: Vec::new(),
+        first: player("ann", "3d"),
+        second: player("bob", "2d"),
+        colour_method: ColourMethod::Fixed,
+        time_control: TimeControl::absolute(DurationMs::from_mins(10)).unwrap().with_lag(LagConfig::NONE).unwrap(),
+        tournament: None,
+        event_id: Some("city-open".into()),
+        scheduled_start: None,
+        rated: true,
+        start_immediately: true,
+        lateness_limit: DurationMs::from_mins(15),
+    }
+}
+
+const ANN: fn() -> Actor = || Actor::Player(PlayerId("ann".into()));
+const BOB: fn() -> Actor = || Actor::Player(PlayerId("bob".into()));
+const REF: fn() -> Actor = || Actor::Referee("ref-1".into());
+
+fn secs(s: i64) -> Millis {
+    Millis(1_700_000_000_000 + s * 1000)
+}
+
+/// A game in play, built by running commands through the decider (so `given` is always real events).
+struct Game {
+    state: GameState,
+    log: Vec<GameEvent>,
+    t: i64,
+}
+
+impl Game {
+    fn given(setup: GameSetup) -> Game {
+        let mut g = Game { state: GameState::default(), log: Vec::new(), t: 0 };
+        g.ok(ANN(), Command::Create { setup: Box::new(setup), nigiri_secret: [7; 32] });
+        g
+    }
+
+    /// When: decide at the next second; the events are folded into the state.
+    fn when(&mut self, actor: Actor, command: Command) -> Result<Vec<GameEvent>, Rejection> {
+        self.t += 1;
+        let events = decide(&self.state, &actor, &command, secs(self.t))?;
+        for e in &events {
+            self.state.evolve(e).expect("decided events always fold");
+            self.log.push(e.clone());
+        }
+        Ok(events)
+    }
+
+    fn ok(&mut self, actor: Actor, command: Command) -> Vec<GameEvent> {
+        let c = format!("{command:?}");
+        self.when(actor, command).unwrap_or_else(|r| panic!("{c} refused: {r}"))
+    }
+
+    fn play(&mut self, actor: Actor, v: &str) -> Result<Vec<GameEvent>, Rejection> {
+        let size = self.state.game.as_ref().unwrap().size();
+        self.when(actor, Command::Play { mv: Move::from_gtp(v, size).unwrap(), expected_number: 0, lag: None })
+    }
+
+    fn moves(&mut self, list: &[&str]) {
+        for v in list {
+            let ann_to_move = self.state.colour_of(&PlayerId("ann".into())) == self.state.to_move();
+            let actor = if ann_to_move { ANN() } else { BOB() };
+            self.play(actor, v).unwrap_or_else(|r| panic!("{v}: {r}"));
+        }
+    }
+}
+
+fn names(events: &[GameEvent]) -> Vec<&'static str> {
+    events.iter().map(|e| e.type_name().trim_start_matches("weiqi.v1.")).collect()
+}
+
+fn ended(events: &[GameEvent]) -> (Outcome, EndReason) {
+    match events.last() {
+        Some(GameEvent::Ended { result, .. }) => (result.outcome, result.reason),
+        other => panic!("expected GameEnded, got {other:?}"),
+    }
+}
+
+#[test]
+fn creating_with_fixed_colours_decides_them_and_starts() {
+    let g = Game::given(setup(9, Ruleset::chinese()));
+    assert_eq!(names(&g.log), ["GameCreated", "ColoursDecided", "GameStarted"]);
+    assert_eq!(g.state.phase, Phase::Playing);
+    assert_eq!(g.state.colour_of(&PlayerId("ann".into())), Some(Color::Black));
+}
+
+#[test]
+fn a_game_cannot_be_created_twice_or_with_one_player() {
+    let mut g = Game::given(setup(9, Ruleset::chinese()));
+    let again =
+        g.when(ANN(), Command::Create { setup: Box::new(setup(9, Ruleset::chinese())), nigiri_secret: [0; 32] });
+    assert_eq!(again, Err(Rejection::AlreadyExists));
+    let mut bad = setup(9, Ruleset::chinese());
+    bad.second = bad.first.clone();
+    let r = decide(
+        &GameState::default(),
+        &ANN(),
+        &Command::Create { setup: Box::new(bad), nigiri_secret: [0; 32] },
+        secs(0),
+    );
+    assert!(matches!(r, Err(Rejection::InvalidSetup(_))));
+    let mut big = setup(26, Ruleset::chinese());
+    big.size = 26;
+    let r = decide(
+        &GameState::default(),
+        &ANN(),
+        &Command::Create { setup: Box::new(big), nigiri_secret: [0; 32] },
+        secs(0),
+    );
+    assert!(matches!(r, Err(Rejection::InvalidSetup(_))));
+    assert_eq!(decide(&GameState::default(), &ANN(), &Command::Resign, secs(0)), Err(Rejection::NotFound));
+}
+
+#[test]
+fn nigiri_is_committed_guessed_and_verifiable() {
+    let mut s = setup(9, Ruleset::chinese());
+    s.colour_method = ColourMethod::Nigiri;
+    let g = Game::given(s);
+    assert_eq!(names(&g.log), ["GameCreated", "NigiriCommitted"]);
+    let GameEvent::NigiriCommitted { holder, commitment, .. } = g.log[1].clone() else { unreachable!() };
+    assert_eq!(holder, PlayerId("ann".into()), "the higher-ranked player holds the stones");
+    let mut g = g;
+    // The holder does not guess.
+    assert_eq!(g.when(ANN(), Command::GuessNigiri { even: true }), Err(Rejection::NotTheGuesser));
+    let events = g.ok(BOB(), Command::GuessNigiri { even: true });
+    assert_eq!(names(&events), ["NigiriGuessed", "NigiriRevealed", "ColoursDecided", "GameStarted"]);
+    let GameEvent::NigiriRevealed { secret, stones, guess_correct } = &events[1] else { unreachable!() };
+    // Anyone can check the draw afterwards.
+    assert_eq!(<[u8; 32]>::from(Sha256::digest(secret)), commitment);
+    assert_eq!(*stones, nigiri_stones(secret));
+    assert_eq!(*guess_correct, stones % 2 == 0);
+    let bob_black = g.state.colour_of(&PlayerId("bob".into())) == Some(Color::Black);
+    assert_eq!(bob_black, *guess_correct, "a correct guess takes Black");
+}
+
+#[test]
+fn handicap_stones_are_placed_and_white_moves_first() {
+    let mut s = setup(19, Ruleset::chinese().with_komi(Komi(0)));
+    s.handicap = 3;
+    let mut g = Game::given(s);
+    assert_eq!(names(&g.log), ["GameCreated", "ColoursDecided", "HandicapPlaced", "GameStarted"]);
+    assert_eq!(g.state.to_move(), Some(Color::White));
+    assert_eq!(g.play(ANN(), "Q4"), Err(Rejection::NotYourTurn));
+    assert_eq!(g.play(BOB(), "Q16"), Err(Rejection::Illegal(Illegal::Occupied)));
+    g.play(BOB(), "Q4").unwrap();
+}
+
+#[test]
+fn moves_are_checked_for_turn_player_number_and_legality() {
+    let mut g = Game::given(setup(9, Ruleset::chinese()));
+    assert_eq!(g.play(BOB(), "E5"), Err(Rejection::NotYourTurn));
+    assert_eq!(g.play(Actor::Player(PlayerId("eve".into())), "E5"), Err(Rejection::NotAPlayer));
+    assert_eq!(g.play(REF(), "E5"), Err(Rejection::NotAPlayer));
+    let stale = g.when(ANN(), Command::Play { mv: Move::from_gtp("E5", 9).unwrap(), expected_number: 3, lag: None });
+    assert_eq!(stale, Err(Rejection::StaleMoveNumber { expected: 3, actual: 1 }));
+    let played = g.play(ANN(), "E5").unwrap();
+    let GameEvent::StonePlayed { number, hash, captures, .. } = &played[0] else { unreachable!() };
+    assert_eq!((*number, captures.len()), (1, 0));
+    assert_eq!(*hash, g.state.game.as_ref().unwrap().hash());
+    assert_eq!(g.play(BOB(), "E5"), Err(Rejection::Illegal(Illegal::Occupied)));
+    let off = g.when(BOB(), Command::Play { mv: Move::Play(Point::new(9, 9)), expected_number: 0, lag: None });
+    assert_eq!(off, Err(Rejection::Illegal(Illegal::OffBoard)));
+    assert_eq!(off.unwrap_err().kind(), weiqi_game::domain::RejectionKind::InvalidArgument);
+}
+
+#[test]
+fn captures_and_ko_are_recorded_and_refused() {
+    let mut g = Game::given(setup(9, Ruleset::chinese()));
+    // Black: D5 C4 E4 D3; White: E5 D4? Build a ko at D4/E4 … simpler: the classic shape.
+    g.moves(&["C5", "D5", "B4", "E4", "C3", "D3", "pass", "C4"]);
+    // White C4 is in atari: Black D4 captures it.
+    let ev = g.play(ANN(), "D4").unwrap();
+    let GameEvent::StonePlayed { captures, .. } = &ev[0] else { unreachable!() };
+    assert_eq!(captures, &vec![Point::from_gtp("C4", 9).unwrap()]);
+    assert_eq!(g.play(BOB(), "C4"), Err(Rejection::Illegal(Illegal::Ko)));
+}
+
+#[test]
+fn an_illegal_move_is_void_with_the_turn_forfeited_when_the_ruleset_says_so() {
+    let rules = Ruleset { illegal_move: IllegalMovePolicy::VoidAndForfeitTurn, ..Ruleset::japanese() };
+    let mut g = Game::given(setup(9, rules));
+    g.moves(&["C5", "D5", "B4", "E4", "C3", "D3", "pass", "C4", "D4"]);
+    let ev = g.play(BOB(), "C4").unwrap();
+    assert!(matches!(&ev[0], GameEvent::MoveVoided { color: Color::White, taken_back: false, .. }), "{ev:?}");
+    assert_eq!(g.state.to_move(), Some(Color::Black), "White forfeited the turn");
+}
+
+#[test]
+fn two_passes_start_the_count_then_dead_chains_are_agreed() {
+    let mut g = Game::given(setup(9, Ruleset::chinese()));
+    g.moves(&["E5", "A1"]);
+    g.ok(ANN(), Command::Play { mv: Move::Pass, expected_number: 3, lag: None });
+    let ev = g.ok(BOB(), Command::Play { mv: Move::Pass, expected_number: 4, lag: None });
+    assert_eq!(names(&ev), ["Passed", "ScoringStarted"]);
+    assert_eq!(g.play(ANN(), "C3"), Err(Rejection::WrongPhase(Phase::Scoring)));
+    let a1 = Point::from_gtp("A1", 9).unwrap();
+    assert!(matches!(
+        g.when(ANN(), Command::MarkDead { points: vec![Point::from_gtp("B2", 9).unwrap()] }),
+        Err(Rejection::NotAStone(_))
+    ));
+    g.ok(ANN(), Command::MarkDead { points: vec![a1] });
+    let ev = g.ok(BOB(), Command::AcceptScore);
+    assert_eq!(ended(&ev), (Outcome::BlackWins, EndReason::Score));
+    let GameEvent::Ended { result, dead, .. } = ev.last().unwrap() else { unreachable!() };
+    assert_eq!(dead, &vec![a1]);
+    assert_eq!(result.to_sgf(), "B+73.5", "81 points of area, 1 captured... all Black's, less 7.5 komi");
+    assert_eq!(g.play(ANN(), "C3"), Err(Rejection::Illegal(Illegal::GameOver)));
+}
+
+#[test]
+fn a_dispute_resumes_play_with_the_claimant_first() {
+    let mut g = Game::given(setup(9, Ruleset::japanese()));
+    g.moves(&["E5", "A1", "pass", "pass"]);
+    assert_eq!(g.state.phase, Phase::Scoring);
+    g.ok(ANN(), Command::MarkDead { points: vec![Point::from_gtp("A1", 9).unwrap()] });
+    let ev = g.ok(BOB(), Command::DisputeScore);
+    assert_eq!(names(&ev), ["ScoreDisputed", "PlayResumed"]);
+    assert!(matches!(ev[1], GameEvent::PlayResumed { first: Color::Black, .. }), "Black claimed A1 dead");
+    assert_eq!(g.state.phase, Phase::Playing);
+    assert_eq!(g.play(BOB(), "B1"), Err(Rejection::NotYourTurn));
+    g.play(ANN(), "B1").unwrap();
+}
+
+#[test]
+fn tromp_taylor_counts_at_once_after_two_passes() {
+    let mut g = Game::given(setup(5, Ruleset::tromp_taylor()));
+    g.moves(&["C3", "pass"]);
+    let ev = g.ok(ANN(), Command::Play { mv: Move::Pass, expected_number: 0, lag: None });
+    assert_eq!(ended(&ev), (Outcome::BlackWins, EndReason::Score));
+}
+
+#[test]
+fn resignation_ends_the_game() {
+    let mut g = Game::given(setup(9, Ruleset::chinese()));
+    g.moves(&["E5"]);
+    let ev = g.ok(BOB(), Command::Resign);
+    assert_eq!(names(&ev), ["Resigned", "GameEnded"]);
+    assert_eq!(ended(&ev), (Outcome::BlackWins, EndReason::Resignation));
+    let GameEvent::Ended { result, .. } = ev.last().unwrap() else { unreachable!() };
+    assert_eq!(result.to_sgf(), "B+R");
+}
+
+#[test]
+fn a_second_warning_loses_and_warnings_cost_a_stone_at_the_count() {
+    let mut g = Game::given(setup(9, Ruleset::chinese()));
+    assert_eq!(g.when(ANN(), Command::Warn { color: Color::White, reason: "x".into() }), Err(Rejection::NotAReferee));
+    let ev = g.ok(REF(), Command::Warn { color: Color::White, reason: "clock pressed early (Art. 17.4)".into() });
+    assert_eq!(names(&ev), ["WarningIssued"]);
+    let ev = g.ok(REF(), Command::Warn { color: Color::White, reason: "take-back (Art. 17.3)".into() });
+    assert_eq!(ended(&ev), (Outcome::BlackWins, EndReason::Warnings));
+
+    let mut g = Game::given(setup(5, Ruleset::chinese().with_komi(Komi(0))));
+    g.ok(REF(), Command::Warn { color: Color::Black, reason: "Art. 17.4".into() });
+    g.moves(&["C3", "pass", "pass"]);
+    let ev = g.ok(ANN(), Command::AcceptScore);
+    assert!(ev.len() == 1);
+    let ev = g.ok(BOB(), Command::AcceptScore);
+    let GameEvent::Ended { result, .. } = ev.last().unwrap() else { unreachable!() };
+    assert_eq!(result.to_sgf(), "B+23", "25 points less one stone (two points) for the warning");
+}
+
+#[test]
+fn colours_can_be_swapped_up_to_move_ten_only() {
+    let mut g = Game::given(setup(9, Ruleset::chinese()));
+    g.moves(&["A1", "A2", "A3", "A4", "A5", "A6", "A7", "A8", "A9", "B1"]);
+    g.ok(REF(), Command::SwapColours);
+    assert_eq!(g.state.colour_of(&PlayerId("ann".into())), Some(Color::White));
+    g.moves(&["B2"]);
+    assert_eq!(g.when(REF(), Command::SwapColours), Err(Rejection::SwapTooLate));
+}
+
+#[test]
+fn a_voided_move_is_taken_back_and_the_turn_forfeited() {
+    let mut g = Game::given(setup(9, Ruleset::chinese()));
+    g.moves(&["E5", "C3"]);
+    let before = g.state.game.as_ref().unwrap().hash();
+    g.moves(&["G7"]);
+    let ev = g.ok(REF(), Command::VoidLastMove { reason: "played twice (Art. 17.2)".into() });
+    assert!(matches!(&ev[0], GameEvent::MoveVoided { color: Color::Black, taken_back: true, .. }));
+    assert_eq!(g.state.game.as_ref().unwrap().hash(), before, "the stone is gone");
+    assert_eq!(g.state.to_move(), Some(Color::White), "Black forfeited the turn");
+    assert_eq!(g.when(REF(), Command::VoidLastMove { reason: "again".into() }), Err(Rejection::NothingToVoid));
+}
+
+#[test]
+fn pause_time_is_not_charged() {
+    let mut g = Game::given(setup(9, Ruleset::chinese()));
+    g.moves(&["E5"]);
+    g.ok(REF(), Command::Pause { reason: "power cut".into() });
+    assert_eq!(g.play(BOB(), "C3"), Err(Rejection::WrongPhase(Phase::Paused)));
+    g.t += 3600; // an hour of pause
+    g.ok(REF(), Command::Resume);
+    g.play(BOB(), "C3").unwrap();
+    let clock = g.state.clock.as_ref().unwrap();
+    let white = clock.bank(weiqi_clock::Side::White).main;
+    assert!(white > DurationMs::from_mins(9), "White used seconds, not the hour of pause: {white:?}");
+}
+
+#[test]
+fn an_adjourned_game_resumes_with_the_sealed_move() {
+    let mut g = Game::given(setup(9, Ruleset::chinese()));
+    g.moves(&["E5"]);
+    assert_eq!(
+        g.when(ANN(), Command::Seal { mv: Move::from_gtp("C3", 9).unwrap(), lag: None }),
+        Err(Rejection::NotTheSealer)
+    );
+    let ev = g.ok(BOB(), Command::Seal { mv: Move::from_gtp("C3", 9).unwrap(), lag: None });
+    assert_eq!(names(&ev), ["Adjourned"]);
+    assert_eq!(g.play(BOB(), "D3"), Err(Rejection::WrongPhase(Phase::Adjourned)));
+    let ev = g.ok(REF(), Command::ResumeAdjourned);
+    assert_eq!(names(&ev), ["Resumed", "SealedMoveRevealed", "StonePlayed"]);
+    assert_eq!(g.state.game.as_ref().unwrap().board().get(Point::from_gtp("C3", 9).unwrap()), Some(Color::White));
+    assert_eq!(g.state.to_move(), Some(Color::Black));
+}
+
+#[test]
+fn a_sealed_move_on_an_occupied_point_forfeits_the_turn() {
+    let mut g = Game::given(setup(9, Ruleset::chinese()));
+    g.moves(&["E5"]);
+    g.ok(BOB(), Command::Seal { mv: Move::from_gtp("E5", 9).unwrap(), lag: None });
+    let ev = g.ok(REF(), Command::ResumeAdjourned);
+    assert_eq!(names(&ev), ["Resumed", "SealedMoveRevealed", "MoveVoided"]);
+    assert_eq!(g.state.to_move(), Some(Color::Black), "White forfeited a turn (seed 004)");
+}
+
+#[test]
+fn a_move_after_the_deadline_is_refused_and_the_clock_flags() {
+    let mut g = Game::given(setup(9, Ruleset::chinese()));
+    g.moves(&["E5"]);
+    assert_eq!(g.when(Actor::System("clock".into()), Command::ExpireTime), Err(Rejection::NotExpired));
+    g.t += 601; // White's ten minutes are gone
+    assert_eq!(g.play(BOB(), "C3"), Err(Rejection::TimeExpired));
+    let ev = g.ok(Actor::System("clock".into()), Command::ExpireTime);
+    assert_eq!(names(&ev), ["TimeExpired", "GameEnded"]);
+    assert_eq!(ended(&ev), (Outcome::BlackWins, EndReason::Time));
+}
+
+#[test]
+fn lateness_is_penalised_twice_over_or_forfeits() {
+    let mut s = setup(9, Ruleset::chinese());
+    s.start_immediately = false;
+    let mut g = Game::given(s.clone());
+    let ev = g.ok(REF(), Command::ReportLateness { color: Color::White, late: DurationMs::from_mins(3) });
+    assert!(matches!(&ev[0], GameEvent::LatenessPenalised { deducted, .. } if *deducted == DurationMs::from_mins(6)));
+    g.ok(ANN(), Command::Start);
+    let white = g.state.clock.as_ref().unwrap().bank(weiqi_clock::Side::White).main;
+    assert_eq!(white, DurationMs::from_mins(4));
+
+    let mut g = Game::given(s);
+    let ev = g.ok(REF(), Command::ReportLateness { color: Color::Black, late: DurationMs::from_mins(16) });
+    assert_eq!(ended(&ev), (Outcome::WhiteWins, EndReason::Lateness));
+}
+
+#[test]
+fn a_one_sided_clock_correction_needs_the_chief_referee() {
+    let mut g = Game::given(setup(9, Ruleset::chinese()));
+    let bank = weiqi_clock::Bank::initial(&g.state.setup.as_ref().unwrap().time_control);
+    let one = Command::CorrectClock { black: Some(bank), white: None, reason: "clock fault".into() };
+    assert_eq!(g.when(REF(), one.clone()), Err(Rejection::NeedsChiefReferee));
+    let ev = g.ok(Actor::ChiefReferee("chief".into()), one);
+    assert!(matches!(&ev[0], GameEvent::ClockCorrected { chief: true, .. }));
+}
+
+#[test]
+fn replay_rechecks_every_recorded_hash() {
+    let mut g = Game::given(setup(9, Ruleset::chinese()));
+    g.moves(&["E5", "C3", "G7"]);
+    let replayed = GameState::replay(&g.log).unwrap();
+    assert_eq!(replayed.version, g.log.len() as u64);
+    assert_eq!(replayed.game.as_ref().unwrap().hash(), g.state.game.as_ref().unwrap().hash());
+    let mut forged = g.log.clone();
+    for e in forged.iter_mut() {
+        if let GameEvent::StonePlayed { hash, number: 2, .. } = e {
+            *hash ^= 1;
+        }
+    }
+    assert!(matches!(GameState::replay(&forged), Err(Corrupt::HashMismatch { number: 2, .. })));
+    let mut illegal = g.log.clone();
+    if let Some(GameEvent::StonePlayed { point, .. }) =
+        illegal.iter_mut().rev().find(|e| matches!(e, GameEvent::StonePlayed { .. }))
+    {
+        *point = Point::from_gtp("E5", 9).unwrap();
+    }
+    assert!(matches!(GameState::replay(&illegal), Err(Corrupt::IllegalMove { number: 3, .. })));
+}
