@@ -18,17 +18,22 @@ pub enum Action {
     Pass(Color),
     /// A player's turn was forfeited (a void move, Art. 18.3/19).
     ForfeitTurn(Color),
-    /// Stones were added or removed outside play (SGF `AB`/`AW`/`AE`).
-    Setup {
-        /// Points that became black.
-        black: Vec<Point>,
-        /// Points that became white.
-        white: Vec<Point>,
-        /// Points that were cleared.
-        empty: Vec<Point>,
-    },
+    /// Stones were added or removed outside play (SGF `AB`/`AW`/`AE`). Boxed: setup is rare, and an
+    /// action list is kept for every game a service caches.
+    Setup(Box<SetupStones>),
     /// The player to move was set (SGF `PL`).
     SetToMove(Color),
+}
+
+/// Stones added or removed outside play.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SetupStones {
+    /// Points that became black.
+    pub black: Vec<Point>,
+    /// Points that became white.
+    pub white: Vec<Point>,
+    /// Points that were cleared.
+    pub empty: Vec<Point>,
 }
 
 /// What a legal stone move did.
@@ -446,7 +451,11 @@ impl Game {
         }
         self.board = board;
         self.ko = None;
-        self.actions.push(Action::Setup { black: black.to_vec(), white: white.to_vec(), empty: empty.to_vec() });
+        self.actions.push(Action::Setup(Box::new(SetupStones {
+            black: black.to_vec(),
+            white: white.to_vec(),
+            empty: empty.to_vec(),
+        })));
         self.remember_position();
         Ok(())
     }
@@ -556,8 +565,8 @@ impl Game {
             }
             Action::Pass(color) => self.pass(color),
             Action::ForfeitTurn(color) => self.forfeit_turn(color),
-            Action::Setup { black, white, empty } => {
-                let r = self.setup(&black, &white, &empty);
+            Action::Setup(s) => {
+                let r = self.setup(&s.black, &s.white, &s.empty);
                 debug_assert!(r.is_ok());
             }
             Action::SetToMove(color) => self.set_to_move(color),

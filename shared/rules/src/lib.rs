@@ -50,7 +50,7 @@ mod scoring;
 pub mod zobrist;
 
 pub use board::{Board, Placed, UnsupportedSize};
-pub use game::{Action, Game, MovePreview, Played, SetupError};
+pub use game::{Action, Game, MovePreview, Played, SetupError, SetupStones};
 pub use handicap::HandicapError;
 pub use legality::{Illegal, IllegalAt};
 pub use point::{Color, MAX_SIZE, MIN_SIZE, Move, Point};

@@ -114,9 +114,9 @@ pub fn from_game(game: &Game, black: Option<&str>, white: Option<&str>, result: 
             Action::Pass(c) | Action::ForfeitTurn(c) => {
                 vec![prop(if *c == Color::Black { "B" } else { "W" }, vec![String::new()])]
             }
-            Action::Setup { black, white, empty } => {
+            Action::Setup(s) => {
                 let mut v = Vec::new();
-                for (id, pts) in [("AB", black), ("AW", white), ("AE", empty)] {
+                for (id, pts) in [("AB", &s.black), ("AW", &s.white), ("AE", &s.empty)] {
                     if !pts.is_empty() {
                         v.push(prop(id, pts.iter().map(|p| p.to_sgf()).collect()));
                     }
