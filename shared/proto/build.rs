@@ -5,9 +5,8 @@ use std::path::PathBuf;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../proto");
-    let files: Vec<PathBuf> = std::fs::read_dir(root.join("weiqi/v1"))?
-        .map(|e| e.map(|e| e.path()))
-        .collect::<Result<_, _>>()?;
+    let files: Vec<PathBuf> =
+        std::fs::read_dir(root.join("weiqi/v1"))?.map(|e| e.map(|e| e.path())).collect::<Result<_, _>>()?;
     let mut files: Vec<PathBuf> = files.into_iter().filter(|p| p.extension().is_some_and(|e| e == "proto")).collect();
     files.sort();
     for f in &files {

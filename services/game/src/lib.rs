@@ -15,6 +15,7 @@
 //! * Only `convert.rs` knows protobuf types.
 //! * A game whose log does not replay (hash mismatch, illegal move, clock refusal) is never acted on.
 
+pub mod client;
 pub mod convert;
 pub mod domain;
 pub mod service;
