@@ -1,0 +1,304 @@
+//! `weiqi.v1.GameService` at the edge: who may do what, and the game service behind it.
+
+use std::collections::HashMap;
+use std::pin::Pin;
+use std::sync::{Arc, Mutex};
+
+use futures::{Stream, StreamExt};
+use prost::Message;
+use tonic::{Request, Response, Status};
+use weiqi_eventlog::{AggregateId, AggregateKind, AnyEventLog, EventLog};
+use weiqi_game::client::GameClient;
+use weiqi_proto::v1 as pb;
+use weiqi_proto::v1::game_command::Command as C;
+
+use crate::auth::{Authority, Claims, Role};
+use crate::error::{command_reply, gateway_rejection, view_reply};
+
+/// The game RPCs.
+#[derive(Clone)]
+pub struct GameGateway {
+    game: GameClient,
+    log: AnyEventLog,
+    auth: Authority,
+    /// Game id → its event (for referee scope), learned from views.
+    events: Arc<Mutex<HashMap<String, Option<String>>>>,
+    trace: Arc<dyn Fn() -> Vec<(String, String)> + Send + Sync>,
+}
+
+fn invalid(code: &str, message: impl Into<String>) -> Status {
+    gateway_rejection(pb::rejection::Kind::InvalidArgument, code, message)
+}
+
+fn denied(message: impl Into<String>) -> Status {
+    gateway_rejection(pb::rejection::Kind::PermissionDenied, "permission_denied", message)
+}
+
+impl GameGateway {
+    /// The game RPCs over a game client and the log (for `Watch`). `trace` returns the W3C trace
+    /// context of the current span, to carry into the command's headers.
+    pub fn new(
+        game: GameClient,
+        log: AnyEventLog,
+        auth: Authority,
+        trace: Arc<dyn Fn() -> Vec<(String, String)> + Send + Sync>,
+    ) -> GameGateway {
+        GameGateway { game, log, auth, events: Arc::new(Mutex::new(HashMap::new())), trace }
+    }
+
+    async fn send(&self, command: pb::GameCommand) -> Result<pb::GameCommandReply, Status> {
+        let headers = (self.trace)();
+        self.game.send(command, &headers).await.map_err(|e| Status::unavailable(e.to_string()))
+    }
+
+    fn command(game_id: &str, request_id: &str, actor: pb::Actor, kind: C) -> Result<pb::GameCommand, Status> {
+        if game_id.is_empty() {
+            return Err(invalid("missing_game_id", "game_id is required"));
+        }
+        if request_id.is_empty() {
+            return Err(invalid("missing_request_id", "request_id is required (a retry reuses it)"));
+        }
+        Ok(pb::GameCommand {
+            command_id: request_id.to_string(),
+            game_id: game_id.to_string(),
+            actor: Some(actor),
+            correlation_id: String::new(),
+            command: Some(kind),
+        })
+    }
+
+    fn player(claims: &Claims) -> Result<pb::Actor, Status> {
+        if !claims.has(Role::Player) {
+            return Err(denied("only players make moves"));
+        }
+        Ok(pb::Actor { kind: pb::actor::Kind::Player as i32, id: claims.sub.clone() })
+    }
+
+    /// The game's event, from a view (cached).
+    async fn event_of(&self, game_id: &str) -> Result<Option<String>, Status> {
+        if let Some(e) = self.events.lock().expect("events lock").get(game_id) {
+            return Ok(e.clone());
+        }
+        let view = self.view(game_id).await?;
+        let event = (!view.event_id.is_empty()).then_some(view.event_id);
+        self.events.lock().expect("events lock").insert(game_id.to_string(), event.clone());
+        Ok(event)
+    }
+
+    async fn view(&self, game_id: &str) -> Result<pb::GameView, Status> {
+        let cmd = pb::GameCommand {
+            command_id: String::new(),
+            game_id: game_id.to_string(),
+            actor: Some(pb::Actor { kind: pb::actor::Kind::System as i32, id: "gateway".into() }),
+            correlation_id: String::new(),
+            command: Some(C::Get(pb::GetGameRequest { game_id: game_id.to_string() })),
+        };
+        view_reply(self.send(cmd).await?)
+    }
+
+    /// The actor for a referee action on `game_id`, if the caller referees its event.
+    async fn referee_actor(&self, claims: &Claims, game_id: &str) -> Result<pb::Actor, Status> {
+        let event = self.event_of(game_id).await?;
+        if !claims.referees(event.as_deref()) {
+            return Err(denied(match &event {
+                Some(e) => format!("only referees of event {e} act on this game"),
+                None => "only administrators act on games outside events".to_string(),
+            }));
+        }
+        let kind = if claims.has(Role::ChiefReferee) {
+            pb::actor::Kind::ChiefReferee
+        } else if claims.has(Role::Referee) {
+            pb::actor::Kind::Referee
+        } else {
+            pb::actor::Kind::Organiser
+        };
+        Ok(pb::Actor { kind: kind as i32, id: claims.sub.clone() })
+    }
+
+    async fn player_command(
+        &self,
+        claims: &Claims,
+        game_id: &str,
+        request_id: &str,
+        kind: C,
+    ) -> Result<Response<pb::CommandReply>, Status> {
+        let actor = Self::player(claims)?;
+        let cmd = Self::command(game_id, request_id, actor, kind)?;
+        Ok(Response::new(command_reply(self.send(cmd).await?)?))
+    }
+}
+
+type WatchStream = Pin<Box<dyn Stream<Item = Result<pb::EventEnvelope, Status>> + Send>>;
+
+#[tonic::async_trait]
+impl pb::game_service_server::GameService for GameGateway {
+    async fn create_game(
+        &self,
+        request: Request<pb::CreateGameRequest>,
+    ) -> Result<Response<pb::CreateGameResponse>, Status> {
+        let claims = self.auth.caller(&request)?;
+        let mut r = request.into_inner();
+        let players = [r.first.as_ref().map(|p| p.id.as_str()), r.second.as_ref().map(|p| p.id.as_str())];
+        let actor = if claims.has(Role::Organiser)
+            && claims.covers_event(if r.event_id.is_empty() { "*" } else { &r.event_id })
+        {
+            pb::Actor { kind: pb::actor::Kind::Organiser as i32, id: claims.sub.clone() }
+        } else if !r.event_id.is_empty() && claims.referees(Some(&r.event_id)) {
+            pb::Actor { kind: pb::actor::Kind::Referee as i32, id: claims.sub.clone() }
+        } else if claims.has(Role::Player)
+            && r.event_id.is_empty()
+            && !r.rated
+            && players.contains(&Some(claims.sub.as_str()))
+        {
+            // A casual game between the caller and someone else.
+            pb::Actor { kind: pb::actor::Kind::Player as i32, id: claims.sub.clone() }
+        } else {
+            return Err(denied(
+                "organisers and referees create event games; a player may create an unrated casual game of their own",
+            ));
+        };
+        if r.game_id.is_empty() {
+            r.game_id = uuid::Uuid::new_v4().to_string();
+        }
+        let game_id = r.game_id.clone();
+        let request_id = r.request_id.clone();
+        let mut cmd = Self::command(&game_id, &request_id, actor, C::Create(r.clone()))?;
+        cmd.correlation_id = r.correlation_id.clone();
+        let reply = command_reply(self.send(cmd).await?)?;
+        Ok(Response::new(pb::CreateGameResponse { game_id, reply: Some(reply) }))
+    }
+
+    async fn get_game(&self, request: Request<pb::GetGameRequest>) -> Result<Response<pb::GameView>, Status> {
+        self.auth.caller(&request)?;
+        let id = request.into_inner().game_id;
+        if id.is_empty() {
+            return Err(invalid("missing_game_id", "game_id is required"));
+        }
+        Ok(Response::new(self.view(&id).await?))
+    }
+
+    async fn start_game(&self, request: Request<pb::GameRequest>) -> Result<Response<pb::CommandReply>, Status> {
+        let claims = self.auth.caller(&request)?;
+        let r = request.into_inner();
+        let actor = if claims.has(Role::Player) {
+            Self::player(&claims)?
+        } else {
+            self.referee_actor(&claims, &r.game_id).await?
+        };
+        let cmd = Self::command(&r.game_id, &r.request_id, actor, C::Start(r.clone()))?;
+        Ok(Response::new(command_reply(self.send(cmd).await?)?))
+    }
+
+    async fn guess_nigiri(
+        &self,
+        request: Request<pb::GuessNigiriRequest>,
+    ) -> Result<Response<pb::CommandReply>, Status> {
+        let claims = self.auth.caller(&request)?;
+        let r = request.into_inner();
+        self.player_command(&claims, &r.game_id.clone(), &r.request_id.clone(), C::GuessNigiri(r)).await
+    }
+
+    async fn play_move(&self, request: Request<pb::PlayMoveRequest>) -> Result<Response<pb::CommandReply>, Status> {
+        let claims = self.auth.caller(&request)?;
+        let r = request.into_inner();
+        if r.point.is_none() {
+            return Err(invalid("missing_point", "point is required (use Pass to pass)"));
+        }
+        self.player_command(&claims, &r.game_id.clone(), &r.request_id.clone(), C::Play(r)).await
+    }
+
+    async fn pass(&self, request: Request<pb::PassRequest>) -> Result<Response<pb::CommandReply>, Status> {
+        let claims = self.auth.caller(&request)?;
+        let r = request.into_inner();
+        self.player_command(&claims, &r.game_id.clone(), &r.request_id.clone(), C::Pass(r)).await
+    }
+
+    async fn resign(&self, request: Request<pb::GameRequest>) -> Result<Response<pb::CommandReply>, Status> {
+        let claims = self.auth.caller(&request)?;
+        let r = request.into_inner();
+        self.player_command(&claims, &r.game_id.clone(), &r.request_id.clone(), C::Resign(r)).await
+    }
+
+    async fn mark_dead(&self, request: Request<pb::MarkDeadRequest>) -> Result<Response<pb::CommandReply>, Status> {
+        let claims = self.auth.caller(&request)?;
+        let r = request.into_inner();
+        self.player_command(&claims, &r.game_id.clone(), &r.request_id.clone(), C::MarkDead(r)).await
+    }
+
+    async fn accept_score(&self, request: Request<pb::GameRequest>) -> Result<Response<pb::CommandReply>, Status> {
+        let claims = self.auth.caller(&request)?;
+        let r = request.into_inner();
+        self.player_command(&claims, &r.game_id.clone(), &r.request_id.clone(), C::AcceptScore(r)).await
+    }
+
+    async fn dispute_score(&self, request: Request<pb::GameRequest>) -> Result<Response<pb::CommandReply>, Status> {
+        let claims = self.auth.caller(&request)?;
+        let r = request.into_inner();
+        self.player_command(&claims, &r.game_id.clone(), &r.request_id.clone(), C::DisputeScore(r)).await
+    }
+
+    async fn seal_move(&self, request: Request<pb::SealMoveRequest>) -> Result<Response<pb::CommandReply>, Status> {
+        let claims = self.auth.caller(&request)?;
+        let r = request.into_inner();
+        self.player_command(&claims, &r.game_id.clone(), &r.request_id.clone(), C::Seal(r)).await
+    }
+
+    async fn request_pass_on_overrun(
+        &self,
+        request: Request<pb::GameRequest>,
+    ) -> Result<Response<pb::CommandReply>, Status> {
+        let claims = self.auth.caller(&request)?;
+        let r = request.into_inner();
+        self.player_command(&claims, &r.game_id.clone(), &r.request_id.clone(), C::RequestPassOnOverrun(r)).await
+    }
+
+    async fn referee(&self, request: Request<pb::RefereeRequest>) -> Result<Response<pb::CommandReply>, Status> {
+        let claims = self.auth.caller(&request)?;
+        let r = request.into_inner();
+        if r.action.is_none() {
+            return Err(invalid("missing_action", "a referee request needs an action"));
+        }
+        if r.game_id.is_empty() {
+            return Err(invalid("missing_game_id", "game_id is required"));
+        }
+        let actor = self.referee_actor(&claims, &r.game_id).await?;
+        let cmd = Self::command(&r.game_id, &r.request_id, actor, C::Referee(r.clone()))?;
+        Ok(Response::new(command_reply(self.send(cmd).await?)?))
+    }
+
+    type WatchStream = WatchStream;
+
+    async fn watch(&self, request: Request<pb::WatchRequest>) -> Result<Response<Self::WatchStream>, Status> {
+        let claims = self.auth.caller(&request)?;
+        let r = request.into_inner();
+        let id = AggregateId::new(&r.game_id).map_err(|e| invalid("bad_game_id", e.to_string()))?;
+        let event = self.event_of(&r.game_id).await?;
+        let sees_all = claims.referees(event.as_deref());
+        let from = r.from_sequence.max(1);
+        let events =
+            self.log.watch(AggregateKind::Game, &id, from).await.map_err(|e| Status::unavailable(e.to_string()))?;
+        let stream = events
+            .map(move |item| {
+                let recorded = item.map_err(|e| Status::unavailable(e.to_string()))?;
+                let mut envelope = pb::EventEnvelope::decode(recorded.payload)
+                    .map_err(|e| Status::internal(format!("stored event: {e}")))?;
+                if !sees_all {
+                    weiqi_game::convert::redact(&mut envelope);
+                }
+                Ok(envelope)
+            })
+            // End the stream after the game's last event.
+            .scan(false, |done, item: Result<pb::EventEnvelope, Status>| {
+                if *done {
+                    return futures::future::ready(None);
+                }
+                if let Ok(e) = &item
+                    && matches!(e.event.as_ref().and_then(|e| e.kind.as_ref()), Some(pb::game_event::Kind::Ended(_)))
+                {
+                    *done = true;
+                }
+                futures::future::ready(Some(item))
+            });
+        Ok(Response::new(Box::pin(stream)))
+    }
+}
