@@ -1,0 +1,219 @@
+//! OTLP export on and off, each case in a child process (this test binary run again with one
+//! `#[ignore]`d child test selected), so the `OTEL_*` variables are set per process instead of
+//! mutated in a shared one. The export case sends real gRPC to a fake collector run here.
+
+use std::future::Future;
+use std::net::SocketAddr;
+use std::pin::Pin;
+use std::process::Command;
+use std::sync::{Arc, Mutex};
+
+use opentelemetry_proto::tonic::collector::trace::v1::trace_service_server::{TraceService, TraceServiceServer};
+use opentelemetry_proto::tonic::collector::trace::v1::{ExportTraceServiceRequest, ExportTraceServiceResponse};
+use opentelemetry_proto::tonic::common::v1::any_value::Value;
+use opentelemetry_proto::tonic::trace::v1::Span;
+use weiqi_telemetry::TelemetryError;
+
+/// The remote parent the child continues, as if received in a NATS message.
+const TRACE_ID: &str = "4bf92f3577b34da6a3ce929d0e0e4736";
+const PARENT_SPAN_ID: &str = "00f067aa0ba902b7";
+
+fn traceparent() -> Vec<(String, String)> {
+    vec![("traceparent".into(), format!("00-{TRACE_ID}-{PARENT_SPAN_ID}-01"))]
+}
+
+/// Runs the ignored test `name` of this binary in a child process with exactly the telemetry
+/// variables in `vars` (every inherited `OTEL_*`, `RUST_LOG` and `WEIQI_OTEL_FILTER` removed),
+/// and asserts that it passed.
+fn run_child(name: &str, vars: &[(&str, &str)]) {
+    let mut command = Command::new(std::env::current_exe().expect("test binary path"));
+    command.args([name, "--exact", "--ignored", "--test-threads=1", "--nocapture"]);
+    for (key, _) in std::env::vars() {
+        if key.starts_with("OTEL_") || key == "RUST_LOG" || key == weiqi_telemetry::WEIQI_OTEL_FILTER {
+            command.env_remove(key);
+        }
+    }
+    command.envs(vars.iter().copied());
+    let output = command.output().expect("spawn child test");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        output.status.success() && stdout.contains("1 passed"),
+        "child {name} failed ({}):\n{stdout}\n{stderr}",
+        output.status
+    );
+}
+
+// ---- export off ----
+
+#[test]
+fn otlp_is_off_when_no_endpoint_is_set() {
+    run_child("child_without_endpoint", &[]);
+    run_child("child_without_endpoint", &[("OTEL_SERVICE_NAME", "game"), ("OTEL_EXPORTER_OTLP_ENDPOINT", "")]);
+    run_child(
+        "child_without_endpoint",
+        &[("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:4317"), ("OTEL_SDK_DISABLED", "true")],
+    );
+}
+
+#[test]
+#[ignore = "child process of otlp_is_off_when_no_endpoint_is_set"]
+fn child_without_endpoint() {
+    let guard = weiqi_telemetry::init("weiqi-test").expect("init");
+    assert_eq!(guard.otlp_endpoint(), None);
+    // No exporter, yet spans still carry trace context, for the next process to continue.
+    let span = tracing::info_span!("command");
+    weiqi_telemetry::set_parent(&span, &traceparent());
+    assert_eq!(span.in_scope(weiqi_telemetry::current_trace_id).as_deref(), Some(TRACE_ID));
+}
+
+// ---- configuration errors ----
+
+#[test]
+fn unusable_otlp_configuration_fails_init_every_time() {
+    run_child("child_with_https_endpoint", &[("OTEL_EXPORTER_OTLP_ENDPOINT", "https://collector:4317")]);
+}
+
+#[test]
+#[ignore = "child process of unusable_otlp_configuration_fails_init_every_time"]
+fn child_with_https_endpoint() {
+    let first = weiqi_telemetry::init("weiqi-test").expect_err("https needs TLS, not built in");
+    assert!(matches!(&first, TelemetryError::OtlpEndpoint { var: "OTEL_EXPORTER_OTLP_ENDPOINT", .. }), "{first:?}");
+    // The first call decided; a retry reports the same error instead of half-installing.
+    assert_eq!(weiqi_telemetry::init_quiet("weiqi-test").expect_err("same error"), first);
+}
+
+// ---- export on ----
+
+/// A fake OTLP/gRPC collector: keeps every span it receives, with its resource's service.name.
+#[derive(Clone, Default)]
+struct Collector {
+    spans: Arc<Mutex<Vec<(String, Span)>>>,
+}
+
+impl TraceService for Collector {
+    fn export<'a, 'b>(
+        &'a self,
+        request: tonic::Request<ExportTraceServiceRequest>,
+    ) -> Pin<Box<dyn Future<Output = Result<tonic::Response<ExportTraceServiceResponse>, tonic::Status>> + Send + 'b>>
+    where
+        'a: 'b,
+        Self: 'b,
+    {
+        Box::pin(async move {
+            let mut spans = self.spans.lock().unwrap();
+            for resource_spans in request.into_inner().resource_spans {
+                let service = resource_spans
+                    .resource
+                    .iter()
+                    .flat_map(|r| &r.attributes)
+                    .find(|kv| kv.key == "service.name")
+                    .and_then(|kv| match kv.value.as_ref()?.value.as_ref()? {
+                        Value::StringValue(s) => Some(s.clone()),
+                        _ => None,
+                    })
+                    .unwrap_or_default();
+                for scope_spans in resource_spans.scope_spans {
+                    spans.extend(scope_spans.spans.into_iter().map(|s| (service.clone(), s)));
+                }
+            }
+            Ok(tonic::Response::new(ExportTraceServiceResponse { partial_success: None }))
+        })
+    }
+}
+
+async fn start_collector() -> (SocketAddr, Collector) {
+    let collector = Collector::default();
+    let incoming = tonic::transport::server::TcpIncoming::bind("127.0.0.1:0".parse().unwrap()).expect("bind collector");
+    let addr = incoming.local_addr().expect("collector address");
+    let service = TraceServiceServer::new(collector.clone());
+    tokio::spawn(tonic::transport::Server::builder().add_service(service).serve_with_incoming(incoming));
+    (addr, collector)
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Runs the exporting child against a fresh collector, with a schemeless endpoint (which must
+/// be plaintext), and checks the spans that arrived.
+async fn export_through_child(runtime: &str) {
+    let (addr, collector) = start_collector().await;
+    let endpoint = addr.to_string(); // no scheme on purpose
+    let runtime = runtime.to_owned();
+    tokio::task::spawn_blocking(move || {
+        let vars = [
+            ("OTEL_EXPORTER_OTLP_ENDPOINT", endpoint.as_str()),
+            ("OTEL_SERVICE_NAME", "weiqi-from-env"),
+            ("OTEL_BSP_SCHEDULE_DELAY", "50"),
+            ("CHILD_RUNTIME", runtime.as_str()),
+        ];
+        run_child("child_with_endpoint", &vars)
+    })
+    .await
+    .unwrap();
+
+    let spans = collector.spans.lock().unwrap().clone();
+    let find = |name: &str| {
+        spans.iter().find(|(_, s)| s.name == name).unwrap_or_else(|| panic!("span {name} not exported; got {spans:?}"))
+    };
+    let (service, handled) = find("handle_command");
+    let (_, append) = find("append");
+    assert_eq!(service, "weiqi-from-env", "OTEL_SERVICE_NAME wins over the name given to init");
+    assert_eq!(hex(&handled.trace_id), TRACE_ID);
+    assert_eq!(hex(&handled.parent_span_id), PARENT_SPAN_ID);
+    assert_eq!(hex(&append.trace_id), TRACE_ID);
+    assert_eq!(append.parent_span_id, handled.span_id);
+    assert!(spans.iter().all(|(_, s)| s.name != "filtered_out"), "debug spans are not exported");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn spans_reach_the_collector_named_by_the_environment() {
+    export_through_child("none").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn dropping_the_guard_inside_a_current_thread_runtime_flushes_without_deadlock() {
+    export_through_child("current_thread").await;
+}
+
+#[test]
+#[ignore = "child process of the export tests"]
+fn child_with_endpoint() {
+    let work = || {
+        let guard = weiqi_telemetry::init_quiet("weiqi-given-name").expect("init");
+        let endpoint = std::env::var("OTEL_EXPORTER_OTLP_ENDPOINT").unwrap();
+        assert_eq!(guard.otlp_endpoint(), Some(format!("http://{endpoint}").as_str()));
+        let span = tracing::info_span!("handle_command", game = "g1");
+        weiqi_telemetry::set_parent(&span, &traceparent());
+        span.in_scope(|| {
+            tracing::info_span!("append").in_scope(|| {});
+            tracing::debug_span!("filtered_out").in_scope(|| {});
+        });
+        drop(span);
+        guard // dropped by the caller: the flush under test
+    };
+    match std::env::var("CHILD_RUNTIME").as_deref() {
+        Ok("current_thread") => {
+            let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+            runtime.block_on(async { drop(work()) });
+        }
+        _ => drop(work()),
+    }
+}
+
+#[test]
+fn an_unreachable_collector_loses_spans_but_not_the_process() {
+    // Port 9 (discard) on loopback: nothing listens, the connection is refused.
+    run_child("child_with_dead_collector", &[("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:9")]);
+}
+
+#[test]
+#[ignore = "child process of an_unreachable_collector_loses_spans_but_not_the_process"]
+fn child_with_dead_collector() {
+    let guard = weiqi_telemetry::init_quiet("weiqi-test").expect("init does not connect");
+    for _ in 0..100 {
+        tracing::info_span!("command").in_scope(|| {});
+    }
+    drop(guard);
+}
