@@ -951,7 +951,7 @@ pub fn view(game_id: &str, state: &GameState, now: Millis) -> pb::GameView {
         v.white_prisoners = game.prisoners(Color::White);
         v.position_hash = game.hash();
     }
-    if let Some(clock) = &state.clock {
+    if let Some(clock) = state.clock.as_ref().filter(|c| c.control().system != TimeSystem::NoClock) {
         let reading = clock.reading(now);
         let side = |s| {
             let r = reading.side(s);

@@ -1,1 +1,109 @@
-fn main() {}
+//! `weiqi`: one binary for the whole suite.
+//!
+//! * `weiqi up` runs every service in one process on an embedded event log (or on NATS/Redis).
+//! * `weiqi serve <service>` runs one service against NATS, for multi-process deployments.
+//! * `weiqi play …` is a small gRPC client; `weiqi token` issues tokens.
+//! * `weiqi gtp`, `weiqi sgf check|score`, `weiqi cert verify` are offline tools.
+//! * `weiqi bench …` measures whole paths; every bench prints a table and, with `--json`, one JSON
+//!   object on its last line.
+
+mod bench;
+mod cmd;
+mod output;
+mod suite;
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(
+    name = "weiqi",
+    version,
+    about = "A Go (weiqi/baduk) platform for associations: games, clocks, tournaments, ranks"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run every service in one process (embedded log and in-memory read models unless --nats/--redis).
+    Up(UpArgs),
+    /// Run one service against NATS (for multi-process and k8s deployments).
+    Serve(ServeArgs),
+    /// A small client: create a game, play moves, watch.
+    Play(cmd::play::PlayArgs),
+    /// Issue a token signed with this data directory's secret.
+    Token(cmd::token::TokenArgs),
+    /// A GTP version 2 engine on stdin/stdout.
+    Gtp(cmd::gtp::GtpArgs),
+    /// SGF tools.
+    #[command(subcommand)]
+    Sgf(cmd::sgf::SgfCommand),
+    /// Rank certificates.
+    #[command(subcommand)]
+    Cert(cmd::cert::CertCommand),
+    /// Benchmarks of whole paths.
+    #[command(subcommand)]
+    Bench(bench::BenchCommand),
+}
+
+/// Where the suite keeps its data and listens.
+#[derive(Args, Clone, Debug)]
+pub struct UpArgs {
+    /// Data directory: the embedded event log and the server's secrets.
+    #[arg(long, default_value = "./weiqi-data", env = "WEIQI_DATA_DIR")]
+    pub data_dir: PathBuf,
+    /// gRPC (and gRPC-web) address.
+    #[arg(long, default_value = "127.0.0.1:50051", env = "WEIQI_GRPC_ADDR")]
+    pub grpc: SocketAddr,
+    /// HTTP address (metrics, health).
+    #[arg(long, default_value = "127.0.0.1:8080", env = "WEIQI_HTTP_ADDR")]
+    pub http: SocketAddr,
+    /// NATS server URL: use JetStream for the logs instead of the embedded log.
+    #[arg(long, env = "WEIQI_NATS_URL")]
+    pub nats: Option<String>,
+    /// Redis URL: keep read models in Redis instead of memory.
+    #[arg(long, env = "WEIQI_REDIS_URL")]
+    pub redis: Option<String>,
+    /// Do not print the quick start.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+#[derive(Args)]
+struct ServeArgs {
+    /// Which service.
+    #[arg(value_enum)]
+    service: suite::Service,
+    #[command(flatten)]
+    up: UpArgs,
+}
+
+fn main() -> std::process::ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Up(args) => runtime().block_on(suite::up(args)),
+        Command::Serve(args) => runtime().block_on(suite::serve(args.service, args.up)),
+        Command::Play(args) => runtime().block_on(cmd::play::run(args)),
+        Command::Token(args) => cmd::token::run(args),
+        Command::Gtp(args) => cmd::gtp::run(args),
+        Command::Sgf(c) => cmd::sgf::run(c),
+        Command::Cert(c) => cmd::cert::run(c),
+        Command::Bench(b) => bench::run(b),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("a tokio runtime starts")
+}

@@ -1,0 +1,7 @@
+//! One file per command.
+
+pub mod cert;
+pub mod gtp;
+pub mod play;
+pub mod sgf;
+pub mod token;

@@ -1,0 +1,201 @@
+//! `weiqi sgf check` and `weiqi sgf score`.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{Context, Result};
+use clap::Subcommand;
+use indicatif::{ProgressBar, ProgressStyle};
+use serde::Serialize;
+use weiqi_rules::{Point, Ruleset, score};
+use weiqi_sgf::{Record, ReplayError, SgfError};
+
+#[derive(Subcommand)]
+pub enum SgfCommand {
+    /// Validate and replay SGF files (recursing into directories): each replays, or is refused with the
+    /// byte offset, move number, point and reason.
+    Check {
+        /// Files and directories.
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// Print one JSON object instead of the summary.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Count the final position of a record: the counts and the result.
+    Score {
+        file: PathBuf,
+        /// Ruleset (default: the record's own `RU`, Japanese if absent).
+        #[arg(long)]
+        rules: Option<String>,
+        /// Dead chains, one GTP vertex per chain (comma or space separated).
+        #[arg(long, value_delimiter = ',', num_args = 1..)]
+        dead: Vec<String>,
+        /// Komi in points (default: the record's `KM`).
+        #[arg(long)]
+        komi: Option<f64>,
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+#[derive(Serialize)]
+struct Refusal {
+    file: String,
+    #[serde(rename = "move")]
+    move_number: Option<usize>,
+    point: Option<String>,
+    reason: String,
+}
+
+#[derive(Serialize)]
+struct CheckReport {
+    files: usize,
+    replayed: usize,
+    refused: usize,
+    refusals: Vec<Refusal>,
+}
+
+fn collect(path: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
+    if path.is_dir() {
+        let mut entries: Vec<PathBuf> = std::fs::read_dir(path)
+            .with_context(|| format!("reading directory {}", path.display()))?
+            .map(|e| e.map(|e| e.path()))
+            .collect::<std::io::Result<_>>()?;
+        entries.sort();
+        for e in entries {
+            collect(&e, out)?;
+        }
+    } else {
+        out.push(path.to_path_buf());
+    }
+    Ok(())
+}
+
+fn check_one(bytes: &[u8]) -> Result<(), (Option<usize>, Option<String>, String)> {
+    match weiqi_sgf::load(bytes) {
+        Ok(_) => Ok(()),
+        Err(e) => {
+            let (number, point) = match &e {
+                SgfError::Replay(ReplayError::Illegal { move_number, vertex, .. }) => {
+                    (Some(*move_number), Some(vertex.clone()))
+                }
+                _ => (None, None),
+            };
+            Err((number, point, e.to_string()))
+        }
+    }
+}
+
+pub fn run(command: SgfCommand) -> Result<ExitCode> {
+    match command {
+        SgfCommand::Check { paths, json } => check(paths, json),
+        SgfCommand::Score { file, rules, dead, komi, json } => score_file(file, rules, dead, komi, json),
+    }
+}
+
+fn check(paths: Vec<PathBuf>, json: bool) -> Result<ExitCode> {
+    let mut files = Vec::new();
+    for p in &paths {
+        anyhow::ensure!(p.exists(), "{} does not exist", p.display());
+        collect(p, &mut files)?;
+    }
+    let bar = ProgressBar::new(files.len() as u64);
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} files, {per_sec}, eta {eta} {msg}")
+            .expect("a valid template"),
+    );
+    if json {
+        bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
+    }
+    let mut report = CheckReport { files: files.len(), replayed: 0, refused: 0, refusals: Vec::new() };
+    for f in &files {
+        let bytes = std::fs::read(f).with_context(|| format!("reading {}", f.display()))?;
+        match check_one(&bytes) {
+            Ok(()) => report.replayed += 1,
+            Err((move_number, point, reason)) => {
+                report.refused += 1;
+                report.refusals.push(Refusal { file: f.display().to_string(), move_number, point, reason });
+            }
+        }
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    if json {
+        println!("{}", serde_json::to_string(&report)?);
+    } else {
+        for r in &report.refusals {
+            println!("refused  {}: {}", r.file, r.reason);
+        }
+        println!("{} files: {} replayed, {} refused", report.files, report.replayed, report.refused);
+    }
+    Ok(if report.refused == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+#[derive(Serialize)]
+struct ScoreReport {
+    file: String,
+    rules: String,
+    komi: f64,
+    black: serde_json::Value,
+    white: serde_json::Value,
+    dame: u32,
+    black_area: f64,
+    white_area: f64,
+    black_total: f64,
+    white_total: f64,
+    result: String,
+    stones: String,
+    recorded_result: Option<String>,
+}
+
+fn score_file(
+    file: PathBuf,
+    rules: Option<String>,
+    dead: Vec<String>,
+    komi: Option<f64>,
+    json: bool,
+) -> Result<ExitCode> {
+    let bytes = std::fs::read(&file).with_context(|| format!("reading {}", file.display()))?;
+    let collection = weiqi_sgf::parse(&bytes).map_err(SgfError::from)?;
+    let record = Record::from_tree(&collection.games[0]).map_err(SgfError::from)?;
+    let mut ruleset = match &rules {
+        Some(r) => r.parse::<Ruleset>()?.with_komi(record.ruleset().komi),
+        None => record.ruleset(),
+    };
+    if let Some(k) = komi {
+        ruleset.komi = weiqi_rules::Komi::from_points(k).context("komi must be a multiple of 0.5")?;
+    }
+    let game = record.replay(ruleset).map_err(SgfError::from)?;
+    let dead: Vec<Point> = dead
+        .iter()
+        .flat_map(|s| s.split_whitespace())
+        .map(|v| Point::from_gtp(v, record.size).with_context(|| format!("{v} is not a vertex of this board")))
+        .collect::<Result<_>>()?;
+    let s = score(&game, &dead, [0, 0])?;
+    let side = |c: &weiqi_rules::SideCount| serde_json::json!({"stones": c.stones, "territory": c.territory, "prisoners": c.prisoners, "dead": c.dead, "seki_eyes": c.seki_eyes});
+    let report = ScoreReport {
+        file: file.display().to_string(),
+        rules: ruleset.preset_name().unwrap_or("custom").to_string(),
+        komi: ruleset.komi.points(),
+        black: side(&s.black),
+        white: side(&s.white),
+        dame: s.dame,
+        black_area: s.black_area_halves() as f64 / 2.0,
+        white_area: s.white_area_halves() as f64 / 2.0,
+        black_total: s.black_total.0 as f64 / 2.0,
+        white_total: s.white_total.0 as f64 / 2.0,
+        result: s.result.to_sgf(),
+        stones: s.result.in_stones(),
+        recorded_result: record.result.clone(),
+    };
+    if json {
+        println!("{}", serde_json::to_string(&report)?);
+    } else {
+        println!("{s}");
+        if let Some(re) = &record.result {
+            println!("recorded RE[{re}]");
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
