@@ -18,7 +18,7 @@
 //!
 //! # Use from a service
 //!
-//! ```no_run
+//! ```
 //! use weiqi_telemetry::{names, names::labels};
 //!
 //! fn main() -> Result<(), weiqi_telemetry::TelemetryError> {
@@ -38,10 +38,10 @@
 //!     let outgoing: Vec<(String, String)> = weiqi_telemetry::inject_current();
 //!     assert_eq!(outgoing[0].0, "traceparent");
 //!
-//!     metrics::counter!(names::COMMANDS, labels::COMMAND => "play", labels::OUTCOME => "accepted")
+//!     weiqi_telemetry::metrics::counter!(names::COMMANDS, labels::COMMAND => "play", labels::OUTCOME => "accepted")
 //!         .increment(1);
-//!     metrics::histogram!(names::APPEND_SECONDS, labels::LOG => "jetstream").record(0.0004);
-//!     metrics::gauge!(names::ACTIVE_GAMES).set(1.0);
+//!     weiqi_telemetry::metrics::histogram!(names::APPEND_SECONDS, labels::LOG => "jetstream").record(0.0004);
+//!     weiqi_telemetry::metrics::gauge!(names::ACTIVE_GAMES).set(1.0);
 //!
 //!     // In the HTTP router: GET /metrics
 //!     let body = weiqi_telemetry::render_metrics();
@@ -173,8 +173,8 @@ fn install(service_name: &str, output: Output) -> Result<TelemetryGuard, Telemet
         ))
         .build();
 
-    let (provider, export) = match otlp {
-        None => (SdkTracerProvider::builder().with_resource(resource).build(), None),
+    let (provider, guard) = match otlp {
+        None => (SdkTracerProvider::builder().with_resource(resource).build(), TelemetryGuard::inert()),
         Some(config) => {
             // The gRPC channel spawns its worker onto the runtime current at build time, and
             // the batch processor's thread sends through it. A runtime of our own keeps export
@@ -185,13 +185,23 @@ fn install(service_name: &str, output: Output) -> Result<TelemetryGuard, Telemet
                 .enable_all()
                 .build()
                 .map_err(|e| TelemetryError::ExporterRuntime(e.to_string()))?;
-            let provider = {
+            let exporter = {
                 let _context = runtime.enter();
-                let exporter = otlp::build_exporter(&config)?;
-                SdkTracerProvider::builder().with_resource(resource).with_batch_exporter(exporter).build()
+                otlp::build_exporter(&config)
             };
-            let export = Export { provider: provider.clone(), runtime, endpoint: config.endpoint.clone() };
-            (provider, Some(export))
+            let exporter = match exporter {
+                Ok(exporter) => exporter,
+                Err(e) => {
+                    // A runtime must not be dropped inside an async context; this never blocks.
+                    runtime.shutdown_background();
+                    return Err(e);
+                }
+            };
+            let provider = SdkTracerProvider::builder().with_resource(resource).with_batch_exporter(exporter).build();
+            // From here on the guard owns the pipeline: an early return below shuts it down.
+            let guard =
+                TelemetryGuard::exporting(Export { provider: provider.clone(), runtime, endpoint: config.endpoint });
+            (provider, guard)
         }
     };
 
@@ -203,16 +213,11 @@ fn install(service_name: &str, output: Output) -> Result<TelemetryGuard, Telemet
     for problem in problems {
         tracing::warn!("{problem}");
     }
-    Ok(match export {
-        Some(export) => {
-            tracing::debug!(endpoint = %export.endpoint, "OTLP span export on");
-            TelemetryGuard::exporting(export)
-        }
-        None => {
-            tracing::debug!("OTLP span export off (no OTEL_EXPORTER_OTLP_*ENDPOINT)");
-            TelemetryGuard::inert()
-        }
-    })
+    match guard.otlp_endpoint() {
+        Some(endpoint) => tracing::debug!(endpoint, "OTLP span export on"),
+        None => tracing::debug!("OTLP span export off (no OTEL_EXPORTER_OTLP_*ENDPOINT)"),
+    }
+    Ok(guard)
 }
 
 /// `service.name`: `OTEL_SERVICE_NAME` if set, else what `OTEL_RESOURCE_ATTRIBUTES` says
