@@ -67,6 +67,7 @@
 //! | `OTEL_SDK_DISABLED=true`, `OTEL_TRACES_EXPORTER=none` | export off even with an endpoint |
 //! | `OTEL_EXPORTER_OTLP[_TRACES]_PROTOCOL` | must be `grpc` if set; anything else is an error |
 //! | `OTEL_EXPORTER_OTLP[_TRACES]_{HEADERS,TIMEOUT}` | read by the exporter (auth headers, per-export timeout) |
+//! | `OTEL_EXPORTER_OTLP[_TRACES]_COMPRESSION` | must be unset: no compression is built in, so `gzip`/`zstd` make [`init`] fail |
 //! | `OTEL_TRACES_SAMPLER`, `OTEL_TRACES_SAMPLER_ARG` | sampling (default: parent-based, always on) |
 //! | `OTEL_BSP_*` | batch processor: queue size, delay, batch size, export timeout |
 //!
