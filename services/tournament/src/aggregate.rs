@@ -1,0 +1,332 @@
+//! The tournament as the service keeps it: the core's [`Tournament`] plus what only the service needs
+//! (how games are played, each player's platform account, published standings), folded from the log.
+//!
+//! [`decide`] is pure like the core's: the service's commands in, the bodies of the events to append
+//! out. It defers every tournament rule to [`weiqi_pairing::decide`].
+
+use std::collections::{BTreeMap, HashMap};
+
+use weiqi_pairing::command::Command;
+use weiqi_pairing::config::TournamentConfig;
+use weiqi_pairing::decide::decide as core_decide;
+use weiqi_pairing::event::TournamentEvent;
+use weiqi_pairing::ids::{GameRef, Millis, PlayerId};
+use weiqi_pairing::registration::Registration;
+use weiqi_pairing::rejection::Rejection;
+use weiqi_pairing::standings::standings;
+use weiqi_pairing::state::{Phase, Tournament, evolve};
+use weiqi_pairing::team::team_standings;
+use weiqi_proto::v1 as pb;
+
+use crate::convert::{self, BadRequest};
+
+/// What one stored event carries (the envelope's `body`).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Body {
+    /// A core event.
+    Domain(TournamentEvent),
+    /// How the games are played (recorded with `Created`).
+    Settings(pb::TournamentGameSettings),
+    /// A registered player's platform account (recorded with `PlayerRegistered`).
+    Entrant {
+        /// The player number.
+        player: PlayerId,
+        /// The account (token subject) their games are created for.
+        account: String,
+    },
+    /// Standings published as official.
+    Published(pb::TournamentStandingsPublished),
+}
+
+impl Body {
+    /// The event type name stored with the event.
+    pub fn type_name(&self) -> String {
+        match self {
+            Body::Domain(e) => format!("weiqi.v1.tournament.{}", convert::event_type(e)),
+            Body::Settings(_) => "weiqi.v1.TournamentGameSettings".into(),
+            Body::Entrant { .. } => "weiqi.v1.TournamentEntrant".into(),
+            Body::Published(_) => "weiqi.v1.TournamentStandingsPublished".into(),
+        }
+    }
+
+    /// The envelope body for the wire.
+    pub fn to_pb(&self) -> pb::tournament_event_envelope::Body {
+        use pb::tournament_event_envelope::Body as B;
+        match self {
+            Body::Domain(e) => B::Domain(convert::domain_to_pb(e)),
+            Body::Settings(s) => B::Settings(s.clone()),
+            Body::Entrant { player, account } => {
+                B::Entrant(pb::TournamentEntrant { player: player.0, account_id: account.clone() })
+            }
+            Body::Published(p) => B::Published(p.clone()),
+        }
+    }
+
+    /// The body of a stored envelope.
+    pub fn from_pb(b: Option<&pb::tournament_event_envelope::Body>) -> Result<Body, convert::DecodeError> {
+        use pb::tournament_event_envelope::Body as B;
+        match b {
+            Some(B::Domain(d)) => Ok(Body::Domain(convert::domain_from_pb(d)?)),
+            Some(B::Settings(s)) => Ok(Body::Settings(s.clone())),
+            Some(B::Entrant(e)) => Ok(Body::Entrant { player: PlayerId(e.player), account: e.account_id.clone() }),
+            Some(B::Published(p)) => Ok(Body::Published(p.clone())),
+            None => Err(convert::DecodeError("empty envelope".into())),
+        }
+    }
+}
+
+/// A tournament: the core state and the service's additions.
+#[derive(Clone, Debug, Default)]
+pub struct TournamentAggregate {
+    /// The core state.
+    pub core: Tournament,
+    /// How games are played (`None` before creation).
+    pub settings: Option<pb::TournamentGameSettings>,
+    /// Player number → platform account.
+    pub accounts: BTreeMap<PlayerId, String>,
+    /// Platform account → player number.
+    pub by_account: HashMap<String, PlayerId>,
+    /// Standings publications so far.
+    pub publications: u32,
+    /// The last sequence folded.
+    pub version: u64,
+}
+
+impl TournamentAggregate {
+    /// Folds one event body.
+    pub fn apply(&mut self, body: &Body) {
+        match body {
+            Body::Domain(e) => evolve(&mut self.core, e),
+            Body::Settings(s) => self.settings = Some(s.clone()),
+            Body::Entrant { player, account } => {
+                self.accounts.insert(*player, account.clone());
+                self.by_account.insert(account.clone(), *player);
+            }
+            Body::Published(_) => self.publications += 1,
+        }
+    }
+
+    /// The core configuration (`None` before creation).
+    pub fn config(&self) -> Option<&TournamentConfig> {
+        self.core.config.as_ref()
+    }
+
+    /// The event whose organisers and referees act on this tournament (the tournament id if unset).
+    pub fn event_id<'a>(&'a self, tournament_id: &'a str) -> &'a str {
+        match &self.settings {
+            Some(s) if !s.event_id.is_empty() => &s.event_id,
+            _ => tournament_id,
+        }
+    }
+
+    /// The account of a player (their number as text if none was recorded).
+    pub fn account(&self, p: PlayerId) -> String {
+        self.accounts.get(&p).cloned().unwrap_or_else(|| format!("player-{}", p.0))
+    }
+
+    /// The registration snapshot of a player.
+    pub fn registration(&self, p: PlayerId) -> Option<&Registration> {
+        self.core.players.get(&p).map(|e| &e.registration)
+    }
+
+    /// Whether the tournament exists.
+    pub fn exists(&self) -> bool {
+        self.core.phase != Phase::Uncreated
+    }
+}
+
+/// What the service is asked to do.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TournamentCommand {
+    /// Create the tournament.
+    Create {
+        /// The core configuration.
+        config: TournamentConfig,
+        /// How games are played.
+        settings: pb::TournamentGameSettings,
+    },
+    /// Register a player for a platform account; `registration.player` 0 takes the next free number.
+    Register {
+        /// The account (token subject).
+        account: String,
+        /// The snapshot.
+        registration: Registration,
+    },
+    /// Pair the next round; `Some(r)` refuses unless `r` is the next round.
+    PairRound {
+        /// The round expected.
+        round: Option<u32>,
+    },
+    /// Publish the current standings as official placings.
+    Publish,
+    /// Any other core command.
+    Core(Command),
+}
+
+/// Why the service refused a command.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ServiceRejection {
+    /// The core refused.
+    #[error(transparent)]
+    Core(#[from] Rejection),
+    /// The request is malformed.
+    #[error(transparent)]
+    Bad(#[from] BadRequest),
+    /// The account already plays in this tournament.
+    #[error("account {0} is already registered as player {1}")]
+    AccountRegistered(String, PlayerId),
+    /// No standings to publish yet.
+    #[error("nothing to publish before the first round")]
+    NothingToPublish,
+}
+
+impl ServiceRejection {
+    /// For the wire.
+    pub fn to_pb(&self) -> pb::Rejection {
+        use pb::rejection::Kind;
+        let (kind, code) = match self {
+            ServiceRejection::Core(r) => return convert::rejection_to_pb(r),
+            ServiceRejection::Bad(b) => (Kind::InvalidArgument, b.code),
+            ServiceRejection::AccountRegistered(..) => (Kind::AlreadyExists, "account_registered"),
+            ServiceRejection::NothingToPublish => (Kind::FailedPrecondition, "nothing_to_publish"),
+        };
+        pb::Rejection { kind: kind as i32, code: code.to_string(), message: self.to_string() }
+    }
+}
+
+fn core(t: &TournamentAggregate, cmd: &Command, now: Millis) -> Result<Vec<Body>, ServiceRejection> {
+    Ok(core_decide(&t.core, cmd, now)?.into_iter().map(Body::Domain).collect())
+}
+
+/// Decides a service command at server time `now`.
+pub fn decide(t: &TournamentAggregate, cmd: &TournamentCommand, now: Millis) -> Result<Vec<Body>, ServiceRejection> {
+    match cmd {
+        TournamentCommand::Create { config, settings } => {
+            let mut out = core(t, &Command::Create { config: config.clone() }, now)?;
+            out.push(Body::Settings(settings.clone()));
+            Ok(out)
+        }
+        TournamentCommand::Register { account, registration } => {
+            if let Some(&p) = t.by_account.get(account) {
+                return Err(ServiceRejection::AccountRegistered(account.clone(), p));
+            }
+            let mut registration = registration.clone();
+            if registration.player.0 == 0 {
+                registration.player = PlayerId(t.core.players.keys().next_back().map_or(1, |p| p.0 + 1));
+            }
+            let player = registration.player;
+            let events = core_decide(&t.core, &Command::Register { registration }, now)?;
+            let mut out = Vec::with_capacity(events.len() + 1);
+            for e in events {
+                let registered = matches!(e, TournamentEvent::PlayerRegistered { .. });
+                out.push(Body::Domain(e));
+                if registered {
+                    out.push(Body::Entrant { player, account: account.clone() });
+                }
+            }
+            Ok(out)
+        }
+        TournamentCommand::PairRound { round } => {
+            if let Some(r) = round
+                && *r != t.core.current_round() + 1
+            {
+                if !t.exists() {
+                    return Err(Rejection::NotCreated.into());
+                }
+                return Err(Rejection::NotNextRound(*r).into());
+            }
+            core(t, &Command::PairRound, now)
+        }
+        TournamentCommand::Publish => {
+            let cfg = t.config().ok_or(Rejection::NotCreated)?;
+            if t.core.rounds.is_empty() {
+                return Err(ServiceRejection::NothingToPublish);
+            }
+            Ok(vec![Body::Published(published(t, cfg))])
+        }
+        TournamentCommand::Core(c) => core(t, c, now),
+    }
+}
+
+/// The standings as official placings.
+fn published(t: &TournamentAggregate, cfg: &TournamentConfig) -> pb::TournamentStandingsPublished {
+    let final_ = matches!(t.core.phase, Phase::Finished(_));
+    let (after_round, criteria, rows) = standing_rows(t, cfg);
+    pb::TournamentStandingsPublished { after_round, r#final: final_, criteria, rows }
+}
+
+/// Standings rows for the wire: individual standings, or team standings in team formats.
+pub fn standing_rows(
+    t: &TournamentAggregate,
+    cfg: &TournamentConfig,
+) -> (u32, Vec<String>, Vec<pb::TournamentStandingRow>) {
+    if cfg.format.is_team() {
+        let st = team_standings(&t.core);
+        let rows = st
+            .rows
+            .iter()
+            .map(|r| pb::TournamentStandingRow {
+                place: r.place,
+                entrant: r.team.0,
+                name_latin: t.core.teams.get(&r.team).map(|k| k.name.clone()).unwrap_or_default(),
+                values: r.values.iter().map(|v| v.to_string()).collect(),
+                decided_by: r.decided_by.map(|c| c.name()).unwrap_or_default(),
+                shared: r.shared,
+                ..Default::default()
+            })
+            .collect();
+        return (st.after_round, st.criteria.iter().map(|c| c.name()).collect(), rows);
+    }
+    let st = standings(&t.core);
+    let rows = st
+        .rows
+        .iter()
+        .map(|r| {
+            let reg = t.registration(r.player);
+            pb::TournamentStandingRow {
+                place: r.place,
+                entrant: r.player.0,
+                account_id: t.account(r.player),
+                name_zh: reg.map(|g| g.name_zh.clone()).unwrap_or_default(),
+                name_latin: reg.map(|g| g.name_latin.clone()).unwrap_or_default(),
+                rank: reg.map(|g| g.rank.to_string()).unwrap_or_default(),
+                club: reg.and_then(|g| g.club.clone()).unwrap_or_default(),
+                region: reg.and_then(|g| g.region.clone()).unwrap_or_default(),
+                values: r.values.iter().map(|v| v.to_string()).collect(),
+                decided_by: r.decided_by.map(|c| c.name()).unwrap_or_default(),
+                shared: r.shared,
+                games: r.games,
+                wins: r.wins,
+            }
+        })
+        .collect();
+    (st.after_round, st.criteria.iter().map(|c| c.name()).collect(), rows)
+}
+
+/// The typed result fact for a recorded or corrected result (for consumers of the log).
+pub fn result_fact(
+    tournament_id: &str,
+    t: &TournamentAggregate,
+    event: &TournamentEvent,
+) -> Option<pb::TournamentResultFact> {
+    let (game, result, correction) = match event {
+        TournamentEvent::ResultRecorded { game, result, .. } => (*game, result, false),
+        TournamentEvent::ResultCorrected { game, result, .. } => (*game, result, true),
+        _ => return None,
+    };
+    let g = t.core.game(game)?;
+    Some(pb::TournamentResultFact {
+        round: game.round,
+        table: game.table,
+        game_id: crate::ids::game_id(tournament_id, game.round, game.table),
+        black_account: t.account(g.paired.black),
+        white_account: t.account(g.paired.white),
+        result: Some(convert::result_to_pb(result)),
+        correction,
+    })
+}
+
+/// Whether the game at `g` still lacks a result.
+pub fn is_open(t: &TournamentAggregate, g: GameRef) -> bool {
+    t.core.game(g).is_some_and(|game| game.result.is_none())
+}

@@ -1,0 +1,664 @@
+//! The process manager: the tournament's hands in the game service.
+//!
+//! * **Round paired → games created.** For every game of a `RoundPaired` it creates the game in the
+//!   game service ([`GameClient`]) with the event's ruleset and time control, colours fixed by the
+//!   pairing (first = Black), the handicap of the pairing, and deterministic ids (game
+//!   `t-<tournament>-r<round>-b<table>`, command `create-<game>`): a retry, a restart or a second
+//!   manager gets a duplicate or `already_exists`, never a second game.
+//! * **`GameEnded` → result recorded.** It follows the game log; the end of a tournament game becomes
+//!   `RecordResult` with command id `result-<game>` (the winner mapped back to the pairing's colours,
+//!   so a referee's colour swap, Art. 17.1, is honoured). A result already there (recorded by hand,
+//!   or by an earlier run) is a rejection that is simply skipped.
+//! * **Round completed → next round paired**, when the tournament's settings ask for it
+//!   (`auto_pair`), with command `pair-<tournament>-r<next>` and the round number checked, so that no
+//!   replay ever pairs two rounds.
+//! * **No-shows.** A Black who has not moved `no_show_limit_ms` after the game started is claimed
+//!   absent (`ClaimNoShow`, command `noshow-<game>`); so is a White who has not answered that long
+//!   after Black's first move. Online, a player who never moves cannot be told from one who is
+//!   absent, so a White can only be found absent once Black has moved.
+//! * **Games the tournament decided are closed.** A result recorded by hand, a no-show or a
+//!   withdrawal forfeit ends the game in the game service too (an organiser's adjudication, actor
+//!   `organiser/tournament-service`, command `close-<game>`).
+//!
+//! # Crash safety
+//! Every action is idempotent (deterministic command ids, results checked by the core), and each
+//! follower stores the position after the last event it has fully handled (named checkpoints in the
+//! read model's store: `<name>-tournaments`, `<name>-games`). After a restart the manager re-reads the
+//! tournament log (to know every running tournament), acts again only on events past its checkpoint,
+//! and then re-reads the game logs of the open games of each running tournament, so clocks for
+//! no-shows and results that ended while it was down are picked up. Lost checkpoints only cost time.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use futures::{FutureExt, StreamExt};
+use weiqi_eventlog::{AggregateId, AggregateKind, EventLog, Position, RecordedEvent};
+use weiqi_game::client::GameClient;
+use weiqi_game::domain::{Actor, GameEvent, GameResult};
+use weiqi_pairing::command::Command;
+use weiqi_pairing::event::TournamentEvent;
+use weiqi_pairing::ids::{GameRef, PlayerId};
+use weiqi_pairing::state::Phase;
+use weiqi_proto::v1 as pb;
+use weiqi_proto::v1::game_command::Command as C;
+use weiqi_proto::v1::game_command_reply::Outcome as Reply;
+use weiqi_rules::Color;
+
+use crate::aggregate::{Body, TournamentCommand};
+use crate::convert;
+use crate::ids;
+use crate::projector::batch_of;
+use crate::read_model::ReadModel;
+use crate::service::{ServiceError, TournamentService, decode_recorded};
+
+/// Settings of the process manager.
+#[derive(Clone, Debug)]
+pub struct ManagerConfig {
+    /// Prefix of the checkpoint names.
+    pub name: String,
+    /// How often open games are checked for no-shows.
+    pub sweep_every: Duration,
+    /// Pause before retrying after an infrastructure fault.
+    pub retry_after: Duration,
+    /// Games created at once.
+    pub create_concurrency: usize,
+}
+
+impl Default for ManagerConfig {
+    fn default() -> Self {
+        ManagerConfig {
+            name: "tournament-manager".into(),
+            sweep_every: Duration::from_secs(5),
+            retry_after: Duration::from_millis(250),
+            create_concurrency: 64,
+        }
+    }
+}
+
+/// What the manager knows of one open tournament game.
+#[derive(Clone, Debug, Default)]
+struct Track {
+    tournament: String,
+    round: u32,
+    table: u32,
+    /// The account the pairing gave Black (the game's first player).
+    paired_black: String,
+    /// The game's current Black and White accounts.
+    black: String,
+    white: String,
+    started_at: Option<i64>,
+    first_move: [Option<i64>; 2],
+    ended: bool,
+    claimed: bool,
+    /// The last game sequence folded.
+    sequence: u64,
+}
+
+impl Track {
+    /// Folds one game event; the result when the game ended.
+    fn fold(&mut self, e: &GameEvent, sequence: u64) -> Option<GameResult> {
+        self.sequence = sequence;
+        match e {
+            GameEvent::Created(setup) => {
+                self.paired_black = setup.first.id.0.clone();
+                self.black = setup.first.id.0.clone();
+                self.white = setup.second.id.0.clone();
+            }
+            GameEvent::ColoursDecided { black, white, .. } => {
+                self.black = black.0.clone();
+                self.white = white.0.clone();
+            }
+            GameEvent::ColoursSwapped => std::mem::swap(&mut self.black, &mut self.white),
+            GameEvent::Started { at } => {
+                self.started_at.get_or_insert(at.0);
+            }
+            GameEvent::StonePlayed { color, at, .. } | GameEvent::Passed { color, at, .. } => {
+                let i = if *color == Color::Black { 0 } else { 1 };
+                self.first_move[i].get_or_insert(at.0);
+            }
+            GameEvent::Ended { result, .. } => {
+                self.ended = true;
+                return Some(result.clone());
+            }
+            _ => {}
+        }
+        None
+    }
+}
+
+/// The process manager.
+pub struct ProcessManager<L, M> {
+    service: Arc<TournamentService<L>>,
+    games: GameClient,
+    checkpoints: M,
+    config: ManagerConfig,
+    tracks: Mutex<HashMap<String, Track>>,
+    /// Per tournament: (no-show limit, automatic no-shows on).
+    limits: Mutex<HashMap<String, (i64, bool)>>,
+}
+
+fn system() -> pb::Actor {
+    pb::Actor { kind: pb::actor::Kind::System as i32, id: "tournament".into() }
+}
+
+impl<L: EventLog + Clone + 'static, M: ReadModel + 'static> ProcessManager<L, M> {
+    /// A manager over the tournament service (and its log), the game service, and a store for its
+    /// checkpoints.
+    pub fn new(
+        service: Arc<TournamentService<L>>,
+        games: GameClient,
+        checkpoints: M,
+        config: ManagerConfig,
+    ) -> ProcessManager<L, M> {
+        ProcessManager {
+            service,
+            games,
+            checkpoints,
+            config,
+            tracks: Mutex::new(HashMap::new()),
+            limits: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// Runs until the task is aborted. Cancel-safe: every action is idempotent and checkpoints are
+    /// stored only after an event is fully handled.
+    pub async fn run(self: Arc<Self>) {
+        tokio::join!(self.clone().tournaments_loop(), self.clone().games_loop(), self.clone().sweep_loop());
+    }
+
+    fn log(&self) -> &L {
+        self.service.log()
+    }
+
+    fn checkpoint_name(&self, what: &str) -> String {
+        format!("{}-{what}", self.config.name)
+    }
+
+    async fn load_checkpoint(&self, what: &str) -> Position {
+        loop {
+            match self.checkpoints.checkpoint(&self.checkpoint_name(what)).await {
+                Ok(v) => return Position::from_raw(v.unwrap_or(0)),
+                Err(e) => {
+                    tracing::warn!(error = %e, "checkpoint store unavailable");
+                    tokio::time::sleep(self.config.retry_after).await;
+                }
+            }
+        }
+    }
+
+    async fn save_checkpoint(&self, what: &str, p: Position) {
+        if let Err(e) = self.checkpoints.set_checkpoint(&self.checkpoint_name(what), p.raw()).await {
+            // Not fatal: the next save stores a later position; a lost one only repeats idempotent work.
+            tracing::warn!(error = %e, "checkpoint not stored");
+        }
+    }
+
+    // ---- the tournament log ----
+
+    async fn tournaments_loop(self: Arc<Self>) {
+        loop {
+            if let Err(e) = self.follow_tournaments().await {
+                tracing::warn!(error = %e, "process manager: tournament log; retrying");
+                tokio::time::sleep(self.config.retry_after).await;
+            }
+        }
+    }
+
+    async fn follow_tournaments(&self) -> Result<(), String> {
+        let checkpoint = self.load_checkpoint("tournaments").await;
+        let head = self.log().head(AggregateKind::Tournament).await.map_err(|e| e.to_string())?;
+        let mut known: HashSet<String> = HashSet::new();
+        let mut seeded = batch_of(head) <= 1;
+        let mut stream =
+            self.log().follow(AggregateKind::Tournament, Position::START).await.map_err(|e| e.to_string())?;
+        while let Some(item) = stream.next().await {
+            let r = item.map_err(|e| e.to_string())?;
+            known.insert(r.aggregate_id.as_str().to_string());
+            if r.position >= checkpoint {
+                self.act(&r).await;
+                self.save_checkpoint("tournaments", r.position.next()).await;
+            }
+            if !seeded && batch_of(r.position) + 1 >= batch_of(head) {
+                seeded = true;
+                for t in &known {
+                    self.seed(t).await;
+                }
+            }
+        }
+        Err("the tournament log stream ended".into())
+    }
+
+    /// Acts on one tournament event, retrying faults until done.
+    async fn act(&self, r: &RecordedEvent) {
+        let tid = r.aggregate_id.as_str();
+        let Ok((envelope, body)) = decode_recorded(r) else {
+            tracing::error!(tournament = tid, sequence = r.sequence, "undecodable tournament event skipped");
+            return;
+        };
+        let Body::Domain(event) = body else { return };
+        match event {
+            TournamentEvent::RoundPaired { round, .. } => self.create_round(tid, round).await,
+            TournamentEvent::RoundCompleted { round } => self.pair_next(tid, round).await,
+            TournamentEvent::ResultRecorded { game, .. } => {
+                let gid = ids::game_id(tid, game.round, game.table);
+                if envelope.causation_id != ids::result_command(&gid) {
+                    self.close_game(tid, game).await;
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Creates every game of a round (and starts tracking it).
+    async fn create_round(&self, tid: &str, round: u32) {
+        let requests = loop {
+            match self.service.read(tid, |t| create_requests(tid, t, round)).await {
+                Ok(r) => break r.unwrap_or_default(),
+                Err(e) if e.is_unavailable() => tokio::time::sleep(self.config.retry_after).await,
+                Err(e) => {
+                    tracing::error!(tournament = tid, error = %e, "cannot read tournament");
+                    return;
+                }
+            }
+        };
+        {
+            let mut tracks = self.tracks.lock().expect("tracks lock");
+            for (req, _) in &requests {
+                tracks.entry(req.game_id.clone()).or_insert_with(|| Track {
+                    tournament: tid.to_string(),
+                    round: req.round,
+                    table: req.board,
+                    paired_black: req.first.as_ref().map(|p| p.id.clone()).unwrap_or_default(),
+                    black: req.first.as_ref().map(|p| p.id.clone()).unwrap_or_default(),
+                    white: req.second.as_ref().map(|p| p.id.clone()).unwrap_or_default(),
+                    ..Default::default()
+                });
+            }
+        }
+        futures::stream::iter(requests)
+            .for_each_concurrent(self.config.create_concurrency.max(1), |(req, _)| self.create_game(req))
+            .await;
+    }
+
+    async fn create_game(&self, req: pb::CreateGameRequest) {
+        let gid = req.game_id.clone();
+        let cmd = weiqi_game::service::command(
+            &gid,
+            &ids::create_command(&gid),
+            &Actor::System("tournament".into()),
+            C::Create(req),
+        );
+        loop {
+            match self.games.send(cmd.clone(), &[]).await {
+                Ok(pb::GameCommandReply { outcome: Some(Reply::Accepted(_)) }) => return,
+                Ok(pb::GameCommandReply { outcome: Some(Reply::Rejected(r)) }) => {
+                    if r.code != "already_exists" {
+                        tracing::error!(game = %gid, code = %r.code, message = %r.message, "game not created");
+                    }
+                    return;
+                }
+                Ok(pb::GameCommandReply { outcome: Some(Reply::Internal(why)) }) => {
+                    tracing::error!(game = %gid, %why, "game service: internal error");
+                    return;
+                }
+                Ok(other) => tracing::warn!(game = %gid, reply = ?other, "game service unavailable; retrying"),
+                Err(e) => tracing::warn!(game = %gid, error = %e, "game service unavailable; retrying"),
+            }
+            tokio::time::sleep(self.config.retry_after).await;
+        }
+    }
+
+    /// Pairs the next round when the settings ask for it.
+    async fn pair_next(&self, tid: &str, completed: u32) {
+        let wanted = self
+            .service
+            .read(tid, |t| {
+                t.settings.as_ref().is_some_and(|s| s.auto_pair)
+                    && t.core.phase == Phase::Running
+                    && t.core.current_round() == completed
+            })
+            .await;
+        if !matches!(wanted, Ok(Some(true))) {
+            return;
+        }
+        let next = completed + 1;
+        let cmd = TournamentCommand::PairRound { round: Some(next) };
+        self.execute(tid, &ids::pair_command(tid, next), &cmd).await;
+    }
+
+    /// Ends a game in the game service after the tournament decided it.
+    async fn close_game(&self, tid: &str, game: GameRef) {
+        let gid = ids::game_id(tid, game.round, game.table);
+        let Ok(Some(Some((result, paired_black)))) = self
+            .service
+            .read(tid, |t| {
+                let g = t.core.game(game)?;
+                Some((g.result?, t.account(g.paired.black)))
+            })
+            .await
+        else {
+            return;
+        };
+        let Some(track) = self.track(&gid).await else { return };
+        if track.ended {
+            return;
+        }
+        use weiqi_pairing::ids::Colour;
+        use weiqi_pairing::outcome::Outcome;
+        let same = track.black == paired_black;
+        let win = |c: Colour| {
+            let game_black = (c == Colour::Black) == same;
+            if game_black { pb::game_result::Outcome::BlackWins } else { pb::game_result::Outcome::WhiteWins }
+        };
+        let outcome = match result.outcome {
+            Outcome::Win(c) => win(c),
+            Outcome::Draw => pb::game_result::Outcome::Draw,
+            Outcome::BothLose => pb::game_result::Outcome::BothLose,
+            Outcome::Void => pb::game_result::Outcome::NoResult,
+        };
+        let request = pb::RefereeRequest {
+            game_id: gid.clone(),
+            request_id: ids::close_command(&gid),
+            action: Some(pb::referee_request::Action::Adjudicate(pb::referee_request::Adjudicate {
+                outcome: outcome as i32,
+                note: "decided by the tournament".into(),
+            })),
+        };
+        let cmd = weiqi_game::service::command(
+            &gid,
+            &ids::close_command(&gid),
+            &Actor::Organiser("tournament-service".into()),
+            C::Referee(request),
+        );
+        loop {
+            match self.games.send(cmd.clone(), &[]).await {
+                Ok(pb::GameCommandReply { outcome: Some(Reply::Unavailable(_)) }) | Err(_) => {
+                    tokio::time::sleep(self.config.retry_after).await
+                }
+                Ok(_) => return,
+            }
+        }
+    }
+
+    /// Re-reads the open games of a running tournament: creates any that is missing, and rebuilds
+    /// their tracks (start times, first moves, ends missed while the manager was down).
+    async fn seed(&self, tid: &str) {
+        let open = loop {
+            match self
+                .service
+                .read(tid, |t| {
+                    if t.core.phase != Phase::Running {
+                        return Vec::new();
+                    }
+                    let round = t.core.current_round();
+                    create_requests(tid, t, round).into_iter().filter(|(_, open)| *open).map(|(r, _)| r).collect()
+                })
+                .await
+            {
+                Ok(v) => break v.unwrap_or_default(),
+                Err(e) if e.is_unavailable() => tokio::time::sleep(self.config.retry_after).await,
+                Err(_) => return,
+            }
+        };
+        for req in open {
+            let gid = req.game_id.clone();
+            if self.track(&gid).await.is_none() {
+                self.create_game(req).await;
+                self.track(&gid).await;
+            }
+        }
+    }
+
+    /// The track of a game, read from its log if unknown (recording its result if it has ended).
+    async fn track(&self, gid: &str) -> Option<Track> {
+        if let Some(t) = self.tracks.lock().expect("tracks lock").get(gid).filter(|t| t.sequence > 0) {
+            return Some(t.clone());
+        }
+        let (tid, round, table) = ids::parse_game_id(gid)?;
+        let id = AggregateId::new(gid).ok()?;
+        let events = loop {
+            match self.log().read(AggregateKind::Game, &id, 1).await {
+                Ok(e) => break e,
+                Err(_) => tokio::time::sleep(self.config.retry_after).await,
+            }
+        };
+        if events.is_empty() {
+            return None;
+        }
+        let mut track = Track { tournament: tid.to_string(), round, table, ..Default::default() };
+        let mut ended = None;
+        for r in &events {
+            if let Ok((_, e)) = weiqi_game::service::decode_recorded(r)
+                && let Some(result) = track.fold(&e, r.sequence)
+            {
+                ended = Some(result);
+            }
+        }
+        self.tracks.lock().expect("tracks lock").insert(gid.to_string(), track.clone());
+        if let Some(result) = ended {
+            self.record(gid, &track, &result).await;
+        }
+        Some(track)
+    }
+
+    // ---- the game log ----
+
+    async fn games_loop(self: Arc<Self>) {
+        loop {
+            if let Err(e) = self.follow_games().await {
+                tracing::warn!(error = %e, "process manager: game log; retrying");
+                tokio::time::sleep(self.config.retry_after).await;
+            }
+        }
+    }
+
+    async fn follow_games(&self) -> Result<(), String> {
+        let from = self.load_checkpoint("games").await;
+        let mut stream = self.log().follow(AggregateKind::Game, from).await.map_err(|e| e.to_string())?;
+        let mut unsaved: Option<Position> = None;
+        let mut count = 0usize;
+        loop {
+            let item = match stream.next().now_or_never() {
+                Some(item) => item,
+                None => {
+                    // Idle: store where we are before waiting.
+                    if let Some(p) = unsaved.take() {
+                        self.save_checkpoint("games", p).await;
+                    }
+                    stream.next().await
+                }
+            };
+            let Some(item) = item else { return Err("the game log stream ended".into()) };
+            let r = item.map_err(|e| e.to_string())?;
+            self.on_game_event(&r).await;
+            unsaved = Some(r.position.next());
+            count += 1;
+            if count % 1000 == 0
+                && let Some(p) = unsaved.take()
+            {
+                self.save_checkpoint("games", p).await;
+            }
+        }
+    }
+
+    async fn on_game_event(&self, r: &RecordedEvent) {
+        let gid = r.aggregate_id.as_str();
+        if ids::parse_game_id(gid).is_none() {
+            return;
+        }
+        let Ok((_, event)) = weiqi_game::service::decode_recorded(r) else { return };
+        let known =
+            self.tracks.lock().expect("tracks lock").get(gid).is_some_and(|t| t.sequence > 0 || r.sequence == 1);
+        if !known {
+            // Resumed in the middle of this game: read it whole (this event included).
+            self.track(gid).await;
+            return;
+        }
+        let folded = {
+            let mut tracks = self.tracks.lock().expect("tracks lock");
+            let t = tracks.entry(gid.to_string()).or_default();
+            if r.sequence <= t.sequence {
+                None
+            } else {
+                let result = t.fold(&event, r.sequence);
+                Some((t.clone(), result))
+            }
+        };
+        if let Some((track, Some(result))) = folded {
+            self.record(gid, &track, &result).await;
+        }
+    }
+
+    /// Records a game's result in its tournament.
+    async fn record(&self, gid: &str, track: &Track, result: &GameResult) {
+        let Some((tid, round, table)) = ids::parse_game_id(gid) else { return };
+        let Some(result) = convert::result_from_game(result, track.black == track.paired_black) else {
+            tracing::info!(game = gid, "game to be replayed: result left to the referee");
+            return;
+        };
+        let cmd = TournamentCommand::Core(Command::RecordResult { game: GameRef { round, table }, result });
+        self.execute(tid, &ids::result_command(gid), &cmd).await;
+        if let Some(t) = self.tracks.lock().expect("tracks lock").get_mut(gid) {
+            t.ended = true;
+        }
+    }
+
+    /// Executes a tournament command, retrying faults; rejections are expected on replays and skipped.
+    async fn execute(&self, tid: &str, command_id: &str, cmd: &TournamentCommand) -> Option<ServiceError> {
+        loop {
+            match self.service.execute(tid, command_id, &system(), cmd).await {
+                Ok(_) => return None,
+                Err(e) if e.is_unavailable() => {
+                    tracing::warn!(tournament = tid, command = command_id, error = %e, "retrying");
+                    tokio::time::sleep(self.config.retry_after).await;
+                }
+                Err(e) => {
+                    tracing::debug!(tournament = tid, command = command_id, error = %e, "not applied");
+                    return Some(e);
+                }
+            }
+        }
+    }
+
+    // ---- no-shows ----
+
+    async fn sweep_loop(self: Arc<Self>) {
+        let mut tick = tokio::time::interval(self.config.sweep_every);
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            tick.tick().await;
+            self.sweep().await;
+        }
+    }
+
+    /// Claims the no-shows that are due now.
+    pub async fn sweep(&self) {
+        let now = self.service.clock().now().0;
+        let open: Vec<(String, Track)> = self
+            .tracks
+            .lock()
+            .expect("tracks lock")
+            .iter()
+            .filter(|(_, t)| !t.ended && !t.claimed && t.started_at.is_some())
+            .map(|(k, t)| (k.clone(), t.clone()))
+            .collect();
+        for (gid, t) in open {
+            let Some((limit, on)) = self.limits(&t.tournament).await else { continue };
+            if !on {
+                continue;
+            }
+            let started = t.started_at.unwrap_or(now);
+            let (absent, since) = match t.first_move {
+                [None, _] if now - started >= limit => (t.black.clone(), started),
+                [Some(b), None] if now - b >= limit => (t.white.clone(), b),
+                _ => continue,
+            };
+            let Ok(Some(Some(player))) = self.service.read(&t.tournament, |a| a.by_account.get(&absent).copied()).await
+            else {
+                continue;
+            };
+            let cmd = TournamentCommand::Core(Command::ClaimNoShow {
+                game: GameRef { round: t.round, table: t.table },
+                absent: vec![player],
+                started_at: weiqi_pairing::ids::Millis(since),
+            });
+            let failed = self.execute(&t.tournament, &ids::no_show_command(&gid), &cmd).await;
+            let too_early = matches!(
+                failed,
+                Some(ServiceError::Rejected(crate::aggregate::ServiceRejection::Core(
+                    weiqi_pairing::rejection::Rejection::NoShowTooEarly { .. }
+                )))
+            );
+            if !too_early && let Some(tr) = self.tracks.lock().expect("tracks lock").get_mut(&gid) {
+                tr.claimed = true;
+            }
+        }
+    }
+
+    async fn limits(&self, tid: &str) -> Option<(i64, bool)> {
+        if let Some(l) = self.limits.lock().expect("limits lock").get(tid) {
+            return Some(*l);
+        }
+        let l = self
+            .service
+            .read(tid, |t| {
+                let limit = t.config().map_or(i64::MAX, |c| c.no_show_limit_ms);
+                let on = t.settings.as_ref().is_none_or(|s| !s.no_automatic_no_shows);
+                (limit, on)
+            })
+            .await
+            .ok()
+            .flatten()?;
+        self.limits.lock().expect("limits lock").insert(tid.to_string(), l);
+        Some(l)
+    }
+
+    /// Games the manager tracks and has not seen end (for tests and diagnostics).
+    pub fn open_games(&self) -> usize {
+        self.tracks.lock().expect("tracks lock").values().filter(|t| !t.ended).count()
+    }
+}
+
+/// The create requests of a round's games, with whether each is still open (no result).
+pub fn create_requests(
+    tid: &str,
+    t: &crate::aggregate::TournamentAggregate,
+    round: u32,
+) -> Vec<(pb::CreateGameRequest, bool)> {
+    let Some(r) = t.core.rounds.get((round as usize).wrapping_sub(1)) else { return Vec::new() };
+    let settings = t.settings.clone().unwrap_or_default();
+    let player = |p: PlayerId| pb::PlayerRef {
+        id: t.account(p),
+        name: t.registration(p).map(convert::display_name).unwrap_or_default(),
+        rank: t.registration(p).map(|r| r.rank.to_string()).unwrap_or_default(),
+    };
+    r.games
+        .iter()
+        .map(|g| {
+            let gid = ids::game_id(tid, round, g.paired.table);
+            let req = pb::CreateGameRequest {
+                request_id: ids::create_command(&gid),
+                game_id: gid,
+                size: settings.size,
+                rules: settings.rules.clone(),
+                ruleset: settings.ruleset.clone(),
+                komi_half_points: if g.paired.handicap == 0 { settings.komi_half_points } else { None },
+                handicap: u32::from(g.paired.handicap),
+                first: Some(player(g.paired.black)),
+                second: Some(player(g.paired.white)),
+                colour_method: pb::game_created::ColourMethod::Fixed as i32,
+                time_control: settings.time_control.clone(),
+                tournament_id: tid.to_string(),
+                round,
+                board: g.paired.table,
+                event_id: t.event_id(tid).to_string(),
+                rated: settings.rated,
+                start: !settings.manual_start,
+                lateness_limit_ms: settings.lateness_limit_ms,
+                ..Default::default()
+            };
+            (req, g.result.is_none())
+        })
+        .collect()
+}
