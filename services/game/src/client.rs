@@ -39,7 +39,7 @@ impl GameClient {
                     msg = msg.with_header(k.clone(), v.clone());
                 }
                 let reply = bus
-                    .request("game", &command.game_id, msg, *timeout)
+                    .request("games", &command.game_id, msg, *timeout)
                     .await
                     .map_err(|e: BusError| Unavailable(e.to_string()))?;
                 pb::GameCommandReply::decode(reply.payload).map_err(|e| Unavailable(format!("malformed reply: {e}")))

@@ -26,8 +26,11 @@ use weiqi_eventlog::{
 };
 use weiqi_proto::v1 as pb;
 
+use weiqi_telemetry::metrics::{counter, gauge, histogram};
+use weiqi_telemetry::names::{self, labels};
+
 use crate::convert;
-use crate::domain::{Actor, GameEvent, GameState, Rejection, RejectionKind, decide};
+use crate::domain::{Actor, GameEvent, GameState, Phase, Rejection, RejectionKind, decide};
 
 /// How many recent command ids each cached game remembers, to answer retries without the log.
 const RECENT_COMMANDS: usize = 64;
@@ -97,6 +100,42 @@ pub struct GameService<L> {
 /// The answer to a command: accepted (with the events), rejected, or a fault.
 pub type Reply = pb::GameCommandReply;
 
+/// The command's kind, for metric labels.
+fn command_kind(c: &pb::GameCommand) -> &'static str {
+    use pb::game_command::Command as C;
+    match &c.command {
+        Some(C::Create(_)) => "create",
+        Some(C::Start(_)) => "start",
+        Some(C::GuessNigiri(_)) => "guess_nigiri",
+        Some(C::Play(_)) => "play",
+        Some(C::Pass(_)) => "pass",
+        Some(C::Resign(_)) => "resign",
+        Some(C::MarkDead(_)) => "mark_dead",
+        Some(C::AcceptScore(_)) => "accept_score",
+        Some(C::DisputeScore(_)) => "dispute_score",
+        Some(C::Seal(_)) => "seal",
+        Some(C::RequestPassOnOverrun(_)) => "request_pass_on_overrun",
+        Some(C::Referee(_)) => "referee",
+        Some(C::ExpireTime(_)) => "expire_time",
+        Some(C::Get(_)) => "get",
+        None => "empty",
+    }
+}
+
+/// The outcome of a reply, for metric labels.
+fn outcome_label(r: &Reply) -> &'static str {
+    use pb::game_command_reply::Outcome as O;
+    match &r.outcome {
+        Some(O::Accepted(a)) if a.duplicate => "duplicate",
+        Some(O::Accepted(_)) => "accepted",
+        Some(O::Rejected(_)) => "rejected",
+        Some(O::Unavailable(_)) => "unavailable",
+        Some(O::Internal(_)) => "internal",
+        Some(O::View(_)) => "view",
+        None => "empty",
+    }
+}
+
 fn rejected(r: &Rejection) -> Reply {
     let kind = match r.kind() {
         RejectionKind::InvalidArgument => pb::rejection::Kind::InvalidArgument,
@@ -160,14 +199,27 @@ impl<L: EventLog> GameService<L> {
         self.games.lock().expect("cache lock").len()
     }
 
-    /// Drops games not used for `idle`. Their state is rebuilt from the log on the next command.
+    /// Drops games not used for `idle`. Their state is rebuilt from the log on the next command. Also
+    /// refreshes the cached-games and active-games gauges.
     pub fn evict_idle(&self, idle: Duration) -> usize {
         let mut games = self.games.lock().expect("cache lock");
         let before = games.len();
+        let mut active = 0usize;
         games.retain(|_, entry| match entry.try_lock() {
-            Ok(e) => e.last_used.elapsed() < idle,
-            Err(_) => true, // in use
+            Ok(e) => {
+                let keep = e.last_used.elapsed() < idle;
+                if keep && matches!(e.state.phase, Phase::Playing | Phase::Paused | Phase::Adjourned | Phase::Scoring) {
+                    active += 1;
+                }
+                keep
+            }
+            Err(_) => {
+                active += 1;
+                true // in use
+            }
         });
+        gauge!(names::CACHED_GAMES).set(games.len() as f64);
+        gauge!(names::ACTIVE_GAMES).set(active as f64);
         before - games.len()
     }
 
@@ -249,9 +301,30 @@ impl<L: EventLog> GameService<L> {
         }
     }
 
-    /// Handles one command. `headers` carry the trace context onto the events.
-    #[tracing::instrument(name = "game.command", skip_all, fields(game = %command.game_id, command = %command.command_id))]
+    /// Handles one command. `headers` carry the caller's trace context: the command's span continues
+    /// that trace, and the appended events carry the context on.
     pub async fn handle(&self, command: &pb::GameCommand, headers: &[(String, String)]) -> Reply {
+        use tracing::Instrument;
+        let span = tracing::info_span!("game.command", game = %command.game_id, request = %command.command_id, kind = command_kind(command));
+        weiqi_telemetry::set_parent(&span, headers);
+        let started = Instant::now();
+        let kind = command_kind(command);
+        let reply = async {
+            let headers = weiqi_telemetry::inject_current();
+            self.handle_inner(command, &headers).await
+        }
+        .instrument(span)
+        .await;
+        let outcome = outcome_label(&reply);
+        counter!(names::COMMANDS, labels::COMMAND => kind, labels::OUTCOME => outcome).increment(1);
+        if let Some(pb::game_command_reply::Outcome::Rejected(r)) = &reply.outcome {
+            counter!(names::REJECTIONS, labels::COMMAND => kind, labels::REASON => r.code.clone()).increment(1);
+        }
+        histogram!(names::COMMAND_SECONDS, labels::COMMAND => kind).record(started.elapsed().as_secs_f64());
+        reply
+    }
+
+    async fn handle_inner(&self, command: &pb::GameCommand, headers: &[(String, String)]) -> Reply {
         let secret = self.env.secret();
         let decoded = match convert::command_from_pb(command, secret) {
             Ok(Some(d)) => d,
@@ -306,7 +379,10 @@ impl<L: EventLog> GameService<L> {
                     e
                 })
                 .collect();
-            match self.log.append(AggregateKind::Game, &id, entry.state.version, &command_id, &batch).await {
+            let append_started = Instant::now();
+            let appended = self.log.append(AggregateKind::Game, &id, entry.state.version, &command_id, &batch).await;
+            histogram!(names::APPEND_SECONDS).record(append_started.elapsed().as_secs_f64());
+            match appended {
                 Ok(outcome) if !outcome.duplicate => {
                     for ev in &events {
                         if let Err(e) = entry.state.evolve(ev) {
@@ -315,6 +391,7 @@ impl<L: EventLog> GameService<L> {
                             return internal(entry.corrupt.clone().unwrap_or_default());
                         }
                     }
+                    counter!(names::EVENTS_APPENDED).increment(envelopes.len() as u64);
                     entry.remember(command_id.as_str(), envelopes.clone());
                     return accepted(envelopes, false);
                 }
@@ -331,6 +408,7 @@ impl<L: EventLog> GameService<L> {
                     };
                 }
                 Err(AppendError::Conflict { .. }) => {
+                    counter!(names::APPEND_CONFLICTS).increment(1);
                     tracing::debug!("conflict: reloading");
                     if let Err(e) = self.catch_up(&id, &mut entry).await {
                         return unavailable(e);
@@ -381,7 +459,7 @@ impl<L: EventLog> GameService<L> {
             .collect()
     }
 
-    /// Serves commands from the bus (`weiqi.cmd.game.<game>`, queue group `weiqi.game`) until the
+    /// Serves commands from the bus (`weiqi.cmd.games.<game>`, queue group `weiqi.games`) until the
     /// bus closes. Each request is handled on its own task; per-game ordering comes from the game's
     /// mutex.
     pub async fn serve<B: weiqi_eventlog::Bus>(self: Arc<Self>, bus: &B) -> Result<(), weiqi_eventlog::BusError>
@@ -389,7 +467,7 @@ impl<L: EventLog> GameService<L> {
         L: 'static,
     {
         use futures::StreamExt;
-        let mut requests = bus.serve("game").await?;
+        let mut requests = bus.serve("games").await?;
         while let Some(request) = requests.next().await {
             let service = self.clone();
             tokio::spawn(async move {

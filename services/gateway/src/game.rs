@@ -47,8 +47,26 @@ impl GameGateway {
     }
 
     async fn send(&self, command: pb::GameCommand) -> Result<pb::GameCommandReply, Status> {
-        let headers = (self.trace)();
-        self.game.send(command, &headers).await.map_err(|e| Status::unavailable(e.to_string()))
+        use tracing::Instrument;
+        let span = tracing::info_span!("gateway.command", game = %command.game_id, request = %command.command_id);
+        async {
+            let headers = (self.trace)();
+            let reply = self.game.send(command, &headers).await.map_err(|e| Status::unavailable(e.to_string()));
+            let code = match &reply {
+                Ok(r) => match &r.outcome {
+                    Some(pb::game_command_reply::Outcome::Rejected(r)) => r.code.clone(),
+                    Some(pb::game_command_reply::Outcome::Unavailable(_)) => "unavailable".into(),
+                    _ => "ok".into(),
+                },
+                Err(_) => "unavailable".into(),
+            };
+            weiqi_telemetry::metrics::counter!(weiqi_telemetry::names::GRPC_REQUESTS,
+                weiqi_telemetry::names::labels::CODE => code)
+            .increment(1);
+            reply
+        }
+        .instrument(span)
+        .await
     }
 
     fn command(game_id: &str, request_id: &str, actor: pb::Actor, kind: C) -> Result<pb::GameCommand, Status> {

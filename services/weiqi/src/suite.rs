@@ -90,7 +90,7 @@ fn write_private(path: &Path, text: &str) -> Result<()> {
 }
 
 fn trace_fn() -> Arc<dyn Fn() -> Vec<(String, String)> + Send + Sync> {
-    Arc::new(Vec::new)
+    Arc::new(weiqi_telemetry::inject_current)
 }
 
 async fn shutdown_signal() {
@@ -99,6 +99,7 @@ async fn shutdown_signal() {
 
 /// `weiqi up`: every service in this process.
 pub async fn up(args: UpArgs) -> Result<ExitCode> {
+    let _telemetry = weiqi_telemetry::init("weiqi")?;
     let backbone = Backbone::open(&args).await?;
     let auth = authority(&args.data_dir)?;
     let game = Arc::new(GameService::new(backbone.log.clone()));
@@ -122,7 +123,7 @@ pub async fn up(args: UpArgs) -> Result<ExitCode> {
     }
     let grpc_task = tokio::spawn(weiqi_gateway::server::serve_grpc(routes, grpc, shutdown_signal()));
     let http_task = tokio::spawn(weiqi_gateway::server::serve_http(
-        weiqi_gateway::server::http_router(no_metrics),
+        weiqi_gateway::server::http_router(weiqi_telemetry::render_metrics),
         http,
         shutdown_signal(),
     ));
@@ -130,10 +131,6 @@ pub async fn up(args: UpArgs) -> Result<ExitCode> {
     http_task.await?.context("HTTP server")?;
     eprintln!("weiqi: stopped");
     Ok(ExitCode::SUCCESS)
-}
-
-fn no_metrics() -> String {
-    String::new()
 }
 
 fn spawn_eviction(game: Arc<GameService<AnyEventLog>>) {
@@ -149,12 +146,13 @@ fn spawn_eviction(game: Arc<GameService<AnyEventLog>>) {
 /// `weiqi serve <service>`: one service against NATS.
 pub async fn serve(service: Service, args: UpArgs) -> Result<ExitCode> {
     anyhow::ensure!(args.nats.is_some(), "`weiqi serve` needs --nats URL (use `weiqi up` for a single process)");
+    let _telemetry = weiqi_telemetry::init(&format!("weiqi-{service:?}").to_lowercase())?;
     let backbone = Backbone::open(&args).await?;
     match service {
         Service::Game => {
             let game = Arc::new(GameService::new(backbone.log.clone()));
             spawn_eviction(game.clone());
-            eprintln!("weiqi: game service on NATS, queue group weiqi.game");
+            eprintln!("weiqi: game service on NATS, queue group weiqi.games");
             tokio::select! {
                 r = game.serve(&backbone.bus) => r.context("serving game commands")?,
                 _ = shutdown_signal() => {}
