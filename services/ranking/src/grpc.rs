@@ -1,0 +1,323 @@
+//! `weiqi.v1.RankingService` at the gateway: who may do what, and the ranking service behind it.
+//!
+//! | RPC | who |
+//! | --- | --- |
+//! | `Leaderboard`, `GetRegistryPlayer`, `VerifyCertificate`, `RevocationList`, `AssociationKey` | anyone, no token |
+//! | `MyRating`, `MyHistory`, `MyCases` | role `player` (their own) |
+//! | `ApplyForRank` | role `player` for themself; `organiser` for any player |
+//! | `GetCase` | the player, the applicant, role `reviewer` |
+//! | `RegisterPlayer`, `UpdatePlayer` | role `organiser` |
+//! | `ReviewQueue`, `AssignReviewer` (self), `DecideCase`, `RevokeCertificate` | role `reviewer` |
+//! | `AssignReviewer` (someone else) | role `admin` |
+//!
+//! Admins have every role. Leaderboards and histories are read from the read model; everything else
+//! from the service.
+
+use std::sync::Arc;
+
+use tonic::{Request, Response, Status};
+use weiqi_gateway::auth::{Authority, Claims, Role};
+use weiqi_gateway::error::gateway_rejection;
+use weiqi_proto::v1 as pb;
+use weiqi_rating::{ActorId, Applicant, CaseId, PlayerId};
+
+use crate::cases::{Application, Verdict};
+use crate::convert;
+use crate::error::{RankingError, RejectionKind};
+use crate::readmodel::{AnyReadModel, Board, ReadModel};
+use crate::registry::BANDS;
+use crate::service::RankingService;
+
+/// Default page size of a leaderboard.
+pub const DEFAULT_LIMIT: usize = 50;
+/// Largest page of a leaderboard.
+pub const MAX_LIMIT: usize = 500;
+/// Default number of rating points in `MyHistory`.
+pub const DEFAULT_HISTORY: usize = 100;
+
+/// The ranking RPCs.
+#[derive(Clone, Debug)]
+pub struct RankingGateway {
+    service: Arc<RankingService>,
+    model: AnyReadModel,
+    auth: Authority,
+}
+
+/// The gRPC status of a ranking error: rejections with the typed reason in the details.
+#[must_use]
+pub fn status(e: RankingError) -> Status {
+    match e {
+        RankingError::Rejected { kind, code, message } => {
+            let kind = match kind {
+                RejectionKind::InvalidArgument => pb::rejection::Kind::InvalidArgument,
+                RejectionKind::FailedPrecondition => pb::rejection::Kind::FailedPrecondition,
+                RejectionKind::NotFound => pb::rejection::Kind::NotFound,
+                RejectionKind::PermissionDenied => pb::rejection::Kind::PermissionDenied,
+                RejectionKind::AlreadyExists => pb::rejection::Kind::AlreadyExists,
+            };
+            gateway_rejection(kind, code, message)
+        }
+        RankingError::Unavailable(why) => Status::unavailable(why),
+        RankingError::Internal(why) => Status::internal(why),
+    }
+}
+
+fn denied(message: impl Into<String>) -> Status {
+    gateway_rejection(pb::rejection::Kind::PermissionDenied, "permission_denied", message)
+}
+
+fn invalid(code: &str, message: impl Into<String>) -> Status {
+    gateway_rejection(pb::rejection::Kind::InvalidArgument, code, message)
+}
+
+fn need(claims: &Claims, role: Role) -> Result<(), Status> {
+    if claims.has(role) { Ok(()) } else { Err(denied(format!("needs the {} role", role.name()))) }
+}
+
+fn request_id(id: &str) -> Result<&str, Status> {
+    if id.is_empty() {
+        Err(invalid("missing_request_id", "request_id is required (a retry reuses it)"))
+    } else {
+        Ok(id)
+    }
+}
+
+fn non_empty(text: &str) -> Option<String> {
+    let t = text.trim();
+    (!t.is_empty()).then(|| t.to_owned())
+}
+
+impl RankingGateway {
+    /// The ranking RPCs over the service, its read model and the gateway's token authority.
+    #[must_use]
+    pub fn new(service: Arc<RankingService>, model: AnyReadModel, auth: Authority) -> RankingGateway {
+        RankingGateway { service, model, auth }
+    }
+
+    /// The tonic service, ready for `RoutesBuilder::add_service`.
+    #[must_use]
+    pub fn into_server(self) -> pb::ranking_service_server::RankingServiceServer<RankingGateway> {
+        pb::ranking_service_server::RankingServiceServer::new(self)
+            .max_decoding_message_size(weiqi_gateway::server::MAX_REQUEST_BYTES)
+    }
+
+    fn caller<T>(&self, request: &Request<T>) -> Result<Claims, Status> {
+        Ok(self.auth.caller(request)?)
+    }
+}
+
+#[tonic::async_trait]
+impl pb::ranking_service_server::RankingService for RankingGateway {
+    async fn leaderboard(
+        &self,
+        request: Request<pb::LeaderboardRequest>,
+    ) -> Result<Response<pb::LeaderboardResponse>, Status> {
+        let r = request.into_inner();
+        let band = non_empty(&r.band);
+        if let Some(b) = &band
+            && !BANDS.contains(&b.as_str())
+        {
+            return Err(invalid("unknown_band", format!("band {b:?} is not one of {}", BANDS.join(", "))));
+        }
+        let limit = if r.limit == 0 { DEFAULT_LIMIT } else { (r.limit as usize).min(MAX_LIMIT) };
+        let board = Board { band, region: non_empty(&r.region) };
+        let page = self.model.leaderboard(&board, r.offset as usize, limit).await.map_err(|e| status(e.into()))?;
+        Ok(Response::new(convert::leaderboard_view(&page)))
+    }
+
+    async fn get_registry_player(
+        &self,
+        request: Request<pb::RegistryGetPlayerRequest>,
+    ) -> Result<Response<pb::RegistryPlayer>, Status> {
+        let id = PlayerId(request.into_inner().player_id);
+        match self.service.player(&id).await.map_err(status)? {
+            Some(entry) => Ok(Response::new(convert::registry_view(&entry, |l| self.service.ladder(l)))),
+            None => Err(status(RankingError::not_found("not_registered", format!("player {id} is not registered")))),
+        }
+    }
+
+    async fn verify_certificate(
+        &self,
+        request: Request<pb::VerifyCertificateRequest>,
+    ) -> Result<Response<pb::VerifyCertificateResponse>, Status> {
+        let text = request.into_inner().certificate;
+        let outcome = self.service.verify_certificate(&text).await.map_err(status)?;
+        Ok(Response::new(convert::verify_view(&text, &outcome)))
+    }
+
+    async fn revocation_list(
+        &self,
+        _: Request<pb::RevocationListRequest>,
+    ) -> Result<Response<pb::RevocationListResponse>, Status> {
+        let list = self.service.revocation_list().await.map_err(status)?;
+        Ok(Response::new(pb::RevocationListResponse {
+            text: list.to_text(),
+            sequence: list.list.sequence,
+            entries: u32::try_from(list.list.entries.len()).unwrap_or(u32::MAX),
+        }))
+    }
+
+    async fn association_key(
+        &self,
+        _: Request<pb::AssociationKeyRequest>,
+    ) -> Result<Response<pb::AssociationKeyResponse>, Status> {
+        let key = self.service.config().key.public();
+        Ok(Response::new(pb::AssociationKeyResponse {
+            text: key.to_text(),
+            association: key.association.clone(),
+            key_id: key.key_id(),
+        }))
+    }
+
+    async fn my_rating(&self, request: Request<pb::MyRatingRequest>) -> Result<Response<pb::RatingSummary>, Status> {
+        let claims = self.caller(&request)?;
+        need(&claims, Role::Player)?;
+        let report = self.service.rating(&PlayerId(claims.sub.clone())).await.map_err(status)?;
+        Ok(Response::new(convert::rating_view(&claims.sub, &report)))
+    }
+
+    async fn my_history(&self, request: Request<pb::MyHistoryRequest>) -> Result<Response<pb::RankingHistory>, Status> {
+        let claims = self.caller(&request)?;
+        need(&claims, Role::Player)?;
+        let limit = match request.get_ref().limit {
+            0 => DEFAULT_HISTORY,
+            n => n as usize,
+        };
+        let ratings = self.model.rating_history(&claims.sub, limit).await.map_err(|e| status(e.into()))?;
+        let ranks = self.model.rank_history(&claims.sub).await.map_err(|e| status(e.into()))?;
+        Ok(Response::new(pb::RankingHistory {
+            ratings: ratings.iter().map(convert::rating_pb).collect(),
+            ranks: ranks.iter().map(convert::rank_pb).collect(),
+        }))
+    }
+
+    async fn apply_for_rank(
+        &self,
+        request: Request<pb::ApplyForRankRequest>,
+    ) -> Result<Response<pb::CaseView>, Status> {
+        let claims = self.caller(&request)?;
+        let r = request.into_inner();
+        request_id(&r.request_id)?;
+        let player = non_empty(&r.player_id).unwrap_or_else(|| claims.sub.clone());
+        let applicant = if player == claims.sub {
+            need(&claims, Role::Player)?;
+            Applicant::Player
+        } else {
+            if !claims.has(Role::Organiser) {
+                return Err(denied("only organisers apply for another player"));
+            }
+            Applicant::Organiser
+        };
+        let app = Application {
+            request_id: r.request_id,
+            player: PlayerId(player),
+            ladder: r.ladder,
+            requested: r.requested_grade,
+            games: r.game_ids,
+            tournaments: r.tournament_ids,
+            include_rating: r.include_rating,
+        };
+        let record = self.service.apply(app, &ActorId(claims.sub), applicant).await.map_err(status)?;
+        Ok(Response::new(convert::case_view(&record)))
+    }
+
+    async fn my_cases(&self, request: Request<pb::MyCasesRequest>) -> Result<Response<pb::CaseList>, Status> {
+        let claims = self.caller(&request)?;
+        let cases = self.service.cases_of(&claims.sub).await.map_err(status)?;
+        Ok(Response::new(pb::CaseList { cases: cases.iter().map(convert::case_view).collect() }))
+    }
+
+    async fn get_case(&self, request: Request<pb::GetCaseRequest>) -> Result<Response<pb::CaseView>, Status> {
+        let claims = self.caller(&request)?;
+        let record = self.service.case(&CaseId(request.into_inner().case_id)).await.map_err(status)?;
+        let party = record.case.player.0 == claims.sub || record.case.opened_by.0 == claims.sub;
+        if !party && !claims.has(Role::Reviewer) {
+            return Err(denied("only the player, the applicant and reviewers read a case"));
+        }
+        Ok(Response::new(convert::case_view(&record)))
+    }
+
+    async fn register_player(
+        &self,
+        request: Request<pb::RegistryRegisterRequest>,
+    ) -> Result<Response<pb::RegistryPlayer>, Status> {
+        let claims = self.caller(&request)?;
+        need(&claims, Role::Organiser)?;
+        let r = request.into_inner();
+        let id = request_id(&r.request_id)?;
+        let profile = convert::profile_from_pb(&r.profile.unwrap_or_default());
+        let rank = non_empty(&r.rank);
+        let entry = self.service.register_player(profile, rank.as_deref(), &claims.sub, id).await.map_err(status)?;
+        Ok(Response::new(convert::registry_view(&entry, |l| self.service.ladder(l))))
+    }
+
+    async fn update_player(
+        &self,
+        request: Request<pb::RegistryUpdateRequest>,
+    ) -> Result<Response<pb::RegistryPlayer>, Status> {
+        let claims = self.caller(&request)?;
+        need(&claims, Role::Organiser)?;
+        let r = request.into_inner();
+        let id = request_id(&r.request_id)?;
+        let profile = convert::profile_from_pb(&r.profile.unwrap_or_default());
+        let entry = self.service.update_player(profile, &claims.sub, id).await.map_err(status)?;
+        Ok(Response::new(convert::registry_view(&entry, |l| self.service.ladder(l))))
+    }
+
+    async fn review_queue(&self, request: Request<pb::ReviewQueueRequest>) -> Result<Response<pb::CaseList>, Status> {
+        let claims = self.caller(&request)?;
+        need(&claims, Role::Reviewer)?;
+        let me = ActorId(claims.sub.clone());
+        let reviewer = if request.get_ref().all { None } else { Some(&me) };
+        let cases = self.service.review_queue(reviewer).await.map_err(status)?;
+        Ok(Response::new(pb::CaseList { cases: cases.iter().map(convert::case_view).collect() }))
+    }
+
+    async fn assign_reviewer(
+        &self,
+        request: Request<pb::AssignReviewerRequest>,
+    ) -> Result<Response<pb::CaseView>, Status> {
+        let claims = self.caller(&request)?;
+        need(&claims, Role::Reviewer)?;
+        let r = request.into_inner();
+        let id = request_id(&r.request_id)?;
+        let reviewer = non_empty(&r.reviewer).unwrap_or_else(|| claims.sub.clone());
+        if reviewer != claims.sub && !claims.roles.contains(&Role::Admin) {
+            return Err(denied("only admins assign another reviewer"));
+        }
+        let record = self
+            .service
+            .assign_reviewer(&CaseId(r.case_id), &ActorId(reviewer), &claims.sub, id)
+            .await
+            .map_err(status)?;
+        Ok(Response::new(convert::case_view(&record)))
+    }
+
+    async fn decide_case(&self, request: Request<pb::DecideCaseRequest>) -> Result<Response<pb::CaseView>, Status> {
+        let claims = self.caller(&request)?;
+        need(&claims, Role::Reviewer)?;
+        let r = request.into_inner();
+        let id = request_id(&r.request_id)?;
+        let verdict = if r.approve {
+            Verdict::Approve { note: r.reasons.join("; "), override_reason: non_empty(&r.override_reason) }
+        } else {
+            Verdict::Reject { reasons: r.reasons }
+        };
+        let record =
+            self.service.decide(&CaseId(r.case_id), &ActorId(claims.sub), verdict, id).await.map_err(status)?;
+        Ok(Response::new(convert::case_view(&record)))
+    }
+
+    async fn revoke_certificate(
+        &self,
+        request: Request<pb::RevokeCertificateRequest>,
+    ) -> Result<Response<pb::CaseView>, Status> {
+        let claims = self.caller(&request)?;
+        need(&claims, Role::Reviewer)?;
+        let r = request.into_inner();
+        let id = request_id(&r.request_id)?;
+        let record =
+            self.service.revoke(&CaseId(r.case_id), &ActorId(claims.sub), &r.reason, id).await.map_err(status)?;
+        Ok(Response::new(convert::case_view(&record)))
+    }
+}
