@@ -13,7 +13,7 @@ use weiqi_gateway::auth::{Authority, Claims, Role};
 use weiqi_gateway::error::gateway_rejection;
 use weiqi_pairing::command::Command;
 use weiqi_pairing::event::{Correction, WithdrawalReason};
-use weiqi_pairing::explain::explain_pairing;
+use weiqi_pairing::explain::{Basis, explain_pairing};
 use weiqi_pairing::export::{H9Header, export_h9, pairings_csv, standings_csv};
 use weiqi_pairing::ids::{GameRef, PlayerId, TeamId};
 use weiqi_pairing::standings::standings;
@@ -287,8 +287,14 @@ impl pb::tournament_service_server::TournamentService for TournamentGateway {
             .map_err(|e| e.to_status())?
             .ok_or_else(|| not_found(format!("no tournament {}", r.tournament_id)))?
             .map_err(|e| gateway_rejection(pb::rejection::Kind::NotFound, "not_paired", e.to_string()))?;
-        let basis =
-            serde_json::to_value(explained.basis).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
+        let basis = match explained.basis {
+            Basis::Matching => "matching",
+            Basis::Organiser => "organiser",
+            Basis::BergerTable => "berger-table",
+            Basis::Bracket => "bracket",
+            Basis::BoardOrder => "board-order",
+        }
+        .to_string();
         Ok(Response::new(pb::TournamentPairingExplanation {
             round: r.round,
             a: r.a,

@@ -97,3 +97,68 @@ pub async fn play_round<L: EventLog>(svc: &TournamentService<L>, t: &str) -> u32
     }
     round
 }
+
+/// A gateway composed as `weiqi up` composes it: the base routes (games, identity) plus tournaments,
+/// served on a free port until the returned sender is dropped.
+pub async fn serve_gateway(
+    log: AnyEventLog,
+    games: weiqi_game::client::GameClient,
+    svc: Arc<TournamentService<AnyEventLog>>,
+    model: weiqi_tournament::read_model::AnyReadModel,
+    auth: weiqi_gateway::auth::Authority,
+    directory: Arc<dyn weiqi_tournament::directory::PlayerDirectory>,
+) -> (String, tokio::sync::oneshot::Sender<()>) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    let mut routes = weiqi_gateway::server::base_routes(
+        weiqi_gateway::game::GameGateway::new(games, log, auth.clone(), Arc::new(Vec::new)),
+        weiqi_gateway::info::InfoGateway::new(auth.clone(), "test", vec![]),
+    )
+    .await;
+    routes.add_service(weiqi_tournament::grpc::TournamentGateway::new(svc, model, auth, directory).into_server());
+    let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+    tokio::spawn(weiqi_gateway::server::serve_grpc(routes, listener, async move {
+        let _ = rx.await;
+    }));
+    (url, tx)
+}
+
+pub fn authority() -> weiqi_gateway::auth::Authority {
+    weiqi_gateway::auth::Authority::new(b"a test secret of at least 32 bytes!!", "weiqi-test")
+}
+
+pub fn token(
+    auth: &weiqi_gateway::auth::Authority,
+    sub: &str,
+    roles: &[weiqi_gateway::auth::Role],
+    events: &[&str],
+) -> String {
+    auth.issue(sub, roles, events, std::time::Duration::from_secs(3600))
+}
+
+/// A request with a bearer token.
+pub fn req<T>(msg: T, token: &str) -> tonic::Request<T> {
+    let mut r = tonic::Request::new(msg);
+    r.metadata_mut().insert("authorization", format!("Bearer {token}").parse().unwrap());
+    r
+}
+
+pub fn snapshot(i: u32) -> pb::TournamentPlayerSnapshot {
+    let r = registration(i);
+    weiqi_tournament::convert::snapshot_of(&r)
+}
+
+pub fn mcmahon_pb(name: &str, rounds: u32) -> pb::TournamentConfig {
+    pb::TournamentConfig {
+        name: name.into(),
+        format: Some(pb::TournamentFormat {
+            format: Some(pb::tournament_format::Format::Mcmahon(pb::tournament_format::McMahon {
+                rounds,
+                top_bar: "3d".into(),
+                bottom_bar: "20k".into(),
+            })),
+        }),
+        seed: 2026,
+        ..Default::default()
+    }
+}
