@@ -13,3 +13,4 @@ pub mod projector;
 pub mod read_model;
 pub mod redis_model;
 pub mod service;
+pub mod bench;
