@@ -560,7 +560,8 @@ mod tests {
 
     #[test]
     fn bad_profiles_are_refused_with_the_field() {
-        let table: [(fn(&mut Profile), &str); 4] = [
+        type Edit = fn(&mut Profile);
+        let table: [(Edit, &str); 4] = [
             (|p| p.egd_pin = "12a".into(), "egd_pin"),
             (
                 |p| {
