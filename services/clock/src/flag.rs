@@ -1,0 +1,108 @@
+//! Asking the game service to record a flag, and reading back what the log decided.
+//!
+//! The command is `ExpireTime { seen_sequence }` from `Actor::System("clock")` with a deterministic
+//! command id, `expire-<game>-<seen_sequence>`. The game service decides it with the same clock core on
+//! the log's state at its own "now" and appends `TimeExpired` (+ `GameEnded`, or the Art. 22.5 pass) with
+//! the expected sequence, so:
+//!
+//! * a retry, or the same flag from another clock-service instance, carries the same command id and is
+//!   answered as a duplicate: nothing is appended twice;
+//! * a move that got in first changes the state: the flag is refused (`not_expired`: the new deadline is
+//!   later) and the clock re-arms from the log;
+//! * a flag sent a little early (this machine's clock ahead of the game service's) is refused
+//!   `not_expired` too, and tried again shortly.
+//!
+//! After every answer the task reads the game's log past the version it saw, so the service folds what
+//! the log decided without waiting for its follower.
+
+use std::sync::Arc;
+
+use weiqi_eventlog::{AggregateId, AggregateKind, AnyEventLog, EventLog, MAX_NAME_LEN, RecordedEvent};
+use weiqi_game::client::GameClient;
+use weiqi_game::domain::Actor;
+use weiqi_game::service::command;
+use weiqi_proto::v1 as pb;
+use weiqi_proto::v1::game_command_reply::Outcome;
+
+/// The actor recorded on flags.
+pub const CLOCK_ACTOR: &str = "clock";
+
+/// The command id of the flag of `game` seen at `seen_sequence`: the same for every retry and every
+/// instance. Ids that would be too long for the log use a name-based UUID of the same text.
+pub fn expire_command_id(game: &str, seen_sequence: u64) -> String {
+    let id = format!("expire-{game}-{seen_sequence}");
+    if id.len() <= MAX_NAME_LEN {
+        id
+    } else {
+        format!("expire-{}", uuid::Uuid::new_v5(&uuid::Uuid::NAMESPACE_OID, id.as_bytes()))
+    }
+}
+
+/// How the game service answered a flag.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FlagAnswer {
+    /// The flag was recorded (`duplicate`: by an earlier try or another instance).
+    Recorded {
+        /// Answered from the record of an earlier identical command.
+        duplicate: bool,
+    },
+    /// Refused with this code: `not_expired` (a move got in first, or the clocks differ by a few ms),
+    /// `game_over`, `wrong_phase`…
+    Refused(String),
+    /// The game service or the log could not be reached; try again with the same id.
+    Unavailable(String),
+}
+
+/// The outcome of one flag request: the answer and the game's events after `version`.
+#[derive(Debug)]
+pub struct FlagReport {
+    /// The game.
+    pub game: Arc<str>,
+    /// The version the flag was seen at.
+    pub version: u64,
+    /// The answer.
+    pub answer: FlagAnswer,
+    /// The game's events after `version`, read after the answer (empty if unreadable).
+    pub tail: Vec<RecordedEvent>,
+}
+
+/// Sends the flag of `game` seen at `version`, then reads the log's tail.
+pub async fn send_flag(game_client: &GameClient, log: &AnyEventLog, game: Arc<str>, version: u64) -> FlagReport {
+    let kind = pb::game_command::Command::ExpireTime(pb::game_command::ExpireTime { seen_sequence: version });
+    let cmd = command(&game, &expire_command_id(&game, version), &Actor::System(CLOCK_ACTOR.into()), kind);
+    let answer = match game_client.send(cmd, &[]).await {
+        Ok(reply) => match reply.outcome {
+            Some(Outcome::Accepted(a)) => FlagAnswer::Recorded { duplicate: a.duplicate },
+            Some(Outcome::Rejected(r)) => FlagAnswer::Refused(r.code),
+            Some(Outcome::Unavailable(why) | Outcome::Internal(why)) => FlagAnswer::Unavailable(why),
+            Some(Outcome::View(_)) | None => FlagAnswer::Unavailable("unexpected reply".into()),
+        },
+        Err(e) => FlagAnswer::Unavailable(e.0),
+    };
+    let tail = match &answer {
+        FlagAnswer::Unavailable(_) => Vec::new(),
+        _ => read_tail(log, &game, version + 1).await.unwrap_or_default(),
+    };
+    FlagReport { game, version, answer, tail }
+}
+
+/// The game's events from `from` on.
+pub async fn read_tail(log: &AnyEventLog, game: &str, from: u64) -> Result<Vec<RecordedEvent>, String> {
+    let id = AggregateId::new(game).map_err(|e| e.to_string())?;
+    log.read(AggregateKind::Game, &id, from).await.map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn flag_ids_are_deterministic_and_fit_the_log() {
+        assert_eq!(expire_command_id("g-1", 17), "expire-g-1-17");
+        let long = "g".repeat(128);
+        let id = expire_command_id(&long, 17);
+        assert_eq!(id, expire_command_id(&long, 17));
+        assert_ne!(id, expire_command_id(&long, 18));
+        assert!(weiqi_eventlog::CommandId::new(&id).is_ok(), "{id}");
+    }
+}

@@ -1,0 +1,506 @@
+//! The clock service's loop: follow every game, keep one timer queue, flag, call, tick.
+//!
+//! One task runs the loop; it owns the games and the queue, so nothing is locked. It waits on three
+//! things at once: the next event of the game log, the answer of a flag or resync task, and one sleep
+//! until the earliest instant in the queue. Flags go out on short-lived tasks (at most
+//! [`ClockConfig::max_flags_in_flight`] at once) so a slow game service never delays another game's flag;
+//! ticks go to a publisher task through a bounded channel and are dropped, not queued, if the bus cannot
+//! keep up (they are ephemeral; the log is the record).
+
+use std::collections::HashMap;
+use std::convert::Infallible;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Duration;
+
+use futures::{FutureExt, StreamExt};
+use prost::Message;
+use tokio::sync::{Semaphore, mpsc};
+use tokio::task::JoinSet;
+use weiqi_clock::Millis;
+use weiqi_eventlog::{
+    AggregateKind, AnyBus, AnyEventLog, Bus, BusMessage, EventLog, LogError, Position, RecordedEvent,
+};
+use weiqi_game::client::GameClient;
+use weiqi_game::service::decode_recorded;
+use weiqi_proto::v1 as pb;
+
+use crate::convert::{self, Reason};
+use crate::flag::{FlagAnswer, FlagReport, read_tail, send_flag};
+use crate::queue::TimerQueue;
+use crate::time::{Sleep, SystemClock, TimeSource};
+use crate::tracker::Tracked;
+
+/// The bus topic of clock ticks: subject `weiqi.clock.<game>`.
+pub const TOPIC: &str = "clock";
+
+/// Events drained from the log per turn of the loop before timers are looked at again.
+const DRAIN: usize = 256;
+
+/// Settings of the clock service.
+#[derive(Clone, Debug)]
+pub struct ClockConfig {
+    /// The periodic tick of each running clock; `None`: ticks only at events and calls.
+    pub tick_interval: Option<Duration>,
+    /// Flag requests out at once (each is one request to the game service and one log read).
+    pub max_flags_in_flight: usize,
+    /// Ticks waiting for the bus; beyond this, ticks are dropped.
+    pub publish_buffer: usize,
+}
+
+impl Default for ClockConfig {
+    /// A tick a second, 256 flags in flight, 16,384 ticks buffered.
+    fn default() -> Self {
+        ClockConfig { tick_interval: Some(Duration::from_secs(1)), max_flags_in_flight: 256, publish_buffer: 16_384 }
+    }
+}
+
+/// What the service has done since it started (all instances of the loop together).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct ClockStats {
+    /// Flag requests sent.
+    pub flags_sent: u64,
+    /// Flags the game service recorded on this request.
+    pub flags_recorded: u64,
+    /// Flags answered as duplicates (recorded by an earlier try or another instance).
+    pub flags_duplicate: u64,
+    /// Flags refused (`not_expired` after a move got in first, `game_over`…).
+    pub flags_refused: u64,
+    /// Flag requests that met an unreachable game service or log (tried again).
+    pub flags_unavailable: u64,
+    /// Ticks published.
+    pub ticks_published: u64,
+    /// Ticks dropped (bus slow or unreachable).
+    pub ticks_dropped: u64,
+    /// Game events folded.
+    pub events: u64,
+    /// Clocks running now.
+    pub running: u64,
+    /// The loop has read the whole log once since it (re)started.
+    pub caught_up: bool,
+}
+
+#[derive(Default)]
+struct Counters {
+    flags_sent: AtomicU64,
+    flags_recorded: AtomicU64,
+    flags_duplicate: AtomicU64,
+    flags_refused: AtomicU64,
+    flags_unavailable: AtomicU64,
+    ticks_published: AtomicU64,
+    ticks_dropped: AtomicU64,
+    events: AtomicU64,
+    running: AtomicU64,
+    caught_up: AtomicBool,
+}
+
+fn bump(counter: &AtomicU64) {
+    counter.fetch_add(1, Ordering::Relaxed);
+}
+
+/// The clock service. Build it with [`ClockService::new`], then `tokio::spawn(service.run())`.
+pub struct ClockService {
+    log: AnyEventLog,
+    bus: AnyBus,
+    game: GameClient,
+    time: Arc<dyn TimeSource>,
+    config: ClockConfig,
+    counters: Arc<Counters>,
+}
+
+impl ClockService {
+    /// A service on the system clock with the default settings.
+    pub fn new(log: AnyEventLog, bus: AnyBus, game: GameClient) -> ClockService {
+        ClockService::with(log, bus, game, Arc::new(SystemClock), ClockConfig::default())
+    }
+
+    /// A service with an injected time source (tests) and settings.
+    pub fn with(
+        log: AnyEventLog,
+        bus: AnyBus,
+        game: GameClient,
+        time: Arc<dyn TimeSource>,
+        config: ClockConfig,
+    ) -> ClockService {
+        ClockService { log, bus, game, time, config, counters: Arc::default() }
+    }
+
+    /// What the service has done so far.
+    pub fn stats(&self) -> ClockStats {
+        let c = &self.counters;
+        let get = |a: &AtomicU64| a.load(Ordering::Relaxed);
+        ClockStats {
+            flags_sent: get(&c.flags_sent),
+            flags_recorded: get(&c.flags_recorded),
+            flags_duplicate: get(&c.flags_duplicate),
+            flags_refused: get(&c.flags_refused),
+            flags_unavailable: get(&c.flags_unavailable),
+            ticks_published: get(&c.ticks_published),
+            ticks_dropped: get(&c.ticks_dropped),
+            events: get(&c.events),
+            running: get(&c.running),
+            caught_up: c.caught_up.load(Ordering::Relaxed),
+        }
+    }
+
+    /// Runs until the task is aborted. Rebuilds every clock from the start of the game log, then follows
+    /// it live; flags are held back until the log has been read up to where it stood at the start, so no
+    /// flag is sent on a state the log has already moved past. Cancel-safe: all state is rebuilt from the
+    /// log on the next run; aborting also stops its flag and publisher tasks.
+    pub async fn run(self: Arc<Self>) {
+        let (ticks, rx) = mpsc::channel(self.config.publish_buffer.max(1));
+        let _publisher = AbortOnDrop(tokio::spawn(publish(self.bus.clone(), rx, self.counters.clone())));
+        let mut pause = Duration::from_millis(100);
+        loop {
+            let Err(error) = self.follow(&ticks).await;
+            tracing::warn!(%error, "clock service: cannot follow the game log; starting again");
+            self.counters.caught_up.store(false, Ordering::Relaxed);
+            tokio::time::sleep(pause).await;
+            pause = (pause * 2).min(Duration::from_secs(5));
+        }
+    }
+
+    async fn follow(&self, ticks: &mpsc::Sender<pb::ClockTick>) -> Result<Infallible, LogError> {
+        let head = self.log.head(AggregateKind::Game).await?;
+        let mut events = self.log.follow(AggregateKind::Game, Position::START).await?;
+        let mut loop_ = Loop {
+            svc: self,
+            games: HashMap::new(),
+            queue: TimerQueue::new(),
+            tasks: JoinSet::new(),
+            permits: Arc::new(Semaphore::new(self.config.max_flags_in_flight.max(1))),
+            ticks,
+            caught_up: false,
+        };
+        if is_empty(head) {
+            loop_.catch_up();
+        }
+        let mut sleep: Option<(Millis, Sleep)> = None;
+        loop {
+            if loop_.caught_up {
+                let now = self.time.now();
+                if loop_.queue.next().is_some_and(|at| at <= now) {
+                    loop_.wake(now);
+                }
+            }
+            let next = if loop_.caught_up { loop_.queue.next() } else { None };
+            if sleep.as_ref().map(|(at, _)| *at) != next {
+                sleep = next.map(|at| (at, self.time.sleep_until(at)));
+            }
+            tokio::select! {
+                Some(done) = loop_.tasks.join_next(), if !loop_.tasks.is_empty() => match done {
+                    Ok(work) => loop_.on_work(work),
+                    Err(e) if e.is_panic() => tracing::error!(error = %e, "clock service: a flag task panicked"),
+                    Err(_) => {}
+                },
+                item = events.next() => {
+                    let mut item = item;
+                    for _ in 0..DRAIN {
+                        match item {
+                            Some(Ok(recorded)) => {
+                                let position = recorded.position;
+                                loop_.on_recorded(recorded);
+                                if !loop_.caught_up && reached(head, position) {
+                                    loop_.catch_up();
+                                }
+                            }
+                            Some(Err(e)) => tracing::warn!(error = %e, "clock service: game log"),
+                            None => return Err(LogError::Unavailable("the game log's follower ended".into())),
+                        }
+                        match events.next().now_or_never() {
+                            Some(next) => item = next,
+                            None => break,
+                        }
+                    }
+                },
+                () = until(&mut sleep) => sleep = None,
+            }
+        }
+    }
+}
+
+/// The loop's state: the games, the queue, the tasks out.
+struct Loop<'a> {
+    svc: &'a ClockService,
+    games: HashMap<Arc<str>, Tracked>,
+    queue: TimerQueue<Arc<str>>,
+    tasks: JoinSet<Work>,
+    permits: Arc<Semaphore>,
+    ticks: &'a mpsc::Sender<pb::ClockTick>,
+    caught_up: bool,
+}
+
+/// A task's result, back in the loop.
+enum Work {
+    Flag(FlagReport),
+    Resync { game: Arc<str>, tail: Result<Vec<RecordedEvent>, String> },
+}
+
+impl Loop<'_> {
+    fn now(&self) -> Millis {
+        self.svc.time.now()
+    }
+
+    fn interval(&self) -> Option<Duration> {
+        self.svc.config.tick_interval
+    }
+
+    /// The log has been read up to where it stood at the start: from now on calls and ticks are news,
+    /// and deadlines are armed.
+    fn catch_up(&mut self) {
+        self.caught_up = true;
+        self.svc.counters.caught_up.store(true, Ordering::Relaxed);
+        let now = self.now();
+        let interval = self.interval();
+        for (id, game) in &mut self.games {
+            game.restart_schedule(now, interval);
+            self.queue.set(id.clone(), game.next_wake());
+        }
+        self.report_running();
+        tracing::info!(
+            games = self.games.len(),
+            running = self.queue.len(),
+            "clock service: caught up with the game log"
+        );
+    }
+
+    fn report_running(&self) {
+        let running = self.queue.len() as u64;
+        self.svc.counters.running.store(running, Ordering::Relaxed);
+        metrics::gauge!("weiqi_clock_running").set(running as f64);
+    }
+
+    /// One event from the log (follower or a tail read): fold it if it is the game's next one.
+    fn on_recorded(&mut self, recorded: RecordedEvent) {
+        let id = recorded.aggregate_id.as_str();
+        let (_, event) = match decode_recorded(&recorded) {
+            Ok(decoded) => decoded,
+            Err(error) => {
+                tracing::error!(game = id, %error, "clock service: undecodable game event; game not followed");
+                self.forget(id);
+                return;
+            }
+        };
+        let now = self.caught_up.then(|| self.now());
+        let game = match self.games.get_mut(id) {
+            Some(game) => game,
+            // A game's first event: follow it. Any other event of an unknown game belongs to a game that
+            // ended (or whose log does not replay): nothing to do.
+            None if recorded.sequence == 1 => self.games.entry(Arc::from(id)).or_default(),
+            None => return,
+        };
+        let version = game.state.version;
+        if recorded.sequence <= version {
+            return; // already folded from a tail read
+        }
+        if recorded.sequence > version + 1 {
+            // Cannot happen with a follower from the start; if it does, read what is missing.
+            if game.resyncing {
+                game.gap_while_resyncing = true;
+            } else {
+                game.resyncing = true;
+                let id: Arc<str> = Arc::from(id);
+                self.spawn_resync(id, version + 1);
+            }
+            return;
+        }
+        if let Err(error) = game.fold(&event) {
+            tracing::error!(game = id, %error, "clock service: the game's log does not replay; game not followed");
+            self.forget(id);
+            return;
+        }
+        bump(&self.svc.counters.events);
+        if let Some(now) = now {
+            game.restart_schedule(now, self.svc.config.tick_interval);
+            let tick = convert::tick(id, &game.state, now, Reason::Event, None);
+            let over = game.is_over();
+            let wake = game.next_wake();
+            let id: Arc<str> = Arc::from(id);
+            self.publish(tick);
+            if over {
+                self.games.remove(&id);
+                self.queue.remove(&id);
+            } else {
+                self.queue.set(id, wake);
+            }
+            self.report_running();
+        } else if game.is_over() {
+            self.games.remove(id);
+        }
+    }
+
+    fn forget(&mut self, id: &str) {
+        self.games.remove(id);
+        self.queue.remove(&Arc::from(id));
+    }
+
+    /// Everything due at `now`: calls, ticks, flags.
+    fn wake(&mut self, now: Millis) {
+        let interval = self.interval();
+        for id in self.queue.pop_due(now) {
+            let Some(game) = self.games.get_mut(&id) else { continue };
+            let due = game.take_due(now, interval);
+            let mut out = Vec::with_capacity(due.calls.len() + 1);
+            for (at, call) in &due.calls {
+                out.extend(convert::tick(&id, &game.state, *at, Reason::Call, Some(*call)));
+            }
+            if due.tick {
+                out.extend(convert::tick(&id, &game.state, now, Reason::Periodic, None));
+            }
+            self.queue.set(id.clone(), game.next_wake());
+            for tick in out {
+                self.publish(Some(tick));
+            }
+            if let Some(flag) = due.flag {
+                tracing::debug!(game = %id, version = flag.version, deadline = flag.deadline.0, "flag");
+                self.spawn_flag(id, flag.version);
+            }
+        }
+    }
+
+    fn spawn_flag(&mut self, game: Arc<str>, version: u64) {
+        bump(&self.svc.counters.flags_sent);
+        let client = self.svc.game.clone();
+        let log = self.svc.log.clone();
+        let permits = self.permits.clone();
+        self.tasks.spawn(async move {
+            let _permit = permits.acquire_owned().await;
+            Work::Flag(send_flag(&client, &log, game, version).await)
+        });
+    }
+
+    fn spawn_resync(&mut self, game: Arc<str>, from: u64) {
+        let log = self.svc.log.clone();
+        self.tasks.spawn(async move {
+            let tail = read_tail(&log, &game, from).await;
+            Work::Resync { game, tail }
+        });
+    }
+
+    fn on_work(&mut self, work: Work) {
+        match work {
+            Work::Flag(report) => {
+                let c = &self.svc.counters;
+                let outcome = match &report.answer {
+                    FlagAnswer::Recorded { duplicate: false } => {
+                        bump(&c.flags_recorded);
+                        "recorded"
+                    }
+                    FlagAnswer::Recorded { duplicate: true } => {
+                        bump(&c.flags_duplicate);
+                        "duplicate"
+                    }
+                    FlagAnswer::Refused(code) => {
+                        tracing::debug!(game = %report.game, code, "flag refused");
+                        bump(&c.flags_refused);
+                        "refused"
+                    }
+                    FlagAnswer::Unavailable(why) => {
+                        tracing::warn!(game = %report.game, why, "flag: game service unavailable; will retry");
+                        bump(&c.flags_unavailable);
+                        "unavailable"
+                    }
+                };
+                metrics::counter!("weiqi_clock_flags_total", "outcome" => outcome).increment(1);
+                for recorded in report.tail {
+                    self.on_recorded(recorded);
+                }
+                let now = self.now();
+                if let Some(game) = self.games.get_mut(&report.game) {
+                    game.flag_answered(report.version, now);
+                    if self.caught_up {
+                        self.queue.set(report.game.clone(), game.next_wake());
+                    }
+                }
+            }
+            Work::Resync { game: id, tail } => {
+                if let Some(game) = self.games.get_mut(&id) {
+                    game.resyncing = false;
+                    game.gap_while_resyncing = false;
+                }
+                match tail {
+                    Ok(events) => {
+                        for recorded in events {
+                            self.on_recorded(recorded);
+                        }
+                    }
+                    Err(error) => tracing::warn!(game = %id, error, "clock service: cannot read a game's log"),
+                }
+                let again = self.games.get(&id).filter(|g| g.gap_while_resyncing).map(|g| g.state.version + 1);
+                if let (Some(from), Some(game)) = (again, self.games.get_mut(&id)) {
+                    game.resyncing = true;
+                    game.gap_while_resyncing = false;
+                    self.spawn_resync(id, from);
+                }
+            }
+        }
+    }
+
+    fn publish(&self, tick: Option<pb::ClockTick>) {
+        let Some(tick) = tick else { return };
+        if self.ticks.try_send(tick).is_err() {
+            bump(&self.svc.counters.ticks_dropped);
+        }
+    }
+}
+
+/// Publishes ticks on the bus, in order.
+async fn publish(bus: AnyBus, mut ticks: mpsc::Receiver<pb::ClockTick>, counters: Arc<Counters>) {
+    while let Some(tick) = ticks.recv().await {
+        let message = BusMessage::new(tick.encode_to_vec());
+        match bus.publish(TOPIC, &tick.game_id, message).await {
+            Ok(()) => bump(&counters.ticks_published),
+            Err(error) => {
+                tracing::debug!(%error, "clock tick not published");
+                bump(&counters.ticks_dropped);
+            }
+        }
+    }
+}
+
+/// Completes when the sleep does; never without one.
+async fn until(sleep: &mut Option<(Millis, Sleep)>) {
+    match sleep {
+        Some((_, s)) => s.as_mut().await,
+        None => std::future::pending().await,
+    }
+}
+
+/// Bits of a [`Position`] below the batch number (see `weiqi_eventlog::Position`).
+const BATCH_SHIFT: u32 = 16;
+
+/// The log was empty at the start (its head is the first batch).
+fn is_empty(head: Position) -> bool {
+    head.raw() >> BATCH_SHIFT <= 1
+}
+
+/// `position` is in the last batch before `head` or later: the log has been read up to where it stood.
+fn reached(head: Position, position: Position) -> bool {
+    (position.raw() >> BATCH_SHIFT) + 1 >= head.raw() >> BATCH_SHIFT
+}
+
+/// Aborts a task when dropped (so aborting `run` stops its helpers too).
+struct AbortOnDrop(tokio::task::JoinHandle<()>);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_log_counts_as_read_from_the_last_batch_before_its_head() {
+        let pos = |batch: u64, index: u64| Position::from_raw((batch << BATCH_SHIFT) | index);
+        let head = pos(11, 0); // last batch 10
+        assert!(!reached(head, pos(9, 3)));
+        assert!(reached(head, pos(10, 0)));
+        assert!(reached(head, pos(10, 2)));
+        assert!(reached(head, pos(12, 0)));
+        assert!(is_empty(pos(1, 0)));
+        assert!(!is_empty(head));
+    }
+}

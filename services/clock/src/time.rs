@@ -1,0 +1,148 @@
+//! Where the clock service gets "now" and how it waits: the system clock in production, a clock the test
+//! moves by hand in tests.
+//!
+//! Deadlines are server instants ([`Millis`] since the Unix epoch, recorded in the game's events), so the
+//! service waits for wall-clock instants, not for monotonic durations. A [`TimeSource`] gives both "now"
+//! and a future that completes once "now" has reached an instant. The game service takes the same
+//! instants from its own [`Environment`]; [`ManualClock`] is both, so a test can drive the game service
+//! and the clock service from one hand-moved clock.
+
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use tokio::sync::watch;
+use weiqi_clock::{DurationMs, Millis};
+use weiqi_game::service::Environment;
+
+/// A future that completes when the time source has reached an instant.
+pub type Sleep = Pin<Box<dyn Future<Output = ()> + Send>>;
+
+/// Server time for the clock service.
+pub trait TimeSource: Send + Sync + 'static {
+    /// Server time now, in ms since the Unix epoch.
+    fn now(&self) -> Millis;
+    /// Completes once [`now`](Self::now) is at or past `at` (at once if it already is). It may complete
+    /// a little early if the clock is stepped; callers check `now` again.
+    fn sleep_until(&self, at: Millis) -> Sleep;
+}
+
+/// The system clock (`SystemTime`), waiting with tokio's timer (millisecond resolution, never early by
+/// tokio's own clock).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SystemClock;
+
+/// The system clock as [`Millis`].
+pub fn system_now() -> Millis {
+    let since = SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default();
+    Millis(i64::try_from(since.as_millis()).unwrap_or(i64::MAX))
+}
+
+impl TimeSource for SystemClock {
+    fn now(&self) -> Millis {
+        system_now()
+    }
+
+    fn sleep_until(&self, at: Millis) -> Sleep {
+        let wait = (at - system_now()).non_negative();
+        Box::pin(tokio::time::sleep(Duration::from_millis(wait.as_millis().unsigned_abs())))
+    }
+}
+
+/// A clock moved by hand, for tests. Cheap to clone; clones share the time.
+///
+/// It is also a [`weiqi_game::service::Environment`] (with predictable nigiri secrets), so one
+/// `ManualClock` can drive both the game service and the clock service.
+#[derive(Clone, Debug)]
+pub struct ManualClock {
+    now: Arc<watch::Sender<Millis>>,
+    secrets: Arc<AtomicU64>,
+}
+
+impl ManualClock {
+    /// A clock showing `start`.
+    pub fn new(start: Millis) -> ManualClock {
+        ManualClock { now: Arc::new(watch::Sender::new(start)), secrets: Arc::new(AtomicU64::new(0)) }
+    }
+
+    /// Sets the time (it may go forward only: an earlier instant is ignored, as server time never goes back).
+    pub fn set(&self, at: Millis) {
+        self.now.send_if_modified(|now| {
+            let later = at > *now;
+            if later {
+                *now = at;
+            }
+            later
+        });
+    }
+
+    /// Moves the time forward by `by`.
+    pub fn advance(&self, by: DurationMs) {
+        let at = *self.now.borrow() + by;
+        self.set(at);
+    }
+
+    /// The time shown.
+    pub fn get(&self) -> Millis {
+        *self.now.borrow()
+    }
+}
+
+impl TimeSource for ManualClock {
+    fn now(&self) -> Millis {
+        self.get()
+    }
+
+    fn sleep_until(&self, at: Millis) -> Sleep {
+        let mut rx = self.now.subscribe();
+        Box::pin(async move {
+            // The sender lives as long as any clone of the clock; if it is gone, nothing will move time.
+            if rx.wait_for(|now| *now >= at).await.is_err() {
+                std::future::pending::<()>().await;
+            }
+        })
+    }
+}
+
+impl Environment for ManualClock {
+    fn now(&self) -> Millis {
+        self.get()
+    }
+
+    fn secret(&self) -> [u8; 32] {
+        let n = self.secrets.fetch_add(1, Ordering::Relaxed);
+        let mut out = [0u8; 32];
+        out[..8].copy_from_slice(&n.to_le_bytes());
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_manual_sleep_ends_when_the_clock_reaches_its_instant() {
+        let clock = ManualClock::new(Millis(1_000));
+        let sleep = clock.sleep_until(Millis(1_500));
+        let waiter = tokio::spawn(sleep);
+        clock.advance(DurationMs(499));
+        tokio::task::yield_now().await;
+        assert!(!waiter.is_finished(), "1 ms short of the instant");
+        clock.advance(DurationMs(1));
+        waiter.await.unwrap();
+        // At once for an instant already past.
+        clock.sleep_until(Millis(10)).await;
+    }
+
+    #[test]
+    fn manual_time_never_goes_back() {
+        let clock = ManualClock::new(Millis(5));
+        clock.set(Millis(3));
+        assert_eq!(clock.get(), Millis(5));
+        clock.set(Millis(8));
+        assert_eq!(TimeSource::now(&clock), Millis(8));
+    }
+}
