@@ -330,3 +330,112 @@ pub fn result_fact(
 pub fn is_open(t: &TournamentAggregate, g: GameRef) -> bool {
     t.core.game(g).is_some_and(|game| game.result.is_none())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use weiqi_pairing::config::Format;
+    use weiqi_pairing::rank::Rank;
+
+    fn given(bodies: &[Body]) -> TournamentAggregate {
+        let mut t = TournamentAggregate::default();
+        for b in bodies {
+            t.apply(b);
+        }
+        t
+    }
+
+    fn when(t: &TournamentAggregate, cmd: TournamentCommand) -> Result<Vec<Body>, ServiceRejection> {
+        decide(t, &cmd, Millis(1_000))
+    }
+
+    fn created() -> Vec<Body> {
+        let config = TournamentConfig::new("Open", Format::Swiss { rounds: 2 }, 3);
+        let settings = pb::TournamentGameSettings { event_id: "city".into(), ..Default::default() };
+        when(&TournamentAggregate::default(), TournamentCommand::Create { config, settings }).unwrap()
+    }
+
+    fn register(account: &str, player: u32) -> TournamentCommand {
+        TournamentCommand::Register {
+            account: account.into(),
+            registration: Registration::new(PlayerId(player), account, Rank::Kyu(3)),
+        }
+    }
+
+    #[test]
+    fn creation_records_the_game_settings_with_the_core_event() {
+        let events = created();
+        assert!(matches!(events[0], Body::Domain(TournamentEvent::Created { .. })));
+        let t = given(&events);
+        assert_eq!(t.event_id("open"), "city");
+        assert_eq!(given(&events[..1]).event_id("open"), "open", "no settings: the tournament is the event");
+    }
+
+    #[test]
+    fn registration_takes_the_next_free_number_and_links_the_account() {
+        let mut log = created();
+        log.extend(when(&given(&log), register("ann", 7)).unwrap());
+        let then = when(&given(&log), register("bob", 0)).unwrap();
+        assert!(
+            matches!(&then[0], Body::Domain(TournamentEvent::PlayerRegistered { registration }) if registration.player == PlayerId(8))
+        );
+        assert_eq!(then[1], Body::Entrant { player: PlayerId(8), account: "bob".into() });
+        log.extend(then);
+        let t = given(&log);
+        assert_eq!(t.account(PlayerId(8)), "bob");
+        assert_eq!(t.by_account["ann"], PlayerId(7));
+    }
+
+    #[test]
+    fn an_account_plays_once_per_tournament() {
+        let mut log = created();
+        log.extend(when(&given(&log), register("ann", 1)).unwrap());
+        assert_eq!(
+            when(&given(&log), register("ann", 2)),
+            Err(ServiceRejection::AccountRegistered("ann".into(), PlayerId(1)))
+        );
+        assert_eq!(
+            when(&given(&log), register("eve", 1)).map_err(|e| e.to_pb().code),
+            Err("already_registered".to_string())
+        );
+    }
+
+    #[test]
+    fn pairing_names_the_round_it_pairs() {
+        let mut log = created();
+        for (i, a) in ["a", "b", "c", "d"].iter().enumerate() {
+            log.extend(when(&given(&log), register(a, i as u32 + 1)).unwrap());
+        }
+        log.extend(when(&given(&log), TournamentCommand::Core(Command::Start)).unwrap());
+        assert_eq!(
+            when(&given(&log), TournamentCommand::PairRound { round: Some(2) }),
+            Err(ServiceRejection::Core(Rejection::NotNextRound(2)))
+        );
+        assert_eq!(when(&given(&log), TournamentCommand::Publish), Err(ServiceRejection::NothingToPublish));
+        let paired = when(&given(&log), TournamentCommand::PairRound { round: Some(1) }).unwrap();
+        log.extend(paired);
+        // The same request replayed after round 1 was paired is refused, never pairs round 2.
+        assert_eq!(
+            when(&given(&log), TournamentCommand::PairRound { round: Some(1) }),
+            Err(ServiceRejection::Core(Rejection::NotNextRound(1)))
+        );
+        let published = when(&given(&log), TournamentCommand::Publish).unwrap();
+        let [Body::Published(p)] = &published[..] else { panic!("{published:?}") };
+        assert_eq!((p.rows.len(), p.after_round, p.r#final), (4, 1, false));
+        assert!(p.rows.iter().all(|r| !r.account_id.is_empty()));
+        assert_eq!(given(&[log, published].concat()).publications, 1);
+    }
+
+    #[test]
+    fn commands_on_a_missing_tournament_are_not_found() {
+        let t = TournamentAggregate::default();
+        for cmd in [
+            TournamentCommand::PairRound { round: Some(1) },
+            TournamentCommand::Publish,
+            TournamentCommand::Core(Command::Start),
+            register("ann", 1),
+        ] {
+            assert_eq!(when(&t, cmd).map_err(|e| e.to_pb().code), Err("not_found".to_string()));
+        }
+    }
+}

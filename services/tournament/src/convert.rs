@@ -545,3 +545,34 @@ mod tests {
         assert_eq!(result_text(Some(&GameResult::forfeit(Colour::White))), "W+!");
     }
 }
+
+#[cfg(test)]
+mod log_encoding {
+    use super::*;
+    use weiqi_pairing::config::McMahonBars;
+    use weiqi_pairing::simulate::Simulation;
+
+    /// Every event of whole simulated events survives the log's JSON encoding unchanged.
+    #[test]
+    fn domain_events_round_trip_through_the_envelope() {
+        let formats = [
+            Format::McMahon { rounds: 4, bars: McMahonBars { top: Rank::Dan(3), bottom: Rank::Kyu(20) } },
+            Format::Knockout { losses: 2 },
+            Format::RoundRobin { cycles: 2 },
+        ];
+        for format in formats {
+            let mut sim = Simulation::new(TournamentConfig::new("E", format.clone(), 9), 9).unwrap();
+            sim.register_all(&weiqi_pairing::bench::synthetic_field(9, 9)).unwrap();
+            sim.run(weiqi_pairing::command::Command::Start).unwrap();
+            sim.play_to_end(12).unwrap();
+            assert!(sim.log.len() > 20);
+            for e in &sim.log {
+                let stored = domain_to_pb(e);
+                assert_eq!(stored.r#type, event_type(e));
+                assert_eq!(&domain_from_pb(&stored).unwrap(), e, "{format:?}");
+            }
+        }
+        let bad = pb::TournamentDomainEvent { r#type: "Started".into(), schema: 2, json: "{}".into() };
+        assert!(domain_from_pb(&bad).is_err());
+    }
+}

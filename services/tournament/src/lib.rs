@@ -1,8 +1,92 @@
 //! # weiqi-tournament: the tournament service
 //!
-//! (crate documentation completed below)
+//! Every tournament is its own event log (`AggregateKind::Tournament`, one subject per tournament),
+//! decided by the pure core [`weiqi_pairing`]. This crate is the shell around it:
+//!
+//! - [`service::TournamentService`]: load (cached state + tail of the log) → [`aggregate::decide`]
+//!   (which defers every tournament rule to `weiqi_pairing::decide`) → append with the expected
+//!   sequence and the command id → reply. Conflicts decide again; duplicates answer with the
+//!   original events; faults append nothing.
+//! - [`manager::ProcessManager`]: round paired → every game created in the game service (ruleset,
+//!   time control, handicap and colours of the pairing; deterministic ids); `GameEnded` → result
+//!   recorded; round completed → next round paired (when the settings ask); no-shows forfeited
+//!   (`ClaimNoShow`); games the tournament decided closed. Crash-safe: idempotent commands and
+//!   stored positions ([`ids`] lists every derived id).
+//! - [`projector::Projector`] and [`read_model`]: standings and pairings in Redis (sorted sets and
+//!   hashes, [`redis_model`]) or in memory ([`memory`]), behind one trait, rebuildable from the logs.
+//! - [`grpc::TournamentGateway`]: `weiqi.v1.TournamentService` (proto/weiqi/v1/tournament.proto) for
+//!   the gateway: organisers' and referees' commands, reads for everyone, explanations, exports.
+//! - [`directory::PlayerDirectory`]: where registration snapshots come from when the request does not
+//!   carry one (the ranking service's registry, once plugged in).
+//! - [`bench::simulated_event`]: a whole Swiss through the real services, for `weiqi bench`.
+//!
+//! ## The log's encoding
+//! Each stored event is an encoded `weiqi.v1.TournamentEventEnvelope` (ids, sequence, server time,
+//! causation, actor). Its body is one of: a **core event as versioned JSON**
+//! (`TournamentDomainEvent { type, schema: 1, json }`: serde's externally tagged form of
+//! `weiqi_pairing::event::TournamentEvent`), or a typed protobuf message for what only the service
+//! knows: `TournamentGameSettings` (recorded with `Created`), `TournamentEntrant` (the platform
+//! account of a player, recorded with `PlayerRegistered`) and `TournamentStandingsPublished` (the
+//! official placings). The core's events are many and rich (formats, tie-breaks, pairing costs);
+//! mirroring them in protobuf would double the schema for no consumer, so consumers get typed facts
+//! instead: results carry a `TournamentResultFact` (round, table, game id, both accounts, outcome),
+//! and placings are published in protobuf. A new JSON encoding bumps `schema`.
+//!
+//! ## Example
+//! ```
+//! use weiqi_eventlog::{AnyEventLog, EmbeddedConfig, EmbeddedLog};
+//! use weiqi_pairing::command::Command;
+//! use weiqi_pairing::config::{Format, TournamentConfig};
+//! use weiqi_pairing::ids::PlayerId;
+//! use weiqi_pairing::rank::Rank;
+//! use weiqi_pairing::registration::Registration;
+//! use weiqi_proto::v1 as pb;
+//! use weiqi_tournament::aggregate::TournamentCommand;
+//! use weiqi_tournament::service::TournamentService;
+//!
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! # let dir = tempfile::tempdir()?;
+//! let log = AnyEventLog::Embedded(EmbeddedLog::open(dir.path().join("e.redb"), EmbeddedConfig::default())?);
+//! let svc = TournamentService::new(log);
+//! let organiser = pb::Actor { kind: pb::actor::Kind::Organiser as i32, id: "org".into() };
+//! let config = TournamentConfig::new("Club Swiss", Format::Swiss { rounds: 3 }, 7);
+//! let settings = pb::TournamentGameSettings { size: 19, rules: "chinese".into(), ..Default::default() };
+//! svc.execute("club", "c1", &organiser, &TournamentCommand::Create { config, settings }).await?;
+//! for i in 1..=4 {
+//!     let registration = Registration::new(PlayerId(0), &format!("Player {i}"), Rank::Kyu(i));
+//!     let cmd = TournamentCommand::Register { account: format!("acct-{i}"), registration };
+//!     svc.execute("club", &format!("r{i}"), &organiser, &cmd).await?;
+//! }
+//! svc.execute("club", "s", &organiser, &TournamentCommand::Core(Command::Start)).await?;
+//! let paired = svc.execute("club", "p1", &organiser, &TournamentCommand::PairRound { round: Some(1) }).await?;
+//! assert!(!paired.duplicate);
+//! // A retry of the same request appends nothing and answers with the same events.
+//! let again = svc.execute("club", "p1", &organiser, &TournamentCommand::PairRound { round: Some(1) }).await?;
+//! assert!(again.duplicate && again.events == paired.events);
+//! let games = svc.read("club", |t| t.core.rounds[0].games.len()).await?;
+//! assert_eq!(games, Some(2));
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! ## Invariants
+//! - **The log is the only truth.** The service's cache, the manager's tracks and the read model are
+//!   all rebuilt from the tournament and game logs.
+//! - **Every append names the expected sequence and a command id.** Commands the service issues on
+//!   its own have ids derived from tournament, round and table, so no game is created twice, no
+//!   result recorded twice and no round paired twice, whatever crashes or retries.
+//! - **Pairing a round names the round** (`PairRound { round }`): a replayed request is refused
+//!   rather than pairing the round after.
+//! - **The read model is idempotent**: every write carries the last tournament-log sequence it folds
+//!   and is ignored unless it is newer.
+//! - **Only staff command**: organisers and referees of the tournament's event (creating: an
+//!   organiser of it); any authenticated caller reads.
+//! - This crate decides no tournament rule (that is `weiqi-pairing`) and no game rule (that is
+//!   `weiqi-game`); only `convert.rs` maps the core's types to protobuf.
 
 pub mod aggregate;
+pub mod bench;
 pub mod convert;
 pub mod directory;
 pub mod grpc;
@@ -13,4 +97,3 @@ pub mod projector;
 pub mod read_model;
 pub mod redis_model;
 pub mod service;
-pub mod bench;

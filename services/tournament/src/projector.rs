@@ -19,6 +19,7 @@ use std::time::Duration;
 use futures::{FutureExt, StreamExt};
 use tokio::sync::Mutex as AsyncMutex;
 use weiqi_eventlog::{AggregateKind, EventLog, Position};
+use weiqi_pairing::event::TournamentEvent;
 use weiqi_pairing::state::Phase;
 use weiqi_proto::v1 as pb;
 
@@ -29,6 +30,9 @@ use crate::service::decode_recorded;
 
 /// Most events folded before a write.
 pub const MAX_BATCH: usize = 20_000;
+/// Least time between two writes while events keep coming (a burst of results costs one standings
+/// computation per tournament per interval, not one per result).
+pub const MIN_WRITE_INTERVAL: Duration = Duration::from_millis(100);
 
 #[derive(Default)]
 struct Written {
@@ -52,6 +56,8 @@ struct Projected {
     stored: Option<u64>,
     dirty: bool,
     corrupt: bool,
+    /// Rounds whose pairings may have changed since the last write.
+    touched: std::collections::BTreeSet<u32>,
 }
 
 /// Folds tournament logs into a read model.
@@ -107,6 +113,7 @@ impl<L: EventLog, M: ReadModel> Projector<L, M> {
             p.written = Written::default();
             p.stored = Some(0);
             p.dirty = true;
+            p.touched.extend(1..=p.agg.core.current_round());
         }
         drop(st);
         self.flush_all().await
@@ -115,13 +122,21 @@ impl<L: EventLog, M: ReadModel> Projector<L, M> {
     async fn follow(&self, until: Option<Position>) -> Result<(), String> {
         let from = self.state.lock().await.next;
         let mut stream = self.log.follow(AggregateKind::Tournament, from).await.map_err(|e| e.to_string())?;
+        let mut last_write = tokio::time::Instant::now() - MIN_WRITE_INTERVAL;
         loop {
             let Some(first) = stream.next().await else { return Err("the tournament log stream ended".into()) };
             let mut batch = vec![first];
             while batch.len() < MAX_BATCH {
                 match stream.next().now_or_never() {
                     Some(Some(item)) => batch.push(item),
-                    _ => break,
+                    Some(None) => break,
+                    // Nothing ready: write now, unless the last write was very recent (then gather
+                    // what arrives until the interval is over).
+                    None if until.is_some() => break,
+                    None => match tokio::time::timeout_at(last_write + MIN_WRITE_INTERVAL, stream.next()).await {
+                        Ok(Some(item)) => batch.push(item),
+                        Ok(None) | Err(_) => break,
+                    },
                 }
             }
             let mut st = self.state.lock().await;
@@ -135,6 +150,9 @@ impl<L: EventLog, M: ReadModel> Projector<L, M> {
                 }
                 match decode_recorded(&r) {
                     Ok((_, body)) => {
+                        if let crate::aggregate::Body::Domain(e) = &body {
+                            touch(&mut p.touched, &p.agg, e);
+                        }
                         p.agg.apply(&body);
                         p.agg.version = r.sequence;
                         p.dirty = true;
@@ -152,6 +170,7 @@ impl<L: EventLog, M: ReadModel> Projector<L, M> {
             }
             drop(st);
             self.flush_all().await?;
+            last_write = tokio::time::Instant::now();
             if done {
                 return Ok(());
             }
@@ -170,10 +189,12 @@ impl<L: EventLog, M: ReadModel> Projector<L, M> {
                 p.dirty = false;
                 continue;
             }
-            let (update, written) = diff(&id, p);
+            let before = std::mem::take(&mut p.written);
+            let (update, written) = diff(&id, &p.agg, before, &p.touched);
             self.model.apply(&update).await.map_err(|e| e.to_string())?;
             p.written = written;
             p.dirty = false;
+            p.touched.clear();
         }
         Ok(())
     }
@@ -258,8 +279,32 @@ pub fn round_pairings(id: &str, t: &TournamentAggregate, round: u32) -> Option<p
     })
 }
 
-fn diff(id: &str, p: &Projected) -> (Update, Written) {
-    let t = &p.agg;
+/// Marks the rounds whose pairings an event may change.
+fn touch(touched: &mut std::collections::BTreeSet<u32>, t: &TournamentAggregate, e: &TournamentEvent) {
+    match e {
+        TournamentEvent::RoundPaired { round, .. } | TournamentEvent::RoundCompleted { round } => {
+            touched.insert(*round);
+        }
+        TournamentEvent::ResultRecorded { game, .. }
+        | TournamentEvent::ResultCorrected { game, .. }
+        | TournamentEvent::NoShowRecorded { game, .. }
+        | TournamentEvent::WarningIssued { game, .. } => {
+            touched.insert(game.round);
+        }
+        TournamentEvent::PlayerWithdrawn { .. } => {
+            touched.insert(t.core.current_round());
+        }
+        _ => {}
+    }
+}
+
+/// What to write, given what was written before (`before`, consumed) and the rounds touched since.
+fn diff(
+    id: &str,
+    t: &TournamentAggregate,
+    mut before: Written,
+    touched: &std::collections::BTreeSet<u32>,
+) -> (Update, Written) {
     let mut written = Written::default();
     let mut update =
         Update { tournament: id.to_string(), sequence: t.version, summary: summary(id, t), ..Default::default() };
@@ -270,21 +315,28 @@ fn diff(id: &str, p: &Projected) -> (Update, Written) {
         let mut changed = Vec::new();
         for (pos, row) in rows.into_iter().enumerate() {
             let pos = pos as u32;
-            if p.written.rows.get(&row.entrant) != Some(&(pos, row.clone())) {
+            if before.rows.get(&row.entrant) != Some(&(pos, row.clone())) {
                 changed.push((pos, row.clone()));
             }
             written.rows.insert(row.entrant, (pos, row));
         }
-        let removed: Vec<u32> = p.written.rows.keys().filter(|e| !written.rows.contains_key(e)).copied().collect();
-        if !changed.is_empty() || !removed.is_empty() || p.written.header.as_ref() != Some(&header) {
+        let removed: Vec<u32> = before.rows.keys().filter(|e| !written.rows.contains_key(e)).copied().collect();
+        if !changed.is_empty() || !removed.is_empty() || before.header.as_ref() != Some(&header) {
             update.standings =
                 Some(StandingsUpdate { after_round, criteria, team, total: header.3, rows: changed, removed });
         }
         written.header = Some(header);
     }
     for round in 1..=t.core.current_round() {
+        if !touched.contains(&round)
+            && let Some(b) = before.rounds.remove(&round)
+        {
+            // Untouched since the last write: what was written still holds.
+            written.rounds.insert(round, b);
+            continue;
+        }
         let Some(now) = round_pairings(id, t, round) else { continue };
-        let before = p.written.rounds.get(&round);
+        let before = before.rounds.get(&round);
         let games: Vec<pb::TournamentPairing> =
             now.games.iter().filter(|g| before.and_then(|b| b.games.get(&g.table)) != Some(*g)).cloned().collect();
         let byes_changed = before.is_none_or(|b| b.byes != now.byes);

@@ -128,6 +128,9 @@ pub fn decode_recorded(r: &RecordedEvent) -> Result<(pb::TournamentEventEnvelope
 }
 
 struct Entry {
+    /// Whether the log has been read once (after that, a cheap last-sequence check tells whether
+    /// another instance appended).
+    loaded: bool,
     agg: TournamentAggregate,
     recent: VecDeque<(String, Vec<pb::TournamentEventEnvelope>)>,
     corrupt: Option<String>,
@@ -135,7 +138,7 @@ struct Entry {
 
 impl Entry {
     fn new() -> Entry {
-        Entry { agg: TournamentAggregate::default(), recent: VecDeque::new(), corrupt: None }
+        Entry { loaded: false, agg: TournamentAggregate::default(), recent: VecDeque::new(), corrupt: None }
     }
 
     fn remember(&mut self, command: &str, events: Vec<pb::TournamentEventEnvelope>) {
@@ -208,6 +211,18 @@ impl<L: EventLog> TournamentService<L> {
         Ok(())
     }
 
+    /// Brings the cached state up to date: a full read the first time, then only when the log's last
+    /// sequence shows that another instance appended. (The log's `read` loads a whole aggregate, so
+    /// reading "the tail" on every command would cost the whole tournament each time.)
+    async fn refresh(&self, id: &AggregateId, entry: &mut Entry) -> Result<(), LogError> {
+        if entry.loaded && self.log.last_sequence(AggregateKind::Tournament, id).await? == entry.agg.version {
+            return Ok(());
+        }
+        self.catch_up(id, entry).await?;
+        entry.loaded = true;
+        Ok(())
+    }
+
     /// Runs `f` on the tournament's current state (caught up with the log). `None`: no such tournament.
     pub async fn read<R>(
         &self,
@@ -217,7 +232,7 @@ impl<L: EventLog> TournamentService<L> {
         let id = AggregateId::new(tournament_id).map_err(|e| ServiceError::bad("bad_tournament_id", e.to_string()))?;
         let entry = self.entry(tournament_id);
         let mut entry = entry.lock().await;
-        self.catch_up(&id, &mut entry).await?;
+        self.refresh(&id, &mut entry).await?;
         if let Some(c) = &entry.corrupt {
             return Err(ServiceError::Internal(c.clone()));
         }
@@ -238,7 +253,7 @@ impl<L: EventLog> TournamentService<L> {
         let cid = CommandId::new(command_id).map_err(|e| ServiceError::bad("bad_request_id", e.to_string()))?;
         let entry = self.entry(tournament_id);
         let mut entry = entry.lock().await;
-        self.catch_up(&id, &mut entry).await?;
+        self.refresh(&id, &mut entry).await?;
         for _ in 0..MAX_CONFLICT_RETRIES {
             if let Some(c) = &entry.corrupt {
                 return Err(ServiceError::Internal(c.clone()));
