@@ -25,6 +25,23 @@
 //!   CPU; `/proc/.../stat` utime + stime in clock ticks where schedstat is missing) over the wall time
 //!   from the clock service's start (before the first game is created) to the last flag. `cpu_cores` =
 //!   CPU seconds / wall seconds; below 1.0 means under one core.
+//!
+//! # Measured
+//!
+//! Release build, 2-core machine shared with other builds (load average 4–6), nats-server 2.15.1 started
+//! by the testkit, 10,000 clocks of 10–60 s, seeds 1–3 plus one more run of seed 1
+//! (`cargo run --release -p weiqi-clock-service --example bench_clocks -- 10000 10 60 3`):
+//!
+//! | run | p50 | p99 | max | cpu_cores |
+//! | --- | --- | --- | --- | --- |
+//! | 1 | 2 ms | 12 ms | 42 ms | 0.130 |
+//! | 2 | 2 ms | 12 ms | 31 ms | 0.124 |
+//! | 3 | 2 ms | 24 ms | 123 ms | 0.133 |
+//! | 4 | 2 ms | 14 ms | 63 ms | 0.142 |
+//! | median | 2 ms | 13 ms | 52.5 ms | 0.132 |
+//!
+//! Every game was flagged exactly once; about 406,000 ticks were published per run (one a second per
+//! running clock, plus one per event); creating the 10,000 games took 2–3 s.
 
 use std::collections::HashMap;
 use std::sync::Arc;

@@ -6,6 +6,10 @@
 //! drops relayed ticks older than the snapshot. It ends after the tick that shows the clock stopped for
 //! good. Any authenticated caller may watch: clocks are public (players, referees, broadcasters'
 //! overlays, spectators).
+//!
+//! Errors: no or bad token, `Unauthenticated`; a bad id, `InvalidArgument` (`bad_game_id`); no such game,
+//! `NotFound` (`not_found`); a game played without a clock, `FailedPrecondition` (`no_clock`); the log or
+//! the bus unreachable, `Unavailable`. Rejections carry a `weiqi.v1.Rejection` in the status details.
 
 use std::pin::Pin;
 use std::sync::Arc;

@@ -86,7 +86,7 @@
 //! ## Benchmark
 //!
 //! [`bench::run`] (`weiqi bench clocks`): 10,000 running clocks against a real nats-server; see
-//! [`bench`] for what is measured and how.
+//! [`mod@bench`] for what is measured and how.
 
 pub mod bench;
 pub mod convert;
