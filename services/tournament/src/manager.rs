@@ -474,7 +474,7 @@ impl<L: EventLog + Clone + 'static, M: ReadModel + 'static> ProcessManager<L, M>
             self.on_game_event(&r).await;
             unsaved = Some(r.position.next());
             count += 1;
-            if count % 1000 == 0
+            if count.is_multiple_of(1000)
                 && let Some(p) = unsaved.take()
             {
                 self.save_checkpoint("games", p).await;
@@ -648,7 +648,7 @@ pub fn create_requests(
                 first: Some(player(g.paired.black)),
                 second: Some(player(g.paired.white)),
                 colour_method: pb::game_created::ColourMethod::Fixed as i32,
-                time_control: settings.time_control.clone(),
+                time_control: settings.time_control,
                 tournament_id: tid.to_string(),
                 round,
                 board: g.paired.table,
