@@ -9,6 +9,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         std::fs::read_dir(root.join("weiqi/v1"))?.map(|e| e.map(|e| e.path())).collect::<Result<_, _>>()?;
     let mut files: Vec<PathBuf> = files.into_iter().filter(|p| p.extension().is_some_and(|e| e == "proto")).collect();
     files.sort();
+    // A new .proto file changes the directory: rebuild then too, not only when a known file changes.
+    println!("cargo:rerun-if-changed={}", root.join("weiqi/v1").display());
     for f in &files {
         println!("cargo:rerun-if-changed={}", f.display());
     }

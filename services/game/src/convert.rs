@@ -113,11 +113,7 @@ pub fn actor_from_pb(a: &pb::Actor) -> Result<Actor, DecodeError> {
 pub fn ruleset_to_pb(r: &Ruleset) -> pb::Ruleset {
     use pb::ruleset as R;
     pb::Ruleset {
-        preset: r
-            .with_komi(Ruleset::preset(r.preset_name().unwrap_or("chinese")).unwrap_or_default().komi)
-            .preset_name()
-            .unwrap_or("")
-            .to_string(),
+        preset: r.preset_name().unwrap_or("").to_string(),
         ko: match r.ko {
             KoRule::Simple => R::KoRule::Simple,
             KoRule::PositionalSuperko => R::KoRule::PositionalSuperko,

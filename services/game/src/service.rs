@@ -70,12 +70,22 @@ struct Entry {
     recent: VecDeque<(String, Vec<pb::EventEnvelope>)>,
     /// Set when the log failed to replay.
     corrupt: Option<String>,
+    /// Whether the log has been read once. After that, the cache is trusted until an append meets a
+    /// conflict (another instance appended): reading the log on every command would cost a round trip
+    /// per move, and the expected sequence already guards against a stale cache.
+    loaded: bool,
     last_used: Instant,
 }
 
 impl Entry {
     fn new() -> Entry {
-        Entry { state: GameState::default(), recent: VecDeque::new(), corrupt: None, last_used: Instant::now() }
+        Entry {
+            state: GameState::default(),
+            recent: VecDeque::new(),
+            corrupt: None,
+            loaded: false,
+            last_used: Instant::now(),
+        }
     }
 
     fn remember(&mut self, command_id: &str, events: Vec<pb::EventEnvelope>) {
@@ -349,8 +359,11 @@ impl<L: EventLog> GameService<L> {
         let entry = self.entry(&command.game_id);
         let mut entry = entry.lock().await;
         entry.last_used = Instant::now();
-        if let Err(e) = self.catch_up(&id, &mut entry).await {
-            return unavailable(e);
+        if !entry.loaded {
+            if let Err(e) = self.catch_up(&id, &mut entry).await {
+                return unavailable(e);
+            }
+            entry.loaded = true;
         }
         for _ in 0..MAX_CONFLICT_RETRIES {
             if let Some(c) = &entry.corrupt {

@@ -260,9 +260,10 @@ impl Ruleset {
         })
     }
 
-    /// The preset this ruleset equals, if any.
+    /// The preset this ruleset equals apart from komi, if any (komi is a game parameter: a Chinese game
+    /// with 6.5 komi is still played under Chinese rules).
     pub fn preset_name(&self) -> Option<&'static str> {
-        PRESET_NAMES.iter().copied().find(|n| Ruleset::preset(n).as_ref() == Some(self))
+        PRESET_NAMES.iter().copied().find(|n| Ruleset::preset(n).map(|p| p.with_komi(self.komi)).as_ref() == Some(self))
     }
 
     /// The same ruleset with another komi.

@@ -2,6 +2,7 @@
 //! on its last line with the keys its issue names. Figures are medians over repeated runs in one
 //! process; run a release build (`cargo run --release -p weiqi -- bench …`).
 
+mod e2e;
 mod pairing;
 mod rules;
 
@@ -24,6 +25,30 @@ pub enum BenchCommand {
         #[arg(long)]
         json: bool,
     },
+    /// Random legal games through the real gRPC API against `weiqi up --nats` (a separate process):
+    /// moves/s, latency percentiles, raw JetStream publishes on the same server, server memory.
+    E2e {
+        /// Concurrent games.
+        #[arg(long, default_value_t = 10_000)]
+        games: usize,
+        /// Moves in flight (closed loop) / creation concurrency.
+        #[arg(long, default_value_t = 256)]
+        concurrency: usize,
+        /// Offered rate in moves/s (open loop); without it, as fast as it can (closed loop).
+        #[arg(long)]
+        rate: Option<f64>,
+        /// NATS server URL (default: start a fresh nats-server).
+        #[arg(long)]
+        nats: Option<String>,
+        /// Length of the measured phase.
+        #[arg(long, default_value_t = 20.0)]
+        seconds: f64,
+        /// Board size of the random games.
+        #[arg(long, default_value_t = 19)]
+        size: u32,
+        #[arg(long)]
+        json: bool,
+    },
     /// Swiss/McMahon pairing of a large field, rounds 1–7, quality against the exact optimum, and standings.
     Pairing {
         #[arg(long, default_value_t = 10_000)]
@@ -42,5 +67,8 @@ pub fn run(command: BenchCommand) -> Result<ExitCode> {
     match command {
         BenchCommand::Rules { games, runs, json } => rules::run(games, runs, json),
         BenchCommand::Pairing { players, swiss, seed, json } => pairing::run(players, swiss, seed, json),
+        BenchCommand::E2e { games, concurrency, rate, nats, seconds, size, json } => {
+            crate::runtime().block_on(e2e::run(e2e::E2eArgs { games, concurrency, rate, nats, seconds, size, json }))
+        }
     }
 }

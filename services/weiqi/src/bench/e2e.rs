@@ -1,0 +1,368 @@
+//! `weiqi bench e2e`: random legal games through the real gRPC API, against `weiqi up --nats` running
+//! as a separate process (so its memory can be measured), closed loop (as fast as it can) or open loop
+//! at a fixed offered rate (latency then includes queueing). In the same run it measures raw JetStream
+//! acknowledged publishes of the same size on the same server.
+
+use std::collections::VecDeque;
+use std::process::{Child, Command, ExitCode, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result};
+use hdrhistogram::Histogram;
+use prost::Message;
+use serde::Serialize;
+use tonic::transport::Channel;
+use weiqi_proto::v1 as pb;
+use weiqi_proto::v1::game_service_client::GameServiceClient;
+use weiqi_rules::random::SplitMix64;
+use weiqi_rules::{Color, Game, Move, Ruleset};
+
+use crate::output::report;
+
+/// Options of the run.
+pub struct E2eArgs {
+    pub games: usize,
+    pub concurrency: usize,
+    pub rate: Option<f64>,
+    pub nats: Option<String>,
+    pub seconds: f64,
+    pub size: u32,
+    pub json: bool,
+}
+
+#[derive(Serialize)]
+struct E2eReport {
+    moves_per_sec: f64,
+    p50_ms: f64,
+    p99_ms: f64,
+    p999_ms: f64,
+    raw_publish_per_sec: f64,
+    game_service_rss_mb: f64,
+    overhead_ratio: f64,
+    games: usize,
+    concurrency: usize,
+    offered_rate: Option<f64>,
+    moves: u64,
+    seconds: f64,
+    errors: u64,
+    event_bytes: usize,
+}
+
+/// The suite under test, as a child process.
+struct Server {
+    child: Child,
+    data_dir: tempfile::TempDir,
+    url: String,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn free_port() -> Result<u16> {
+    Ok(std::net::TcpListener::bind("127.0.0.1:0")?.local_addr()?.port())
+}
+
+fn rss_mb(pid: u32) -> Result<f64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).context("reading /proc (Linux only)")?;
+    let kb: f64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.split_whitespace().next())
+        .and_then(|v| v.parse().ok())
+        .context("no VmRSS line")?;
+    Ok(kb / 1024.0)
+}
+
+async fn start_server(nats_url: &str) -> Result<Server> {
+    let data_dir = tempfile::tempdir()?;
+    let grpc = free_port()?;
+    let http = free_port()?;
+    let exe = std::env::current_exe()?;
+    let child = Command::new(exe)
+        .args([
+            "up",
+            "--quiet",
+            "--nats",
+            nats_url,
+            "--grpc",
+            &format!("127.0.0.1:{grpc}"),
+            "--http",
+            &format!("127.0.0.1:{http}"),
+        ])
+        .arg("--data-dir")
+        .arg(data_dir.path())
+        .env("RUST_LOG", "warn")
+        .stdout(Stdio::null())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .context("starting `weiqi up --nats` as the server under test")?;
+    let url = format!("http://127.0.0.1:{grpc}");
+    let server = Server { child, data_dir, url };
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        if let Ok(ch) = Channel::from_shared(server.url.clone())?.connect().await {
+            let mut info = weiqi_proto::v1::gateway_service_client::GatewayServiceClient::new(ch);
+            if info.server_info(pb::ServerInfoRequest {}).await.is_ok() {
+                return Ok(server);
+            }
+        }
+        anyhow::ensure!(Instant::now() < deadline, "the server did not come up within 60 s");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+struct Bot {
+    id: String,
+    game: Game,
+    black: String,
+    white: String,
+    rng: SplitMix64,
+}
+
+impl Bot {
+    /// The next move and who plays it; `None` when the game is over.
+    fn next(&mut self) -> Option<(Color, Move, String)> {
+        if self.game.consecutive_passes() >= 2 {
+            return None;
+        }
+        let color = self.game.to_move();
+        let rng = &mut self.rng;
+        let mv = self.game.random_move(color, |n| rng.below(n));
+        let token = if color == Color::Black { self.black.clone() } else { self.white.clone() };
+        Some((color, mv, token))
+    }
+}
+
+fn authed<T>(m: T, token: &str) -> tonic::Request<T> {
+    let mut r = tonic::Request::new(m);
+    r.metadata_mut().insert("authorization", format!("Bearer {token}").parse().expect("ASCII token"));
+    r
+}
+
+/// Plays one move of a bot; returns the encoded size of the event it produced.
+async fn step(client: &mut GameServiceClient<Channel>, bot: &mut Bot) -> Result<Option<usize>> {
+    let Some((color, mv, token)) = bot.next() else { return Ok(None) };
+    let number = bot.game.move_number() as u32 + 1;
+    let rid = uuid::Uuid::new_v4().to_string();
+    let reply = match mv {
+        Move::Play(p) => {
+            let req = pb::PlayMoveRequest {
+                game_id: bot.id.clone(),
+                request_id: rid,
+                point: Some(pb::Point { x: p.x as u32, y: p.y as u32 }),
+                expected_move_number: number,
+                lag: None,
+            };
+            client.play_move(authed(req, &token)).await
+        }
+        Move::Pass => {
+            let req =
+                pb::PassRequest { game_id: bot.id.clone(), request_id: rid, expected_move_number: number, lag: None };
+            client.pass(authed(req, &token)).await
+        }
+    }?
+    .into_inner();
+    bot.game.play(color, mv)?;
+    Ok(Some(reply.events.first().map(|e| e.encoded_len()).unwrap_or(0)))
+}
+
+pub async fn run(args: E2eArgs) -> Result<ExitCode> {
+    let _telemetry = weiqi_telemetry::init_quiet("weiqi-bench")?;
+    // NATS: the one given, or a fresh nats-server from the testkit.
+    let mut _nats_guard = None;
+    let nats_url = match &args.nats {
+        Some(u) => u.clone(),
+        None => {
+            let n =
+                weiqi_testkit::NatsServer::start().context("starting a nats-server (give --nats URL to use yours)")?;
+            let u = n.url();
+            _nats_guard = Some(n);
+            u
+        }
+    };
+    eprintln!("starting `weiqi up --nats {nats_url}` …");
+    let server = start_server(&nats_url).await?;
+    let auth = crate::suite::authority(server.data_dir.path())?;
+    let ttl = Duration::from_secs(3600);
+    let organiser = auth.issue("bench-organiser", &[weiqi_gateway::auth::Role::Organiser], &["*"], ttl);
+    let channels: Vec<GameServiceClient<Channel>> = {
+        let mut v = Vec::new();
+        for _ in 0..4 {
+            v.push(GameServiceClient::new(Channel::from_shared(server.url.clone())?.connect().await?));
+        }
+        v
+    };
+
+    eprintln!("creating {} games …", args.games);
+    let bots: Arc<Mutex<VecDeque<Bot>>> = Arc::new(Mutex::new(VecDeque::new()));
+    let created = Instant::now();
+    let mut tasks = tokio::task::JoinSet::new();
+    let per = args.games.div_ceil(args.concurrency.max(1));
+    for w in 0..args.concurrency.max(1) {
+        let mut client = channels[w % channels.len()].clone();
+        let (bots, organiser, auth) = (bots.clone(), organiser.clone(), auth.clone());
+        let size = args.size;
+        tasks.spawn(async move {
+            for i in (w * per)..((w + 1) * per).min(args.games) {
+                let (b, wh) = (format!("b{i}"), format!("w{i}"));
+                let req = pb::CreateGameRequest {
+                    request_id: format!("bench-create-{i}"),
+                    size,
+                    rules: "chinese".into(),
+                    first: Some(pb::PlayerRef { id: b.clone(), ..Default::default() }),
+                    second: Some(pb::PlayerRef { id: wh.clone(), ..Default::default() }),
+                    start: true,
+                    ..Default::default()
+                };
+                let id = client.create_game(authed(req, &organiser)).await?.into_inner().game_id;
+                let bot = Bot {
+                    id,
+                    game: Game::new(size as u8, Ruleset::chinese())?,
+                    black: auth.issue(&b, &[weiqi_gateway::auth::Role::Player], &[], ttl),
+                    white: auth.issue(&wh, &[weiqi_gateway::auth::Role::Player], &[], ttl),
+                    rng: SplitMix64(i as u64),
+                };
+                bots.lock().expect("bots").push_back(bot);
+            }
+            anyhow::Ok(())
+        });
+    }
+    while let Some(r) = tasks.join_next().await {
+        r??;
+    }
+    eprintln!("created in {:.1} s; playing for {:.0} s …", created.elapsed().as_secs_f64(), args.seconds);
+
+    let hist = Arc::new(Mutex::new(Histogram::<u64>::new_with_bounds(1, 60_000_000, 3)?));
+    let moves = Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let errors = Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let event_bytes = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let start = Instant::now();
+    let end = start + Duration::from_secs_f64(args.seconds);
+    match args.rate {
+        None => {
+            // Closed loop: `concurrency` workers, each takes the next idle game, makes one move, puts it back.
+            let mut workers = tokio::task::JoinSet::new();
+            for w in 0..args.concurrency.max(1) {
+                let mut client = channels[w % channels.len()].clone();
+                let (bots, hist, moves, errors, event_bytes) =
+                    (bots.clone(), hist.clone(), moves.clone(), errors.clone(), event_bytes.clone());
+                workers.spawn(async move {
+                    while Instant::now() < end {
+                        let Some(mut bot) = bots.lock().expect("bots").pop_front() else { break };
+                        let t = Instant::now();
+                        match step(&mut client, &mut bot).await {
+                            Ok(Some(size)) => {
+                                hist.lock().expect("hist").record(t.elapsed().as_micros().max(1) as u64).ok();
+                                moves.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                                event_bytes.store(size, std::sync::atomic::Ordering::Relaxed);
+                                bots.lock().expect("bots").push_back(bot);
+                            }
+                            Ok(None) => {} // game over: leaves the rotation
+                            Err(_) => {
+                                errors.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                            }
+                        }
+                    }
+                });
+            }
+            while workers.join_next().await.is_some() {}
+        }
+        Some(rate) => {
+            // Open loop: moves are scheduled at `rate` per second whatever happens; a move's latency runs from
+            // its scheduled instant, so waiting for an idle game or a slow server counts.
+            let interval = Duration::from_secs_f64(1.0 / rate.max(1.0));
+            let mut in_flight = tokio::task::JoinSet::new();
+            let mut k: u64 = 0;
+            loop {
+                let due = start + interval.mul_f64(k as f64);
+                if due >= end {
+                    break;
+                }
+                tokio::time::sleep_until(tokio::time::Instant::from_std(due)).await;
+                k += 1;
+                let mut client = channels[(k as usize) % channels.len()].clone();
+                let (bots, hist, moves, errors, event_bytes) =
+                    (bots.clone(), hist.clone(), moves.clone(), errors.clone(), event_bytes.clone());
+                in_flight.spawn(async move {
+                    let mut bot = loop {
+                        if let Some(b) = bots.lock().expect("bots").pop_front() {
+                            break b;
+                        }
+                        tokio::time::sleep(Duration::from_micros(200)).await;
+                    };
+                    match step(&mut client, &mut bot).await {
+                        Ok(Some(size)) => {
+                            hist.lock().expect("hist").record(due.elapsed().as_micros().max(1) as u64).ok();
+                            moves.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                            event_bytes.store(size, std::sync::atomic::Ordering::Relaxed);
+                            bots.lock().expect("bots").push_back(bot);
+                        }
+                        Ok(None) => {}
+                        Err(_) => {
+                            errors.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        }
+                    }
+                });
+                while let Some(done) = in_flight.try_join_next() {
+                    done.ok();
+                }
+            }
+            while in_flight.join_next().await.is_some() {}
+        }
+    }
+    let elapsed = start.elapsed().as_secs_f64();
+    let n = moves.load(std::sync::atomic::Ordering::Relaxed);
+    let rss = rss_mb(server.child.id()).unwrap_or(f64::NAN);
+    let size = event_bytes.load(std::sync::atomic::Ordering::Relaxed).max(64);
+
+    eprintln!("raw JetStream publishes of {size} bytes on the same server …");
+    let js = weiqi_eventlog::JetStreamLog::connect(&nats_url, weiqi_eventlog::JetStreamConfig::default()).await?;
+    let raw = weiqi_eventlog::bench::raw_publish_per_sec(js.client(), size, 50_000, 1_000).await?;
+
+    let h = hist.lock().expect("hist");
+    let ms = |q: f64| h.value_at_quantile(q) as f64 / 1000.0;
+    let moves_per_sec = n as f64 / elapsed;
+    let r = E2eReport {
+        moves_per_sec,
+        p50_ms: ms(0.5),
+        p99_ms: ms(0.99),
+        p999_ms: ms(0.999),
+        raw_publish_per_sec: raw.per_sec,
+        game_service_rss_mb: rss,
+        overhead_ratio: raw.per_sec / moves_per_sec,
+        games: args.games,
+        concurrency: args.concurrency,
+        offered_rate: args.rate,
+        moves: n,
+        seconds: elapsed,
+        errors: errors.load(std::sync::atomic::Ordering::Relaxed),
+        event_bytes: size,
+    };
+    let mode = match args.rate {
+        Some(rate) => format!("open loop at {rate:.0} moves/s offered"),
+        None => "closed loop".to_string(),
+    };
+    report(
+        &format!(
+            "weiqi bench e2e — {} games ({}×{}), {} in flight, {mode}, {:.0} s, gRPC → game service → JetStream",
+            args.games, args.size, args.size, args.concurrency, elapsed
+        ),
+        &[
+            ("moves/s", format!("{:.0}", r.moves_per_sec), "≥ 10,000 (closed loop, 10,000 games)"),
+            ("latency p50 (ms)", format!("{:.2}", r.p50_ms), ""),
+            ("latency p99 (ms)", format!("{:.2}", r.p99_ms), "≤ 10 at 5,000 moves/s offered"),
+            ("latency p99.9 (ms)", format!("{:.2}", r.p999_ms), ""),
+            ("raw JetStream acked publishes/s", format!("{:.0}", r.raw_publish_per_sec), ""),
+            ("raw publish / moves (overhead)", format!("{:.2}×", r.overhead_ratio), "≤ 2×"),
+            ("server RSS with all games cached (MB)", format!("{:.0}", r.game_service_rss_mb), "≤ 500"),
+            ("errors", r.errors.to_string(), "0"),
+        ],
+        args.json.then_some(&r),
+    );
+    Ok(ExitCode::SUCCESS)
+}
