@@ -42,11 +42,23 @@ pub struct BenchConfig {
     pub reads: usize,
     /// Page size of each read.
     pub page: u32,
+    /// Serve with `TCP_NODELAY` on accepted connections (the gateway's `serve_grpc` stack otherwise
+    /// unchanged); `false` calls `weiqi_gateway::server::serve_grpc` as it stands, whose accepted
+    /// sockets keep Nagle's algorithm and so wait for the client's delayed ACK (about 40 ms).
+    pub tcp_nodelay: bool,
 }
 
 impl Default for BenchConfig {
     fn default() -> Self {
-        BenchConfig { games: 1_000_000, seed: 42, redis_url: None, start_redis: true, reads: 5_000, page: 50 }
+        BenchConfig {
+            games: 1_000_000,
+            seed: 42,
+            redis_url: None,
+            start_redis: true,
+            reads: 5_000,
+            page: 50,
+            tcp_nodelay: true,
+        }
     }
 }
 
@@ -215,9 +227,14 @@ async fn measure(model: &AnyReadModel, config: &BenchConfig) -> Result<(f64, f64
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.map_err(|e| gateway_error(&e))?;
     let addr = listener.local_addr().map_err(|e| gateway_error(&e))?;
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let server = tokio::spawn(weiqi_gateway::server::serve_grpc(routes, listener, async {
+    let shutdown = async {
         let _ = stopped.await;
-    }));
+    };
+    let server = if config.tcp_nodelay {
+        tokio::spawn(serve_nodelay(routes, listener, shutdown))
+    } else {
+        tokio::spawn(weiqi_gateway::server::serve_grpc(routes, listener, shutdown))
+    };
     let result = async {
         let mut client = pb::ranking_service_client::RankingServiceClient::connect(format!("http://{addr}"))
             .await
@@ -251,6 +268,21 @@ async fn measure(model: &AnyReadModel, config: &BenchConfig) -> Result<(f64, f64
     let _ = tokio::time::timeout(Duration::from_secs(5), server).await;
     let _ = std::fs::remove_dir_all(&dir);
     result
+}
+
+/// `weiqi_gateway::server::serve_grpc` with `TCP_NODELAY` set on every accepted connection.
+async fn serve_nodelay(
+    routes: tonic::service::RoutesBuilder,
+    listener: tokio::net::TcpListener,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> Result<(), tonic::transport::Error> {
+    let incoming = tonic::transport::server::TcpIncoming::from(listener).with_nodelay(Some(true));
+    tonic::transport::Server::builder()
+        .accept_http1(true)
+        .layer(tonic_web::GrpcWebLayer::new())
+        .add_routes(routes.routes())
+        .serve_with_incoming_shutdown(incoming, shutdown)
+        .await
 }
 
 #[cfg(test)]

@@ -111,7 +111,13 @@ impl RankingService {
                     self.fan_out(st, outcome.last_sequence, &entry).await?;
                     return Ok(entry.events);
                 }
-                Ok(_) | Err(AppendError::Conflict { .. }) => self.reload_ledger(st).await?,
+                Ok(_) | Err(AppendError::Conflict { .. }) => {
+                    // Entries appended by an earlier try of ours (a duplicate) or by another instance:
+                    // fold them and make sure their changes reached the players (idempotent).
+                    for (sequence, entry) in self.reload_ledger(st).await? {
+                        self.fan_out(st, sequence, &entry).await?;
+                    }
+                }
                 Err(e) => return Err(e.into()),
             }
         }

@@ -253,15 +253,20 @@ impl RankingService {
         Ok(())
     }
 
-    /// Folds ledger entries appended after the ones in memory.
-    pub(crate) async fn reload_ledger(&self, st: &mut State) -> Result<(), RankingError> {
+    /// Folds ledger entries appended after the ones in memory; returns them with their sequences.
+    pub(crate) async fn reload_ledger(
+        &self,
+        st: &mut State,
+    ) -> Result<Vec<(u64, crate::convert::LedgerEntry)>, RankingError> {
         let tail = self.log.read(AggregateKind::Player, &self.ledger, st.ledger_sequence + 1).await?;
+        let mut folded = Vec::with_capacity(tail.len());
         for r in &tail {
             let entry = convert::read_ledger(r)?;
             self.fold_ledger(st, &entry);
             st.ledger_sequence = r.sequence;
+            folded.push((r.sequence, entry));
         }
-        Ok(())
+        Ok(folded)
     }
 
     /// Repairs what a crash between two appends can leave (see the module doc).
@@ -457,6 +462,37 @@ impl RankingService {
         player_aggregate(player)?;
         let mut st = self.lock().await?;
         self.registry_entry(&mut st, player).await
+    }
+
+    /// The registry entry as the tournament service records it at registration
+    /// (`weiqi.v1.TournamentPlayerSnapshot`: names, national rank, current rating rounded, club,
+    /// region, EGD PIN); `None` if not registered. The body of the tournament's `PlayerDirectory`.
+    ///
+    /// # Errors
+    /// `bad_player_id`; faults.
+    pub async fn tournament_snapshot(
+        &self,
+        account: &str,
+    ) -> Result<Option<weiqi_proto::v1::TournamentPlayerSnapshot>, RankingError> {
+        let player = PlayerId::from(account);
+        let Some(entry) = self.player(&player).await? else {
+            return Ok(None);
+        };
+        let rating = {
+            let st = self.lock().await?;
+            st.book.view(&player, self.clock.now()).map(|v| v.rating.round() as i32)
+        };
+        let p = &entry.profile;
+        Ok(Some(weiqi_proto::v1::TournamentPlayerSnapshot {
+            name_zh: p.name_zh.clone(),
+            name_latin: p.name_latin.clone(),
+            rank: entry.state.display_rank().map(|r| r.to_string()).unwrap_or_default(),
+            rating,
+            club: p.club.clone(),
+            region: p.region.clone(),
+            country: String::new(),
+            egd_pin: p.egd_pin.parse().unwrap_or(0),
+        }))
     }
 
     async fn registry_entry(&self, st: &mut State, player: &PlayerId) -> Result<Option<RegistryEntry>, RankingError> {
