@@ -6,6 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{Context, Result};
+use weiqi_clock_service::{ClockGateway, ClockService};
 use weiqi_eventlog::{
     AnyBus, AnyEventLog, EmbeddedConfig, EmbeddedLog, JetStreamConfig, JetStreamLog, LocalBus, NatsBus,
 };
@@ -14,15 +15,27 @@ use weiqi_game::service::GameService;
 use weiqi_gateway::auth::{Authority, Role};
 use weiqi_gateway::game::GameGateway;
 use weiqi_gateway::info::InfoGateway;
+use weiqi_tournament::directory::NoDirectory;
+use weiqi_tournament::grpc::TournamentGateway;
+use weiqi_tournament::manager::{ManagerConfig, ProcessManager};
+use weiqi_tournament::memory::MemoryReadModel;
+use weiqi_tournament::projector::Projector;
+use weiqi_tournament::read_model::AnyReadModel;
+use weiqi_tournament::redis_model::RedisReadModel;
+use weiqi_tournament::service::TournamentService;
 
 use crate::UpArgs;
 
 /// A service `weiqi serve` can run alone.
 #[derive(Clone, Copy, Debug, clap::ValueEnum)]
 pub enum Service {
-    /// The game service: commands over NATS request/reply.
+    /// The game service: commands over NATS request/reply (queue group: run several).
     Game,
-    /// The gRPC gateway, forwarding game commands over NATS.
+    /// The clock service: flags clocks, publishes byo-yomi calls and ticks.
+    Clock,
+    /// The tournament process manager and read-model projector.
+    Tournament,
+    /// The gRPC gateway, forwarding commands over NATS.
     Gateway,
 }
 
@@ -97,6 +110,63 @@ async fn shutdown_signal() {
     let _ = tokio::signal::ctrl_c().await;
 }
 
+fn spawn_eviction(game: Arc<GameService<AnyEventLog>>) {
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(Duration::from_secs(60));
+        loop {
+            tick.tick().await;
+            game.evict_idle(Duration::from_secs(30 * 60));
+        }
+    });
+}
+
+/// The tournament read model: Redis if a URL is given, else in memory.
+async fn tournament_model(redis: Option<&str>) -> Result<AnyReadModel> {
+    Ok(match redis {
+        Some(url) => {
+            RedisReadModel::connect(url).await.with_context(|| format!("connecting to Redis at {url}"))?.into()
+        }
+        None => MemoryReadModel::new().into(),
+    })
+}
+
+/// The background workers of the tournament service: the projector into the read model and the process
+/// manager (creates paired games, records results, pairs next rounds).
+fn spawn_tournament_workers(
+    log: &AnyEventLog,
+    tournaments: &Arc<TournamentService<AnyEventLog>>,
+    model: &AnyReadModel,
+    game: &GameClient,
+) {
+    tokio::spawn(Arc::new(Projector::new(log.clone(), model.clone())).run());
+    let manager = ProcessManager::new(tournaments.clone(), game.clone(), model.clone(), ManagerConfig::default());
+    tokio::spawn(Arc::new(manager).run());
+}
+
+/// The gRPC routes of a gateway: games, identity, clocks, tournaments.
+async fn gateway_routes(
+    backbone: &Backbone,
+    auth: &Authority,
+    game: GameClient,
+    tournaments: Arc<TournamentService<AnyEventLog>>,
+    model: AnyReadModel,
+) -> tonic::service::RoutesBuilder {
+    let services =
+        ["weiqi.v1.GameService", "weiqi.v1.GatewayService", "weiqi.v1.ClockService", "weiqi.v1.TournamentService"];
+    let mut routes = weiqi_gateway::server::base_routes(
+        GameGateway::new(game, backbone.log.clone(), auth.clone(), trace_fn()),
+        InfoGateway::new(auth.clone(), backbone.backend, services.iter().map(|s| s.to_string()).collect()),
+    )
+    .await;
+    routes.add_service(weiqi_proto::v1::clock_service_server::ClockServiceServer::new(ClockGateway::new(
+        backbone.log.clone(),
+        backbone.bus.clone(),
+        auth.clone(),
+    )));
+    routes.add_service(TournamentGateway::new(tournaments, model, auth.clone(), Arc::new(NoDirectory)).into_server());
+    routes
+}
+
 /// `weiqi up`: every service in this process.
 pub async fn up(args: UpArgs) -> Result<ExitCode> {
     let _telemetry = weiqi_telemetry::init("weiqi")?;
@@ -110,14 +180,17 @@ pub async fn up(args: UpArgs) -> Result<ExitCode> {
     }
     spawn_eviction(game.clone());
     let client = GameClient::Local(game);
+
+    let clocks = Arc::new(ClockService::new(backbone.log.clone(), backbone.bus.clone(), client.clone()));
+    tokio::spawn(clocks.run());
+
+    let tournaments = Arc::new(TournamentService::new(backbone.log.clone()));
+    let model = tournament_model(args.redis.as_deref()).await?;
+    spawn_tournament_workers(&backbone.log, &tournaments, &model, &client);
+
     let grpc = weiqi_gateway::server::bind(args.grpc).await?;
     let http = weiqi_gateway::server::bind(args.http).await?;
-    let services = vec!["weiqi.v1.GameService".to_string(), "weiqi.v1.GatewayService".to_string()];
-    let routes = weiqi_gateway::server::base_routes(
-        GameGateway::new(client, backbone.log.clone(), auth.clone(), trace_fn()),
-        InfoGateway::new(auth.clone(), backbone.backend, services),
-    )
-    .await;
+    let routes = gateway_routes(&backbone, &auth, client, tournaments, model).await;
     if !args.quiet {
         print_quick_start(&args, &auth, backbone.backend);
     }
@@ -133,21 +206,12 @@ pub async fn up(args: UpArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn spawn_eviction(game: Arc<GameService<AnyEventLog>>) {
-    tokio::spawn(async move {
-        let mut tick = tokio::time::interval(Duration::from_secs(60));
-        loop {
-            tick.tick().await;
-            game.evict_idle(Duration::from_secs(30 * 60));
-        }
-    });
-}
-
 /// `weiqi serve <service>`: one service against NATS.
 pub async fn serve(service: Service, args: UpArgs) -> Result<ExitCode> {
     anyhow::ensure!(args.nats.is_some(), "`weiqi serve` needs --nats URL (use `weiqi up` for a single process)");
     let _telemetry = weiqi_telemetry::init(&format!("weiqi-{service:?}").to_lowercase())?;
     let backbone = Backbone::open(&args).await?;
+    let remote_game = GameClient::Bus(backbone.bus.clone(), Duration::from_secs(10));
     match service {
         Service::Game => {
             let game = Arc::new(GameService::new(backbone.log.clone()));
@@ -158,16 +222,38 @@ pub async fn serve(service: Service, args: UpArgs) -> Result<ExitCode> {
                 _ = shutdown_signal() => {}
             }
         }
+        Service::Clock => {
+            let clocks = Arc::new(ClockService::new(backbone.log.clone(), backbone.bus.clone(), remote_game));
+            eprintln!("weiqi: clock service on NATS");
+            tokio::select! {
+                _ = clocks.run() => {}
+                _ = shutdown_signal() => {}
+            }
+        }
+        Service::Tournament => {
+            let tournaments = Arc::new(TournamentService::new(backbone.log.clone()));
+            let model = tournament_model(args.redis.as_deref()).await?;
+            spawn_tournament_workers(&backbone.log, &tournaments, &model, &remote_game);
+            eprintln!("weiqi: tournament process manager and projector on NATS");
+            shutdown_signal().await;
+        }
         Service::Gateway => {
             let auth = authority(&args.data_dir)?;
-            let client = GameClient::Bus(backbone.bus.clone(), Duration::from_secs(10));
+            let tournaments = Arc::new(TournamentService::new(backbone.log.clone()));
+            let model = tournament_model(args.redis.as_deref()).await?;
+            if args.redis.is_none() {
+                // Without a shared Redis, this gateway keeps its own read model up to date.
+                tokio::spawn(Arc::new(Projector::new(backbone.log.clone(), model.clone())).run());
+            }
             let grpc = weiqi_gateway::server::bind(args.grpc).await?;
-            let routes = weiqi_gateway::server::base_routes(
-                GameGateway::new(client, backbone.log.clone(), auth.clone(), trace_fn()),
-                InfoGateway::new(auth, backbone.backend, vec!["weiqi.v1.GameService".into()]),
-            )
-            .await;
-            eprintln!("weiqi: gateway on {} (gRPC, gRPC-web)", args.grpc);
+            let http = weiqi_gateway::server::bind(args.http).await?;
+            let routes = gateway_routes(&backbone, &auth, remote_game, tournaments, model).await;
+            eprintln!("weiqi: gateway on {} (gRPC, gRPC-web), HTTP on {}", args.grpc, args.http);
+            tokio::spawn(weiqi_gateway::server::serve_http(
+                weiqi_gateway::server::http_router(weiqi_telemetry::render_metrics),
+                http,
+                shutdown_signal(),
+            ));
             weiqi_gateway::server::serve_grpc(routes, grpc, shutdown_signal()).await?;
         }
     }

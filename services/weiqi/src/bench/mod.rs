@@ -2,6 +2,7 @@
 //! on its last line with the keys its issue names. Figures are medians over repeated runs in one
 //! process; run a release build (`cargo run --release -p weiqi -- bench …`).
 
+mod clocks;
 mod e2e;
 mod pairing;
 mod rules;
@@ -49,6 +50,22 @@ pub enum BenchCommand {
         #[arg(long)]
         json: bool,
     },
+    /// Running clocks against a real nats-server: flag delay after each deadline, clock-service CPU.
+    Clocks {
+        #[arg(long, default_value_t = 10_000)]
+        clocks: usize,
+        /// NATS server URL (default: start a fresh nats-server).
+        #[arg(long)]
+        nats: Option<String>,
+        /// Shortest main time, seconds.
+        #[arg(long, default_value_t = 10)]
+        min_secs: u64,
+        /// Longest main time, seconds.
+        #[arg(long, default_value_t = 60)]
+        max_secs: u64,
+        #[arg(long)]
+        json: bool,
+    },
     /// Swiss/McMahon pairing of a large field, rounds 1–7, quality against the exact optimum, and standings.
     Pairing {
         #[arg(long, default_value_t = 10_000)]
@@ -67,6 +84,9 @@ pub fn run(command: BenchCommand) -> Result<ExitCode> {
     match command {
         BenchCommand::Rules { games, runs, json } => rules::run(games, runs, json),
         BenchCommand::Pairing { players, swiss, seed, json } => pairing::run(players, swiss, seed, json),
+        BenchCommand::Clocks { clocks, nats, min_secs, max_secs, json } => {
+            crate::runtime().block_on(clocks::run(clocks, nats, min_secs, max_secs, json))
+        }
         BenchCommand::E2e { games, concurrency, rate, nats, seconds, size, json } => {
             crate::runtime().block_on(e2e::run(e2e::E2eArgs { games, concurrency, rate, nats, seconds, size, json }))
         }
