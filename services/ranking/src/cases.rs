@@ -216,6 +216,10 @@ impl RankingService {
         for _ in 0..MAX_CONFLICT_RETRIES {
             let now = self.clock.now();
             let slot = st.cases.entry(case.clone()).or_default();
+            if slot.commands.contains(command_id.as_str()) {
+                // A retry of a command that landed: the case as it is now is the answer.
+                return Ok(Vec::new());
+            }
             let mut scratch = slot.state.clone();
             let mut events = Vec::new();
             for c in commands {
@@ -234,6 +238,7 @@ impl RankingService {
                 Ok(outcome) if !outcome.duplicate => {
                     slot.state = scratch;
                     slot.version = outcome.last_sequence;
+                    slot.commands.insert(command_id.to_string());
                     return Ok(events);
                 }
                 Ok(_) => {
@@ -253,6 +258,7 @@ impl RankingService {
         for r in self.log.read(AggregateKind::Case, &id, slot.version + 1).await? {
             slot.state.evolve(&convert::read_case(&r)?);
             slot.version = r.sequence;
+            slot.commands.insert(r.command_id.to_string());
         }
         if slot.version == 0 {
             st.cases.remove(case);

@@ -103,6 +103,8 @@ pub struct RegistryEntry {
 pub(crate) struct CaseSlot {
     pub(crate) state: CaseState,
     pub(crate) version: u64,
+    /// Command ids appended to this case: a retry of one is answered with the case as it is.
+    pub(crate) commands: std::collections::HashSet<String>,
 }
 
 /// Everything the service keeps in memory.
@@ -241,6 +243,7 @@ impl RankingService {
             if r.sequence == slot.version + 1 {
                 slot.state.evolve(&convert::read_case(&r)?);
                 slot.version = r.sequence;
+                slot.commands.insert(r.command_id.to_string());
             }
         }
         tracing::info!(
