@@ -14,6 +14,12 @@
 //!   itself when results meet a rule.
 //! * [`projector::RankingProjector`] and [`readmodel`]: leaderboards by rank band and region and the
 //!   rating and rank histories, in Redis or in memory behind one trait.
+//! * [`tournaments`]: the port for events' final results ([`tournaments::TournamentResults`]), with
+//!   two implementations: [`tournaments::TournamentLog`] over the tournament service's own log
+//!   (final published standings and result facts; a classifier says which events count and as
+//!   what), and [`tournaments::ResultsLog`] (`weiqi.v1.RankingResults` messages, for events run
+//!   off the platform and for tests). Tournaments read the registry through
+//!   [`service::RankingService::tournament_snapshot`].
 //! * [`grpc::RankingGateway`]: `weiqi.v1.RankingService` at the gateway, with role checks.
 //! * [`recompute`]: all ratings rebuilt from the logs, to compare with the live values.
 //! * [`bench`]: the library half of `weiqi bench ratings`.
@@ -81,6 +87,7 @@ pub mod convert;
 pub mod error;
 pub mod games;
 pub mod grpc;
+pub mod keys;
 pub mod ledger;
 mod logs;
 pub mod projector;

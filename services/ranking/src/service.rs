@@ -223,8 +223,13 @@ impl RankingService {
         let mut st = self.state.lock().await;
         if !st.loaded {
             self.load(&mut st).await?;
+            // Repairs append through paths that need the state as loaded; a failed repair leaves the
+            // state unloaded, so the next call loads and repairs again.
             st.loaded = true;
-            self.repair(&mut st).await?;
+            if let Err(e) = self.repair(&mut st).await {
+                st.loaded = false;
+                return Err(e);
+            }
         }
         Ok(st)
     }
