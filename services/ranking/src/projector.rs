@@ -103,7 +103,7 @@ impl RankingProjector {
 
     /// Follows the player logs and keeps the read model current. Runs until aborted; resumes from the
     /// read model's checkpoint.
-    pub async fn run(&self) {
+    pub async fn run(self: std::sync::Arc<Self>) {
         let mut backoff = Duration::from_millis(100);
         loop {
             let stream = match self.from().await {

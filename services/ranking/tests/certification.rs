@@ -92,10 +92,7 @@ async fn a_player_promotes_from_a_dan_qualification_and_the_certificate_is_check
     let model: weiqi_ranking::AnyReadModel = RedisReadModel::connect(&redis.url(), "e2e:").await.unwrap().into();
     let projector = Arc::new(RankingProjector::new(log.clone(), model.clone()));
     let runner = tokio::spawn(ranking.clone().run());
-    let projecting = {
-        let p = projector.clone();
-        tokio::spawn(async move { p.run().await })
-    };
+    let projecting = tokio::spawn(projector.clone().run());
 
     // The gateway: base routes plus ranking, served over gRPC on a loopback port.
     let auth = Authority::new(SECRET, "weiqi-test");

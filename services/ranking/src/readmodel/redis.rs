@@ -12,7 +12,10 @@
 //!
 //! A batch of changes is one round trip to read the touched rows and the checkpoint, and one
 //! `MULTI … EXEC` with every write and the new checkpoint, so a batch lands whole or not at all.
-//! A leaderboard page is one pipelined `ZCARD` + `ZREVRANGE` and one `MGET` of the rows.
+//! A leaderboard page is one round trip: a small Lua script (`EVALSHA`) runs `ZCARD`, `ZREVRANGE`
+//! and the `MGET` of the rows inside Redis. The script reads the player keys it finds on the board,
+//! which standalone Redis allows; a Redis Cluster deployment would need the board and its players in
+//! one hash slot (a `{…}` hash tag in the prefix).
 
 use std::collections::HashMap;
 use std::time::Duration;
@@ -22,11 +25,22 @@ use redis::aio::{ConnectionManager, ConnectionManagerConfig};
 use super::{Board, Change, Leaderboard, LeaderboardEntry, PlayerRow, ReadModel, ReadModelError};
 use crate::registry::{RankEntry, RatingPoint};
 
+/// One leaderboard page in one round trip: `{total, ids, rows}`.
+const PAGE_SCRIPT: &str = r"
+local total = redis.call('ZCARD', KEYS[1])
+local ids = redis.call('ZREVRANGE', KEYS[1], ARGV[1], ARGV[2])
+if #ids == 0 then return {total, {}, {}} end
+local keys = {}
+for i, id in ipairs(ids) do keys[i] = ARGV[3] .. id end
+return {total, ids, redis.call('MGET', unpack(keys))}
+";
+
 /// Leaderboards and histories in Redis. Cheap to clone (one multiplexed connection, reconnecting).
 #[derive(Clone)]
 pub struct RedisReadModel {
     conn: ConnectionManager,
     prefix: String,
+    page: std::sync::Arc<redis::Script>,
 }
 
 impl std::fmt::Debug for RedisReadModel {
@@ -52,7 +66,11 @@ impl RedisReadModel {
             .set_number_of_retries(3)
             .set_max_delay(Duration::from_millis(500));
         let conn = ConnectionManager::new_with_config(client, config).await.map_err(|e| unavailable(&e))?;
-        Ok(RedisReadModel { conn, prefix: prefix.to_owned() })
+        Ok(RedisReadModel {
+            conn,
+            prefix: prefix.to_owned(),
+            page: std::sync::Arc::new(redis::Script::new(PAGE_SCRIPT)),
+        })
     }
 
     fn key(&self, suffix: &str) -> String {
@@ -154,20 +172,19 @@ impl ReadModel for RedisReadModel {
             return Ok(Leaderboard::default());
         }
         let mut conn = self.conn.clone();
-        let key = self.board_key(board);
         let stop = offset.saturating_add(limit - 1);
-        let mut read = redis::pipe();
-        read.cmd("ZCARD").arg(&key);
-        read.cmd("ZREVRANGE").arg(&key).arg(offset).arg(stop);
-        let (total, ids): (u64, Vec<String>) = read.query_async(&mut conn).await.map_err(|e| unavailable(&e))?;
-        if ids.is_empty() {
-            return Ok(Leaderboard { total, entries: Vec::new() });
-        }
-        let rows: Vec<Option<String>> = redis::cmd("MGET")
-            .arg(ids.iter().map(|id| self.row_key(id)).collect::<Vec<_>>())
-            .query_async(&mut conn)
+        let (total, ids, rows): (u64, Vec<String>, Vec<Option<String>>) = self
+            .page
+            .key(self.board_key(board))
+            .arg(offset)
+            .arg(stop)
+            .arg(self.row_key(""))
+            .invoke_async(&mut conn)
             .await
             .map_err(|e| unavailable(&e))?;
+        if ids.len() != rows.len() {
+            return Err(ReadModelError::Corrupt(format!("{} ids but {} rows", ids.len(), rows.len())));
+        }
         let mut entries = Vec::with_capacity(rows.len());
         for (i, row) in rows.into_iter().enumerate() {
             if let Some(row) = row {
