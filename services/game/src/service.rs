@@ -66,8 +66,9 @@ impl Environment for SystemEnvironment {
 /// One cached game.
 struct Entry {
     state: GameState,
-    /// Recent command ids and the events they appended.
-    recent: VecDeque<(String, Vec<pb::EventEnvelope>)>,
+    /// Recent command ids and the events they appended, oldest first (bounded), with an index by id.
+    recent: VecDeque<String>,
+    recent_events: HashMap<String, Vec<pb::EventEnvelope>>,
     /// Set when the log failed to replay.
     corrupt: Option<String>,
     /// Whether the log has been read once. After that, the cache is trusted until an append meets a
@@ -82,6 +83,7 @@ impl Entry {
         Entry {
             state: GameState::default(),
             recent: VecDeque::new(),
+            recent_events: HashMap::new(),
             corrupt: None,
             loaded: false,
             last_used: Instant::now(),
@@ -89,14 +91,18 @@ impl Entry {
     }
 
     fn remember(&mut self, command_id: &str, events: Vec<pb::EventEnvelope>) {
-        if self.recent.len() >= RECENT_COMMANDS {
-            self.recent.pop_front();
+        if self.recent_events.insert(command_id.to_string(), events).is_none() {
+            self.recent.push_back(command_id.to_string());
         }
-        self.recent.push_back((command_id.to_string(), events));
+        while self.recent.len() > RECENT_COMMANDS {
+            if let Some(old) = self.recent.pop_front() {
+                self.recent_events.remove(&old);
+            }
+        }
     }
 
     fn recall(&self, command_id: &str) -> Option<Vec<pb::EventEnvelope>> {
-        self.recent.iter().find(|(c, _)| c == command_id).map(|(_, e)| e.clone())
+        self.recent_events.get(command_id).cloned()
     }
 }
 
@@ -335,7 +341,11 @@ impl<L: EventLog> GameService<L> {
     }
 
     async fn handle_inner(&self, command: &pb::GameCommand, headers: &[(String, String)]) -> Reply {
-        let secret = self.env.secret();
+        // Only a creation needs a nigiri secret; drawing one costs OS randomness.
+        let secret = match &command.command {
+            Some(pb::game_command::Command::Create(_)) => self.env.secret(),
+            _ => [0; 32],
+        };
         let decoded = match convert::command_from_pb(command, secret) {
             Ok(Some(d)) => d,
             Ok(None) => return self.view(&command.game_id).await,

@@ -42,7 +42,9 @@ pub async fn serve_grpc(
     listener: TcpListener,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), tonic::transport::Error> {
-    let incoming = tokio_stream::wrappers::TcpListenerStream::new(listener);
+    // Set TCP_NODELAY on every accepted connection: tonic only does it for listeners it binds itself,
+    // and without it small replies wait on Nagle's algorithm and delayed ACKs (tens of milliseconds).
+    let incoming = tonic::transport::server::TcpIncoming::from(listener).with_nodelay(Some(true));
     Server::builder()
         .accept_http1(true)
         .layer(tonic_web::GrpcWebLayer::new())

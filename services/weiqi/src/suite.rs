@@ -26,6 +26,17 @@ use weiqi_tournament::service::TournamentService;
 
 use crate::UpArgs;
 
+/// A service `weiqi up` can leave out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Extra {
+    /// The clock service.
+    Clock,
+    /// The tournament service.
+    Tournament,
+    /// None of them: only the game service and the gateway.
+    None,
+}
+
 /// A service `weiqi serve` can run alone.
 #[derive(Clone, Copy, Debug, clap::ValueEnum)]
 pub enum Service {
@@ -181,12 +192,15 @@ pub async fn up(args: UpArgs) -> Result<ExitCode> {
     spawn_eviction(game.clone());
     let client = GameClient::Local(game);
 
-    let clocks = Arc::new(ClockService::new(backbone.log.clone(), backbone.bus.clone(), client.clone()));
-    tokio::spawn(clocks.run());
-
+    if args.services.contains(&Extra::Clock) {
+        let clocks = Arc::new(ClockService::new(backbone.log.clone(), backbone.bus.clone(), client.clone()));
+        tokio::spawn(clocks.run());
+    }
     let tournaments = Arc::new(TournamentService::new(backbone.log.clone()));
     let model = tournament_model(args.redis.as_deref()).await?;
-    spawn_tournament_workers(&backbone.log, &tournaments, &model, &client);
+    if args.services.contains(&Extra::Tournament) {
+        spawn_tournament_workers(&backbone.log, &tournaments, &model, &client);
+    }
 
     let grpc = weiqi_gateway::server::bind(args.grpc).await?;
     let http = weiqi_gateway::server::bind(args.http).await?;

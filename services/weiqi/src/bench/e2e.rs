@@ -86,6 +86,8 @@ async fn start_server(nats_url: &str) -> Result<Server> {
     let child = Command::new(exe)
         .args([
             "up",
+            "--services",
+            "none",
             "--quiet",
             "--nats",
             nats_url,
