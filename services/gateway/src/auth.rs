@@ -109,7 +109,14 @@ pub struct Authority {
     encoding: EncodingKey,
     decoding: DecodingKey,
     issuer: String,
+    /// Tokens already verified, with their claims: a client sends the same token with every move, and
+    /// checking the signature and parsing the JSON each time costs more than the move itself. Entries
+    /// are only used before their expiry and the cache is emptied when it grows past a bound.
+    verified: std::sync::Arc<std::sync::Mutex<std::collections::HashMap<String, Claims>>>,
 }
+
+/// Tokens the verification cache holds before it is emptied.
+const VERIFIED_CACHE: usize = 100_000;
 
 impl std::fmt::Debug for Authority {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -148,6 +155,7 @@ impl Authority {
             encoding: EncodingKey::from_secret(secret),
             decoding: DecodingKey::from_secret(secret),
             issuer: issuer.into(),
+            verified: Default::default(),
         }
     }
 
@@ -168,6 +176,21 @@ impl Authority {
 
     /// Checks a token.
     pub fn verify(&self, token: &str) -> Result<Claims, AuthError> {
+        if let Some(claims) = self.verified.lock().expect("token cache").get(token)
+            && claims.exp > now_secs()
+        {
+            return Ok(claims.clone());
+        }
+        let claims = self.verify_uncached(token)?;
+        let mut cache = self.verified.lock().expect("token cache");
+        if cache.len() >= VERIFIED_CACHE {
+            cache.clear();
+        }
+        cache.insert(token.to_string(), claims.clone());
+        Ok(claims)
+    }
+
+    fn verify_uncached(&self, token: &str) -> Result<Claims, AuthError> {
         let mut validation = Validation::new(Algorithm::HS256);
         validation.set_issuer(&[&self.issuer]);
         validation.leeway = 5;

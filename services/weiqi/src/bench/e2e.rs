@@ -27,6 +27,7 @@ pub struct E2eArgs {
     pub rate: Option<f64>,
     pub nats: Option<String>,
     pub seconds: f64,
+    pub warmup: f64,
     pub size: u32,
     pub json: bool,
 }
@@ -243,8 +244,11 @@ pub async fn run(args: E2eArgs) -> Result<ExitCode> {
     let moves = Arc::new(std::sync::atomic::AtomicU64::new(0));
     let errors = Arc::new(std::sync::atomic::AtomicU64::new(0));
     let event_bytes = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    // The first seconds warm up (connections, caches, the log's first writes after 10,000 creations) and
+    // are not measured; the run then lasts `seconds` more.
     let start = Instant::now();
-    let end = start + Duration::from_secs_f64(args.seconds);
+    let measured_from = start + Duration::from_secs_f64(args.warmup);
+    let end = measured_from + Duration::from_secs_f64(args.seconds);
     match args.rate {
         None => {
             // Closed loop: `concurrency` workers, each takes the next idle game, makes one move, puts it back.
@@ -259,8 +263,10 @@ pub async fn run(args: E2eArgs) -> Result<ExitCode> {
                         let t = Instant::now();
                         match step(&mut client, &mut bot).await {
                             Ok(Some(size)) => {
-                                hist.lock().expect("hist").record(t.elapsed().as_micros().max(1) as u64).ok();
-                                moves.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                                if t >= measured_from {
+                                    hist.lock().expect("hist").record(t.elapsed().as_micros().max(1) as u64).ok();
+                                    moves.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                                }
                                 event_bytes.store(size, std::sync::atomic::Ordering::Relaxed);
                                 bots.lock().expect("bots").push_back(bot);
                             }
@@ -276,16 +282,34 @@ pub async fn run(args: E2eArgs) -> Result<ExitCode> {
         }
         Some(rate) => {
             // Open loop: moves are scheduled at `rate` per second whatever happens; a move's latency runs from
-            // its scheduled instant, so waiting for an idle game or a slow server counts.
+            // its scheduled instant, so waiting for an idle game or a slow server counts. The schedule is kept
+            // by a plain thread (OS sleeps are precise to tens of microseconds; tokio's timer wheel has a
+            // millisecond tick, which would add up to a millisecond to every measured latency).
             let interval = Duration::from_secs_f64(1.0 / rate.max(1.0));
+            let (due_tx, mut due_rx) = tokio::sync::mpsc::unbounded_channel::<Instant>();
+            std::thread::spawn(move || {
+                let mut k: u64 = 0;
+                loop {
+                    let due = start + interval.mul_f64(k as f64);
+                    if due >= end {
+                        break;
+                    }
+                    let now = Instant::now();
+                    if due > now {
+                        std::thread::sleep(due - now);
+                    }
+                    if due_tx.send(due).is_err() {
+                        break;
+                    }
+                    k += 1;
+                }
+            });
+            let trace: Option<Arc<Mutex<Vec<(u64, u64)>>>> =
+                std::env::var_os("WEIQI_BENCH_TRACE").map(|_| Arc::new(Mutex::new(Vec::with_capacity(1 << 20))));
             let mut in_flight = tokio::task::JoinSet::new();
             let mut k: u64 = 0;
-            loop {
-                let due = start + interval.mul_f64(k as f64);
-                if due >= end {
-                    break;
-                }
-                tokio::time::sleep_until(tokio::time::Instant::from_std(due)).await;
+            while let Some(due) = due_rx.recv().await {
+                let trace = trace.clone();
                 k += 1;
                 let mut client = channels[(k as usize) % channels.len()].clone();
                 let (bots, hist, moves, errors, event_bytes) =
@@ -299,8 +323,16 @@ pub async fn run(args: E2eArgs) -> Result<ExitCode> {
                     };
                     match step(&mut client, &mut bot).await {
                         Ok(Some(size)) => {
-                            hist.lock().expect("hist").record(due.elapsed().as_micros().max(1) as u64).ok();
-                            moves.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                            let us = due.elapsed().as_micros().max(1) as u64;
+                            if due >= measured_from {
+                                hist.lock().expect("hist").record(us).ok();
+                            }
+                            if let Some(t) = trace.as_ref() {
+                                t.lock().expect("trace").push((due.duration_since(start).as_micros() as u64, us));
+                            }
+                            if due >= measured_from {
+                                moves.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                            }
                             event_bytes.store(size, std::sync::atomic::Ordering::Relaxed);
                             bots.lock().expect("bots").push_back(bot);
                         }
@@ -315,9 +347,15 @@ pub async fn run(args: E2eArgs) -> Result<ExitCode> {
                 }
             }
             while in_flight.join_next().await.is_some() {}
+            if let Some(t) = trace {
+                // WEIQI_BENCH_TRACE=1: each move's scheduled time and latency (µs), for looking at stalls.
+                for (at, us) in t.lock().expect("trace").iter() {
+                    eprintln!("lat {at} {us}");
+                }
+            }
         }
     }
-    let elapsed = start.elapsed().as_secs_f64();
+    let elapsed = measured_from.elapsed().as_secs_f64();
     let n = moves.load(std::sync::atomic::Ordering::Relaxed);
     let rss = rss_mb(server.child.id()).unwrap_or(f64::NAN);
     let size = event_bytes.load(std::sync::atomic::Ordering::Relaxed).max(64);

@@ -44,6 +44,9 @@ pub enum BenchCommand {
         /// Length of the measured phase.
         #[arg(long, default_value_t = 20.0)]
         seconds: f64,
+        /// Seconds of load before measuring.
+        #[arg(long, default_value_t = 2.0)]
+        warmup: f64,
         /// Board size of the random games.
         #[arg(long, default_value_t = 19)]
         size: u32,
@@ -87,8 +90,7 @@ pub fn run(command: BenchCommand) -> Result<ExitCode> {
         BenchCommand::Clocks { clocks, nats, min_secs, max_secs, json } => {
             crate::runtime().block_on(clocks::run(clocks, nats, min_secs, max_secs, json))
         }
-        BenchCommand::E2e { games, concurrency, rate, nats, seconds, size, json } => {
-            crate::runtime().block_on(e2e::run(e2e::E2eArgs { games, concurrency, rate, nats, seconds, size, json }))
-        }
+        BenchCommand::E2e { games, concurrency, rate, nats, seconds, warmup, size, json } => crate::runtime()
+            .block_on(e2e::run(e2e::E2eArgs { games, concurrency, rate, nats, seconds, warmup, size, json })),
     }
 }
