@@ -20,6 +20,9 @@ use weiqi_rules::{Color, Game, Move, Ruleset};
 
 use crate::output::report;
 
+/// (scheduled µs since start, latency µs) of every move, when tracing.
+type Trace = Arc<Mutex<Vec<(u64, u64)>>>;
+
 /// Options of the run.
 pub struct E2eArgs {
     pub games: usize,
@@ -304,7 +307,7 @@ pub async fn run(args: E2eArgs) -> Result<ExitCode> {
                     k += 1;
                 }
             });
-            let trace: Option<Arc<Mutex<Vec<(u64, u64)>>>> =
+            let trace: Option<Trace> =
                 std::env::var_os("WEIQI_BENCH_TRACE").map(|_| Arc::new(Mutex::new(Vec::with_capacity(1 << 20))));
             let mut in_flight = tokio::task::JoinSet::new();
             let mut k: u64 = 0;
