@@ -80,8 +80,11 @@ pub struct UpArgs {
     pub quiet: bool,
     /// Which services run besides the game service and the gateway (default: all of them). The
     /// end-to-end benchmark runs `--services none` to measure the move path alone.
-    #[arg(long, value_delimiter = ',', default_value = "clock,tournament")]
+    #[arg(long, value_delimiter = ',', default_value = "clock,tournament,ranking")]
     pub services: Vec<suite::Extra>,
+    /// The association whose key signs rank certificates (`<data dir>/association.key`).
+    #[arg(long, default_value = "cwa", env = "WEIQI_ASSOCIATION")]
+    pub association: String,
 }
 
 #[derive(Args)]

@@ -15,7 +15,8 @@ use weiqi_game::service::GameService;
 use weiqi_gateway::auth::{Authority, Role};
 use weiqi_gateway::game::GameGateway;
 use weiqi_gateway::info::InfoGateway;
-use weiqi_tournament::directory::NoDirectory;
+use weiqi_ranking::tournaments::{Classifier, TournamentLog};
+use weiqi_ranking::{RankingConfig, RankingGateway, RankingProjector, RankingService};
 use weiqi_tournament::grpc::TournamentGateway;
 use weiqi_tournament::manager::{ManagerConfig, ProcessManager};
 use weiqi_tournament::memory::MemoryReadModel;
@@ -33,6 +34,8 @@ pub enum Extra {
     Clock,
     /// The tournament service.
     Tournament,
+    /// The ranking service (ratings, registry, certification).
+    Ranking,
     /// None of them: only the game service and the gateway.
     None,
 }
@@ -46,6 +49,8 @@ pub enum Service {
     Clock,
     /// The tournament process manager and read-model projector.
     Tournament,
+    /// The ranking service: ratings, player registry, certification cases, and its projector.
+    Ranking,
     /// The gRPC gateway, forwarding commands over NATS.
     Gateway,
 }
@@ -154,16 +159,60 @@ fn spawn_tournament_workers(
     tokio::spawn(Arc::new(manager).run());
 }
 
-/// The gRPC routes of a gateway: games, identity, clocks, tournaments.
+/// The ranking service over this data directory's association key (`association.key`, made on first
+/// start; its public half is `association.key.pub`, what `weiqi cert verify --key` takes).
+fn ranking_service(log: &AnyEventLog, data_dir: &Path, association: &str) -> Result<Arc<RankingService>> {
+    let key = weiqi_ranking::keys::load_or_create(&data_dir.join("association.key"), association)
+        .with_context(|| format!("association key in {}", data_dir.display()))?;
+    // Which tournaments count for promotion rules is the association's call; none by default (ratings
+    // from rated games are kept regardless).
+    let classify: Classifier = Arc::new(|_| None);
+    let results = Arc::new(TournamentLog::new(log.clone(), classify));
+    Ok(Arc::new(RankingService::new(log.clone(), results, RankingConfig::new(key, weiqi_ranking::shipped_rules()))))
+}
+
+/// The ranking read model: Redis if a URL is given, else in memory.
+async fn ranking_model(redis: Option<&str>) -> Result<weiqi_ranking::AnyReadModel> {
+    Ok(match redis {
+        Some(url) => weiqi_ranking::RedisReadModel::connect(url, "rk:")
+            .await
+            .map_err(|e| anyhow::anyhow!("connecting to Redis at {url}: {e}"))?
+            .into(),
+        None => weiqi_ranking::MemoryReadModel::new().into(),
+    })
+}
+
+/// The tournament service's player directory, backed by the ranking service's registry.
+struct Registry(Arc<RankingService>);
+
+impl weiqi_tournament::directory::PlayerDirectory for Registry {
+    fn snapshot<'a>(&'a self, account: &'a str) -> weiqi_tournament::directory::Lookup<'a> {
+        Box::pin(async move {
+            self.0
+                .tournament_snapshot(account)
+                .await
+                .map_err(|e| weiqi_tournament::directory::DirectoryUnavailable(e.to_string()))
+        })
+    }
+}
+
+/// The gRPC routes of a gateway: games, identity, clocks, tournaments, ranking.
 async fn gateway_routes(
     backbone: &Backbone,
     auth: &Authority,
     game: GameClient,
     tournaments: Arc<TournamentService<AnyEventLog>>,
     model: AnyReadModel,
+    ranking: Arc<RankingService>,
+    ranking_model: weiqi_ranking::AnyReadModel,
 ) -> tonic::service::RoutesBuilder {
-    let services =
-        ["weiqi.v1.GameService", "weiqi.v1.GatewayService", "weiqi.v1.ClockService", "weiqi.v1.TournamentService"];
+    let services = [
+        "weiqi.v1.GameService",
+        "weiqi.v1.GatewayService",
+        "weiqi.v1.ClockService",
+        "weiqi.v1.TournamentService",
+        "weiqi.v1.RankingService",
+    ];
     let mut routes = weiqi_gateway::server::base_routes(
         GameGateway::new(game, backbone.log.clone(), auth.clone(), trace_fn()),
         InfoGateway::new(auth.clone(), backbone.backend, services.iter().map(|s| s.to_string()).collect()),
@@ -174,7 +223,10 @@ async fn gateway_routes(
         backbone.bus.clone(),
         auth.clone(),
     )));
-    routes.add_service(TournamentGateway::new(tournaments, model, auth.clone(), Arc::new(NoDirectory)).into_server());
+    routes.add_service(
+        TournamentGateway::new(tournaments, model, auth.clone(), Arc::new(Registry(ranking.clone()))).into_server(),
+    );
+    routes.add_service(RankingGateway::new(ranking, ranking_model, auth.clone()).into_server());
     routes
 }
 
@@ -201,10 +253,16 @@ pub async fn up(args: UpArgs) -> Result<ExitCode> {
     if args.services.contains(&Extra::Tournament) {
         spawn_tournament_workers(&backbone.log, &tournaments, &model, &client);
     }
+    let ranking = ranking_service(&backbone.log, &args.data_dir, &args.association)?;
+    let rank_model = ranking_model(args.redis.as_deref()).await?;
+    if args.services.contains(&Extra::Ranking) {
+        tokio::spawn(ranking.clone().run());
+        tokio::spawn(Arc::new(RankingProjector::new(backbone.log.clone(), rank_model.clone())).run());
+    }
 
     let grpc = weiqi_gateway::server::bind(args.grpc).await?;
     let http = weiqi_gateway::server::bind(args.http).await?;
-    let routes = gateway_routes(&backbone, &auth, client, tournaments, model).await;
+    let routes = gateway_routes(&backbone, &auth, client, tournaments, model, ranking, rank_model).await;
     if !args.quiet {
         print_quick_start(&args, &auth, backbone.backend);
     }
@@ -251,17 +309,30 @@ pub async fn serve(service: Service, args: UpArgs) -> Result<ExitCode> {
             eprintln!("weiqi: tournament process manager and projector on NATS");
             shutdown_signal().await;
         }
+        Service::Ranking => {
+            let ranking = ranking_service(&backbone.log, &args.data_dir, &args.association)?;
+            let rank_model = ranking_model(args.redis.as_deref()).await?;
+            tokio::spawn(Arc::new(RankingProjector::new(backbone.log.clone(), rank_model)).run());
+            eprintln!("weiqi: ranking service on NATS");
+            tokio::select! {
+                _ = ranking.run() => {}
+                _ = shutdown_signal() => {}
+            }
+        }
         Service::Gateway => {
             let auth = authority(&args.data_dir)?;
             let tournaments = Arc::new(TournamentService::new(backbone.log.clone()));
             let model = tournament_model(args.redis.as_deref()).await?;
+            let ranking = ranking_service(&backbone.log, &args.data_dir, &args.association)?;
+            let rank_model = ranking_model(args.redis.as_deref()).await?;
             if args.redis.is_none() {
-                // Without a shared Redis, this gateway keeps its own read model up to date.
+                // Without a shared Redis, this gateway keeps its own read models up to date.
                 tokio::spawn(Arc::new(Projector::new(backbone.log.clone(), model.clone())).run());
+                tokio::spawn(Arc::new(RankingProjector::new(backbone.log.clone(), rank_model.clone())).run());
             }
             let grpc = weiqi_gateway::server::bind(args.grpc).await?;
             let http = weiqi_gateway::server::bind(args.http).await?;
-            let routes = gateway_routes(&backbone, &auth, remote_game, tournaments, model).await;
+            let routes = gateway_routes(&backbone, &auth, remote_game, tournaments, model, ranking, rank_model).await;
             eprintln!("weiqi: gateway on {} (gRPC, gRPC-web), HTTP on {}", args.grpc, args.http);
             tokio::spawn(weiqi_gateway::server::serve_http(
                 weiqi_gateway::server::http_router(weiqi_telemetry::render_metrics),

@@ -5,6 +5,7 @@
 mod clocks;
 mod e2e;
 mod pairing;
+mod ratings;
 mod rules;
 
 use std::process::ExitCode;
@@ -69,6 +70,16 @@ pub enum BenchCommand {
         #[arg(long)]
         json: bool,
     },
+    /// Recompute ratings from a million synthetic games; leaderboard reads through the gateway.
+    Ratings {
+        #[arg(long, default_value_t = 1_000_000)]
+        games: usize,
+        /// Redis URL (default: start a redis-server if one is installed, else read from memory).
+        #[arg(long)]
+        redis: Option<String>,
+        #[arg(long)]
+        json: bool,
+    },
     /// Swiss/McMahon pairing of a large field, rounds 1–7, quality against the exact optimum, and standings.
     Pairing {
         #[arg(long, default_value_t = 10_000)]
@@ -87,6 +98,7 @@ pub fn run(command: BenchCommand) -> Result<ExitCode> {
     match command {
         BenchCommand::Rules { games, runs, json } => rules::run(games, runs, json),
         BenchCommand::Pairing { players, swiss, seed, json } => pairing::run(players, swiss, seed, json),
+        BenchCommand::Ratings { games, redis, json } => crate::runtime().block_on(ratings::run(games, redis, json)),
         BenchCommand::Clocks { clocks, nats, min_secs, max_secs, json } => {
             crate::runtime().block_on(clocks::run(clocks, nats, min_secs, max_secs, json))
         }
