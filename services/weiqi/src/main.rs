@@ -72,6 +72,9 @@ pub struct UpArgs {
     /// NATS server URL: use JetStream for the logs instead of the embedded log.
     #[arg(long, env = "WEIQI_NATS_URL")]
     pub nats: Option<String>,
+    /// JetStream stream replicas (3 on a 3-node NATS cluster; 1 on a single server).
+    #[arg(long, default_value_t = 1, env = "WEIQI_STREAM_REPLICAS")]
+    pub replicas: usize,
     /// Redis URL: keep read models in Redis instead of memory.
     #[arg(long, env = "WEIQI_REDIS_URL")]
     pub redis: Option<String>,

@@ -67,7 +67,8 @@ impl Backbone {
     pub async fn open(args: &UpArgs) -> Result<Backbone> {
         match &args.nats {
             Some(url) => {
-                let log = JetStreamLog::connect(url, JetStreamConfig::default())
+                let config = JetStreamConfig { replicas: args.replicas, ..JetStreamConfig::default() };
+                let log = JetStreamLog::connect(url, config)
                     .await
                     .with_context(|| format!("connecting to NATS JetStream at {url}"))?;
                 let bus = NatsBus::new(log.client().clone());
