@@ -369,11 +369,14 @@ impl<L: EventLog> GameService<L> {
         let entry = self.entry(&command.game_id);
         let mut entry = entry.lock().await;
         entry.last_used = Instant::now();
+        // Whether the cached state was read from the log during this command (so it is current).
+        let mut fresh = false;
         if !entry.loaded {
             if let Err(e) = self.catch_up(&id, &mut entry).await {
                 return unavailable(e);
             }
             entry.loaded = true;
+            fresh = true;
         }
         for _ in 0..MAX_CONFLICT_RETRIES {
             if let Some(c) = &entry.corrupt {
@@ -385,6 +388,21 @@ impl<L: EventLog> GameService<L> {
             let now = self.env.now();
             let events = match decide(&entry.state, &actor, &cmd, now) {
                 Ok(events) => events,
+                Err(r) if !fresh => {
+                    // Another instance may have appended since this one cached the game: a stale state could
+                    // refuse a command that the current one accepts ("not your turn"). Read the tail and decide
+                    // again before refusing. (An acceptance on a stale state is caught by the expected sequence.)
+                    tracing::debug!(reason = r.code(), "rejected on the cached state; re-reading the log");
+                    let before = entry.state.version;
+                    if let Err(e) = self.catch_up(&id, &mut entry).await {
+                        return unavailable(e);
+                    }
+                    fresh = true;
+                    if entry.state.version == before {
+                        return rejected(&r);
+                    }
+                    continue;
+                }
                 Err(r) => {
                     tracing::debug!(reason = r.code(), "rejected");
                     return rejected(&r);
@@ -436,6 +454,7 @@ impl<L: EventLog> GameService<L> {
                     if let Err(e) = self.catch_up(&id, &mut entry).await {
                         return unavailable(e);
                     }
+                    fresh = true;
                 }
                 Err(AppendError::CommandIdReused { original }) => {
                     return reject(

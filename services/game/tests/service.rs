@@ -110,7 +110,26 @@ async fn suite(log: AnyEventLog) {
     assert_eq!(v.move_number, 1);
     assert_eq!(v.rows[4], "....X....");
 
+    alternating_instances(log.clone()).await;
     conflicting_commands(log.clone()).await;
+}
+
+/// Two instances take turns serving one game: each one's cache is stale every other move, and neither
+/// refuses a good move because of it.
+async fn alternating_instances(log: AnyEventLog) {
+    let g = "g-alternate";
+    let a = GameService::new(log.clone());
+    let b = GameService::new(log.clone());
+    assert!(is_accepted(&a.handle(&command(g, "alt-create", &ann(), create(g, 9)), &[]).await));
+    let moves = [(ann(), 2, 2), (bob(), 6, 6), (ann(), 2, 6), (bob(), 6, 2), (ann(), 4, 4)];
+    for (i, (actor, x, y)) in moves.into_iter().enumerate() {
+        let svc = if i % 2 == 0 { &a } else { &b };
+        let r = svc.handle(&command(g, &format!("alt-{i}"), &actor, play(g, x, y)), &[]).await;
+        assert!(is_accepted(&r), "move {i}: {r:?}");
+    }
+    // A stale instance still refuses what is really wrong.
+    let r = b.handle(&command(g, "alt-bad", &ann(), play(g, 4, 4)), &[]).await;
+    assert_eq!(rejection_code(&r), "not_your_turn");
 }
 
 /// 1,000 concurrent commands, many conflicting, from two service instances on one game: exactly one

@@ -9,6 +9,7 @@
 
 mod bench;
 mod cmd;
+mod event_classes;
 
 /// mimalloc instead of the system allocator: a server handling thousands of small requests a second spends
 /// a fifth of its time in glibc's malloc otherwise (measured with perf under `weiqi bench e2e`).
@@ -88,6 +89,10 @@ pub struct UpArgs {
     /// The association whose key signs rank certificates (`<data dir>/association.key`).
     #[arg(long, default_value = "cwa", env = "WEIQI_ASSOCIATION")]
     pub association: String,
+    /// Which tournaments count for promotion rules, and as what (TOML; see
+    /// `services/weiqi/event-classes.example.toml`). Without it, tournaments only rate their games.
+    #[arg(long, env = "WEIQI_EVENT_CLASSES")]
+    pub event_classes: Option<PathBuf>,
 }
 
 #[derive(Args)]

@@ -162,12 +162,13 @@ fn spawn_tournament_workers(
 
 /// The ranking service over this data directory's association key (`association.key`, made on first
 /// start; its public half is `association.key.pub`, what `weiqi cert verify --key` takes).
-fn ranking_service(log: &AnyEventLog, data_dir: &Path, association: &str) -> Result<Arc<RankingService>> {
+fn ranking_service(log: &AnyEventLog, args: &UpArgs) -> Result<Arc<RankingService>> {
+    let (data_dir, association) = (&args.data_dir, &args.association);
     let key = weiqi_ranking::keys::load_or_create(&data_dir.join("association.key"), association)
         .with_context(|| format!("association key in {}", data_dir.display()))?;
-    // Which tournaments count for promotion rules is the association's call; none by default (ratings
-    // from rated games are kept regardless).
-    let classify: Classifier = Arc::new(|_| None);
+    // Which tournaments count for promotion rules is the association's call (`--event-classes`); without
+    // it none do, and rated games still rate.
+    let classify: Classifier = crate::event_classes::load(args.event_classes.as_deref())?;
     let results = Arc::new(TournamentLog::new(log.clone(), classify));
     Ok(Arc::new(RankingService::new(log.clone(), results, RankingConfig::new(key, weiqi_ranking::shipped_rules()))))
 }
@@ -254,7 +255,7 @@ pub async fn up(args: UpArgs) -> Result<ExitCode> {
     if args.services.contains(&Extra::Tournament) {
         spawn_tournament_workers(&backbone.log, &tournaments, &model, &client);
     }
-    let ranking = ranking_service(&backbone.log, &args.data_dir, &args.association)?;
+    let ranking = ranking_service(&backbone.log, &args)?;
     let rank_model = ranking_model(args.redis.as_deref()).await?;
     if args.services.contains(&Extra::Ranking) {
         tokio::spawn(ranking.clone().run());
@@ -311,7 +312,7 @@ pub async fn serve(service: Service, args: UpArgs) -> Result<ExitCode> {
             shutdown_signal().await;
         }
         Service::Ranking => {
-            let ranking = ranking_service(&backbone.log, &args.data_dir, &args.association)?;
+            let ranking = ranking_service(&backbone.log, &args)?;
             let rank_model = ranking_model(args.redis.as_deref()).await?;
             tokio::spawn(Arc::new(RankingProjector::new(backbone.log.clone(), rank_model)).run());
             eprintln!("weiqi: ranking service on NATS");
@@ -324,7 +325,7 @@ pub async fn serve(service: Service, args: UpArgs) -> Result<ExitCode> {
             let auth = authority(&args.data_dir)?;
             let tournaments = Arc::new(TournamentService::new(backbone.log.clone()));
             let model = tournament_model(args.redis.as_deref()).await?;
-            let ranking = ranking_service(&backbone.log, &args.data_dir, &args.association)?;
+            let ranking = ranking_service(&backbone.log, &args)?;
             let rank_model = ranking_model(args.redis.as_deref()).await?;
             if args.redis.is_none() {
                 // Without a shared Redis, this gateway keeps its own read models up to date.
