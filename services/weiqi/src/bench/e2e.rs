@@ -58,6 +58,41 @@ struct Server {
     child: Child,
     data_dir: tempfile::TempDir,
     url: String,
+    http: u16,
+}
+
+/// Quantiles (ms) of the server's own time per `play` command (decide + append + fold), from the
+/// `weiqi_command_seconds` histogram on its `/metrics`: what the server spends, against what the
+/// client measures end to end.
+async fn server_play_quantiles(http: u16) -> Option<(f64, f64)> {
+    histogram_quantiles(http, "weiqi_command_seconds_bucket", Some("command=\"play\"")).await
+}
+
+/// Quantiles (ms) of the server's JetStream append time (`weiqi_append_seconds`).
+async fn server_append_quantiles(http: u16) -> Option<(f64, f64)> {
+    histogram_quantiles(http, "weiqi_append_seconds_bucket", None).await
+}
+
+async fn histogram_quantiles(http: u16, metric: &str, label: Option<&str>) -> Option<(f64, f64)> {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut s = tokio::net::TcpStream::connect(("127.0.0.1", http)).await.ok()?;
+    s.write_all(b"GET /metrics HTTP/1.0\r\nHost: localhost\r\n\r\n").await.ok()?;
+    let mut body = String::new();
+    s.read_to_string(&mut body).await.ok()?;
+    let mut buckets: Vec<(f64, f64)> = body
+        .lines()
+        .filter(|l| l.starts_with(metric) && label.is_none_or(|x| l.contains(x)))
+        .filter_map(|l| {
+            let le = l.split("le=\"").nth(1)?.split('"').next()?;
+            let le = if le == "+Inf" { f64::INFINITY } else { le.parse().ok()? };
+            let count: f64 = l.rsplit(' ').next()?.parse().ok()?;
+            Some((le, count))
+        })
+        .collect();
+    buckets.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let total = buckets.last()?.1;
+    let q = |p: f64| buckets.iter().find(|(_, c)| *c >= p * total).map(|(le, _)| le * 1000.0);
+    Some((q(0.5)?, q(0.99)?))
 }
 
 impl Drop for Server {
@@ -108,7 +143,7 @@ async fn start_server(nats_url: &str) -> Result<Server> {
         .spawn()
         .context("starting `weiqi up --nats` as the server under test")?;
     let url = format!("http://127.0.0.1:{grpc}");
-    let server = Server { child, data_dir, url };
+    let server = Server { child, data_dir, url, http };
     let deadline = Instant::now() + Duration::from_secs(60);
     loop {
         if let Ok(ch) = Channel::from_shared(server.url.clone())?.connect().await {
@@ -361,6 +396,8 @@ pub async fn run(args: E2eArgs) -> Result<ExitCode> {
     let elapsed = measured_from.elapsed().as_secs_f64();
     let n = moves.load(std::sync::atomic::Ordering::Relaxed);
     let rss = rss_mb(server.child.id()).unwrap_or(f64::NAN);
+    let server_play = server_play_quantiles(server.http).await;
+    let server_append = server_append_quantiles(server.http).await;
     let size = event_bytes.load(std::sync::atomic::Ordering::Relaxed).max(64);
 
     eprintln!("raw JetStream publishes of {size} bytes on the same server …");
@@ -404,6 +441,16 @@ pub async fn run(args: E2eArgs) -> Result<ExitCode> {
             ("raw publish / moves (overhead)", format!("{:.2}×", r.overhead_ratio), "≤ 2×"),
             ("server RSS with all games cached (MB)", format!("{:.0}", r.game_service_rss_mb), "≤ 500"),
             ("errors", r.errors.to_string(), "0"),
+            (
+                "server's own time per move p50 / p99 (ms, ≤ bucket)",
+                server_play.map(|(a, b)| format!("{a:.2} / {b:.2}")).unwrap_or_else(|| "n/a".into()),
+                "",
+            ),
+            (
+                "of which JetStream append p50 / p99 (ms, ≤ bucket)",
+                server_append.map(|(a, b)| format!("{a:.2} / {b:.2}")).unwrap_or_else(|| "n/a".into()),
+                "",
+            ),
         ],
         args.json.then_some(&r),
     );
