@@ -68,9 +68,21 @@ impl Backbone {
         match &args.nats {
             Some(url) => {
                 let config = JetStreamConfig { replicas: args.replicas, ..JetStreamConfig::default() };
-                let log = JetStreamLog::connect(url, config)
-                    .await
-                    .with_context(|| format!("connecting to NATS JetStream at {url}"))?;
+                // A cluster that is still forming (every service starting at once) times out creating
+                // replicated streams: retry for a minute before giving up.
+                let deadline = std::time::Instant::now() + Duration::from_secs(60);
+                let log = loop {
+                    match JetStreamLog::connect(url, config.clone()).await {
+                        Ok(log) => break log,
+                        Err(e) if std::time::Instant::now() < deadline => {
+                            tracing::warn!(error = %e, "NATS JetStream not ready; retrying");
+                            tokio::time::sleep(Duration::from_secs(2)).await;
+                        }
+                        Err(e) => {
+                            return Err(e).with_context(|| format!("connecting to NATS JetStream at {url}"));
+                        }
+                    }
+                };
                 let bus = NatsBus::new(log.client().clone());
                 Ok(Backbone { log: AnyEventLog::JetStream(log), bus: AnyBus::Nats(bus), backend: "nats" })
             }
@@ -123,8 +135,26 @@ fn trace_fn() -> Arc<dyn Fn() -> Vec<(String, String)> + Send + Sync> {
     Arc::new(weiqi_telemetry::inject_current)
 }
 
+/// Ctrl-C, or SIGTERM (what container runtimes send to stop a process).
 async fn shutdown_signal() {
-    let _ = tokio::signal::ctrl_c().await;
+    #[cfg(unix)]
+    {
+        let mut term = match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(s) => s,
+            Err(_) => {
+                let _ = tokio::signal::ctrl_c().await;
+                return;
+            }
+        };
+        tokio::select! {
+            _ = tokio::signal::ctrl_c() => {}
+            _ = term.recv() => {}
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+    }
 }
 
 fn spawn_eviction(game: Arc<GameService<AnyEventLog>>) {
@@ -286,6 +316,15 @@ pub async fn serve(service: Service, args: UpArgs) -> Result<ExitCode> {
     let _telemetry = weiqi_telemetry::init(&format!("weiqi-{service:?}").to_lowercase())?;
     let backbone = Backbone::open(&args).await?;
     let remote_game = GameClient::Bus(backbone.bus.clone(), Duration::from_secs(10));
+    if !matches!(service, Service::Gateway) {
+        // Every service answers /healthz and /metrics on --http, for probes and Prometheus.
+        let http = weiqi_gateway::server::bind(args.http).await?;
+        tokio::spawn(weiqi_gateway::server::serve_http(
+            weiqi_gateway::server::http_router(weiqi_telemetry::render_metrics),
+            http,
+            shutdown_signal(),
+        ));
+    }
     match service {
         Service::Game => {
             let game = Arc::new(GameService::new(backbone.log.clone()));
