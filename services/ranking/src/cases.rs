@@ -671,6 +671,8 @@ impl RankingService {
     /// Faults.
     pub async fn on_results(&self, results: crate::tournaments::FinalResults) -> Result<(), RankingError> {
         let players: Vec<PlayerId> = results.players().cloned().collect();
+        // EGF: the tournament's games are rated now, together (a no-op under other systems).
+        self.close_tournament(&results).await?;
         {
             let mut st = self.lock().await?;
             st.results.insert(results.event.id.0.clone(), results);

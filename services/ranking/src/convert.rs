@@ -199,6 +199,7 @@ pub fn rating_pb(p: &RatingPoint) -> pb::RatingChanged {
         period: p.period.unwrap_or(-1),
         ledger_sequence: p.ledger_sequence,
         at_ms: p.at.0,
+        tournament_id: p.tournament.clone().unwrap_or_default(),
     }
 }
 
@@ -214,6 +215,7 @@ fn rating_from_pb(m: &pb::RatingChanged) -> RatingPoint {
         deviation_before: m.deviation_before,
         game: (!m.game_id.is_empty()).then(|| GameId(m.game_id.clone())),
         period: (m.period >= 0).then_some(m.period),
+        tournament: (!m.tournament_id.is_empty()).then(|| m.tournament_id.clone()),
         ledger_sequence: m.ledger_sequence,
         at: Millis(m.at_ms),
     }
@@ -645,6 +647,7 @@ mod tests {
                 deviation_before: 350.0,
                 game: None,
                 period: Some(2_900),
+                tournament: Some("cup".into()),
                 ledger_sequence: 9,
                 at: Millis(41),
             }),

@@ -99,6 +99,7 @@ impl GameRecord {
             result: rated,
             conditions: self.conditions,
             ended_at: self.ended_at?,
+            tournament: self.tournament.clone(),
         })
     }
 

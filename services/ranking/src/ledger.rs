@@ -40,7 +40,8 @@ pub struct RatingReport {
     pub view: Option<RatingView>,
     /// The grade the rating stands for (amateur mapping of the system), if any.
     pub grade_for_rating: Option<String>,
-    /// Games waiting in the open Glicko-2 period.
+    /// Games recorded and not rated yet: in the open Glicko-2 period, or (EGF) in an unfinished
+    /// tournament.
     pub pending_games: u32,
 }
 
@@ -49,14 +50,6 @@ impl RankingService {
     pub(crate) fn fold_ledger(&self, st: &mut State, entry: &LedgerEntry) {
         for e in &entry.events {
             st.book.evolve(e);
-            match e {
-                RatingEvent::GameQueued { game, .. } => {
-                    *st.pending.entry(game.black.clone()).or_default() += 1;
-                    *st.pending.entry(game.white.clone()).or_default() += 1;
-                }
-                RatingEvent::PeriodClosed { .. } => st.pending.clear(),
-                _ => {}
-            }
         }
         if let Some(p) = entry.game_position {
             st.games_from = st.games_from.max(Position::from_raw(p).next());
@@ -71,6 +64,7 @@ impl RankingService {
             RatingCommand::ClosePeriods => {
                 format!("ledger/{system}/close/{}", book.open_period().map_or(-1, |p| p))
             }
+            RatingCommand::CloseTournament { tournament } => format!("ledger/{system}/tournament/{tournament}"),
         }
     }
 
@@ -127,30 +121,38 @@ impl RankingService {
     /// Records every rating change of ledger entry `sequence` in the players' logs (idempotent).
     pub(crate) async fn fan_out(&self, st: &mut State, sequence: u64, entry: &LedgerEntry) -> Result<(), RankingError> {
         let mut points: Vec<(PlayerId, RatingPoint)> = Vec::new();
-        let point = |u: &RatingUpdate, game: Option<GameId>, period: Option<i64>| RatingPoint {
-            system: self.config.system.name().to_owned(),
-            rating: u.after.rating,
-            deviation: u.after.deviation,
-            volatility: u.after.volatility,
-            games: u.after.games,
-            provisional: self.config.system.is_provisional(&u.after),
-            rating_before: u.before.rating,
-            deviation_before: u.before.deviation,
-            game,
-            period,
-            ledger_sequence: sequence,
-            at: entry.input.at,
-        };
+        let point =
+            |u: &RatingUpdate, game: Option<GameId>, period: Option<i64>, tournament: Option<&str>| RatingPoint {
+                system: self.config.system.name().to_owned(),
+                rating: u.after.rating,
+                deviation: u.after.deviation,
+                volatility: u.after.volatility,
+                games: u.after.games,
+                provisional: self.config.system.is_provisional(&u.after),
+                rating_before: u.before.rating,
+                deviation_before: u.before.deviation,
+                game,
+                period,
+                tournament: tournament.map(str::to_owned),
+                ledger_sequence: sequence,
+                at: entry.input.at,
+            };
         for e in &entry.events {
             match e {
                 RatingEvent::GameRated { game, black, white } => {
-                    points.push((black.player.clone(), point(black, Some(game.id.clone()), None)));
-                    points.push((white.player.clone(), point(white, Some(game.id.clone()), None)));
+                    let t = game.tournament.as_deref();
+                    points.push((black.player.clone(), point(black, Some(game.id.clone()), None, t)));
+                    points.push((white.player.clone(), point(white, Some(game.id.clone()), None, t)));
                 }
                 RatingEvent::PeriodClosed { period, updates } => {
-                    points.extend(updates.iter().map(|u| (u.player.clone(), point(u, None, Some(*period)))));
+                    points.extend(updates.iter().map(|u| (u.player.clone(), point(u, None, Some(*period), None))));
                 }
-                RatingEvent::PlayerSeeded { .. } | RatingEvent::GameQueued { .. } => {}
+                RatingEvent::TournamentRated { tournament, updates } => {
+                    points.extend(updates.iter().map(|u| (u.player.clone(), point(u, None, None, Some(tournament)))));
+                }
+                RatingEvent::PlayerSeeded { .. }
+                | RatingEvent::GameQueued { .. }
+                | RatingEvent::TournamentGameQueued { .. } => {}
             }
         }
         // A player appears at most once per entry except in two games of one EGF/Elo entry, which
@@ -246,6 +248,43 @@ impl RankingService {
         Ok(!events.is_empty())
     }
 
+    /// EGF: rates a finished tournament's games together (see [`weiqi_rating::RatingCommand::CloseTournament`]).
+    /// Every game the final results list is recorded first (from its own log; a game recorded before is
+    /// skipped), so a result the game follower has not reached yet is not rated on its own later.
+    /// Does nothing under other systems. Returns the number of players rated.
+    ///
+    /// # Errors
+    /// Faults; a game log that does not replay is `Internal`.
+    pub async fn close_tournament(&self, results: &crate::tournaments::FinalResults) -> Result<usize, RankingError> {
+        if !matches!(&self.config.system, weiqi_rating::RatingSystem::Egf(s) if s.rate_by_tournament) {
+            return Ok(0);
+        }
+        let tournament = results.event.id.0.clone();
+        if self.lock().await?.book.tournament_rated(&tournament) {
+            return Ok(0);
+        }
+        let mut games: Vec<&GameId> = results.groups.iter().flat_map(|g| &g.placings).flat_map(|p| &p.games).collect();
+        games.sort();
+        games.dedup();
+        for game in games {
+            let record = load_game(&self.log, &game.0).await?;
+            if let Some(rated) = record.and_then(|r| r.rated_game()) {
+                let mut st = self.lock().await?;
+                self.record_rated(&mut st, rated, None).await?;
+            }
+        }
+        let mut st = self.lock().await?;
+        let input = RatingInput { at: self.clock.now(), command: RatingCommand::CloseTournament { tournament } };
+        let events = self.ledger_input(&mut st, input, None).await?;
+        Ok(events
+            .iter()
+            .map(|e| match e {
+                RatingEvent::TournamentRated { updates, .. } => updates.len(),
+                _ => 0,
+            })
+            .sum())
+    }
+
     /// Closes the open Glicko-2 period if it is over now (the timer calls this). Returns the number
     /// of players rated.
     ///
@@ -314,7 +353,7 @@ impl RankingService {
             system: self.config.system.name().to_owned(),
             view,
             grade_for_rating,
-            pending_games: st.pending.get(player).copied().unwrap_or(0),
+            pending_games: st.book.pending_games(player),
         })
     }
 

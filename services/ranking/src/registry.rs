@@ -128,6 +128,8 @@ pub struct RatingPoint {
     pub game: Option<GameId>,
     /// The Glicko-2 period closed.
     pub period: Option<i64>,
+    /// The tournament: the one rated together (EGF), or the rated game's.
+    pub tournament: Option<String>,
     /// The ledger entry it comes from.
     pub ledger_sequence: u64,
     /// When.
@@ -612,6 +614,7 @@ mod tests {
             deviation_before: 350.0,
             game: None,
             period: Some(7),
+            tournament: None,
             ledger_sequence: seq,
             at: Millis(5),
         };

@@ -115,8 +115,6 @@ pub(crate) struct State {
     pub(crate) ledger_sequence: u64,
     /// Where the game follower resumes.
     pub(crate) games_from: Position,
-    /// Games queued in the open Glicko-2 period, per player.
-    pub(crate) pending: HashMap<PlayerId, u32>,
     /// Player logs loaded so far.
     pub(crate) players: HashMap<PlayerId, PlayerState>,
     /// Every case.
@@ -179,7 +177,6 @@ impl RankingService {
                 book,
                 ledger_sequence: 0,
                 games_from: Position::START,
-                pending: HashMap::new(),
                 players: HashMap::new(),
                 cases: BTreeMap::new(),
                 results: HashMap::new(),
@@ -238,7 +235,6 @@ impl RankingService {
         st.book = RatingBook::new(self.config.system.clone());
         st.ledger_sequence = 0;
         st.games_from = Position::START;
-        st.pending.clear();
         st.players.clear();
         st.cases.clear();
         self.reload_ledger(st).await?;

@@ -2,12 +2,13 @@
 //! game service, rated by the running ranking service (following the game log), with period-close
 //! ticks, a handicap game, unrated games and an unregistered player; then the book is rebuilt from the
 //! logs (each ledger game checked against its game log) and compared bit for bit with the live book,
-//! with a restarted service, with every player's log and with the projected read model. On the
-//! embedded log for Glicko-2 and EGF, and on real NATS JetStream.
+//! with a restarted service, with every player's log and with the projected read model. Ten games
+//! belong to a tournament: under EGF they wait for its final results and are then rated together. On
+//! the embedded log for Glicko-2 and EGF, and on real NATS JetStream.
 
 mod common;
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -16,9 +17,11 @@ use weiqi_eventlog::{AnyEventLog, EmbeddedConfig, EmbeddedLog, JetStreamConfig, 
 use weiqi_game::service::GameService;
 use weiqi_ranking::recompute::{difference, from_logs};
 use weiqi_ranking::registry::Profile;
-use weiqi_ranking::tournaments::NoTournaments;
+use weiqi_ranking::tournaments::{FinalResults, NoTournaments, Placing, ResultsGroup};
 use weiqi_ranking::{MemoryReadModel, RankingConfig, RankingProjector, RankingService, ReadModel};
-use weiqi_rating::{AssociationKey, EgfSettings, PlayerId, RatingSystem};
+use weiqi_rating::{
+    AssociationKey, EgfSettings, EventId, EventLevel, EventRef, GameId, Millis, PlayerId, RatingSystem,
+};
 
 const PLAYERS: [(&str, Option<&str>); 8] = [
     ("ann", Some("3d")),
@@ -56,8 +59,10 @@ async fn suite(log: AnyEventLog, system: RatingSystem) {
     }
     let runner = tokio::spawn(ranking.clone().run());
 
-    // 48 games over about three weeks: every sixth unrated, one handicap game, an unregistered player.
+    // 48 games over about three weeks: every sixth unrated, one handicap game, an unregistered player,
+    // and games 20..30 in a tournament.
     let mut rated = 0;
+    let mut cup: BTreeMap<&str, Vec<GameId>> = BTreeMap::new();
     for n in 0..48usize {
         let black = PLAYERS[n % 8].0;
         let white = if n % 11 == 5 { "visitor" } else { PLAYERS[(n * 3 + 1) % 8].0 };
@@ -66,9 +71,13 @@ async fn suite(log: AnyEventLog, system: RatingSystem) {
             rated: n % 6 != 3,
             handicap: if n == 10 { 3 } else { 0 },
             komi_half_points: if n == 10 { Some(1) } else { None },
-            tournament: None,
+            tournament: (20..30).contains(&n).then(|| ("cup".to_owned(), u32::try_from(n).unwrap() - 19, 1)),
         };
         play(&games, &format!("g-{n:03}"), black, white, (n * 7) % 3 != 0, &setup).await;
+        if setup.tournament.is_some() {
+            cup.entry(black).or_default().push(GameId(format!("g-{n:03}")));
+            cup.entry(white).or_default().push(GameId(format!("g-{n:03}")));
+        }
         if setup.rated {
             rated += 1;
         }
@@ -90,6 +99,37 @@ async fn suite(log: AnyEventLog, system: RatingSystem) {
         async move { (ranking.book().await.unwrap().game_count() == want).then_some(()) }
     })
     .await;
+    // The tournament's final results arrive (here straight from the test rather than a results port).
+    let egf = matches!(system, RatingSystem::Egf(_));
+    let cup_games: usize = (20..30).filter(|n| n % 6 != 3).count();
+    let waiting = ranking.book().await.unwrap().open_tournaments().map(str::to_owned).collect::<Vec<_>>();
+    assert_eq!(waiting, if egf { vec!["cup".to_owned()] } else { vec![] });
+    let results = FinalResults {
+        event: EventRef { id: EventId::from("cup"), name: "Cup".into(), kind: "open".into(), level: EventLevel::City },
+        ended_at: Millis(clock.ms()),
+        groups: vec![ResultsGroup {
+            group: None,
+            rounds: 10,
+            field_by_grade: BTreeMap::new(),
+            placings: cup
+                .iter()
+                .enumerate()
+                .map(|(i, (p, games))| Placing {
+                    player: PlayerId::from(*p),
+                    place: u32::try_from(i).unwrap() + 1,
+                    wins: 0,
+                    byes: 0,
+                    games: games.clone(),
+                })
+                .collect(),
+        }],
+    };
+    let rated_together = ranking.close_tournament(&results).await.unwrap();
+    assert_eq!(rated_together > 0, egf, "{rated_together} players rated together");
+    assert_eq!(ranking.close_tournament(&results).await.unwrap(), 0, "closing twice rates nothing");
+    let book = ranking.book().await.unwrap();
+    assert_eq!(book.open_tournaments().count(), 0);
+    assert!(cup_games > 0 && book.tournament_rated("cup") == egf);
     clock.advance(8 * DAY_MS);
     ranking.close_periods().await.unwrap();
     runner.abort();

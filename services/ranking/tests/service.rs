@@ -91,6 +91,7 @@ async fn a_ledger_entry_not_fanned_out_is_recorded_in_the_players_logs_at_start(
         result: RatedResult::BlackWins,
         conditions: GameConditions::even(),
         ended_at: Millis(common::START_MS),
+        tournament: None,
     };
     let input = RatingInput { at: Millis(common::START_MS), command: RatingCommand::RecordGame(game) };
     let events = decide(&RatingBook::new(system.clone()), &input.command, input.at).unwrap();

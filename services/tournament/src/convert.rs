@@ -60,6 +60,7 @@ pub fn format_from_pb(f: Option<&pb::TournamentFormat>) -> Result<Format, BadReq
         },
         F::SwissElimination(s) => Format::SwissElimination { rounds: s.rounds, losses: s.losses },
         F::Match(m) => Format::Match { wins_needed: m.wins_needed },
+        F::FixedMatch(m) => Format::FixedMatch { games: m.games },
         F::GroupsThenKnockout(g) => Format::GroupsThenKnockout { groups: g.groups, advance: g.advance },
         F::Team(t) => Format::Team {
             boards: t.boards,
@@ -91,6 +92,7 @@ pub fn format_text(f: &Format) -> String {
             format!("Swiss with elimination at {losses} losses, {rounds} rounds")
         }
         Format::Match { wins_needed } => format!("Match, best of {}", wins_needed * 2 - 1),
+        Format::FixedMatch { games } => format!("Match of {games} games"),
         Format::GroupsThenKnockout { groups, advance } => {
             format!("{groups} groups, top {advance} to a cross knockout")
         }

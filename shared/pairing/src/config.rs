@@ -108,6 +108,14 @@ pub enum Format {
         /// Wins needed (2 for best of 3, 4 for best of 7).
         wins_needed: u32,
     },
+    /// A match of a fixed number of games between two players (十番棋, the ten-game match): every game
+    /// is played unless one side's lead can no longer be caught; games score on the event's points
+    /// (a draw counts for both); the side with more points wins the match, equal points draw it.
+    /// Colours alternate after a first nigiri.
+    FixedMatch {
+        /// Games in the match (10 for a ten-game match).
+        games: u32,
+    },
     /// Groups in round robin, then a cross knockout of the top `advance` of each group (seed 001).
     GroupsThenKnockout {
         /// Number of groups (snake-seeded by rank).

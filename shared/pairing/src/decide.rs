@@ -146,6 +146,7 @@ fn validate(c: &TournamentConfig) -> Result<(), Rejection> {
         Format::Swiss { rounds } | Format::McMahon { rounds, .. } => *rounds == 0,
         Format::SwissElimination { rounds, losses } => *rounds == 0 || *losses == 0,
         Format::Match { wins_needed } => *wins_needed == 0,
+        Format::FixedMatch { games } => *games == 0,
         Format::GroupsThenKnockout { groups, advance } => *groups == 0 || *advance == 0,
         Format::Team { boards, schedule, .. } => {
             *boards == 0
@@ -192,7 +193,7 @@ fn start(t: &Tournament, cfg: &TournamentConfig, now: Millis) -> Result<Vec<Tour
     let have = t.players.values().filter(|e| e.withdrawn.is_none()).count();
     let teams = t.teams.len();
     let (needed, have) = match &cfg.format {
-        Format::Match { .. } => (2, have),
+        Format::Match { .. } | Format::FixedMatch { .. } => (2, have),
         Format::GroupsThenKnockout { groups, advance } => ((*groups * (*advance).max(2)) as usize, have),
         Format::Team { .. } => (2, teams),
         Format::TeamRotation | Format::WinAndContinue => (2, teams),
@@ -201,7 +202,11 @@ fn start(t: &Tournament, cfg: &TournamentConfig, now: Millis) -> Result<Vec<Tour
     if have < needed {
         return Err(Rejection::TooFewEntrants { needed, have });
     }
-    if matches!(cfg.format, Format::Match { .. } | Format::TeamRotation | Format::WinAndContinue) && have != needed {
+    if matches!(
+        cfg.format,
+        Format::Match { .. } | Format::FixedMatch { .. } | Format::TeamRotation | Format::WinAndContinue
+    ) && have != needed
+    {
         return Err(Rejection::TooFewEntrants { needed, have });
     }
     if let Format::Team { boards, line_up: crate::config::LineUpRule::FixedOrder, .. } = cfg.format
@@ -489,6 +494,7 @@ fn finished(t: &Tournament, cfg: &TournamentConfig) -> Option<Champion> {
         Format::Match { wins_needed } => {
             match_wins(t).into_iter().find(|&(_, w)| w >= *wins_needed).map(|(p, _)| Champion::Player(p))
         }
+        Format::FixedMatch { games } => fixed_match_result(t, cfg, *games),
         Format::Team { schedule, .. } => {
             let total = match schedule {
                 TeamSchedule::RoundRobin { cycles } => rounds_per_cycle(t.teams.len()) as u32 * cycles,
@@ -506,5 +512,23 @@ fn finished(t: &Tournament, cfg: &TournamentConfig) -> Option<Champion> {
             [(_, None), (b, Some(_))] => Some(Champion::Team(b)),
             [(_, None), (_, None)] => Some(Champion::None),
         },
+    }
+}
+
+/// The result of a fixed-length match once it is decided: all games played, or a lead the games left
+/// cannot close. More points win; equal points after every game draw the match.
+fn fixed_match_result(t: &Tournament, cfg: &TournamentConfig, games: u32) -> Option<Champion> {
+    let recs = crate::record::records(t, t.current_round());
+    let [a, b] = recs.list.as_slice() else { return None };
+    let played = a.games.min(b.games);
+    let left = i64::from(games.saturating_sub(played)) * (cfg.points.win - cfg.points.loss);
+    let (lead, leader) =
+        if a.points >= b.points { (a.points - b.points, a.player) } else { (b.points - a.points, b.player) };
+    if lead > left {
+        Some(Champion::Player(leader))
+    } else if played >= games {
+        Some(Champion::None)
+    } else {
+        None
     }
 }

@@ -114,6 +114,12 @@ pub(crate) fn pair_next(
             d
         }
         Format::Match { .. } => best_of(t, cfg, next),
+        Format::FixedMatch { games } => {
+            if next > *games {
+                return Err(Rejection::Finished);
+            }
+            best_of(t, cfg, next)
+        }
         Format::GroupsThenKnockout { groups, advance } => {
             let groups = group_members(t, *groups);
             let group_rounds = groups.iter().map(|g| rounds_per_cycle(g.len())).max().unwrap_or(0) as u32;

@@ -107,7 +107,7 @@ pub fn default_ranking(format: &Format) -> Vec<TieBreak> {
         Format::SwissElimination { .. } | Format::Knockout { .. } => {
             vec![Points, Sos, Warnings, Lot]
         }
-        Format::Match { .. } => vec![Points, Lot],
+        Format::Match { .. } | Format::FixedMatch { .. } => vec![Points, Lot],
         Format::GroupsThenKnockout { .. } => vec![Points, HeadToHead, Sodos, Warnings, Lot],
         Format::Team { boards, schedule, .. } => {
             let mut v = match schedule {

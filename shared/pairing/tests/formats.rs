@@ -225,6 +225,39 @@ fn best_of_seven_ends_at_four_wins() {
     }
 }
 
+/// A ten-game match (十番棋) is played out unless the lead can no longer be caught; the side with more
+/// points wins, equal points after ten games draw it.
+#[test]
+fn a_ten_game_match_stops_when_the_lead_cannot_be_caught() {
+    let mut early = 0;
+    for seed in 0..40 {
+        let mut s = sim(Format::FixedMatch { games: 10 }, 2, seed);
+        s.play_to_end(20).unwrap();
+        let played = u32::try_from(s.state.rounds.len()).unwrap();
+        assert!(played <= 10, "seed {seed}: {played} games");
+        let recs = records(&s.state, s.state.current_round());
+        let (a, b) = (&recs.list[0], &recs.list[1]);
+        let left = 2 * i64::from(10 - played);
+        match champion(&s) {
+            Champion::Player(c) => {
+                let (w, l) = if a.player == c { (a, b) } else { (b, a) };
+                assert!(w.points - l.points > left, "seed {seed}: {} vs {} with {left} left", w.points, l.points);
+                // One game earlier, the match was still open.
+                assert!(w.points - l.points <= left + 4, "seed {seed}: decided late");
+            }
+            Champion::None => assert_eq!((played, a.points), (10, b.points), "seed {seed}"),
+            other => panic!("seed {seed}: {other:?}"),
+        }
+        if played < 10 {
+            early += 1;
+        }
+        for w in s.state.rounds.windows(2) {
+            assert_eq!(w[0].games[0].paired.black, w[1].games[0].paired.white, "colours alternate");
+        }
+    }
+    assert!(early > 0, "no match was decided early");
+}
+
 #[test]
 fn groups_then_cross_knockout_as_in_seed_001() {
     let cfg = TournamentConfig::seed_001_local_event("city", 2, 11);

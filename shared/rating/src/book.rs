@@ -1,6 +1,6 @@
 //! The rating book: every player's rating in one system, built only by [`RatingBook::evolve`].
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use serde::{Deserialize, Serialize};
 
@@ -23,6 +23,9 @@ pub struct RatedGame {
     pub conditions: GameConditions,
     /// When the game ended.
     pub ended_at: Millis,
+    /// The tournament the game was played in, if any (EGF rates a tournament's games together).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tournament: Option<String>,
 }
 
 /// What a caller sees of one player's rating.
@@ -64,6 +67,10 @@ pub struct RatingBook {
     /// Glicko-2: the last period closed; later games never join an earlier period.
     pub(crate) last_closed: Option<i64>,
     pub(crate) pending: Vec<PendingGame>,
+    /// EGF: games of unfinished tournaments, waiting to be rated together, by tournament.
+    pub(crate) tournaments: BTreeMap<String, Vec<PendingGame>>,
+    /// EGF: tournaments already rated; a late game of one is rated on its own.
+    pub(crate) closed_tournaments: HashSet<String>,
 }
 
 impl RatingBook {
@@ -78,6 +85,8 @@ impl RatingBook {
             open_period: None,
             last_closed: None,
             pending: Vec::new(),
+            tournaments: BTreeMap::new(),
+            closed_tournaments: HashSet::new(),
         }
     }
 
@@ -109,6 +118,28 @@ impl RatingBook {
     #[must_use]
     pub fn open_period(&self) -> Option<i64> {
         self.open_period
+    }
+
+    /// Games of `player` recorded but not rated yet: in the open Glicko-2 period, or (EGF) in a
+    /// tournament that has not finished.
+    #[must_use]
+    pub fn pending_games(&self, player: &PlayerId) -> u32 {
+        let Some(slot) = self.slot(player) else { return 0 };
+        let mine = |g: &&PendingGame| g.black == slot || g.white == slot;
+        let n = self.pending.iter().filter(mine).count()
+            + self.tournaments.values().flat_map(|games| games.iter()).filter(mine).count();
+        u32::try_from(n).unwrap_or(u32::MAX)
+    }
+
+    /// EGF: tournaments with games recorded and not rated yet.
+    pub fn open_tournaments(&self) -> impl Iterator<Item = &str> {
+        self.tournaments.keys().map(String::as_str)
+    }
+
+    /// EGF: whether a tournament has been rated (its later games are rated one by one).
+    #[must_use]
+    pub fn tournament_rated(&self, tournament: &str) -> bool {
+        self.closed_tournaments.contains(tournament)
     }
 
     /// The stored rating of a player (for Glicko-2: as of the end of their last rated period).
@@ -183,6 +214,25 @@ impl RatingBook {
                 let white = self.slot_or_insert(&game.white);
                 self.open_period = Some(*period);
                 self.pending.push(PendingGame { black, white, result: game.result, conditions: game.conditions });
+            }
+            RatingEvent::TournamentGameQueued { game } => {
+                self.seen.insert(game.id.clone());
+                let black = self.slot_or_insert(&game.black);
+                let white = self.slot_or_insert(&game.white);
+                let tournament = game.tournament.clone().unwrap_or_default();
+                self.tournaments.entry(tournament).or_default().push(PendingGame {
+                    black,
+                    white,
+                    result: game.result,
+                    conditions: game.conditions,
+                });
+            }
+            RatingEvent::TournamentRated { tournament, updates } => {
+                for u in updates {
+                    self.apply_update(u);
+                }
+                self.tournaments.remove(tournament);
+                self.closed_tournaments.insert(tournament.clone());
             }
             RatingEvent::PeriodClosed { period, updates } => {
                 for u in updates {

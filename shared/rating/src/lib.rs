@@ -8,7 +8,8 @@
 //! # What is here
 //!
 //! * **Ratings** ([`RatingBook`], [`decide`], [`RatingBook::evolve`]): Glicko-2 with rating periods
-//!   and provisional status (the default for online leagues), the EGF GoR formula (2021) and Elo. The
+//!   and provisional status (the default for online leagues), the EGF GoR formula (2021; a tournament's
+//!   games rated together from the ratings before it, as the EGD does) and Elo. The
 //!   arithmetic is `skillratings`'; tests reproduce Glickman's worked example and hand-computed EGF
 //!   cases. Handicap and komi shift the *expected* result by an effective handicap in ranks
 //!   ([`GameConditions::effective_handicap`]; EGF's `100·(h − 0.5)` at the traditional points).
@@ -38,7 +39,7 @@
 //! let mut book = RatingBook::new(RatingSystem::default());
 //! let game = |id: &str, black: &str, white: &str, result, conditions, at| RatedGame {
 //!     id: GameId::from(id), black: PlayerId::from(black), white: PlayerId::from(white),
-//!     result, conditions, ended_at: Millis(at),
+//!     result, conditions, ended_at: Millis(at), tournament: None,
 //! };
 //! for g in [
 //!     game("g1", "li", "wang", RatedResult::BlackWins, GameConditions::even(), 1_000),

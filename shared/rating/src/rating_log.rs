@@ -5,7 +5,15 @@
 //! RatingBook::evolve(&mut self, &RatingEvent)
 //! ```
 //!
-//! * EGF and Elo rate each game when it is recorded ([`RatingEvent::GameRated`]).
+//! * Elo rates each game when it is recorded ([`RatingEvent::GameRated`]); so does EGF for a game
+//!   played outside a tournament.
+//! * EGF, as the EGD does it, rates a tournament's games together: they wait
+//!   ([`RatingEvent::TournamentGameQueued`]) until [`RatingCommand::CloseTournament`] (sent by the
+//!   service when the tournament's final results are published), then every player who played is rated
+//!   at once ([`RatingEvent::TournamentRated`]), each game against the opponent's rating from *before*
+//!   the tournament and the changes summed. A game of a tournament already rated (a late result) is
+//!   rated on its own. With [`crate::EgfSettings::rate_by_tournament`] off, every game is rated when it
+//!   is recorded.
 //! * Glicko-2 queues games in the open rating period ([`RatingEvent::GameQueued`]) and rates everybody
 //!   who played in it at once when it closes ([`RatingEvent::PeriodClosed`]), each player against the
 //!   opponents' ratings from *before* the period, as the paper prescribes. A period closes when a game
@@ -14,11 +22,16 @@
 //!   period was closed counts in the next open period. Inactive players' deviations grow lazily: the
 //!   decay for skipped periods is applied when the player is next rated or viewed.
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 use skillratings::glicko2::glicko2_rating_period;
 
 use crate::book::RatedGame;
-use crate::system::{Glicko2Settings, PlayerRating, RatingSystem, egf_game, elo_game, glicko2_decay, glicko2_opponent};
+use crate::system::{
+    EgfSettings, EgfTournamentGame, Glicko2Settings, PlayerRating, RatingSystem, egf_game, egf_tournament, elo_game,
+    glicko2_decay, glicko2_opponent,
+};
 use crate::{GameId, Millis, PlayerId, RatingBook};
 
 /// What the rating service asks of the book.
@@ -38,6 +51,12 @@ pub enum RatingCommand {
     RecordGame(RatedGame),
     /// Close the open Glicko-2 rating period if it is over at `now` (no events otherwise).
     ClosePeriods,
+    /// EGF: a tournament finished; rate its waiting games together (no events under other systems, or
+    /// when the tournament was rated before).
+    CloseTournament {
+        /// The tournament.
+        tournament: String,
+    },
 }
 
 /// A player's rating before and after a change.
@@ -81,6 +100,19 @@ pub enum RatingEvent {
         game: RatedGame,
         /// The period it counts in.
         period: i64,
+    },
+    /// EGF: a tournament game waits for the tournament to finish.
+    TournamentGameQueued {
+        /// The game.
+        game: RatedGame,
+    },
+    /// EGF: a tournament finished and everybody who played in it was rated (possibly nobody, when it
+    /// had no rated games; later games of it are then rated one by one).
+    TournamentRated {
+        /// The tournament.
+        tournament: String,
+        /// One update per player who played, in book order.
+        updates: Vec<RatingUpdate>,
     },
     /// Glicko-2: a period closed and everybody who played in it was rated.
     PeriodClosed {
@@ -137,6 +169,16 @@ pub fn decide(book: &RatingBook, command: &RatingCommand, now: Millis) -> Result
             }
             _ => Vec::new(),
         }),
+        RatingCommand::CloseTournament { tournament } => Ok(match &book.system {
+            RatingSystem::Egf(s) if s.rate_by_tournament && !book.tournament_rated(tournament) => {
+                let updates = egf_tournament_close(book, tournament)
+                    .into_iter()
+                    .map(|(slot, before, after)| RatingUpdate { player: book.players[slot].0.clone(), before, after })
+                    .collect();
+                vec![RatingEvent::TournamentRated { tournament: tournament.clone(), updates }]
+            }
+            _ => Vec::new(),
+        }),
     }
 }
 
@@ -147,8 +189,7 @@ fn decide_seed(
     deviation: Option<f64>,
 ) -> Result<Vec<RatingEvent>, RatingRejection> {
     let mut start = book.system.initial();
-    let queued = book.slot(player).is_some_and(|i| book.pending.iter().any(|g| g.black == i || g.white == i));
-    if book.stored(player).is_some_and(|r| r.games > 0) || queued {
+    if book.stored(player).is_some_and(|r| r.games > 0) || book.pending_games(player) > 0 {
         return Err(RatingRejection::AlreadyRated(player.clone()));
     }
     if !rating.is_finite() || deviation.is_some_and(|d| !d.is_finite() || d <= 0.0) {
@@ -191,11 +232,53 @@ fn decide_game(book: &RatingBook, game: &RatedGame, now: Millis) -> Result<Vec<R
             events.push(RatingEvent::GameQueued { game: game.clone(), period });
             Ok(events)
         }
+        RatingSystem::Egf(s) if waits_for_tournament(book, s, game) => {
+            Ok(vec![RatingEvent::TournamentGameQueued { game: game.clone() }])
+        }
         RatingSystem::Egf(_) | RatingSystem::Elo(_) => {
             let (black, white) = rate_single_game(book, game);
             Ok(vec![RatingEvent::GameRated { game: game.clone(), black, white }])
         }
     }
+}
+
+/// EGF: whether a game waits for its tournament to finish (it has one, not rated yet).
+pub(crate) fn waits_for_tournament(book: &RatingBook, s: &EgfSettings, game: &RatedGame) -> bool {
+    s.rate_by_tournament && game.tournament.as_deref().is_some_and(|t| !book.tournament_rated(t))
+}
+
+/// EGF: rates everybody with a waiting game in `tournament`. Returns `(slot, before, after)` in slot
+/// order; every game counts against the opponent's rating from before the tournament.
+pub(crate) fn egf_tournament_close(book: &RatingBook, tournament: &str) -> Vec<(usize, PlayerRating, PlayerRating)> {
+    let Some(games) = book.tournaments.get(tournament) else { return Vec::new() };
+    let mut by_player: BTreeMap<usize, Vec<EgfTournamentGame>> = BTreeMap::new();
+    for g in games {
+        let (b, w) = (book.players[g.black].1.rating, book.players[g.white].1.rating);
+        by_player.entry(g.black).or_default().push(EgfTournamentGame {
+            opponent: w,
+            outcome: g.result.for_black(),
+            conditions: g.conditions,
+            i_am_black: true,
+        });
+        by_player.entry(g.white).or_default().push(EgfTournamentGame {
+            opponent: b,
+            outcome: g.result.for_white(),
+            conditions: g.conditions,
+            i_am_black: false,
+        });
+    }
+    by_player
+        .into_iter()
+        .map(|(slot, games)| {
+            let before = book.players[slot].1;
+            let after = PlayerRating {
+                rating: egf_tournament(before.rating, &games),
+                games: before.games + u32::try_from(games.len()).unwrap_or(u32::MAX),
+                ..before
+            };
+            (slot, before, after)
+        })
+        .collect()
 }
 
 /// Where a Glicko-2 game goes: which open period must close first (if any), and the period it joins.

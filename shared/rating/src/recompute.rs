@@ -13,7 +13,9 @@ use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
 use crate::book::{PendingGame, RatedGame};
-use crate::rating_log::{RatingRejection, glicko2_close, glicko2_placement, rate_single_game, validate_game};
+use crate::rating_log::{
+    RatingRejection, glicko2_close, glicko2_placement, rate_single_game, validate_game, waits_for_tournament,
+};
 use crate::{
     GameConditions, GameId, Millis, PlayerId, RatedResult, RatingBook, RatingCommand, RatingEvent, RatingSystem, decide,
 };
@@ -73,7 +75,7 @@ fn ingest(book: &mut RatingBook, command: &RatingCommand, now: Millis) -> Result
     match command {
         RatingCommand::RecordGame(game) => ingest_game(book, game, now),
         // Seeds and ticks are rare: going through decide/evolve costs nothing and shares the code.
-        RatingCommand::Seed { .. } | RatingCommand::ClosePeriods => {
+        RatingCommand::Seed { .. } | RatingCommand::ClosePeriods | RatingCommand::CloseTournament { .. } => {
             for event in decide(book, command, now)? {
                 book.evolve(&event);
             }
@@ -100,6 +102,9 @@ fn ingest_game(book: &mut RatingBook, game: &RatedGame, now: Millis) -> Result<(
             let white = book.slot_or_insert(&game.white);
             book.open_period = Some(period);
             book.pending.push(PendingGame { black, white, result: game.result, conditions: game.conditions });
+        }
+        RatingSystem::Egf(s) if waits_for_tournament(book, &s, game) => {
+            book.evolve(&RatingEvent::TournamentGameQueued { game: game.clone() });
         }
         RatingSystem::Egf(_) | RatingSystem::Elo(_) => {
             let (b, w) = rate_single_game(book, game);
@@ -168,6 +173,7 @@ pub fn synthetic_history(games: usize, players: usize, seed: u64) -> Vec<RatedGa
             result,
             conditions,
             ended_at: Millis(start.0 + step * i64::try_from(n).unwrap_or(i64::MAX)),
+            tournament: None,
         });
     }
     out

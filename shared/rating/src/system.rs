@@ -18,7 +18,8 @@ use crate::{GameConditions, Millis};
 pub enum RatingSystem {
     /// Glicko-2 with fixed rating periods: the default for online leagues.
     Glicko2(Glicko2Settings),
-    /// The EGF GoR formula (2021 revision), updated after every game.
+    /// The EGF GoR formula (2021 revision): a tournament's games are rated together when it finishes,
+    /// from the ratings before it (as the EGD does); other games are rated one by one.
     Egf(EgfSettings),
     /// Plain Elo, updated after every game.
     Elo(EloSettings),
@@ -129,16 +130,21 @@ impl Glicko2Settings {
 
 /// EGF GoR settings. The formula's constants are the published ones and are not configurable.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct EgfSettings {
     /// GoR of a new player without a declared rank (EGF: 0 ≈ 21 kyu; usually seeded from the rank).
     pub initial_rating: f64,
     /// Fewer rated games than this: provisional.
     pub provisional_games: u32,
+    /// Rate a tournament's games together when the tournament finishes, every game against the
+    /// ratings from before the tournament, and the changes summed (the EGD's method; default). When
+    /// off, every game is rated when it ends, from the ratings after the previous game.
+    pub rate_by_tournament: bool,
 }
 
 impl Default for EgfSettings {
     fn default() -> Self {
-        EgfSettings { initial_rating: 0.0, provisional_games: 10 }
+        EgfSettings { initial_rating: 0.0, provisional_games: 10, rate_by_tournament: true }
     }
 }
 
@@ -218,33 +224,60 @@ impl RatedResult {
     }
 }
 
-/// Rates one game under EGF GoR: returns Black's and White's new ratings.
+/// The `skillratings` EGF handicap of a game seen from Black's side (Black is player one).
 ///
 /// The effective handicap `h` (ranks, Black's favour) enters the published formula the EGF way: the
 /// receiver's rating is raised by `100 · h` inside β, which equals `100 · (h_EGF − 0.5)` for `h_EGF`
-/// traditional handicap stones.
+/// traditional handicap stones. In `skillratings`, a negative handicap means player one receives, and
+/// it applies `100 · (|x| − 0.5)`. Seen from White's side the sign flips.
+fn egf_handicap_for_black(conditions: &GameConditions) -> f64 {
+    let h = conditions.effective_handicap();
+    if h > 0.0 {
+        -(h + 0.5)
+    } else if h < 0.0 {
+        -h + 0.5
+    } else {
+        0.0
+    }
+}
+
+/// Rates one game under EGF GoR: returns Black's and White's new ratings.
 pub(crate) fn egf_game(
     black: &PlayerRating,
     white: &PlayerRating,
     result: RatedResult,
     conditions: &GameConditions,
 ) -> (f64, f64) {
-    let h = conditions.effective_handicap();
-    // skillratings: a negative handicap means player one (Black) receives; it applies 100·(|x| − 0.5).
-    let handicap = if h > 0.0 {
-        -(h + 0.5)
-    } else if h < 0.0 {
-        -h + 0.5
-    } else {
-        0.0
-    };
     let (b, w) = skillratings::egf::egf(
         &EGFRating { rating: black.rating },
         &EGFRating { rating: white.rating },
         &result.for_black(),
-        &EGFConfig { handicap },
+        &EGFConfig { handicap: egf_handicap_for_black(conditions) },
     );
     (b.rating, w.rating)
+}
+
+/// One game of a tournament from one player's side: the opponent's rating before the tournament,
+/// the outcome for the player, and the game's handicap and komi.
+pub(crate) struct EgfTournamentGame {
+    pub opponent: f64,
+    pub outcome: Outcomes,
+    pub conditions: GameConditions,
+    pub i_am_black: bool,
+}
+
+/// Rates a player's tournament under EGF GoR: every game against the opponents' ratings from before
+/// the tournament, the changes summed (`skillratings::egf::egf_rating_period`). Returns the new rating.
+pub(crate) fn egf_tournament(before: f64, games: &[EgfTournamentGame]) -> f64 {
+    let results: Vec<(EGFRating, Outcomes, EGFConfig)> = games
+        .iter()
+        .map(|g| {
+            let black_side = egf_handicap_for_black(&g.conditions);
+            let handicap = if g.i_am_black { black_side } else { -black_side };
+            (EGFRating { rating: g.opponent }, g.outcome, EGFConfig { handicap })
+        })
+        .collect();
+    skillratings::egf::egf_rating_period(&EGFRating { rating: before }, &results).rating
 }
 
 /// Rates one game under Elo, with the effective handicap added to Black's side of the expectation.

@@ -2,7 +2,7 @@
 
 use weiqi_rating::{
     EgfSettings, EloSettings, GameConditions, GameId, Glicko2Settings, Millis, PlayerId, RatedGame, RatedResult,
-    RatingBook, RatingCommand, RatingSystem, decide,
+    RatingBook, RatingCommand, RatingEvent, RatingSystem, decide,
 };
 
 fn run(book: &mut RatingBook, command: RatingCommand, now: Millis) {
@@ -24,6 +24,7 @@ fn game(id: &str, black: &str, white: &str, result: RatedResult, conditions: Gam
         result,
         conditions,
         ended_at: Millis(at),
+        tournament: None,
     }
 }
 
@@ -181,6 +182,80 @@ fn egf_matches_the_published_formula_on_a_grid() {
         }
     }
     assert_eq!(n, 5 * 4 * 4 * 3);
+}
+
+/// EGF rates a tournament as the EGD does: given three seeded players and a tournament's games
+/// (one a three-stone handicap game), when games are recorded nothing changes; when the tournament
+/// closes, each player's new GoR is the old one plus the sum over their games of
+/// `con(R)·(S − Se) + bonus(R)`, every `Se` from the opponents' GoR *before* the tournament.
+#[test]
+fn egf_rates_a_tournament_from_the_ratings_before_it() {
+    let beta = |r: f64| -7.0 * (3300.0 - r).ln();
+    let con = |r: f64| ((3300.0 - r) / 200.0).powf(1.6);
+    let bonus = |r: f64| ((2300.0 - r) / 80.0).exp().ln_1p() / 5.0;
+    let se = |me: f64, other: f64| 1.0 / (1.0 + (beta(other) - beta(me)).exp());
+    let (a, b, c) = (1000.0, 1200.0, 800.0);
+    let mut book = RatingBook::new(RatingSystem::Egf(EgfSettings::default()));
+    for (p, r) in [("a", a), ("b", b), ("c", c)] {
+        seed(&mut book, p, r, None);
+    }
+    let cup = |mut g: RatedGame| {
+        g.tournament = Some("cup".into());
+        g
+    };
+    // Round 1: a (Black) beats b. Round 2: c (Black, three stones, 0.5 komi) beats a. Round 3: b beats c.
+    let games = [
+        cup(game("r1", "a", "b", RatedResult::BlackWins, GameConditions::even(), 1)),
+        cup(game("r2", "c", "a", RatedResult::BlackWins, GameConditions::handicap(3), 2)),
+        cup(game("r3", "b", "c", RatedResult::BlackWins, GameConditions::even(), 3)),
+    ];
+    for g in &games {
+        let events = decide(&book, &RatingCommand::RecordGame(g.clone()), Millis(10)).unwrap();
+        assert!(matches!(events.as_slice(), [RatingEvent::TournamentGameQueued { .. }]), "{events:?}");
+        for e in &events {
+            book.evolve(e);
+        }
+    }
+    assert_eq!(book.stored(&"a".into()).unwrap().rating, a, "nothing is rated before the tournament ends");
+    assert_eq!(book.pending_games(&"a".into()), 2);
+    assert_eq!(book.open_tournaments().collect::<Vec<_>>(), ["cup"]);
+    // A seed for a player with waiting games is refused.
+    assert!(
+        decide(&book, &RatingCommand::Seed { player: "c".into(), rating: 0.0, deviation: None }, Millis(10)).is_err()
+    );
+
+    let close_cup = RatingCommand::CloseTournament { tournament: "cup".into() };
+    run(&mut book, close_cup.clone(), Millis(20));
+    // Three stones with 0.5 komi: the receiver counts 100·(3 − 0.5) = 250 points stronger.
+    let h = 250.0;
+    let want_a = a + con(a) * (1.0 - se(a, b)) + bonus(a) + con(a) * (0.0 - se(a, c + h)) + bonus(a);
+    let want_b = b + con(b) * (0.0 - se(b, a)) + bonus(b) + con(b) * (1.0 - se(b, c)) + bonus(b);
+    let want_c = c + con(c) * (1.0 - se(c + h, a)) + bonus(c) + con(c) * (0.0 - se(c, b)) + bonus(c);
+    for (p, want) in [("a", want_a), ("b", want_b), ("c", want_c)] {
+        let r = book.stored(&p.into()).unwrap();
+        assert!(close(r.rating, want, 1e-9), "{p}: {} want {want}", r.rating);
+        assert_eq!(r.games, 2, "{p}");
+    }
+    // Game by game, a would have met c with the rating won in round 1: the tournament way differs.
+    let mut one_by_one =
+        RatingBook::new(RatingSystem::Egf(EgfSettings { rate_by_tournament: false, ..EgfSettings::default() }));
+    for (p, r) in [("a", a), ("b", b), ("c", c)] {
+        seed(&mut one_by_one, p, r, None);
+    }
+    for g in &games {
+        run(&mut one_by_one, RatingCommand::RecordGame(g.clone()), Millis(10));
+    }
+    let sequential = one_by_one.stored(&"a".into()).unwrap().rating;
+    assert!((sequential - want_a).abs() > 0.01, "{sequential} vs {want_a}");
+
+    // Closing again does nothing; a late result of the closed tournament is rated on its own.
+    assert!(decide(&book, &close_cup, Millis(30)).unwrap().is_empty());
+    let late = cup(game("r4", "a", "c", RatedResult::WhiteWins, GameConditions::even(), 25));
+    let events = decide(&book, &RatingCommand::RecordGame(late), Millis(30)).unwrap();
+    assert!(matches!(events.as_slice(), [RatingEvent::GameRated { .. }]), "{events:?}");
+    // Under Elo (and Glicko-2) closing a tournament is a no-op.
+    let elo = RatingBook::new(RatingSystem::Elo(EloSettings::default()));
+    assert!(decide(&elo, &close_cup, Millis(30)).unwrap().is_empty());
 }
 
 /// Elo: 1500 beats 1500 with K = 32: +16 / −16. A 150-point handicap (two stones, 0.5 komi: 1.5 ranks at

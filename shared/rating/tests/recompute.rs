@@ -37,6 +37,7 @@ fn assert_same(a: &RatingBook, b: &RatingBook) {
     assert_eq!(a.player_count(), b.player_count());
     assert_eq!(a.game_count(), b.game_count());
     assert_eq!(a.open_period(), b.open_period());
+    assert_eq!(a.open_tournaments().collect::<Vec<_>>(), b.open_tournaments().collect::<Vec<_>>());
     for ((pa, ra), (pb, rb)) in a.iter().zip(b.iter()) {
         assert_eq!(pa, pb);
         assert_eq!(ra.rating.to_bits(), rb.rating.to_bits(), "{pa}: {} vs {}", ra.rating, rb.rating);
@@ -47,7 +48,9 @@ fn assert_same(a: &RatingBook, b: &RatingBook) {
 }
 
 /// A history with seeds, ticks after some period ends (as the service's timer sends them) and ticks that
-/// do nothing, and late games (ended in an earlier period than the game before them).
+/// do nothing, late games (ended in an earlier period than the game before them), and tournaments: every
+/// fifth game belongs to one, each tournament is closed after its last game, and a few late results
+/// of an already closed tournament arrive afterwards.
 fn inputs_with_ticks(games: &[RatedGame]) -> Vec<RatingInput> {
     let mut inputs = vec![
         RatingInput {
@@ -65,8 +68,18 @@ fn inputs_with_ticks(games: &[RatedGame]) -> Vec<RatingInput> {
             // Late: reported with an end time three days earlier, after later games were recorded.
             g.ended_at = Millis(g.ended_at.0 - 3 * Millis::DAY.0);
         }
+        if n % 5 == 0 {
+            let late = n % 500 == 5 && n >= 500;
+            g.tournament = Some(format!("t{}", n / 500 - usize::from(late)));
+        }
         let at = Millis(games[n].ended_at.0 + 1);
         inputs.push(RatingInput { at, command: RatingCommand::RecordGame(g) });
+        if n % 500 == 499 {
+            inputs.push(RatingInput {
+                at,
+                command: RatingCommand::CloseTournament { tournament: format!("t{}", n / 500) },
+            });
+        }
         if n % 50 == 7 {
             inputs.push(RatingInput { at: Millis(at.0 + 4 * Millis::DAY.0), command: RatingCommand::ClosePeriods });
         }
@@ -115,7 +128,7 @@ fn recompute_reports_the_refused_input() {
 }
 
 fn arb_game(n: usize) -> impl Strategy<Value = RatedGame> {
-    (0u8..6, 0u8..5, 0u8..3, 0u8..4, 0i64..(6 * Millis::WEEK.0)).prop_map(move |(b, w, r, stones, at)| {
+    (0u8..6, 0u8..5, 0u8..3, 0u8..4, 0i64..(6 * Millis::WEEK.0), 0u8..3).prop_map(move |(b, w, r, stones, at, t)| {
         let w = if w >= b { w + 1 } else { w };
         RatedGame {
             id: GameId(format!("g{n}")),
@@ -124,6 +137,7 @@ fn arb_game(n: usize) -> impl Strategy<Value = RatedGame> {
             result: [RatedResult::BlackWins, RatedResult::WhiteWins, RatedResult::Jigo][usize::from(r)],
             conditions: if stones < 2 { GameConditions::even() } else { GameConditions::handicap(stones) },
             ended_at: Millis(at),
+            tournament: [None, Some("ta"), Some("tb")][usize::from(t)].map(str::to_owned),
         }
     })
 }
@@ -132,7 +146,7 @@ fn arb_inputs() -> impl Strategy<Value = Vec<RatingInput>> {
     (1usize..60)
         .prop_flat_map(|len| {
             let games: Vec<_> = (0..len).map(arb_game).collect();
-            (games, proptest::collection::vec(any::<bool>(), len))
+            (games, proptest::collection::vec(0u8..5, len))
         })
         .prop_map(|(games, ticks)| {
             let mut now = 0;
@@ -140,9 +154,19 @@ fn arb_inputs() -> impl Strategy<Value = Vec<RatingInput>> {
             for (g, tick) in games.into_iter().zip(ticks) {
                 now = now.max(g.ended_at.0);
                 inputs.push(RatingInput { at: Millis(now), command: RatingCommand::RecordGame(g) });
-                if tick {
-                    now += Millis::WEEK.0 / 2;
-                    inputs.push(RatingInput { at: Millis(now), command: RatingCommand::ClosePeriods });
+                match tick {
+                    1 => {
+                        now += Millis::WEEK.0 / 2;
+                        inputs.push(RatingInput { at: Millis(now), command: RatingCommand::ClosePeriods });
+                    }
+                    2 | 3 => {
+                        let tournament = if tick == 2 { "ta" } else { "tb" }.to_owned();
+                        inputs.push(RatingInput {
+                            at: Millis(now),
+                            command: RatingCommand::CloseTournament { tournament },
+                        });
+                    }
+                    _ => {}
                 }
             }
             inputs
