@@ -93,6 +93,10 @@ pub struct UpArgs {
     /// `services/weiqi/event-classes.example.toml`). Without it, tournaments only rate their games.
     #[arg(long, env = "WEIQI_EVENT_CLASSES")]
     pub event_classes: Option<PathBuf>,
+    /// The rating system of the ranking service. Each system keeps its own ledger: switching rates
+    /// every rated game in the logs again under the new system, from the first.
+    #[arg(long, value_enum, default_value = "glicko2", env = "WEIQI_RATING_SYSTEM")]
+    pub rating_system: suite::RatingChoice,
 }
 
 #[derive(Args)]

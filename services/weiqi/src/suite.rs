@@ -40,6 +40,31 @@ pub enum Extra {
     None,
 }
 
+/// The rating system the ranking service runs (`--rating-system`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum RatingChoice {
+    /// Glicko-2 with weekly rating periods: the default for online leagues.
+    Glicko2,
+    /// The EGF GoR formula: a tournament's games rated together when its results are final, other
+    /// games one by one.
+    Egf,
+    /// Elo (K = 32), game by game.
+    Elo,
+}
+
+impl RatingChoice {
+    /// The system with its default settings.
+    #[must_use]
+    pub fn system(self) -> weiqi_rating::RatingSystem {
+        use weiqi_rating::RatingSystem as S;
+        match self {
+            RatingChoice::Glicko2 => S::Glicko2(Default::default()),
+            RatingChoice::Egf => S::Egf(Default::default()),
+            RatingChoice::Elo => S::Elo(Default::default()),
+        }
+    }
+}
+
 /// A service `weiqi serve` can run alone.
 #[derive(Clone, Copy, Debug, clap::ValueEnum)]
 pub enum Service {
@@ -200,7 +225,9 @@ fn ranking_service(log: &AnyEventLog, args: &UpArgs) -> Result<Arc<RankingServic
     // it none do, and rated games still rate.
     let classify: Classifier = crate::event_classes::load(args.event_classes.as_deref())?;
     let results = Arc::new(TournamentLog::new(log.clone(), classify));
-    Ok(Arc::new(RankingService::new(log.clone(), results, RankingConfig::new(key, weiqi_ranking::shipped_rules()))))
+    let mut config = RankingConfig::new(key, weiqi_ranking::shipped_rules());
+    config.system = args.rating_system.system();
+    Ok(Arc::new(RankingService::new(log.clone(), results, config)))
 }
 
 /// The ranking read model: Redis if a URL is given, else in memory.
