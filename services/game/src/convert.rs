@@ -687,11 +687,12 @@ pub fn event_to_pb(e: &GameEvent) -> pb::GameEvent {
         GameEvent::PassOnOverrunRequested { color } => {
             K::PassOnOverrunRequested(pb::PassOnOverrunRequested { color: color_to_pb(*color) })
         }
-        GameEvent::Ended { result, dead, at } => K::Ended(pb::GameEnded {
+        GameEvent::Ended { result, dead, note, at } => K::Ended(pb::GameEnded {
             result: Some(result_to_pb(result)),
             score: result.score.as_ref().map(score_to_pb),
             at_ms: at.0,
             dead: dead.iter().copied().map(point_to_pb).collect(),
+            ruling_note: note.clone(),
         }),
     };
     pb::GameEvent { kind: Some(kind) }
@@ -819,6 +820,7 @@ pub fn event_from_pb(e: &pb::GameEvent) -> Result<GameEvent, DecodeError> {
                     score: e.score.as_ref().map(score_from_pb),
                 },
                 dead: points_from_pb(&e.dead)?,
+                note: e.ruling_note.clone(),
                 at: Millis(e.at_ms),
             }
         }

@@ -259,6 +259,20 @@ fn resignation_ends_the_game() {
 }
 
 #[test]
+fn a_referee_ruling_ends_the_game_with_its_reason_recorded() {
+    let mut g = Game::given(setup(9, Ruleset::chinese()));
+    g.moves(&["E5", "C3"]);
+    let note = "Art. 23.1: outside assistance (White)".to_string();
+    let adjudicate = || Command::Adjudicate { outcome: Outcome::BlackWins, note: note.clone() };
+    assert_eq!(g.when(ANN(), adjudicate()), Err(Rejection::NotAReferee));
+    let ev = g.ok(REF(), adjudicate());
+    assert_eq!(ended(&ev), (Outcome::BlackWins, EndReason::Referee));
+    let GameEvent::Ended { note: recorded, dead, .. } = ev.last().unwrap() else { unreachable!() };
+    assert_eq!((recorded, dead.len()), (&note, 0));
+    assert_eq!(g.when(REF(), adjudicate()), Err(Rejection::Illegal(Illegal::GameOver)), "a result stands once given");
+}
+
+#[test]
 fn a_second_warning_loses_and_warnings_cost_a_stone_at_the_count() {
     let mut g = Game::given(setup(9, Ruleset::chinese()));
     assert_eq!(g.when(ANN(), Command::Warn { color: Color::White, reason: "x".into() }), Err(Rejection::NotAReferee));

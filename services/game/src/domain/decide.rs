@@ -182,8 +182,12 @@ pub fn decide(state: &GameState, actor: &Actor, command: &Command, now: Millis) 
                 state,
                 &[Phase::Nigiri, Phase::Ready, Phase::Playing, Phase::Paused, Phase::Adjourned, Phase::Scoring],
             )?;
-            let _ = note;
-            Ok(vec![ended(*outcome, EndReason::Referee, None, now)])
+            Ok(vec![GameEvent::Ended {
+                result: GameResult { outcome: *outcome, reason: EndReason::Referee, score: None },
+                dead: Vec::new(),
+                note: note.clone(),
+                at: now,
+            }])
         }
         Command::CorrectClock { black, white, reason } => {
             require_referee(actor)?;
@@ -306,7 +310,7 @@ fn snapshot(clock: &weiqi_clock::Clock, now: Millis) -> ClockSnapshot {
 }
 
 fn ended(outcome: Outcome, reason: EndReason, score: Option<weiqi_rules::Score>, at: Millis) -> GameEvent {
-    GameEvent::Ended { result: GameResult { outcome, reason, score }, dead: Vec::new(), at }
+    GameEvent::Ended { result: GameResult { outcome, reason, score }, dead: Vec::new(), note: String::new(), at }
 }
 
 /// The count with the agreed dead chains, as the game's end.
@@ -320,6 +324,7 @@ fn counted(state: &GameState, dead: &[Point], now: Millis) -> Result<GameEvent, 
     Ok(GameEvent::Ended {
         result: GameResult { outcome, reason: EndReason::Score, score: Some(s) },
         dead: dead.to_vec(),
+        note: String::new(),
         at: now,
     })
 }

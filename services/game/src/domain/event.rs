@@ -413,6 +413,8 @@ pub enum GameEvent {
         result: GameResult,
         /// Dead chains agreed at the count.
         dead: Vec<Point>,
+        /// A referee's ruling: the reason given; empty otherwise.
+        note: String,
         /// Server time.
         at: Millis,
     },

@@ -428,7 +428,7 @@ impl GameState {
             GameEvent::PassOnOverrunRequested { color } => {
                 self.clock_apply(ClockEvent::PassOnOverrunRequested { side: side(*color) })?;
             }
-            GameEvent::Ended { result, dead, at } => {
+            GameEvent::Ended { result, dead, at, .. } => {
                 if let Some(clock) = &self.clock
                     && !clock.phase().is_over()
                 {

@@ -346,9 +346,10 @@ pub fn describe(e: &pb::EventEnvelope, size: u8) -> String {
         Some(K::DeadChainsMarked(d)) => format!("{} marks {} dead chain(s)", color(d.by), d.points.len()),
         Some(K::ScoreAccepted(a)) => format!("{} accepts the count", color(a.by)),
         Some(K::Ended(g)) => format!(
-            "game over: {} {}",
+            "game over: {} {}{}",
             g.result.as_ref().map(|r| r.sgf.as_str()).unwrap_or(""),
-            g.result.as_ref().map(|r| r.stones.as_str()).unwrap_or("")
+            g.result.as_ref().map(|r| r.stones.as_str()).unwrap_or(""),
+            if g.ruling_note.is_empty() { String::new() } else { format!(" (ruling: {})", g.ruling_note) }
         ),
         Some(other) => format!("{other:?}").split('(').next().unwrap_or("event").to_string(),
         None => "empty event".into(),
