@@ -238,6 +238,10 @@ impl RankingService {
         position: Option<Position>,
     ) -> Result<bool, RankingError> {
         if st.book.has_game(&game.id) {
+            // Recorded before (e.g. when its tournament was rated first): only the follower moves on.
+            if let Some(p) = position {
+                st.games_from = st.games_from.max(p.next());
+            }
             return Ok(false);
         }
         // The game service's clock decided the end; never decide before it.
