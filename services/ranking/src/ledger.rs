@@ -258,7 +258,7 @@ impl RankingService {
     /// Does nothing under other systems. Returns the number of players rated.
     ///
     /// # Errors
-    /// Faults; a game log that does not replay is `Internal`.
+    /// Faults. A listed game whose log does not replay is logged and left out.
     pub async fn close_tournament(&self, results: &crate::tournaments::FinalResults) -> Result<usize, RankingError> {
         if !matches!(&self.config.system, weiqi_rating::RatingSystem::Egf(s) if s.rate_by_tournament) {
             return Ok(0);
@@ -271,7 +271,16 @@ impl RankingService {
         games.sort();
         games.dedup();
         for game in games {
-            let record = load_game(&self.log, &game.0).await?;
+            let record = match load_game(&self.log, &game.0).await {
+                Ok(record) => record,
+                // As when following games: a log that does not replay is never acted on; the rest of
+                // the tournament is still rated.
+                Err(crate::games::GameLogError::Corrupt { game, reason }) => {
+                    tracing::error!(%game, %reason, %tournament, "ranking: tournament game not rated");
+                    continue;
+                }
+                Err(e) => return Err(e.into()),
+            };
             if let Some(rated) = record.and_then(|r| r.rated_game()) {
                 let mut st = self.lock().await?;
                 self.record_rated(&mut st, rated, None).await?;
