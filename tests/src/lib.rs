@@ -1,6 +1,6 @@
 //! `weiqi-e2e`: a harness that starts the suite's real components — game service(s), gateway on a free
-//! port — on the embedded log or on a real nats-server, and a gRPC client with tokens for each role.
-//! The tests in `tests/` drive it only through the public gRPC API.
+//! port (gRPC, and HTTP for the broadcast overlay) — on the embedded log or on a real nats-server, and a
+//! gRPC client with tokens for each role. The tests in `tests/` drive it only through the public APIs.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -22,6 +22,8 @@ use weiqi_proto::v1::game_service_client::GameServiceClient;
 pub struct Suite {
     /// The gateway's address (`http://127.0.0.1:<port>`).
     pub url: String,
+    /// The gateway's HTTP side (`127.0.0.1:<port>`): the broadcast overlay.
+    pub http: String,
     /// The server's token authority.
     pub auth: Authority,
     /// The event log (for checking what was appended).
@@ -29,12 +31,14 @@ pub struct Suite {
     /// Game-service instances serving over the bus (NATS suites), so tests can stop one.
     pub game_instances: Vec<JoinHandle<()>>,
     gateway: JoinHandle<()>,
+    http_server: JoinHandle<()>,
     _dir: Option<tempfile::TempDir>,
 }
 
 impl Drop for Suite {
     fn drop(&mut self) {
         self.gateway.abort();
+        self.http_server.abort();
         for h in &self.game_instances {
             h.abort();
         }
@@ -60,6 +64,17 @@ async fn start_gateway(
     (url, handle)
 }
 
+/// The gateway's HTTP side: the broadcast overlay.
+async fn start_http(log: AnyEventLog, auth: Authority) -> (String, JoinHandle<()>) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("a free port");
+    let addr = listener.local_addr().expect("bound").to_string();
+    let router = weiqi_gateway::overlay::router(log, auth);
+    let handle = tokio::spawn(async move {
+        let _ = weiqi_gateway::server::serve_http(router, listener, std::future::pending()).await;
+    });
+    (addr, handle)
+}
+
 fn authority() -> Authority {
     Authority::new(b"e2e secret: thirty-two bytes at least!", "weiqi-e2e")
 }
@@ -74,8 +89,9 @@ impl Suite {
         let game = GameClient::Local(Arc::new(GameService::new(log.clone())));
         let auth = authority();
         let (url, gateway) = start_gateway(game, log.clone(), auth.clone(), "embedded").await;
+        let (http, http_server) = start_http(log.clone(), auth.clone()).await;
         let _ = LocalBus::new();
-        Suite { url, auth, log, game_instances: Vec::new(), gateway, _dir: Some(dir) }
+        Suite { url, http, auth, log, game_instances: Vec::new(), gateway, http_server, _dir: Some(dir) }
     }
 
     /// On a real nats-server: `instances` game services serve over NATS request/reply (queue group), and
@@ -98,7 +114,8 @@ impl Suite {
         let auth = authority();
         let (url, gateway) =
             start_gateway(GameClient::Bus(bus, Duration::from_secs(3)), log.clone(), auth.clone(), "nats").await;
-        Suite { url, auth, log, game_instances, gateway, _dir: None }
+        let (http, http_server) = start_http(log.clone(), auth.clone()).await;
+        Suite { url, http, auth, log, game_instances, gateway, http_server, _dir: None }
     }
 
     /// A token for a subject with roles (events `*` for staff).

@@ -10,6 +10,9 @@
 //!   `NotFound`/`PermissionDenied`/`AlreadyExists`) with the typed reason in the status details;
 //!   infrastructure faults become `Unavailable`. A rejected command appends nothing.
 //! * [`server`]: tonic with gRPC-web, server reflection and `grpc.health.v1`; HTTP `/metrics`.
+//! * [`overlay`]: for broadcast tools without gRPC, `GET /overlay/{game}/events` (Server-Sent Events of
+//!   the game's view, clocks re-sent each second) and `GET /overlay/{game}`, a self-contained page
+//!   that draws it.
 //!
 //! # Invariants
 //!
@@ -21,4 +24,5 @@ pub mod auth;
 pub mod error;
 pub mod game;
 pub mod info;
+pub mod overlay;
 pub mod server;

@@ -327,7 +327,8 @@ pub async fn up(args: UpArgs) -> Result<ExitCode> {
     }
     let grpc_task = tokio::spawn(weiqi_gateway::server::serve_grpc(routes, grpc, shutdown_signal()));
     let http_task = tokio::spawn(weiqi_gateway::server::serve_http(
-        weiqi_gateway::server::http_router(weiqi_telemetry::render_metrics),
+        weiqi_gateway::server::http_router(weiqi_telemetry::render_metrics)
+            .merge(weiqi_gateway::overlay::router(backbone.log.clone(), auth.clone())),
         http,
         shutdown_signal(),
     ));
@@ -403,7 +404,8 @@ pub async fn serve(service: Service, args: UpArgs) -> Result<ExitCode> {
             let routes = gateway_routes(&backbone, &auth, remote_game, tournaments, model, ranking, rank_model).await;
             eprintln!("weiqi: gateway on {} (gRPC, gRPC-web), HTTP on {}", args.grpc, args.http);
             tokio::spawn(weiqi_gateway::server::serve_http(
-                weiqi_gateway::server::http_router(weiqi_telemetry::render_metrics),
+                weiqi_gateway::server::http_router(weiqi_telemetry::render_metrics)
+                    .merge(weiqi_gateway::overlay::router(backbone.log.clone(), auth.clone())),
                 http,
                 shutdown_signal(),
             ));
@@ -428,7 +430,7 @@ fn print_quick_start(args: &UpArgs, auth: &Authority, backend: &str) {
     let server = format!("http://{}", args.grpc);
     println!("weiqi {} is up ({backend} backend, data in {})", env!("CARGO_PKG_VERSION"), args.data_dir.display());
     println!("  gRPC + gRPC-web  {server}   (reflection on: try `grpcurl -plaintext {} list`)", args.grpc);
-    println!("  HTTP             http://{}/metrics  /healthz", args.http);
+    println!("  HTTP             http://{}/metrics  /healthz  /overlay/<GAME>?token=…", args.http);
     println!();
     println!("Tokens (valid 30 days; `weiqi token --help` makes more):");
     for (sub, roles, what) in DEMO_ACCOUNTS {
@@ -443,5 +445,9 @@ fn print_quick_start(args: &UpArgs, auth: &Authority, backend: &str) {
     println!("  weiqi play new --token $WEIQI_TOKEN_ORGANISER --black alice --white bob --size 9");
     println!("  weiqi play move <GAME> E5 --token $WEIQI_TOKEN_ALICE");
     println!("  weiqi play watch <GAME> --token $WEIQI_TOKEN_BROADCASTER");
+    println!(
+        "Broadcast overlay (a browser source): http://{}/overlay/<GAME>?token=$WEIQI_TOKEN_BROADCASTER",
+        args.http
+    );
     println!("Stop with Ctrl-C.");
 }
