@@ -92,7 +92,9 @@ async fn events(
         Ok(s) => s,
         Err(e) => return refuse(StatusCode::SERVICE_UNAVAILABLE, e.to_string()),
     };
-    Sse::new(views(game, last, stream)).keep_alive(KeepAlive::default()).into_response()
+    // nginx-style proxies buffer responses unless told not to; an event stream must not be.
+    let sse = Sse::new(views(game, last, stream)).keep_alive(KeepAlive::default());
+    ([(header::HeaderName::from_static("x-accel-buffering"), "no")], sse).into_response()
 }
 
 /// What the stream is doing.
@@ -290,7 +292,7 @@ function clock(c) {
 function side(id, p, c, turn) {
   const box = document.getElementById(id);
   box.classList.toggle("turn", turn);
-  box.querySelector(".name").textContent = (id === "black" ? "● " : "○ ") + p.name + " " + p.rank;
+  box.querySelector(".name").textContent = (id === "black" ? "● " : "○ ") + (p.name || p.id) + " " + p.rank;
   box.querySelector(".clock").textContent = clock(c);
   box.querySelector(".small").textContent = "prisoners " + p.prisoners + (p.warnings ? " · warnings " + p.warnings : "");
 }
