@@ -1,6 +1,6 @@
-//! The broadcast overlay over plain HTTP: a game played through gRPC is followed as Server-Sent Events
-//! (one view when the stream opens, one per move, clocks re-sent while they run, the stream closing
-//! after the end), on the embedded log and on a real nats-server; and the refusals.
+//! The gateway's HTTP side: a game played through gRPC is followed as Server-Sent Events (one view when
+//! the stream opens, one per move, the stream closing after the end), then fetched as an SGF record;
+//! on the embedded log and on a real nats-server; and the refusals.
 
 use std::time::Duration;
 
@@ -15,6 +15,7 @@ use weiqi_proto::v1 as pb;
 struct Http {
     status: u16,
     content_type: String,
+    content_length: Option<usize>,
     chunked: bool,
     reader: BufReader<TcpStream>,
 }
@@ -29,6 +30,7 @@ async fn get(addr: &str, path: &str) -> Http {
     let status = line.split_whitespace().nth(1).and_then(|s| s.parse().ok()).expect("a status line");
     let mut chunked = false;
     let mut content_type = String::new();
+    let mut content_length = None;
     loop {
         line.clear();
         reader.read_line(&mut line).await.unwrap();
@@ -42,11 +44,28 @@ async fn get(addr: &str, path: &str) -> Http {
         if let Some(v) = lower.strip_prefix("content-type:") {
             content_type = v.trim().to_owned();
         }
+        if let Some(v) = lower.strip_prefix("content-length:") {
+            content_length = v.trim().parse().ok();
+        }
     }
-    Http { status, content_type, chunked, reader }
+    Http { status, content_type, content_length, chunked, reader }
 }
 
 impl Http {
+    /// The whole body of a response that is not a stream.
+    async fn body(mut self) -> String {
+        if self.chunked {
+            let mut all = String::new();
+            while let Some(chunk) = self.chunk().await {
+                all.push_str(&chunk);
+            }
+            return all;
+        }
+        let mut body = vec![0; self.content_length.expect("a length or chunks")];
+        self.reader.read_exact(&mut body).await.unwrap();
+        String::from_utf8(body).expect("UTF-8")
+    }
+
     /// The next chunk of the body; `None` at its end.
     async fn chunk(&mut self) -> Option<String> {
         assert!(self.chunked, "an event stream is chunked");
@@ -168,6 +187,24 @@ async fn overlay(s: &Suite) {
     };
     assert_eq!((last["result"]["sgf"].as_str(), last["to_move"].as_str()), (Some("B+R"), None));
     assert!(http.view(&mut pending).await.is_none(), "the stream ends after the game");
+
+    // The record, as SGF, for archives and analysts.
+    assert_eq!(get(&s.http, &format!("/games/{g}/sgf")).await.status, 401);
+    assert_eq!(get(&s.http, &format!("/games/no-such-game/sgf?token={tv}")).await.status, 404);
+    let sgf = get(&s.http, &format!("/games/{g}/sgf?token={tv}")).await;
+    assert_eq!((sgf.status, sgf.content_type.as_str()), (200, "application/x-go-sgf; charset=utf-8"));
+    let text = sgf.body().await;
+    let (record, game) = weiqi_sgf::load(text.as_bytes()).unwrap_or_else(|e| panic!("{e}: {text}"));
+    assert_eq!((record.size, record.nodes.len(), record.result.as_deref()), (9, 3, Some("B+R")));
+    assert_eq!((record.black.name.as_deref(), record.white.rank.as_deref()), (Some("Alice"), Some("1k")));
+    assert_eq!(record.game_name.as_deref(), Some(g.as_str()));
+    assert!(record.date.as_deref().is_some_and(|d| d.len() == 10 && d.starts_with("20")), "{:?}", record.date);
+    assert_eq!(game.board().to_ascii().matches('X').count(), 2);
+    // The same record through gRPC.
+    let by_grpc = c.get_record(authed(pb::GetGameRequest { game_id: g.clone() }, &tv)).await.unwrap().into_inner();
+    assert_eq!(by_grpc.sgf, text);
+    let missing = c.get_record(authed(pb::GetGameRequest { game_id: "no-such-game".into() }, &tv)).await.unwrap_err();
+    assert_eq!(missing.code(), tonic::Code::NotFound);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

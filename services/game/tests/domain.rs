@@ -164,6 +164,28 @@ fn handicap_stones_are_placed_and_white_moves_first() {
 }
 
 #[test]
+fn the_game_record_is_sgf_that_replays_to_the_same_position() {
+    let mut s = setup(19, Ruleset::chinese().with_komi(Komi(0)));
+    s.handicap = 3;
+    s.tournament = Some(weiqi_game::domain::TournamentRef { id: "city-open".into(), round: 2, board: 7 });
+    let mut g = Game::given(s);
+    g.moves(&["Q4", "C3", "pass", "D3"]);
+    g.ok(BOB(), Command::Resign);
+    let sgf = weiqi_game::record::game_record("t-city-open-r2-b7", &g.state, Some("2026-11-30")).unwrap();
+    let (record, replayed) = weiqi_sgf::load(sgf.as_bytes()).unwrap_or_else(|e| panic!("{e}\n{sgf}"));
+    let game = g.state.game.as_ref().unwrap();
+    assert_eq!((replayed.hash(), replayed.board()), (game.hash(), game.board()));
+    assert_eq!(record.handicap, 3);
+    assert_eq!(record.nodes.len(), 4, "three stones and a pass after the handicap");
+    assert_eq!((record.black.name.as_deref(), record.black.rank.as_deref()), (Some("ANN"), Some("3d")));
+    assert_eq!((record.white.name.as_deref(), record.white.rank.as_deref()), (Some("BOB"), Some("2d")));
+    assert_eq!((record.result.as_deref(), record.date.as_deref()), (Some("B+R"), Some("2026-11-30")));
+    assert_eq!((record.event.as_deref(), record.round.as_deref()), (Some("city-open"), Some("2 (board 7)")));
+    assert_eq!(record.game_name.as_deref(), Some("t-city-open-r2-b7"));
+    assert!(sgf.contains("GC[Ended by resignation]"), "{sgf}");
+}
+
+#[test]
 fn moves_are_checked_for_turn_player_number_and_legality() {
     let mut g = Game::given(setup(9, Ruleset::chinese()));
     assert_eq!(g.play(BOB(), "E5"), Err(Rejection::NotYourTurn));

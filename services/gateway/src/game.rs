@@ -195,6 +195,24 @@ impl pb::game_service_server::GameService for GameGateway {
         Ok(Response::new(self.view(&id).await?))
     }
 
+    async fn get_record(&self, request: Request<pb::GetGameRequest>) -> Result<Response<pb::GameRecord>, Status> {
+        use crate::record::RecordError;
+        self.auth.caller(&request)?;
+        let game_id = request.into_inner().game_id;
+        if game_id.is_empty() {
+            return Err(invalid("missing_game_id", "game_id is required"));
+        }
+        match crate::record::sgf_record(&self.log, &game_id).await {
+            Ok(sgf) => Ok(Response::new(pb::GameRecord { game_id, sgf })),
+            Err(e @ RecordError::BadId(_)) => Err(invalid("bad_game_id", e.to_string())),
+            Err(e @ RecordError::NotFound) => {
+                Err(gateway_rejection(pb::rejection::Kind::NotFound, "not_found", e.to_string()))
+            }
+            Err(e @ RecordError::Unavailable(_)) => Err(Status::unavailable(e.to_string())),
+            Err(e @ RecordError::Corrupt(_)) => Err(Status::internal(e.to_string())),
+        }
+    }
+
     async fn start_game(&self, request: Request<pb::GameRequest>) -> Result<Response<pb::CommandReply>, Status> {
         let claims = self.auth.caller(&request)?;
         let r = request.into_inner();

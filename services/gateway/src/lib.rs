@@ -12,7 +12,8 @@
 //! * [`server`]: tonic with gRPC-web, server reflection and `grpc.health.v1`; HTTP `/metrics`.
 //! * [`overlay`]: for broadcast tools without gRPC, `GET /overlay/{game}/events` (Server-Sent Events of
 //!   the game's view, clocks re-sent each second) and `GET /overlay/{game}`, a self-contained page
-//!   that draws it.
+//!   that draws it; `GET /games/{game}/sgf`, the game record.
+//! * [`record`]: a game's SGF record folded from its log (gRPC `GetRecord` and the HTTP route).
 //!
 //! # Invariants
 //!
@@ -25,4 +26,5 @@ pub mod error;
 pub mod game;
 pub mod info;
 pub mod overlay;
+pub mod record;
 pub mod server;

@@ -10,6 +10,8 @@
 //!   sealed move stays hidden until it is revealed.
 //! * `GET /overlay/{game}?token=T` is a self-contained page (inline SVG and JavaScript, no outside
 //!   assets) that draws that stream: add it to a streaming tool as a browser source.
+//! * `GET /games/{game}/sgf?token=T` is the game record as SGF (`application/x-go-sgf`), as far as it
+//!   has been played: for archives, analysts and any Go program.
 //!
 //! `EventSource` cannot send headers, so the token travels in the query string. Give overlays a
 //! broadcaster token with a short expiry, and keep this port behind TLS.
@@ -33,6 +35,7 @@ use weiqi_proto::v1 as pb;
 use weiqi_rules::{Color, Move};
 
 use crate::auth::Authority;
+use crate::record::RecordError;
 
 /// How often a running clock is re-sent.
 const TICK: Duration = Duration::from_secs(1);
@@ -49,6 +52,7 @@ pub fn router(log: AnyEventLog, auth: Authority) -> axum::Router {
     axum::Router::new()
         .route("/overlay/{game}", get(page))
         .route("/overlay/{game}/events", get(events))
+        .route("/games/{game}/sgf", get(record))
         .with_state(Arc::new(Overlay { log, auth }))
 }
 
@@ -59,6 +63,15 @@ struct TokenQuery {
 
 fn refuse(status: StatusCode, message: impl Into<String>) -> Response {
     (status, [(header::CONTENT_TYPE, "text/plain; charset=utf-8")], message.into()).into_response()
+}
+
+/// The game's id, once the caller's token checks out (any valid token may read a game).
+fn authorised(overlay: &Overlay, game: &str, query: TokenQuery) -> Result<AggregateId, (StatusCode, String)> {
+    let Some(token) = query.token.filter(|t| !t.is_empty()) else {
+        return Err((StatusCode::UNAUTHORIZED, "a token is required: ?token=…".into()));
+    };
+    overlay.auth.verify(&token).map_err(|e| (StatusCode::UNAUTHORIZED, e.to_string()))?;
+    AggregateId::new(game).map_err(|e| (StatusCode::BAD_REQUEST, format!("bad game id: {e}")))
 }
 
 async fn page(Path(game): Path<String>) -> Response {
@@ -73,15 +86,9 @@ async fn events(
     Path(game): Path<String>,
     Query(query): Query<TokenQuery>,
 ) -> Response {
-    let Some(token) = query.token.filter(|t| !t.is_empty()) else {
-        return refuse(StatusCode::UNAUTHORIZED, "a token is required: ?token=…");
-    };
-    if let Err(e) = overlay.auth.verify(&token) {
-        return refuse(StatusCode::UNAUTHORIZED, e.to_string());
-    }
-    let id = match AggregateId::new(&game) {
+    let id = match authorised(&overlay, &game, query) {
         Ok(id) => id,
-        Err(e) => return refuse(StatusCode::BAD_REQUEST, format!("bad game id: {e}")),
+        Err((status, why)) => return refuse(status, why),
     };
     let last = match overlay.log.last_sequence(AggregateKind::Game, &id).await {
         Ok(0) => return refuse(StatusCode::NOT_FOUND, "no such game"),
@@ -95,6 +102,23 @@ async fn events(
     // nginx-style proxies buffer responses unless told not to; an event stream must not be.
     let sse = Sse::new(views(game, last, stream)).keep_alive(KeepAlive::default());
     ([(header::HeaderName::from_static("x-accel-buffering"), "no")], sse).into_response()
+}
+
+async fn record(
+    State(overlay): State<Arc<Overlay>>,
+    Path(game): Path<String>,
+    Query(query): Query<TokenQuery>,
+) -> Response {
+    if let Err((status, why)) = authorised(&overlay, &game, query) {
+        return refuse(status, why);
+    }
+    match crate::record::sgf_record(&overlay.log, &game).await {
+        Ok(sgf) => ([(header::CONTENT_TYPE, "application/x-go-sgf; charset=utf-8")], sgf).into_response(),
+        Err(e @ RecordError::BadId(_)) => refuse(StatusCode::BAD_REQUEST, e.to_string()),
+        Err(e @ RecordError::NotFound) => refuse(StatusCode::NOT_FOUND, e.to_string()),
+        Err(e @ RecordError::Unavailable(_)) => refuse(StatusCode::SERVICE_UNAVAILABLE, e.to_string()),
+        Err(e @ RecordError::Corrupt(_)) => refuse(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
+    }
 }
 
 /// What the stream is doing.

@@ -10,7 +10,8 @@
 //! * [`Record::replay`] plays the main line through the rules core; an illegal move is a
 //!   [`ReplayError`] with the move number, the point and the reason.
 //! * [`write`] turns a collection back into text; a round trip keeps every node and variation.
-//! * [`from_game`] writes a game played through the rules core (GTP `printsgf`).
+//! * [`from_game`] writes a game played through the rules core (GTP `printsgf`); [`from_game_with`]
+//!   adds the game information a platform knows (ranks, date, event, round).
 //!
 //! ```
 //! let bytes = b"(;GM[1]FF[4]SZ[9]KM[750]RU[Chinese];B[ee];W[cc];B[])";
@@ -64,6 +65,36 @@ pub fn load(bytes: &[u8]) -> Result<(Record, Game), SgfError> {
 
 /// Writes a game played through the rules core as SGF: size, komi, handicap, rules, setup and moves.
 pub fn from_game(game: &Game, black: Option<&str>, white: Option<&str>, result: Option<&str>) -> String {
+    from_game_with(game, &GameInfo { black, white, result, ..GameInfo::default() })
+}
+
+/// Game information for [`from_game_with`]; every field is optional.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GameInfo<'a> {
+    /// `PB`: Black's name.
+    pub black: Option<&'a str>,
+    /// `PW`: White's name.
+    pub white: Option<&'a str>,
+    /// `BR`: Black's rank.
+    pub black_rank: Option<&'a str>,
+    /// `WR`: White's rank.
+    pub white_rank: Option<&'a str>,
+    /// `RE`: the result (`B+R`, `W+1.5`, `Draw`, `Void`).
+    pub result: Option<&'a str>,
+    /// `DT`: the date (`2026-11-30`).
+    pub date: Option<&'a str>,
+    /// `EV`: the event.
+    pub event: Option<&'a str>,
+    /// `RO`: the round.
+    pub round: Option<&'a str>,
+    /// `GN`: the game's name (its id).
+    pub name: Option<&'a str>,
+    /// `GC`: a comment on the whole game (e.g. how it ended).
+    pub comment: Option<&'a str>,
+}
+
+/// [`from_game`] with the full game information.
+pub fn from_game_with(game: &Game, info: &GameInfo<'_>) -> String {
     let size = game.size();
     let mut tree = GameTree::new();
     let root = tree.root_mut();
@@ -79,14 +110,22 @@ pub fn from_game(game: &Game, black: Option<&str>, white: Option<&str>, result: 
     if game.handicap() > 0 {
         root.set("HA", game.handicap().to_string());
     }
-    if let Some(b) = black {
-        root.set("PB", b);
-    }
-    if let Some(w) = white {
-        root.set("PW", w);
-    }
-    if let Some(r) = result {
-        root.set("RE", r);
+    let fields = [
+        ("PB", info.black),
+        ("BR", info.black_rank),
+        ("PW", info.white),
+        ("WR", info.white_rank),
+        ("RE", info.result),
+        ("DT", info.date),
+        ("EV", info.event),
+        ("RO", info.round),
+        ("GN", info.name),
+        ("GC", info.comment),
+    ];
+    for (ident, value) in fields {
+        if let Some(v) = value.filter(|v| !v.is_empty()) {
+            root.set(ident, v);
+        }
     }
     // Stones on the board before the first action (handicap or seated stones).
     let mut start = game.clone();

@@ -3,8 +3,8 @@
 use proptest::prelude::*;
 use weiqi_rules::{Color, Illegal, Komi, Move, Point, Ruleset};
 use weiqi_sgf::{
-    Collection, GameTree, ParseError, Property, Record, RecordError, ReplayError, SgfError, from_game, load, parse,
-    parse_str, write,
+    Collection, GameInfo, GameTree, ParseError, Property, Record, RecordError, ReplayError, SgfError, from_game,
+    from_game_with, load, parse, parse_str, write,
 };
 
 #[test]
@@ -113,6 +113,34 @@ fn a_game_played_through_the_rules_core_is_written_and_read_back() {
     let (record, replayed) = load(sgf.as_bytes()).unwrap();
     assert_eq!(record.handicap, 2);
     assert_eq!(replayed.board(), g.board());
+    assert_eq!(replayed.hash(), g.hash());
+}
+
+#[test]
+fn game_information_is_written_and_read_back() {
+    let mut g = weiqi_rules::Game::new(9, Ruleset::japanese()).unwrap();
+    g.play(Color::Black, Move::from_gtp("E5", 9).unwrap()).unwrap();
+    let info = GameInfo {
+        black: Some("李 [Li]"),
+        white: Some("Wang"),
+        black_rank: Some("3d"),
+        white_rank: Some("2d"),
+        result: Some("B+R"),
+        date: Some("2026-11-30"),
+        event: Some("City league"),
+        round: Some("3"),
+        name: Some("t-city-r3-b1"),
+        comment: Some(""),
+    };
+    let text = from_game_with(&g, &info);
+    assert!(!text.contains("GC["), "empty fields are left out: {text}");
+    let (record, replayed) = load(text.as_bytes()).unwrap();
+    assert_eq!((record.black.name.as_deref(), record.black.rank.as_deref()), (Some("李 [Li]"), Some("3d")));
+    assert_eq!((record.white.name.as_deref(), record.white.rank.as_deref()), (Some("Wang"), Some("2d")));
+    assert_eq!((record.result.as_deref(), record.date.as_deref()), (Some("B+R"), Some("2026-11-30")));
+    assert_eq!((record.event.as_deref(), record.round.as_deref()), (Some("City league"), Some("3")));
+    assert_eq!(record.game_name.as_deref(), Some("t-city-r3-b1"));
+    assert!(record.rules.as_deref().is_some_and(|r| r.eq_ignore_ascii_case("japanese")), "{:?}", record.rules);
     assert_eq!(replayed.hash(), g.hash());
 }
 

@@ -137,6 +137,8 @@ pub struct GameState {
     pub paused_from: Phase,
     /// The result, once ended.
     pub result: Option<GameResult>,
+    /// A referee's ruling that ended the game: the reason given.
+    pub ruling: Option<String>,
     /// Dead chains agreed at the count.
     pub dead: Vec<Point>,
     /// The last stone or pass: (colour, move, whether a stone can be taken back).
@@ -167,6 +169,7 @@ impl Default for GameState {
             sealed: None,
             paused_from: Phase::Playing,
             result: None,
+            ruling: None,
             dead: Vec::new(),
             last_move: None,
             last_at: Millis(0),
@@ -428,7 +431,7 @@ impl GameState {
             GameEvent::PassOnOverrunRequested { color } => {
                 self.clock_apply(ClockEvent::PassOnOverrunRequested { side: side(*color) })?;
             }
-            GameEvent::Ended { result, dead, at, .. } => {
+            GameEvent::Ended { result, dead, note, at } => {
                 if let Some(clock) = &self.clock
                     && !clock.phase().is_over()
                 {
@@ -438,6 +441,7 @@ impl GameState {
                     g.end();
                 }
                 self.result = Some(result.clone());
+                self.ruling = (!note.is_empty()).then(|| note.clone());
                 self.dead = dead.clone();
                 self.phase = Phase::Ended;
                 self.touch(*at);

@@ -84,6 +84,13 @@ enum PlayCommand {
     Dispute { game: String },
     /// Show the board, clocks and result.
     Show { game: String },
+    /// Write the game record as SGF (to standard output, or to a file).
+    Sgf {
+        game: String,
+        /// Write to this file instead of standard output.
+        #[arg(long, short)]
+        out: Option<std::path::PathBuf>,
+    },
     /// Print the game's events as they happen (from the start).
     Watch {
         game: String,
@@ -287,6 +294,19 @@ pub async fn run(args: PlayArgs) -> Result<ExitCode> {
         PlayCommand::Dispute { game } => {
             let req = pb::GameRequest { game_id: game, request_id: request_id() };
             print_reply(client.dispute_score(authed(req, &token()?)?).await.map_err(status_error)?.into_inner());
+        }
+        PlayCommand::Sgf { game, out } => {
+            let record = client
+                .get_record(authed(pb::GetGameRequest { game_id: game }, &token()?)?)
+                .await
+                .map_err(status_error)?
+                .into_inner();
+            match out {
+                Some(path) => {
+                    std::fs::write(&path, &record.sgf).with_context(|| format!("writing {}", path.display()))?
+                }
+                None => print!("{}", record.sgf),
+            }
         }
         PlayCommand::Show { game } => {
             let v = client

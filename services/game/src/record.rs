@@ -1,0 +1,59 @@
+//! The game record: a game's log as an SGF FF[4] file, for archives, analysts and any Go program.
+//!
+//! The record is written from the folded [`GameState`], so it holds exactly what was played: handicap
+//! stones, every move and pass (a turn forfeited by a void move is written as a pass), the players
+//! with their ranks as frozen at creation, the ruleset and komi, the tournament round, and the result
+//! in SGF form (`B+R`, `W+3.5`, `B+T`, `B+F`, `Draw`, `Void`). The game comment says how the game
+//! ended, with a referee's reason when a ruling ended it. A sealed move is not in the record until it
+//! is revealed.
+
+use crate::domain::{EndReason, GameState};
+
+/// The SGF record of `state` (a game of id `game_id`), `None` before the game has a board. `date` is
+/// the day the game was played (`YYYY-MM-DD`), if the caller knows it.
+pub fn game_record(game_id: &str, state: &GameState, date: Option<&str>) -> Option<String> {
+    let game = state.game.as_ref()?;
+    let name = |p: &Option<crate::domain::PlayerRef>| {
+        p.as_ref().map(|p| if p.name.is_empty() { p.id.0.clone() } else { p.name.clone() })
+    };
+    let (black, white) = (name(&state.black), name(&state.white));
+    let rank = |p: &Option<crate::domain::PlayerRef>| p.as_ref().map(|p| p.rank.clone());
+    let (black_rank, white_rank) = (rank(&state.black), rank(&state.white));
+    let result = state.result.as_ref().map(|r| r.to_sgf());
+    let setup = state.setup.as_deref();
+    let event = setup.and_then(|s| s.tournament.as_ref().map(|t| t.id.clone()).or_else(|| s.event_id.clone()));
+    let round = setup.and_then(|s| s.tournament.as_ref()).map(|t| format!("{} (board {})", t.round, t.board));
+    let comment = state.result.as_ref().map(|r| {
+        let how = match r.reason {
+            EndReason::Score => "counted",
+            EndReason::Resignation => "resignation",
+            EndReason::Time => "time",
+            EndReason::Forfeit => "forfeit",
+            EndReason::Warnings => "a second warning",
+            EndReason::Referee => "a referee's ruling",
+            EndReason::Lateness => "lateness",
+            EndReason::Cycle => "a cycle ruling",
+        };
+        let mut text = format!("Ended by {how}");
+        if let Some(s) = r.score.as_ref().filter(|_| r.reason == EndReason::Score) {
+            text.push_str(&format!(": {}", s.result.in_stones()));
+        }
+        if let Some(note) = &state.ruling {
+            text.push_str(&format!(" ({note})"));
+        }
+        text
+    });
+    let info = weiqi_sgf::GameInfo {
+        black: black.as_deref(),
+        white: white.as_deref(),
+        black_rank: black_rank.as_deref(),
+        white_rank: white_rank.as_deref(),
+        result: result.as_deref(),
+        date,
+        event: event.as_deref(),
+        round: round.as_deref(),
+        name: Some(game_id),
+        comment: comment.as_deref(),
+    };
+    Some(weiqi_sgf::from_game_with(game, &info))
+}
