@@ -25,7 +25,7 @@ pub fn game_record(game_id: &str, state: &GameState, date: Option<&str>) -> Opti
     let round = setup.and_then(|s| s.tournament.as_ref()).map(|t| format!("{} (board {})", t.round, t.board));
     let comment = state.result.as_ref().map(|r| {
         let how = match r.reason {
-            EndReason::Score => "counted",
+            EndReason::Score => "the count",
             EndReason::Resignation => "resignation",
             EndReason::Time => "time",
             EndReason::Forfeit => "forfeit",

@@ -161,6 +161,13 @@ impl Position {
         Self(self.0 + 1)
     }
 
+    /// Whether this position is in the last batch before `head` (an [`crate::EventLog::head`] answer)
+    /// or later. A follower from the start that reaches such an event has seen everything `head`
+    /// covered once that batch's events have arrived (they are delivered together).
+    pub const fn reaches(self, head: Position) -> bool {
+        self.batch() + 1 >= head.batch()
+    }
+
     pub(crate) const fn of(batch: u64, index: usize) -> Self {
         Self((batch << INDEX_BITS) | index as u64)
     }

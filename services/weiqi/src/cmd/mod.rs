@@ -1,6 +1,7 @@
 //! One file per command.
 
 pub mod cert;
+pub mod export;
 pub mod gtp;
 pub mod play;
 pub mod sgf;

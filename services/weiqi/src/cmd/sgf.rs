@@ -1,4 +1,4 @@
-//! `weiqi sgf check` and `weiqi sgf score`.
+//! `weiqi sgf check`, `weiqi sgf score` and `weiqi sgf export` (in `export.rs`).
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -36,6 +36,23 @@ pub enum SgfCommand {
         komi: Option<f64>,
         #[arg(long)]
         json: bool,
+    },
+    /// Write every game in the event log as `<OUT>/<game id>.sgf` (finished games; `--unfinished` adds
+    /// the games in play). Reads NATS JetStream (`--nats`) or the embedded log of `--data-dir` (stop
+    /// `weiqi up` first: the embedded log allows one process).
+    Export {
+        /// The directory to write to (made if missing).
+        #[arg(long, short)]
+        out: PathBuf,
+        /// Also write the games still in play.
+        #[arg(long)]
+        unfinished: bool,
+        /// NATS server URL.
+        #[arg(long, env = "WEIQI_NATS_URL")]
+        nats: Option<String>,
+        /// Data directory of the embedded log.
+        #[arg(long, default_value = "./weiqi-data", env = "WEIQI_DATA_DIR")]
+        data_dir: PathBuf,
     },
 }
 
@@ -91,7 +108,36 @@ pub fn run(command: SgfCommand) -> Result<ExitCode> {
     match command {
         SgfCommand::Check { paths, json } => check(paths, json),
         SgfCommand::Score { file, rules, dead, komi, json } => score_file(file, rules, dead, komi, json),
+        SgfCommand::Export { out, unfinished, nats, data_dir } => {
+            let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+            runtime.block_on(async {
+                let log = open_log(nats.as_deref(), &data_dir).await?;
+                super::export::run(log, &out, unfinished).await
+            })?;
+            Ok(ExitCode::SUCCESS)
+        }
     }
+}
+
+/// The log to export from: JetStream at `nats`, else the embedded log in `data_dir` (which must exist:
+/// exporting never makes an empty log).
+async fn open_log(nats: Option<&str>, data_dir: &Path) -> Result<weiqi_eventlog::AnyEventLog> {
+    use weiqi_eventlog::{AnyEventLog, EmbeddedConfig, EmbeddedLog, JetStreamConfig, JetStreamLog};
+    Ok(match nats {
+        Some(url) => AnyEventLog::JetStream(
+            JetStreamLog::connect(url, JetStreamConfig::default())
+                .await
+                .with_context(|| format!("connecting to NATS JetStream at {url}"))?,
+        ),
+        None => {
+            let path = data_dir.join("events.redb");
+            anyhow::ensure!(path.exists(), "no embedded event log at {} (use --data-dir or --nats)", path.display());
+            AnyEventLog::Embedded(
+                EmbeddedLog::open(&path, EmbeddedConfig::default())
+                    .with_context(|| format!("opening {} (is `weiqi up` still running on it?)", path.display()))?,
+            )
+        }
+    })
 }
 
 fn check(paths: Vec<PathBuf>, json: bool) -> Result<ExitCode> {
