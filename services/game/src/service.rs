@@ -194,6 +194,13 @@ pub fn decode_recorded(r: &RecordedEvent) -> Result<(pb::EventEnvelope, GameEven
     Ok((envelope, domain))
 }
 
+/// Folds one stored event into `state`: decoded, then evolved (position hashes re-checked). The error
+/// says why the log does not replay.
+pub fn fold_recorded(state: &mut GameState, r: &RecordedEvent) -> Result<(), String> {
+    let (_, event) = decode_recorded(r)?;
+    state.evolve(&event).map_err(|e| format!("sequence {}: {e}", r.sequence))
+}
+
 impl<L: EventLog> GameService<L> {
     /// A service over `log`, with the system clock.
     pub fn new(log: L) -> GameService<L> {

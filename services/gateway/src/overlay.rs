@@ -30,7 +30,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use weiqi_eventlog::{AggregateId, AggregateKind, AnyEventLog, EventLog, EventStream};
 use weiqi_game::domain::{GameState, Phase};
-use weiqi_game::service::decode_recorded;
+use weiqi_game::service::fold_recorded;
 use weiqi_proto::v1 as pb;
 use weiqi_rules::{Color, Move};
 
@@ -146,16 +146,13 @@ fn views(game: String, caught_up_at: u64, events: EventStream) -> impl Stream<It
             let running = f.state.version >= f.caught_up_at && clock_runs(&f.state);
             tokio::select! {
                 item = f.events.next() => {
-                    let event = match item {
-                        Some(Ok(recorded)) => match decode_recorded(&recorded) {
-                            Ok((_, event)) => event,
-                            Err(e) => return Some((Ok(problem(&e)), Follow { done: true, ..f })),
-                        },
-                        Some(Err(e)) => return Some((Ok(problem(&e.to_string())), Follow { done: true, ..f })),
+                    let folded = match item {
+                        Some(Ok(recorded)) => fold_recorded(&mut f.state, &recorded),
+                        Some(Err(e)) => Err(e.to_string()),
                         None => return None,
                     };
-                    if let Err(e) = f.state.evolve(&event) {
-                        return Some((Ok(problem(&e.to_string())), Follow { done: true, ..f }));
+                    if let Err(e) = folded {
+                        return Some((Ok(problem(&e)), Follow { done: true, ..f }));
                     }
                     if f.state.version < f.caught_up_at {
                         continue;

@@ -4,7 +4,7 @@
 
 use weiqi_eventlog::{AggregateId, AggregateKind, AnyEventLog, EventLog};
 use weiqi_game::domain::GameState;
-use weiqi_game::service::decode_recorded;
+use weiqi_game::service::fold_recorded;
 
 /// Why a record cannot be given.
 #[derive(Debug, thiserror::Error)]
@@ -32,8 +32,7 @@ pub async fn sgf_record(log: &AnyEventLog, game: &str) -> Result<String, RecordE
     let events = log.read(AggregateKind::Game, &id, 1).await.map_err(|e| RecordError::Unavailable(e.to_string()))?;
     let mut state = GameState::default();
     for r in &events {
-        let (_, event) = decode_recorded(r).map_err(RecordError::Corrupt)?;
-        state.evolve(&event).map_err(|e| RecordError::Corrupt(e.to_string()))?;
+        fold_recorded(&mut state, r).map_err(RecordError::Corrupt)?;
     }
     let date =
         events.first().map(|r| weiqi_rating::CivilDate::from_millis(weiqi_rating::Millis(r.timestamp_ms)).to_string());

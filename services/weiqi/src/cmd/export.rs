@@ -15,7 +15,7 @@ use futures::StreamExt;
 use indicatif::{ProgressBar, ProgressStyle};
 use weiqi_eventlog::{AggregateKind, AnyEventLog, EventLog, Position};
 use weiqi_game::domain::{GameState, Phase};
-use weiqi_game::service::decode_recorded;
+use weiqi_game::service::fold_recorded;
 
 /// How long the last batch may take to arrive once the follower has reached it.
 const LAST_BATCH_IDLE: Duration = Duration::from_secs(1);
@@ -83,8 +83,7 @@ pub async fn export_records(
         if entry.broken.is_some() {
             continue;
         }
-        let folded = decode_recorded(&r).and_then(|(_, e)| entry.state.evolve(&e).map_err(|e| e.to_string()));
-        if let Err(why) = folded {
+        if let Err(why) = fold_recorded(&mut entry.state, &r) {
             entry.broken = Some(why);
             continue;
         }
