@@ -210,7 +210,11 @@ mod tests {
         let mut t = Tracked::new();
         for e in [
             GameEvent::Created(Box::new(setup)),
-            GameEvent::ColoursDecided { black: PlayerId("ann".into()), white: PlayerId("bob".into()) },
+            GameEvent::ColoursDecided {
+                black: PlayerId("ann".into()),
+                white: PlayerId("bob".into()),
+                method: weiqi_game::domain::ColourMethod::Fixed,
+            },
             GameEvent::Started { at: Millis(0) },
         ] {
             t.fold(&e).unwrap();

@@ -109,11 +109,12 @@ pub fn actor_from_pb(a: &pb::Actor) -> Result<Actor, DecodeError> {
 
 // ---- ruleset and time ----
 
-/// Ruleset to wire.
+/// Ruleset to wire. `preset` names the family, and every field is written out, so the ruleset reads back
+/// exactly (a custom ruleset as its family's preset with the fields overridden).
 pub fn ruleset_to_pb(r: &Ruleset) -> pb::Ruleset {
     use pb::ruleset as R;
     pb::Ruleset {
-        preset: r.preset_name().unwrap_or("").to_string(),
+        preset: r.family.name().to_string(),
         ko: match r.ko {
             KoRule::Simple => R::KoRule::Simple,
             KoRule::PositionalSuperko => R::KoRule::PositionalSuperko,
@@ -141,6 +142,7 @@ pub fn ruleset_to_pb(r: &Ruleset) -> pb::Ruleset {
         } as i32,
         group_tax: r.group_tax,
         seated_stones: r.seated_stones,
+        pass_stones: r.pass_stones,
     }
 }
 
@@ -149,55 +151,83 @@ fn scoring_to_pb(s: Scoring) -> pb::ruleset::Scoring {
         Scoring::AreaDameSplit => pb::ruleset::Scoring::AreaDameSplit,
         Scoring::Area => pb::ruleset::Scoring::Area,
         Scoring::Territory => pb::ruleset::Scoring::Territory,
+        Scoring::Ing => pb::ruleset::Scoring::Ing,
     }
 }
 
-/// Ruleset from wire. Unspecified fields take the `preset`'s values (Chinese if none).
+fn scoring_from_pb(s: pb::ruleset::Scoring) -> Option<Scoring> {
+    Some(match s {
+        pb::ruleset::Scoring::Unspecified => return None,
+        pb::ruleset::Scoring::AreaDameSplit => Scoring::AreaDameSplit,
+        pb::ruleset::Scoring::Area => Scoring::Area,
+        pb::ruleset::Scoring::Territory => Scoring::Territory,
+        pb::ruleset::Scoring::Ing => Scoring::Ing,
+    })
+}
+
+/// An enum field of a ruleset: `None` for 0 (unspecified: the preset's value), the value, or an error
+/// naming the field and the values allowed for a number the server does not know.
+fn ruleset_enum<E: TryFrom<i32>>(field: &'static str, raw: i32, known: &str) -> Result<Option<E>, DecodeError> {
+    if raw == 0 {
+        return Ok(None);
+    }
+    E::try_from(raw).map(Some).map_err(|_| DecodeError {
+        what: "ruleset",
+        why: format!("{field} = {raw} is not a value this server knows ({known}, or 0 for the preset's)"),
+    })
+}
+
+/// Ruleset from wire. Unspecified fields take the `preset`'s values (Chinese if none); an enum value the
+/// server does not know is refused, never replaced by the preset's.
 pub fn ruleset_from_pb(r: &pb::Ruleset) -> Result<Ruleset, DecodeError> {
     use pb::ruleset as R;
     let mut out = if r.preset.is_empty() {
         Ruleset::chinese()
     } else {
-        Ruleset::preset(&r.preset)
-            .ok_or(DecodeError { what: "ruleset", why: format!("unknown preset {:?}", r.preset) })?
+        Ruleset::preset(&r.preset).ok_or(DecodeError {
+            what: "ruleset",
+            why: format!("unknown preset {:?} (known: {})", r.preset, weiqi_rules::PRESET_NAMES.join(", ")),
+        })?
     };
-    match R::KoRule::try_from(r.ko) {
-        Ok(R::KoRule::Simple) => out.ko = KoRule::Simple,
-        Ok(R::KoRule::PositionalSuperko) => out.ko = KoRule::PositionalSuperko,
-        Ok(R::KoRule::SituationalSuperko) => out.ko = KoRule::SituationalSuperko,
-        _ => {}
+    if let Some(ko) = ruleset_enum::<R::KoRule>("ko", r.ko, "1 simple, 2 positional superko, 3 situational superko")? {
+        out.ko = match ko {
+            R::KoRule::Simple => KoRule::Simple,
+            R::KoRule::PositionalSuperko => KoRule::PositionalSuperko,
+            R::KoRule::SituationalSuperko | R::KoRule::Unspecified => KoRule::SituationalSuperko,
+        };
     }
-    match R::Scoring::try_from(r.scoring) {
-        Ok(R::Scoring::AreaDameSplit) => out.scoring = Scoring::AreaDameSplit,
-        Ok(R::Scoring::Area) => out.scoring = Scoring::Area,
-        Ok(R::Scoring::Territory) => out.scoring = Scoring::Territory,
-        _ => {}
+    if let Some(scoring) =
+        ruleset_enum::<R::Scoring>("scoring", r.scoring, "1 area with dame split, 2 area, 3 territory, 4 Ing")?
+    {
+        out.scoring = scoring_from_pb(scoring).unwrap_or(out.scoring);
     }
-    match R::Suicide::try_from(r.suicide) {
-        Ok(R::Suicide::Forbidden) => out.suicide = Suicide::Forbidden,
-        Ok(R::Suicide::Allowed) => out.suicide = Suicide::Allowed,
-        _ => {}
+    if let Some(suicide) = ruleset_enum::<R::Suicide>("suicide", r.suicide, "1 forbidden, 2 allowed")? {
+        out.suicide = if suicide == R::Suicide::Allowed { Suicide::Allowed } else { Suicide::Forbidden };
     }
-    match R::HandicapCompensation::try_from(r.handicap_compensation) {
-        Ok(R::HandicapCompensation::None) => out.handicap_compensation = HandicapCompensation::None,
-        Ok(R::HandicapCompensation::N) => out.handicap_compensation = HandicapCompensation::N,
-        Ok(R::HandicapCompensation::NMinusOne) => out.handicap_compensation = HandicapCompensation::NMinusOne,
-        _ => {}
+    if let Some(h) = ruleset_enum::<R::HandicapCompensation>("handicap_compensation", r.handicap_compensation, "1 none, 2 N, 3 N-1")? {
+        out.handicap_compensation = match h {
+            R::HandicapCompensation::N => HandicapCompensation::N,
+            R::HandicapCompensation::NMinusOne => HandicapCompensation::NMinusOne,
+            R::HandicapCompensation::None | R::HandicapCompensation::Unspecified => HandicapCompensation::None,
+        };
     }
-    match R::CycleRuling::try_from(r.cycle) {
-        Ok(R::CycleRuling::NoResult) => out.cycle = CycleRuling::NoResult,
-        Ok(R::CycleRuling::Draw) => out.cycle = CycleRuling::Draw,
-        Ok(R::CycleRuling::Replay) => out.cycle = CycleRuling::Replay,
-        _ => {}
+    if let Some(c) = ruleset_enum::<R::CycleRuling>("cycle", r.cycle, "1 no result, 2 draw, 3 replay")? {
+        out.cycle = match c {
+            R::CycleRuling::Draw => CycleRuling::Draw,
+            R::CycleRuling::Replay => CycleRuling::Replay,
+            R::CycleRuling::NoResult | R::CycleRuling::Unspecified => CycleRuling::NoResult,
+        };
     }
-    match R::IllegalMovePolicy::try_from(r.illegal_move) {
-        Ok(R::IllegalMovePolicy::Refuse) => out.illegal_move = IllegalMovePolicy::Refuse,
-        Ok(R::IllegalMovePolicy::VoidAndForfeitTurn) => out.illegal_move = IllegalMovePolicy::VoidAndForfeitTurn,
-        _ => {}
+    if let Some(i) = ruleset_enum::<R::IllegalMovePolicy>("illegal_move", r.illegal_move, "1 refuse, 2 void and forfeit the turn")? {
+        out.illegal_move = match i {
+            R::IllegalMovePolicy::VoidAndForfeitTurn => IllegalMovePolicy::VoidAndForfeitTurn,
+            R::IllegalMovePolicy::Refuse | R::IllegalMovePolicy::Unspecified => IllegalMovePolicy::Refuse,
+        };
     }
     out.komi = Komi(r.komi_half_points);
     out.group_tax = r.group_tax;
     out.seated_stones = r.seated_stones;
+    out.pass_stones = r.pass_stones;
     Ok(out)
 }
 
@@ -331,8 +361,15 @@ pub fn setup_from_request(r: &pb::CreateGameRequest) -> Result<GameSetup, Decode
     } else if r.handicap >= 1 {
         ruleset.komi = Komi(0);
     }
-    if r.size > 255 || r.handicap > 255 {
-        return err("setup", "size or handicap out of range");
+    let sizes = weiqi_rules::MIN_SIZE..=weiqi_rules::MAX_SIZE;
+    if !sizes.contains(&u8::try_from(r.size).unwrap_or(u8::MAX)) {
+        return err(
+            "setup",
+            format!("size = {} is out of range: {} to {} (19 for the standard board)", r.size, sizes.start(), sizes.end()),
+        );
+    }
+    if r.handicap > 99 {
+        return err("setup", format!("handicap = {} is out of range: 0 to 99 stones", r.handicap));
     }
     let colour_method = match pb::game_created::ColourMethod::try_from(r.colour_method) {
         Ok(pb::game_created::ColourMethod::Nigiri) => ColourMethod::Nigiri,
@@ -340,7 +377,7 @@ pub fn setup_from_request(r: &pb::CreateGameRequest) -> Result<GameSetup, Decode
     };
     Ok(GameSetup {
         ruleset,
-        size: if r.size == 0 { 19 } else { r.size as u8 },
+        size: r.size as u8,
         handicap: r.handicap as u8,
         handicap_points: points_from_pb(&r.handicap_points)?,
         first: player_from_pb(r.first.as_ref()),
@@ -476,7 +513,7 @@ fn reason_from_pb(r: i32) -> Result<EndReason, DecodeError> {
 
 /// The result on the wire, with its SGF and Chinese forms.
 pub fn result_to_pb(r: &GameResult) -> pb::GameResult {
-    let margin = r.score.as_ref().map_or(0, |s| s.result.margin.0 as u32);
+    let margin = r.score.as_ref().map_or(0, |s| s.result.margin.0.unsigned_abs());
     pb::GameResult {
         outcome: outcome_to_pb(r.outcome) as i32,
         reason: reason_to_pb(r.reason) as i32,
@@ -529,12 +566,8 @@ pub fn score_to_pb(s: &Score) -> pb::ScoreDetail {
 }
 
 fn score_from_pb(s: &pb::ScoreDetail) -> Score {
-    let scoring = match pb::ruleset::Scoring::try_from(s.scoring) {
-        Ok(pb::ruleset::Scoring::Area) => Scoring::Area,
-        Ok(pb::ruleset::Scoring::Territory) => Scoring::Territory,
-        _ => Scoring::AreaDameSplit,
-    };
-    let diff = s.black_total_half_points - s.white_total_half_points;
+    let scoring = pb::ruleset::Scoring::try_from(s.scoring).ok().and_then(scoring_from_pb).unwrap_or(Scoring::AreaDameSplit);
+    let diff = i64::from(s.black_total_half_points) - i64::from(s.white_total_half_points);
     Score {
         scoring,
         black: side_count_from_pb(&s.black),
@@ -549,9 +582,10 @@ fn score_from_pb(s: &pb::ScoreDetail) -> Score {
             winner: match diff.signum() {
                 1 => Some(Color::Black),
                 -1 => Some(Color::White),
+                _ if scoring == Scoring::Ing => Some(Color::Black),
                 _ => None,
             },
-            margin: HalfPoints(diff.abs()),
+            margin: HalfPoints::saturating(diff.abs()),
         },
     }
 }
@@ -576,10 +610,13 @@ pub fn event_to_pb(e: &GameEvent) -> pb::GameEvent {
             stones: *stones,
             guess_correct: *guess_correct,
         }),
-        GameEvent::ColoursDecided { black, white } => K::ColoursDecided(pb::ColoursDecided {
+        GameEvent::ColoursDecided { black, white, method } => K::ColoursDecided(pb::ColoursDecided {
             black: black.0.clone(),
             white: white.0.clone(),
-            method: pb::colours_decided::Method::Fixed as i32,
+            method: match method {
+                ColourMethod::Fixed => pb::colours_decided::Method::Fixed,
+                ColourMethod::Nigiri => pb::colours_decided::Method::Nigiri,
+            } as i32,
         }),
         GameEvent::HandicapPlaced { points } => {
             K::HandicapPlaced(pb::HandicapPlaced { points: points.iter().copied().map(point_to_pb).collect() })
@@ -679,11 +716,17 @@ pub fn event_to_pb(e: &GameEvent) -> pb::GameEvent {
                 chief: *chief,
             })
         }
-        GameEvent::LatenessPenalised { color, late, deducted } => K::LatenessPenalised(pb::LatenessPenalised {
-            color: color_to_pb(*color),
-            late_ms: late.0,
-            deducted_ms: deducted.0,
-        }),
+        GameEvent::LatenessPenalised { color, late, deducted, byo_yomi_ran } => {
+            K::LatenessPenalised(pb::LatenessPenalised {
+                color: color_to_pb(*color),
+                late_ms: late.0,
+                deducted_ms: deducted.0,
+                byo_yomi_ran: *byo_yomi_ran,
+            })
+        }
+        GameEvent::LateBeyondLimit { color, late } => {
+            K::LateBeyondLimit(pb::LateBeyondLimit { color: color_to_pb(*color), late_ms: late.0 })
+        }
         GameEvent::PassOnOverrunRequested { color } => {
             K::PassOnOverrunRequested(pb::PassOnOverrunRequested { color: color_to_pb(*color) })
         }
@@ -723,9 +766,15 @@ pub fn event_from_pb(e: &pb::GameEvent) -> Result<GameEvent, DecodeError> {
             stones: n.stones,
             guess_correct: n.guess_correct,
         },
-        K::ColoursDecided(c) => {
-            GameEvent::ColoursDecided { black: PlayerId(c.black.clone()), white: PlayerId(c.white.clone()) }
-        }
+        K::ColoursDecided(c) => GameEvent::ColoursDecided {
+            black: PlayerId(c.black.clone()),
+            white: PlayerId(c.white.clone()),
+            method: if c.method == pb::colours_decided::Method::Nigiri as i32 {
+                ColourMethod::Nigiri
+            } else {
+                ColourMethod::Fixed
+            },
+        },
         K::HandicapPlaced(h) => GameEvent::HandicapPlaced { points: points_from_pb(&h.points)? },
         K::Started(s) => GameEvent::Started { at: Millis(s.at_ms) },
         K::StonePlayed(s) => GameEvent::StonePlayed {
@@ -809,7 +858,9 @@ pub fn event_from_pb(e: &pb::GameEvent) -> Result<GameEvent, DecodeError> {
             color: color_from_pb(l.color)?,
             late: DurationMs(l.late_ms),
             deducted: DurationMs(l.deducted_ms),
+            byo_yomi_ran: l.byo_yomi_ran,
         },
+        K::LateBeyondLimit(l) => GameEvent::LateBeyondLimit { color: color_from_pb(l.color)?, late: DurationMs(l.late_ms) },
         K::PassOnOverrunRequested(p) => GameEvent::PassOnOverrunRequested { color: color_from_pb(p.color)? },
         K::Ended(e) => {
             let r = need(&e.result, "GameEnded result")?;
@@ -943,7 +994,7 @@ pub fn view(game_id: &str, state: &GameState, now: Millis) -> pb::GameView {
         v.event_id = setup.event_id.clone().unwrap_or_default();
     }
     if let Some(game) = &state.game {
-        v.to_move = color_to_pb(game.to_move());
+        v.to_move = color_to_pb(state.to_act().unwrap_or_else(|| game.to_move()));
         v.rows = game.board().to_ascii().lines().map(|l| l.replace(' ', "")).collect();
         v.black_prisoners = game.prisoners(Color::Black);
         v.white_prisoners = game.prisoners(Color::White);

@@ -6,9 +6,13 @@
 //! * **The expected sequence is the backstop across instances.** Every append names the version the
 //!   decision was made on. A conflict means another instance appended first: read the tail, fold it,
 //!   and decide again.
-//! * **Duplicates answer with the original outcome.** A command id seen before (in this instance's
-//!   recent commands, or reported by the log as a duplicate) is answered with the events it appended
-//!   the first time; nothing is appended again.
+//! * **Duplicates answer with the original outcome, and only duplicates do.** Every append carries a
+//!   digest of the command and its actor (header [`COMMAND_DIGEST`]). A command id seen before (in this
+//!   instance's recent commands, or reported by the log as a duplicate) with the same digest is a retry:
+//!   it is answered with the events it appended the first time, and nothing is appended again. The same
+//!   id with another command or from another actor is refused (`request_id_reused`).
+//! * **Hidden information stays hidden in replies.** The nigiri secret and a sealed move are cleared from
+//!   the events a reply carries unless the actor is a referee or a service (retries included).
 //! * **Rejections append nothing.** So do infrastructure faults: the reply says `unavailable` and the
 //!   caller retries with the same command id.
 //! * **Aggregates are cached and evicted when idle** ([`GameService::evict_idle`]).
@@ -30,7 +34,23 @@ use weiqi_telemetry::metrics::{counter, gauge, histogram};
 use weiqi_telemetry::names::{self, labels};
 
 use crate::convert;
-use crate::domain::{Actor, GameEvent, GameState, Phase, Rejection, RejectionKind, decide};
+use crate::domain::{Actor, GameEvent, GameState, Phase, Rejection, RejectionKind, decide_and_fold};
+
+/// The header that carries a command's digest (SHA-256 of the actor and the command, request id left
+/// out), so a retry can be told from another command that reuses its id.
+pub const COMMAND_DIGEST: &str = "weiqi-command-digest";
+
+/// The digest of a command and its actor: the wire command with its request and correlation ids cleared,
+/// encoded (prost encodes a message deterministically) and hashed.
+pub fn command_digest(command: &pb::GameCommand) -> String {
+    use sha2::{Digest, Sha256};
+    let canonical = pb::GameCommand { command_id: String::new(), correlation_id: String::new(), ..command.clone() };
+    hex_digest(&Sha256::digest(canonical.encode_to_vec()))
+}
+
+fn hex_digest(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
 
 /// How many recent command ids each cached game remembers, to answer retries without the log.
 const RECENT_COMMANDS: usize = 64;
@@ -63,12 +83,20 @@ impl Environment for SystemEnvironment {
     }
 }
 
+/// A command this instance has seen appended: its digest (empty for events written before digests were
+/// recorded) and the events it appended.
+#[derive(Clone)]
+struct Remembered {
+    digest: String,
+    events: Vec<pb::EventEnvelope>,
+}
+
 /// One cached game.
 struct Entry {
     state: GameState,
     /// Recent command ids and the events they appended, oldest first (bounded), with an index by id.
     recent: VecDeque<String>,
-    recent_events: HashMap<String, Vec<pb::EventEnvelope>>,
+    recent_events: HashMap<String, Remembered>,
     /// Set when the log failed to replay.
     corrupt: Option<String>,
     /// Whether the log has been read once. After that, the cache is trusted until an append meets a
@@ -90,8 +118,8 @@ impl Entry {
         }
     }
 
-    fn remember(&mut self, command_id: &str, events: Vec<pb::EventEnvelope>) {
-        if self.recent_events.insert(command_id.to_string(), events).is_none() {
+    fn remember(&mut self, command_id: &str, digest: String, events: Vec<pb::EventEnvelope>) {
+        if self.recent_events.insert(command_id.to_string(), Remembered { digest, events }).is_none() {
             self.recent.push_back(command_id.to_string());
         }
         while self.recent.len() > RECENT_COMMANDS {
@@ -101,7 +129,7 @@ impl Entry {
         }
     }
 
-    fn recall(&self, command_id: &str) -> Option<Vec<pb::EventEnvelope>> {
+    fn recall(&self, command_id: &str) -> Option<Remembered> {
         self.recent_events.get(command_id).cloned()
     }
 }
@@ -181,9 +209,32 @@ fn internal(why: impl std::fmt::Display) -> Reply {
     Reply { outcome: Some(pb::game_command_reply::Outcome::Internal(why.to_string())) }
 }
 
-fn accepted(events: Vec<pb::EventEnvelope>, duplicate: bool) -> Reply {
+/// The accepted reply for `actor`: what a player, spectator or broadcaster may not see yet (the nigiri
+/// secret, a sealed move) is cleared; referees and services see everything.
+fn accepted(actor: &Actor, mut events: Vec<pb::EventEnvelope>, duplicate: bool) -> Reply {
+    if !sees_hidden(actor) {
+        events.iter_mut().for_each(convert::redact);
+    }
     let sequence = events.last().map_or(0, |e| e.sequence);
     Reply { outcome: Some(pb::game_command_reply::Outcome::Accepted(pb::CommandReply { events, duplicate, sequence })) }
+}
+
+/// Whether `actor` may see hidden information (referees and the platform's own services).
+fn sees_hidden(actor: &Actor) -> bool {
+    actor.is_referee() || matches!(actor, Actor::System(_))
+}
+
+/// The answer to a command id met before: the original outcome if it is the same command from the same
+/// actor (an old event without a digest is taken as the same), else a refusal.
+fn retry_or_reused(actor: &Actor, digest: &str, seen: Remembered) -> Reply {
+    if !seen.digest.is_empty() && seen.digest != digest {
+        return reject(
+            pb::rejection::Kind::InvalidArgument,
+            "request_id_reused",
+            "this request id was already used for another command on this game; send a new request id",
+        );
+    }
+    accepted(actor, seen.events, true)
 }
 
 /// Decodes one stored event (an encoded `EventEnvelope`).
@@ -256,7 +307,7 @@ impl<L: EventLog> GameService<L> {
         &self,
         id: &AggregateId,
         entry: &mut Entry,
-    ) -> Result<Vec<(String, pb::EventEnvelope)>, LogError> {
+    ) -> Result<Vec<(String, String, pb::EventEnvelope)>, LogError> {
         let tail = self.log.read(AggregateKind::Game, id, entry.state.version + 1).await?;
         let mut folded = Vec::with_capacity(tail.len());
         for r in &tail {
@@ -268,7 +319,8 @@ impl<L: EventLog> GameService<L> {
                     if let Err(e) = entry.state.evolve(&event) {
                         entry.corrupt = Some(format!("game {}: {e}", id.as_str()));
                     } else {
-                        folded.push((r.command_id.as_str().to_string(), envelope));
+                        let digest = r.headers.get(COMMAND_DIGEST).unwrap_or_default().to_string();
+                        folded.push((r.command_id.as_str().to_string(), digest, envelope));
                     }
                 }
                 Err(e) => entry.corrupt = Some(format!("game {}: {e}", id.as_str())),
@@ -277,25 +329,25 @@ impl<L: EventLog> GameService<L> {
         // Group the folded events by command so that retries of recent commands are answered from memory.
         let mut i = 0;
         while i < folded.len() {
-            let cmd = folded[i].0.clone();
+            let (cmd, digest) = (folded[i].0.clone(), folded[i].1.clone());
             let mut events = Vec::new();
             while i < folded.len() && folded[i].0 == cmd {
-                events.push(folded[i].1.clone());
+                events.push(folded[i].2.clone());
                 i += 1;
             }
-            entry.remember(&cmd, events);
+            entry.remember(&cmd, digest, events);
         }
         Ok(folded)
     }
 
-    /// The events a command appended, read back from the log (for a duplicate the cache does not know).
-    async fn events_of(&self, id: &AggregateId, command_id: &str) -> Result<Vec<pb::EventEnvelope>, LogError> {
+    /// The events a command appended and its digest, read back from the log (for a duplicate the cache
+    /// does not know).
+    async fn events_of(&self, id: &AggregateId, command_id: &str) -> Result<Remembered, LogError> {
         let all = self.log.read(AggregateKind::Game, id, 1).await?;
-        Ok(all
-            .iter()
-            .filter(|r| r.command_id.as_str() == command_id)
-            .filter_map(|r| decode_recorded(r).ok().map(|(e, _)| e))
-            .collect())
+        let mine: Vec<_> = all.iter().filter(|r| r.command_id.as_str() == command_id).collect();
+        let digest = mine.first().and_then(|r| r.headers.get(COMMAND_DIGEST)).unwrap_or_default().to_string();
+        let events = mine.iter().filter_map(|r| decode_recorded(r).ok().map(|(e, _)| e)).collect();
+        Ok(Remembered { digest, events })
     }
 
     /// A snapshot of a game.
@@ -373,6 +425,7 @@ impl<L: EventLog> GameService<L> {
                 "request ids are 1–128 of A-Z a-z 0-9 _ -",
             );
         };
+        let digest = command_digest(command);
         let entry = self.entry(&command.game_id);
         let mut entry = entry.lock().await;
         entry.last_used = Instant::now();
@@ -389,12 +442,12 @@ impl<L: EventLog> GameService<L> {
             if let Some(c) = &entry.corrupt {
                 return internal(c);
             }
-            if let Some(events) = entry.recall(command_id.as_str()) {
-                return accepted(events, true);
+            if let Some(seen) = entry.recall(command_id.as_str()) {
+                return retry_or_reused(&actor, &digest, seen);
             }
             let now = self.env.now();
-            let events = match decide(&entry.state, &actor, &cmd, now) {
-                Ok(events) => events,
+            let (events, next) = match decide_and_fold(&entry.state, &actor, &cmd, now) {
+                Ok(decided) => decided,
                 Err(r) if !fresh => {
                     // Another instance may have appended since this one cached the game: a stale state could
                     // refuse a command that the current one accepts ("not your turn"). Read the tail and decide
@@ -420,7 +473,7 @@ impl<L: EventLog> GameService<L> {
                 .iter()
                 .zip(&events)
                 .map(|(env, ev)| {
-                    let mut e = NewEvent::new(ev.type_name(), env.encode_to_vec());
+                    let mut e = NewEvent::new(ev.type_name(), env.encode_to_vec()).with_header(COMMAND_DIGEST, &digest);
                     for (k, v) in headers {
                         e = e.with_header(k.clone(), v.clone());
                     }
@@ -432,26 +485,21 @@ impl<L: EventLog> GameService<L> {
             histogram!(names::APPEND_SECONDS).record(append_started.elapsed().as_secs_f64());
             match appended {
                 Ok(outcome) if !outcome.duplicate => {
-                    for ev in &events {
-                        if let Err(e) = entry.state.evolve(ev) {
-                            // Decided events always fold; if not, the game is unusable until inspected.
-                            entry.corrupt = Some(format!("game {}: decided events do not fold: {e}", id.as_str()));
-                            return internal(entry.corrupt.clone().unwrap_or_default());
-                        }
-                    }
+                    // `decide_and_fold` folded the events already: the state is the next one.
+                    entry.state = next;
                     counter!(names::EVENTS_APPENDED).increment(envelopes.len() as u64);
-                    entry.remember(command_id.as_str(), envelopes.clone());
-                    return accepted(envelopes, false);
+                    entry.remember(command_id.as_str(), digest.clone(), envelopes.clone());
+                    return accepted(&actor, envelopes, false);
                 }
                 Ok(_duplicate) => {
                     if let Err(e) = self.catch_up(&id, &mut entry).await {
                         return unavailable(e);
                     }
-                    if let Some(events) = entry.recall(command_id.as_str()) {
-                        return accepted(events, true);
+                    if let Some(seen) = entry.recall(command_id.as_str()) {
+                        return retry_or_reused(&actor, &digest, seen);
                     }
                     return match self.events_of(&id, command_id.as_str()).await {
-                        Ok(events) => accepted(events, true),
+                        Ok(seen) => retry_or_reused(&actor, &digest, seen),
                         Err(e) => unavailable(e),
                     };
                 }

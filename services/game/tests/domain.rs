@@ -125,7 +125,7 @@ fn a_game_cannot_be_created_twice_or_with_one_player() {
         &Command::Create { setup: Box::new(big), nigiri_secret: [0; 32] },
         secs(0),
     );
-    assert!(matches!(r, Err(Rejection::InvalidSetup(_))));
+    assert!(matches!(r, Err(Rejection::OutOfRange { field: "size", .. })), "{r:?}");
     assert_eq!(decide(&GameState::default(), &ANN(), &Command::Resign, secs(0)), Err(Rejection::NotFound));
 }
 
@@ -400,8 +400,11 @@ fn lateness_is_penalised_twice_over_or_forfeits() {
     let white = g.state.clock.as_ref().unwrap().bank(weiqi_clock::Side::White).main;
     assert_eq!(white, DurationMs::from_mins(4));
 
+    // Beyond the 15-minute limit: a forfeit once White is known to be present (here: reported on time).
     let mut g = Game::given(s);
     let ev = g.ok(REF(), Command::ReportLateness { color: Color::Black, late: DurationMs::from_mins(16) });
+    assert_eq!(names(&ev), ["LateBeyondLimit"]);
+    let ev = g.ok(REF(), Command::ReportLateness { color: Color::White, late: DurationMs::ZERO });
     assert_eq!(ended(&ev), (Outcome::WhiteWins, EndReason::Lateness));
 }
 

@@ -119,8 +119,14 @@ impl GameGateway {
         let event = self.event_of(game_id).await?;
         if !claims.referees(event.as_deref()) {
             return Err(denied(match &event {
-                Some(e) => format!("only referees of event {e} act on this game"),
-                None => "only administrators act on games outside events".to_string(),
+                Some(e) => format!(
+                    "only referees of event {e} act on this game; a player of the game plays, passes, resigns or \
+                     starts it with their own token, and anyone may watch it"
+                ),
+                None => "this casual game belongs to no event, so only an administrator (or a referee of every \
+                         event) may act on it as referee; its players play it with their own tokens, and anyone \
+                         may watch it"
+                    .to_string(),
             }));
         }
         let kind = if claims.has(Role::ChiefReferee) {
@@ -147,6 +153,26 @@ impl GameGateway {
 }
 
 type WatchStream = Pin<Box<dyn Stream<Item = Result<pb::EventEnvelope, Status>> + Send>>;
+
+/// Ends `events` right after the game's `GameEnded` (without waiting for another event that will never
+/// come), or at once if the game ended before the stream began (`over`).
+fn until_game_ends(
+    events: impl Stream<Item = Result<pb::EventEnvelope, Status>> + Send + 'static,
+    over: bool,
+) -> WatchStream {
+    let events: WatchStream = Box::pin(events);
+    Box::pin(futures::stream::unfold((events, over), |(mut events, done)| async move {
+        if done {
+            return None;
+        }
+        let item = events.next().await?;
+        let ended = matches!(
+            &item,
+            Ok(e) if matches!(e.event.as_ref().and_then(|e| e.kind.as_ref()), Some(pb::game_event::Kind::Ended(_)))
+        );
+        Some((item, (events, ended)))
+    }))
+}
 
 #[tonic::async_trait]
 impl pb::game_service_server::GameService for GameGateway {
@@ -308,33 +334,23 @@ impl pb::game_service_server::GameService for GameGateway {
         let claims = self.auth.caller(&request)?;
         let r = request.into_inner();
         let id = AggregateId::new(&r.game_id).map_err(|e| invalid("bad_game_id", e.to_string()))?;
-        let event = self.event_of(&r.game_id).await?;
+        let view = self.view(&r.game_id).await?;
+        let event = (!view.event_id.is_empty()).then(|| view.event_id.clone());
         let sees_all = claims.referees(event.as_deref());
         let from = r.from_sequence.max(1);
         let events =
             self.log.watch(AggregateKind::Game, &id, from).await.map_err(|e| Status::unavailable(e.to_string()))?;
-        let stream = events
-            .map(move |item| {
-                let recorded = item.map_err(|e| Status::unavailable(e.to_string()))?;
-                let mut envelope = pb::EventEnvelope::decode(recorded.payload)
-                    .map_err(|e| Status::internal(format!("stored event: {e}")))?;
-                if !sees_all {
-                    weiqi_game::convert::redact(&mut envelope);
-                }
-                Ok(envelope)
-            })
-            // End the stream after the game's last event.
-            .scan(false, |done, item: Result<pb::EventEnvelope, Status>| {
-                if *done {
-                    return futures::future::ready(None);
-                }
-                if let Ok(e) = &item
-                    && matches!(e.event.as_ref().and_then(|e| e.kind.as_ref()), Some(pb::game_event::Kind::Ended(_)))
-                {
-                    *done = true;
-                }
-                futures::future::ready(Some(item))
-            });
-        Ok(Response::new(Box::pin(stream)))
+        let envelopes = events.map(move |item| {
+            let recorded = item.map_err(|e| Status::unavailable(e.to_string()))?;
+            let mut envelope = pb::EventEnvelope::decode(recorded.payload)
+                .map_err(|e| Status::internal(format!("stored event: {e}")))?;
+            if !sees_all {
+                weiqi_game::convert::redact(&mut envelope);
+            }
+            Ok(envelope)
+        });
+        // A game that ended before `from` has nothing more to send.
+        let over = view.phase == pb::game_view::Phase::Ended as i32 && from > view.sequence;
+        let stream = until_game_ends(envelopes, over);        Ok(Response::new(Box::pin(stream)))
     }
 }

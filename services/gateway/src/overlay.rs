@@ -21,7 +21,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::extract::{Path, Query, State};
-use axum::http::{StatusCode, header};
+use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
@@ -65,10 +65,29 @@ fn refuse(status: StatusCode, message: impl Into<String>) -> Response {
     (status, [(header::CONTENT_TYPE, "text/plain; charset=utf-8")], message.into()).into_response()
 }
 
+/// The caller's token: the `authorization: Bearer …` header (programs), else `?token=` (browsers, whose
+/// `EventSource` cannot send headers).
+fn token_of(headers: &HeaderMap, query: TokenQuery) -> Option<String> {
+    let bearer = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer ").or_else(|| v.strip_prefix("bearer ")))
+        .map(|t| t.trim().to_string());
+    bearer.or(query.token).filter(|t| !t.is_empty())
+}
+
 /// The game's id, once the caller's token checks out (any valid token may read a game).
-fn authorised(overlay: &Overlay, game: &str, query: TokenQuery) -> Result<AggregateId, (StatusCode, String)> {
-    let Some(token) = query.token.filter(|t| !t.is_empty()) else {
-        return Err((StatusCode::UNAUTHORIZED, "a token is required: ?token=…".into()));
+fn authorised(
+    overlay: &Overlay,
+    game: &str,
+    headers: &HeaderMap,
+    query: TokenQuery,
+) -> Result<AggregateId, (StatusCode, String)> {
+    let Some(token) = token_of(headers, query) else {
+        return Err((
+            StatusCode::UNAUTHORIZED,
+            "a token is required: send `authorization: Bearer <token>` or add ?token=<token>".into(),
+        ));
     };
     overlay.auth.verify(&token).map_err(|e| (StatusCode::UNAUTHORIZED, e.to_string()))?;
     AggregateId::new(game).map_err(|e| (StatusCode::BAD_REQUEST, format!("bad game id: {e}")))
@@ -84,9 +103,10 @@ async fn page(Path(game): Path<String>) -> Response {
 async fn events(
     State(overlay): State<Arc<Overlay>>,
     Path(game): Path<String>,
+    headers: HeaderMap,
     Query(query): Query<TokenQuery>,
 ) -> Response {
-    let id = match authorised(&overlay, &game, query) {
+    let id = match authorised(&overlay, &game, &headers, query) {
         Ok(id) => id,
         Err((status, why)) => return refuse(status, why),
     };
@@ -107,9 +127,10 @@ async fn events(
 async fn record(
     State(overlay): State<Arc<Overlay>>,
     Path(game): Path<String>,
+    headers: HeaderMap,
     Query(query): Query<TokenQuery>,
 ) -> Response {
-    if let Err((status, why)) = authorised(&overlay, &game, query) {
+    if let Err((status, why)) = authorised(&overlay, &game, &headers, query) {
         return refuse(status, why);
     }
     match crate::record::sgf_record(&overlay.log, &game).await {

@@ -62,6 +62,8 @@ pub fn conditions(ruleset: &Ruleset, stones: u8) -> GameConditions {
     let standard_komi = match ruleset.scoring {
         Scoring::Territory => 6.5,
         Scoring::Area | Scoring::AreaDameSplit => 7.5,
+        // Ing's komi of 8 with ties to Black is the even game under Ing's counting.
+        Scoring::Ing => 8.0,
     };
     let compensation = if stones >= 2 {
         match ruleset.handicap_compensation {

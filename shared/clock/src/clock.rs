@@ -321,6 +321,7 @@ impl Clock {
         let mut next = self.clone();
         match event {
             ClockEvent::LatenessDeducted { side, amount } => next.deduct(*side, *amount)?,
+            ClockEvent::LatenessRan { side, amount } => next.run_down(*side, *amount)?,
             ClockEvent::Started { at } => match self.phase {
                 Phase::NotStarted => next.phase = Phase::Running { since: *at },
                 phase if phase.is_over() => return Err(ClockError::GameOver),
@@ -432,6 +433,22 @@ impl Clock {
         let player = &mut self.players[side];
         player.bank =
             player.bank.deduct(self.rule, amount).ok_or(ClockError::DeductionExhaustsTime { side, amount })?;
+        Ok(())
+    }
+
+    /// Art. 22.4: charges `amount` of absence as thinking time before the start.
+    fn run_down(&mut self, side: Side, amount: DurationMs) -> Result<(), ClockError> {
+        match self.phase {
+            Phase::NotStarted => {}
+            phase if phase.is_over() => return Err(ClockError::GameOver),
+            _ => return Err(ClockError::AlreadyStarted),
+        }
+        if amount.is_negative() {
+            return Err(ClockError::NegativeDuration(amount));
+        }
+        let rule = self.rule;
+        let player = &mut self.players[side];
+        player.bank = player.bank.spend(rule, amount).ok_or(ClockError::DeductionExhaustsTime { side, amount })?;
         Ok(())
     }
 

@@ -19,6 +19,15 @@ pub enum ClockEvent {
         /// Twice the late time, by the rules.
         amount: DurationMs,
     },
+    /// Art. 22.4: in a fast game with no basic time, the absent player's byo-yomi ran for `amount` before
+    /// they arrived: it is charged as thinking time (whole periods used up, the rest off the current one)
+    /// before the clock starts. If it uses up the last period, the player has lost by lateness.
+    LatenessRan {
+        /// The late player.
+        side: Side,
+        /// How late they were.
+        amount: DurationMs,
+    },
     /// The clock of the first player to move starts.
     Started {
         /// Server time.
@@ -97,7 +106,9 @@ impl ClockEvent {
     #[must_use]
     pub fn at(&self) -> Option<Millis> {
         match self {
-            ClockEvent::LatenessDeducted { .. } | ClockEvent::PassOnOverrunRequested { .. } => None,
+            ClockEvent::LatenessDeducted { .. }
+            | ClockEvent::LatenessRan { .. }
+            | ClockEvent::PassOnOverrunRequested { .. } => None,
             ClockEvent::Started { at }
             | ClockEvent::Moved { at, .. }
             | ClockEvent::Paused { at, .. }

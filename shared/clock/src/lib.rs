@@ -133,4 +133,4 @@ pub use reading::{Reading, SideReading};
 pub use referee::{ClockCommand, MalfunctionRuling, malfunction_ruling, prorate, split_evenly};
 pub use side::{BySide, Side};
 pub use time::{DurationMs, Millis};
-pub use time_control::{ControlError, MINUTE, OverrunRule, TimeControl, TimeSystem};
+pub use time_control::{ControlError, MAX_COUNT, MAX_DURATION, MINUTE, OverrunRule, TimeControl, TimeSystem};

@@ -7,6 +7,13 @@ use crate::time::DurationMs;
 /// One minute: the length of a Chinese reserved minute.
 pub const MINUTE: DurationMs = DurationMs::from_mins(1);
 
+/// The longest duration a time control may hold (main time, a period, an increment, a cap): 30 days, enough
+/// for correspondence play, and far from where millisecond arithmetic could saturate.
+pub const MAX_DURATION: DurationMs = DurationMs::from_hours(30 * 24);
+
+/// The most byo-yomi periods, reserved minutes or moves per period a control may ask for.
+pub const MAX_COUNT: u32 = 1_000;
+
 /// A time system with its figures (RULES.md section 2, Art. 12).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -124,6 +131,48 @@ pub enum ControlError {
     /// The lag configuration is inconsistent.
     #[error("lag allowance must be non-negative with start <= cap")]
     Lag,
+    /// A duration longer than [`MAX_DURATION`].
+    #[error("{field} of {value} is out of range: at most {max}")]
+    TooLong {
+        /// Which figure.
+        field: &'static str,
+        /// Its value.
+        value: DurationMs,
+        /// The largest allowed.
+        max: DurationMs,
+    },
+    /// A count (periods, reserved minutes, moves) above [`MAX_COUNT`].
+    #[error("{field} of {value} is out of range: 1 to {max}")]
+    TooMany {
+        /// Which figure.
+        field: &'static str,
+        /// Its value.
+        value: u32,
+        /// The largest allowed.
+        max: u32,
+    },
+    /// A Fischer cap below the initial time: the first increment could never be added.
+    #[error("the Fischer cap {cap} is below the initial time {initial}")]
+    CapBelowInitial {
+        /// The cap.
+        cap: DurationMs,
+        /// The initial time.
+        initial: DurationMs,
+    },
+}
+
+fn check_duration(field: &'static str, value: DurationMs) -> Result<(), ControlError> {
+    if value.is_negative() {
+        Err(ControlError::NegativeDuration)
+    } else if value > MAX_DURATION {
+        Err(ControlError::TooLong { field, value, max: MAX_DURATION })
+    } else {
+        Ok(())
+    }
+}
+
+fn check_count(field: &'static str, value: u32) -> Result<(), ControlError> {
+    if value > MAX_COUNT { Err(ControlError::TooMany { field, value, max: MAX_COUNT }) } else { Ok(()) }
 }
 
 /// The normalised arithmetic form of a system (Chinese byo-yomi is Japanese byo-yomi with 60 s periods).
@@ -175,6 +224,7 @@ impl TimeSystem {
     /// # Errors
     /// The first problem found.
     pub fn validate(self) -> Result<(), ControlError> {
+        self.check_ranges()?;
         let negative = |d: DurationMs| d.is_negative();
         match self {
             TimeSystem::NoClock => Ok(()),
@@ -214,9 +264,38 @@ impl TimeSystem {
                     Err(ControlError::NegativeDuration)
                 } else if initial.is_zero() {
                     Err(ControlError::NoInitialTime)
+                } else if let Some(cap) = cap.filter(|&cap| cap < initial) {
+                    Err(ControlError::CapBelowInitial { cap, initial })
                 } else {
                     Ok(())
                 }
+            }
+        }
+    }
+
+    /// Every figure within [`MAX_DURATION`] and [`MAX_COUNT`] (negative durations are refused too).
+    fn check_ranges(self) -> Result<(), ControlError> {
+        match self {
+            TimeSystem::NoClock => Ok(()),
+            TimeSystem::Absolute { main } => check_duration("main time", main),
+            TimeSystem::ChineseByoYomi { basic, reserved_minutes } => {
+                check_duration("basic time", basic)?;
+                check_count("reserved minutes", reserved_minutes)
+            }
+            TimeSystem::JapaneseByoYomi { main, periods, period } => {
+                check_duration("main time", main)?;
+                check_duration("period", period)?;
+                check_count("periods", periods)
+            }
+            TimeSystem::MovesPerPeriod { main, moves, period } | TimeSystem::Canadian { main, moves, period } => {
+                check_duration("main time", main)?;
+                check_duration("period", period)?;
+                check_count("moves per period", moves)
+            }
+            TimeSystem::Fischer { initial, increment, cap } => {
+                check_duration("initial time", initial)?;
+                check_duration("increment", increment)?;
+                cap.map_or(Ok(()), |cap| check_duration("cap", cap))
             }
         }
     }
@@ -398,6 +477,27 @@ mod tests {
             TimeControl::absolute(secs(60)).unwrap().with_overrun(OverrunRule::PassOnRequest),
             Err(ControlError::OverrunNeedsByoYomi)
         );
+    }
+
+    #[test]
+    fn figures_out_of_range_are_refused_not_saturated() {
+        let huge = DurationMs(1 << 62);
+        assert_eq!(
+            TimeControl::fischer(huge, DurationMs::from_secs(5), None),
+            Err(ControlError::TooLong { field: "initial time", value: huge, max: MAX_DURATION })
+        );
+        assert!(TimeControl::fischer(MAX_DURATION, DurationMs::ZERO, None).is_ok());
+        assert!(matches!(TimeControl::japanese(DurationMs::ZERO, 5, huge), Err(ControlError::TooLong { .. })));
+        assert_eq!(
+            TimeControl::japanese(DurationMs::ZERO, 1_001, DurationMs::from_secs(30)),
+            Err(ControlError::TooMany { field: "periods", value: 1_001, max: MAX_COUNT })
+        );
+        let (initial, cap) = (DurationMs::from_mins(10), DurationMs::from_mins(5));
+        assert_eq!(
+            TimeControl::fischer(initial, DurationMs::from_secs(10), Some(cap)),
+            Err(ControlError::CapBelowInitial { cap, initial })
+        );
+        assert!(TimeControl::fischer(initial, DurationMs::from_secs(10), Some(initial)).is_ok());
     }
 
     #[test]

@@ -30,8 +30,10 @@ fn system() -> impl Strategy<Value = TimeSystem> {
             .prop_map(|(main, moves, period)| TimeSystem::MovesPerPeriod { main, moves, period }),
         (duration(0, 60_000), 1..6u32, duration(1_000, 60_000))
             .prop_map(|(main, moves, period)| TimeSystem::Canadian { main, moves, period }),
-        (duration(1, 60_000), duration(0, 10_000), proptest::option::of(duration(0, 120_000)))
-            .prop_map(|(initial, increment, cap)| TimeSystem::Fischer { initial, increment, cap }),
+        // A cap is never below the initial time (such a control is refused).
+        (duration(1, 60_000), duration(0, 10_000), proptest::option::of(duration(0, 120_000))).prop_map(
+            |(initial, increment, extra)| TimeSystem::Fischer { initial, increment, cap: extra.map(|e| initial + e) }
+        ),
     ]
 }
 

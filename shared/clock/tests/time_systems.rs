@@ -177,14 +177,20 @@ fn fischer_adds_the_increment_after_each_move_up_to_the_cap() {
 }
 
 #[test]
-fn fischer_without_cap_accumulates_and_a_cap_below_the_time_never_takes_time_away() {
+fn fischer_without_cap_accumulates_and_a_cap_never_takes_time_away() {
     let uncapped = exact(TimeControl::fischer(mins(5), secs(10), None));
     let clock = given(&uncapped, &[ClockEvent::Started { at: t(0) }, moved(Black, t(2))]);
     assert_eq!(clock.bank(Black).main, mins(5) + secs(8));
-    let low_cap = exact(TimeControl::fischer(mins(5), secs(10), Some(mins(1))));
-    let clock = given(&low_cap, &[ClockEvent::Started { at: t(0) }, moved(Black, t(2))]);
-    assert_eq!(clock.bank(Black).main, mins(5) - secs(2));
-    assert_eq!(clock.increments(Black), DurationMs::ZERO);
+    // A cap at the initial time: the increment tops the time up to the cap and no further.
+    let capped = exact(TimeControl::fischer(mins(5), secs(10), Some(mins(5))));
+    let clock = given(&capped, &[ClockEvent::Started { at: t(0) }, moved(Black, t(2))]);
+    assert_eq!(clock.bank(Black).main, mins(5));
+    assert_eq!(clock.increments(Black), secs(2));
+    // A cap below the initial time could only take time away: such a control is refused.
+    assert_eq!(
+        TimeControl::fischer(mins(5), secs(10), Some(mins(1))),
+        Err(weiqi_clock::ControlError::CapBelowInitial { cap: mins(1), initial: mins(5) })
+    );
 }
 
 #[test]

@@ -242,6 +242,13 @@ impl Game {
         self.passes
     }
 
+    /// Whether a pass by `color` now would end play: it would be the second pass in a row, and, under AGA
+    /// pass stones, White would be the last to pass (after Black's second pass White passes once more,
+    /// so both have made as many moves, and the territory count agrees with the area count).
+    pub fn pass_ends_play(&self, color: Color) -> bool {
+        self.passes >= 1 && (!self.ruleset.pass_stones || color == Color::White)
+    }
+
     /// Everything that happened, in order.
     pub fn actions(&self) -> &[Action] {
         &self.actions
@@ -407,6 +414,10 @@ impl Game {
     }
 
     fn pass(&mut self, color: Color) {
+        if self.ruleset.pass_stones {
+            // AGA: the passer hands the opponent a stone as a prisoner.
+            self.prisoners[color.opponent().index()] += 1;
+        }
         self.remember_departure(color);
         self.ko = None;
         self.passes = self.passes.saturating_add(1);

@@ -55,8 +55,8 @@ pub use handicap::HandicapError;
 pub use legality::{Illegal, IllegalAt};
 pub use point::{Color, MAX_SIZE, MIN_SIZE, Move, Point};
 pub use ruleset::{
-    CycleRuling, HalfPoints, HandicapCompensation, IllegalMovePolicy, KoRule, Komi, PRESET_NAMES, Ruleset, Scoring,
-    Suicide, UnknownRuleset,
+    CycleRuling, Family, HalfPoints, HandicapCompensation, IllegalMovePolicy, KoRule, Komi, PRESET_NAMES, Ruleset,
+    RulesetError, Scoring, Suicide, UnknownRuleset,
 };
 pub use scoring::{Score, ScoreError, ScoreResult, SideCount, score, score_position};
 

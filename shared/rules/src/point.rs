@@ -35,6 +35,14 @@ impl Color {
         }
     }
 
+    /// `Black` or `White`, as sentences write it.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Color::Black => "Black",
+            Color::White => "White",
+        }
+    }
+
     /// `B` or `W`, as SGF and SGF results write it.
     pub const fn letter(self) -> char {
         match self {

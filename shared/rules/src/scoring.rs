@@ -1,14 +1,17 @@
 //! Counting a final position, given the dead chains: area (数子法) or territory (数目法), komi,
 //! handicap compensation, warning penalties and the historical group tax.
 //!
-//! All arithmetic is in half points, so results are exact: 7.5 points of komi is 15 half points, and a
+//! All arithmetic is in half points, in `i64` (no komi or count can overflow it), so results are exact: 7.5 points of komi is 15 half points, and a
 //! Chinese result of ¾ stone is 3 half points (one stone of area is two points).
 //!
 //! * **Area, dame split** (Chinese): a side's count is its living stones plus the empty points it
 //!   alone surrounds, plus half of every empty point that touches both colours (dame, and shared
 //!   liberties in seki). Par on 19×19 is 180.5.
-//! * **Area** (Tromp-Taylor, AGA, New Zealand, Ing): the same without the split: an empty region that
+//! * **Area** (Tromp-Taylor, AGA, New Zealand): the same without the split: an empty region that
 //!   reaches only one colour counts for it; any other empty point counts for nobody.
+//! * **Ing** (SST laws): area, with the neutral points shared evenly: each side gets half of them in
+//!   whole points, and when their number is odd one is left unfilled and counts for nobody. A tie goes to
+//!   Black, so under Ing's komi of 8 a game never ends drawn.
 //! * **Territory** (Japanese, Korean): surrounded empty points plus prisoners (captured during play and
 //!   dead stones removed at the end). Points in seki count for nobody, eyes of groups in seki included.
 //!   A neutral point is a shared liberty of a seki when neither side can fill it without leaving its
@@ -75,7 +78,10 @@ impl ScoreResult {
             None => "Draw".to_string(),
             Some(c) => {
                 let side = if c == Color::Black { "Black" } else { "White" };
-                format!("{side} wins by {}", stones_text(self.margin.0 as u32))
+                if self.margin.0 == 0 {
+                    return format!("{side} wins the tie");
+                }
+                format!("{side} wins by {}", stones_text(self.margin.0.unsigned_abs()))
             }
         }
     }
@@ -118,14 +124,22 @@ impl Score {
     /// Black's area count in half stones (stones + territory + half the dame under dame split), the
     /// number a Chinese referee announces: 370 means 185 stones.
     pub fn black_area_halves(&self) -> u32 {
-        let split = if self.scoring == Scoring::AreaDameSplit { self.dame } else { 0 };
-        2 * (self.black.stones + self.black.territory) + split
+        2 * (self.black.stones + self.black.territory) + self.dame_share_halves()
     }
 
     /// White's area count in half stones (see [`Score::black_area_halves`]).
     pub fn white_area_halves(&self) -> u32 {
-        let split = if self.scoring == Scoring::AreaDameSplit { self.dame } else { 0 };
-        2 * (self.white.stones + self.white.territory) + split
+        2 * (self.white.stones + self.white.territory) + self.dame_share_halves()
+    }
+
+    /// Each side's share of the dame, in half points: half of them under dame split, half of them in
+    /// whole points under Ing's counting, none otherwise.
+    fn dame_share_halves(&self) -> u32 {
+        match self.scoring {
+            Scoring::AreaDameSplit => self.dame,
+            Scoring::Ing => 2 * (self.dame / 2),
+            Scoring::Area | Scoring::Territory => 0,
+        }
     }
 }
 
@@ -314,51 +328,54 @@ pub fn score_position(
         white.groups = count_groups(board, &region, &reach, Color::White);
     }
 
+    // Half points, in i64: komi, compensation and penalties come from outside and must not overflow.
+    let halves = |n: u32| 2 * i64::from(n);
     let (mut b, mut w) = match ruleset.scoring {
-        Scoring::AreaDameSplit => (
-            2 * (black.stones + black.territory) as i32 + dame as i32,
-            2 * (white.stones + white.territory) as i32 + dame as i32,
-        ),
-        Scoring::Area => (2 * (black.stones + black.territory) as i32, 2 * (white.stones + white.territory) as i32),
-        Scoring::Territory => {
-            (2 * (black.territory + black.prisoners) as i32, 2 * (white.territory + white.prisoners) as i32)
+        Scoring::AreaDameSplit => {
+            (halves(black.stones + black.territory) + i64::from(dame), halves(white.stones + white.territory) + i64::from(dame))
         }
+        Scoring::Area => (halves(black.stones + black.territory), halves(white.stones + white.territory)),
+        Scoring::Ing => {
+            let share = halves(dame / 2);
+            (halves(black.stones + black.territory) + share, halves(white.stones + white.territory) + share)
+        }
+        Scoring::Territory => (halves(black.territory + black.prisoners), halves(white.territory + white.prisoners)),
     };
-    let compensation = if handicap >= 2 {
+    let compensation: i64 = if handicap >= 2 {
         match ruleset.handicap_compensation {
             HandicapCompensation::None => 0,
-            HandicapCompensation::N => 2 * handicap as i32,
-            HandicapCompensation::NMinusOne => 2 * (handicap as i32 - 1),
+            HandicapCompensation::N => 2 * i64::from(handicap),
+            HandicapCompensation::NMinusOne => 2 * (i64::from(handicap) - 1),
         }
     } else {
         0
     };
-    w += ruleset.komi.0 + compensation;
-    b -= 4 * warnings[0] as i32;
-    w -= 4 * warnings[1] as i32;
+    w += i64::from(ruleset.komi.0) + compensation;
+    b -= 4 * i64::from(warnings[0]);
+    w -= 4 * i64::from(warnings[1]);
     if ruleset.group_tax {
-        b -= 4 * black.groups as i32;
-        w -= 4 * white.groups as i32;
+        b -= 4 * i64::from(black.groups);
+        w -= 4 * i64::from(white.groups);
     }
     let diff = b - w;
-    let result = ScoreResult {
-        winner: match diff.signum() {
-            1 => Some(Color::Black),
-            -1 => Some(Color::White),
-            _ => None,
-        },
-        margin: HalfPoints(diff.abs()),
+    let winner = match diff.signum() {
+        1 => Some(Color::Black),
+        -1 => Some(Color::White),
+        // Ing: a tie goes to Black.
+        _ if ruleset.scoring == Scoring::Ing => Some(Color::Black),
+        _ => None,
     };
+    let result = ScoreResult { winner, margin: HalfPoints::saturating(diff.abs()) };
     Ok(Score {
         scoring: ruleset.scoring,
         black,
         white,
         dame,
         komi: ruleset.komi,
-        handicap_compensation: HalfPoints(compensation),
+        handicap_compensation: HalfPoints::saturating(compensation),
         warnings,
-        black_total: HalfPoints(b),
-        white_total: HalfPoints(w),
+        black_total: HalfPoints::saturating(b),
+        white_total: HalfPoints::saturating(w),
         result,
     })
 }

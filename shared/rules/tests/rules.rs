@@ -410,3 +410,134 @@ fn the_rules_example_from_the_crate_doc_counts_every_point() {
     let s = score(&g, &[], [0, 0]).unwrap();
     assert_eq!((s.black.stones, s.black.territory), (1, 80));
 }
+
+#[test]
+fn ing_shares_neutral_points_evenly_and_gives_ties_to_black() {
+    // Five dame in the middle column: two each, the fifth left unfilled.
+    let g = position(
+        Ruleset::ing().with_komi(Komi(0)),
+        r"
+        . X . O .
+        . X . O .
+        . X . O .
+        . X . O .
+        . X . O .",
+        Black,
+    );
+    let s = score(&g, &[], [0, 0]).unwrap();
+    assert_eq!(s.scoring, Scoring::Ing);
+    assert_eq!((s.dame, s.black_area_halves(), s.white_area_halves()), (5, 24, 24), "10 + 2 dame each");
+    assert_eq!(s.result.winner, Some(Black), "a tie goes to Black");
+    assert_eq!(s.result.in_stones(), "Black wins the tie");
+    // Under Ing's komi of 8 a 19×19 game is never drawn: 184 against 177 + 8 is still Black's.
+    let board = split_board(184, false);
+    let s = score_position(board.board(), &Ruleset::ing(), [0, 0], 0, &[], [0, 0]).unwrap();
+    assert_eq!((s.black_total, s.white_total), (HalfPoints(368), HalfPoints(2 * 177 + 16)));
+    assert_eq!(s.result.winner, Some(White));
+    // With one neutral point left unfilled, 184 against 176 + 8 komi is a tie, and Black's.
+    let board = split_board(184, true);
+    let s = score_position(board.board(), &Ruleset::ing(), [0, 0], 0, &[], [0, 0]).unwrap();
+    assert_eq!((s.dame, s.black_total, s.white_total), (1, HalfPoints(368), HalfPoints(368)));
+    assert_eq!(s.result.winner, Some(Black));
+}
+
+#[test]
+fn ing_allows_multi_stone_suicide_and_refuses_single_stone_suicide() {
+    let mut g = position(
+        Ruleset::ing(),
+        r"
+        X . O .
+        O O O .
+        . . . .
+        . . . .",
+        Black,
+    );
+    assert_eq!(play(&mut g, Black, "B4").map(|p| p.suicided), Ok(2));
+    let mut g = position(
+        Ruleset::ing(),
+        r"
+        . O .
+        O . .
+        . . .",
+        Black,
+    );
+    assert_eq!(play(&mut g, Black, "A3"), Err(Illegal::Suicide));
+}
+
+/// Plays `moves` (GTP vertices, `pass`) alternately from Black on an empty board.
+fn played(size: u8, rules: Ruleset, moves: &[&str]) -> Game {
+    let mut g = Game::new(size, rules).unwrap();
+    for v in moves {
+        let color = g.to_move();
+        play(&mut g, color, v).unwrap_or_else(|e| panic!("{v}: {e}"));
+    }
+    g
+}
+
+#[test]
+fn aga_pass_stones_make_the_territory_count_equal_the_area_count() {
+    // A 5×5 game with a capture, ended by Black's pass; under pass stones White passes once more.
+    let moves = ["C3", "C2", "B2", "D2", "C1", "B3", "A3", "B4", "D3", "C4", "D4", "A2", "E2", "pass", "pass"];
+    let g = played(5, Ruleset::aga().with_komi(Komi(0)), &moves);
+    assert!(g.prisoners(Black) + g.prisoners(White) > 0);
+    assert!(!g.pass_ends_play(Black), "Black's pass after White's does not end play under pass stones");
+    assert!(g.pass_ends_play(White), "White passes last");
+    let mut g = g;
+    play(&mut g, White, "pass").unwrap();
+    let area = score(&g, &[], [0, 0]).unwrap();
+    let as_territory = Ruleset { scoring: Scoring::Territory, ..*g.ruleset() };
+    let prisoners = [g.prisoners(Black), g.prisoners(White)];
+    let territory = score_position(g.board(), &as_territory, prisoners, 0, &[], [0, 0]).unwrap();
+    assert_eq!(area.result, territory.result, "area:\n{area}\nterritory:\n{territory}");
+    assert_eq!(area.black_total.0 - area.white_total.0, territory.black_total.0 - territory.white_total.0);
+    // Without pass stones the two counts differ on the same moves.
+    let chinese = Ruleset { pass_stones: false, ..*g.ruleset() };
+    let mut plain = played(5, chinese, &moves);
+    play(&mut plain, White, "pass").unwrap();
+    let t = score_position(
+        plain.board(),
+        &Ruleset { scoring: Scoring::Territory, ..chinese },
+        [plain.prisoners(Black), plain.prisoners(White)],
+        0,
+        &[],
+        [0, 0],
+    )
+    .unwrap();
+    assert_ne!(t.black_total.0 - t.white_total.0, area.black_total.0 - area.white_total.0);
+}
+
+#[test]
+fn aga_pass_stones_hold_on_random_games() {
+    for seed in 0..40 {
+        let (_, mut g) = weiqi_rules::random::random_game(7, Ruleset::aga().with_komi(Komi(0)), seed, 400);
+        if g.consecutive_passes() < 2 {
+            continue;
+        }
+        if !g.pass_ends_play(White) || g.actions().last() != Some(&weiqi_rules::Action::Pass(White)) {
+            play(&mut g, White, "pass").unwrap();
+        }
+        let area = score(&g, &[], [0, 0]).unwrap();
+        let rules = Ruleset { scoring: Scoring::Territory, ..*g.ruleset() };
+        let t = score_position(g.board(), &rules, [g.prisoners(Black), g.prisoners(White)], 0, &[], [0, 0]).unwrap();
+        if t.black.seki_eyes + t.white.seki_eyes > 0 {
+            continue; // the territory count gives eyes in seki to nobody
+        }
+        assert_eq!(
+            area.black_total.0 - area.white_total.0,
+            t.black_total.0 - t.white_total.0,
+            "seed {seed}:\n{area}\n{t}"
+        );
+    }
+}
+
+#[test]
+fn huge_komi_cannot_overflow_the_count() {
+    let g = played(9, Ruleset::chinese(), &["E5", "pass", "pass"]);
+    for (komi, winner) in [(i32::MAX, Some(White)), (i32::MIN, Some(Black))] {
+        let rules = g.ruleset().with_komi(Komi(komi));
+        let s = score_position(g.board(), &rules, [0, 0], 0, &[], [0, 0]).unwrap();
+        assert_eq!(s.result.winner, winner, "komi {komi}: {s}");
+        assert!(s.result.margin.0 > 0);
+        assert!(!s.result.to_sgf().contains("+-"), "{}", s.result.to_sgf());
+    }
+}

@@ -35,7 +35,7 @@ mod write;
 
 pub use charset::Charset;
 pub use parse::{ParseError, parse, parse_str, parse_with};
-pub use record::{MoveNode, Player, Record, RecordError, RecordedResult, ReplayError, Setup, parse_komi};
+pub use record::{MoveNode, Player, Record, RecordError, RecordWarning, RecordedResult, ReplayError, Setup, parse_komi};
 pub use tree::{Collection, GameTree, Node, Property};
 pub use write::{escape, write, write_tree};
 
@@ -104,9 +104,7 @@ pub fn from_game_with(game: &Game, info: &GameInfo<'_>) -> String {
     root.set("AP", concat!("weiqi:", env!("CARGO_PKG_VERSION")));
     root.set("SZ", size.to_string());
     root.set("KM", game.ruleset().komi.to_string());
-    if let Some(name) = game.ruleset().preset_name() {
-        root.set("RU", name);
-    }
+    root.set("RU", game.ruleset().family.sgf_name());
     if game.handicap() > 0 {
         root.set("HA", game.handicap().to_string());
     }

@@ -47,14 +47,6 @@ pub enum RecordError {
         /// Its value.
         value: String,
     },
-    /// `HA` is not a number of stones.
-    #[error("byte {offset}: HA[{value}] is not a handicap")]
-    BadHandicap {
-        /// Byte offset of the property.
-        offset: usize,
-        /// Its value.
-        value: String,
-    },
     /// `PL` is not a colour.
     #[error("byte {offset}: PL[{value}] is not a colour")]
     BadColor {
@@ -244,6 +236,28 @@ pub struct Record {
     pub setup: Setup,
     /// Main-line nodes after the root.
     pub nodes: Vec<MoveNode>,
+    /// What was read leniently (the record still replays).
+    pub warnings: Vec<RecordWarning>,
+}
+
+/// Something a record got wrong that reading worked around.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RecordWarning {
+    /// `HA` is not a whole number of stones: the handicap was counted from the setup stones instead.
+    #[error("byte {offset}: HA[{value}] is not a number of stones; the handicap is {counted}, counted from the setup stones")]
+    BadHandicap {
+        /// Byte offset of the property.
+        offset: usize,
+        /// Its value.
+        value: String,
+        /// The handicap counted from the root's black setup stones (0 if not a handicap setup).
+        counted: u8,
+    },
+}
+
+/// The handicap a root setup shows: its black stones, when there are at least two and no white ones.
+fn handicap_from_setup(setup: &Setup) -> u8 {
+    if setup.white.is_empty() && setup.black.len() >= 2 { u8::try_from(setup.black.len()).unwrap_or(u8::MAX) } else { 0 }
 }
 
 /// Parses a komi, resolving real-world quirks: Fox writes `KM[750]` for 7.5 points and `KM[375]` for
@@ -363,6 +377,8 @@ impl Record {
                     .ok_or_else(|| RecordError::BadKomi { offset: p.offset, value: p.values[0].clone() })?,
             ),
         };
+        let mut warnings = Vec::new();
+        let setup = parse_setup(root, size)?;
         let handicap = match root.get("HA") {
             None => 0,
             Some(p) => {
@@ -370,7 +386,20 @@ impl Record {
                 if v.is_empty() {
                     0
                 } else {
-                    v.parse::<u8>().map_err(|_| RecordError::BadHandicap { offset: p.offset, value: v.to_string() })?
+                    match v.parse::<u8>() {
+                        Ok(n) => n,
+                        // As GNU Go does: a handicap that is not a whole number of stones is read with a
+                        // warning, and the handicap is the number of black setup stones at the root.
+                        Err(_) => {
+                            let counted = handicap_from_setup(&setup);
+                            warnings.push(RecordWarning::BadHandicap {
+                                offset: p.offset,
+                                value: v.to_string(),
+                                counted,
+                            });
+                            counted
+                        }
+                    }
                 }
             }
         };
@@ -390,8 +419,9 @@ impl Record {
             time_limit: text("TM"),
             overtime: text("OT"),
             comment: root.value("C").map(str::to_string),
-            setup: parse_setup(root, size)?,
+            setup,
             nodes: Vec::new(),
+            warnings,
         };
         // A root that also holds a move (some writers do this) is the first move node as well.
         for (i, node) in tree.main_line().enumerate() {

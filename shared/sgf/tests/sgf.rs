@@ -221,3 +221,50 @@ fn canonical(c: &Collection) -> Vec<Vec<(usize, Props)>> {
         })
         .collect()
 }
+
+#[test]
+fn a_fractional_handicap_is_read_with_a_warning_and_counted_from_the_setup() {
+    let rec = Record::from_tree(&parse_str("(;SZ[19]HA[7.5]AB[dp][pd][dd]KM[0.5];W[qp])").unwrap().games[0]).unwrap();
+    assert_eq!(rec.handicap, 3);
+    assert_eq!(
+        rec.warnings,
+        vec![weiqi_sgf::RecordWarning::BadHandicap { offset: 8, value: "7.5".into(), counted: 3 }]
+    );
+    assert!(rec.warnings[0].to_string().contains("HA[7.5]"), "{}", rec.warnings[0]);
+    assert_eq!(rec.replay(rec.ruleset()).unwrap().handicap(), 3);
+    let plain = Record::from_tree(&parse_str("(;SZ[9]HA[x];B[ee])").unwrap().games[0]).unwrap();
+    assert_eq!((plain.handicap, plain.warnings.len()), (0, 1), "no setup stones: no handicap");
+}
+
+#[test]
+fn rules_are_written_with_their_ff4_names_and_read_in_every_common_spelling() {
+    let written = |rules: Ruleset| {
+        let mut g = weiqi_rules::Game::new(9, rules).unwrap();
+        g.play(Color::Black, Move::Play(Point::new(4, 4))).unwrap();
+        let sgf = from_game_with(&g, &GameInfo::default());
+        let ru = sgf.split("RU[").nth(1).and_then(|r| r.split(']').next()).unwrap().to_string();
+        let back = Record::from_tree(&parse_str(&sgf).unwrap().games[0]).unwrap().ruleset();
+        assert_eq!(back, rules, "{ru} reads back as the same rules");
+        ru
+    };
+    assert_eq!(written(Ruleset::chinese()), "Chinese");
+    assert_eq!(written(Ruleset::japanese()), "Japanese");
+    assert_eq!(written(Ruleset::korean()), "Korean", "Korean is never written as Japanese");
+    assert_eq!(written(Ruleset::aga()), "AGA");
+    assert_eq!(written(Ruleset::new_zealand()), "NZ");
+    assert_eq!(written(Ruleset::ing()), "GOE", "Ing is GOE, not New Zealand");
+    assert_eq!(written(Ruleset::tromp_taylor()), "Tromp-Taylor");
+    for (spelling, rules) in [
+        ("New Zealand", Ruleset::new_zealand()),
+        ("nz", Ruleset::new_zealand()),
+        ("Tromp/Taylor", Ruleset::tromp_taylor()),
+        ("TT", Ruleset::tromp_taylor()),
+        ("Ing", Ruleset::ing()),
+        ("goe", Ruleset::ing()),
+        ("korean", Ruleset::korean()),
+        ("CN", Ruleset::chinese()),
+        ("aga", Ruleset::aga()),
+    ] {
+        assert_eq!(Ruleset::preset(spelling), Some(rules), "{spelling}");
+    }
+}

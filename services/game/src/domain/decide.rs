@@ -3,7 +3,7 @@
 //! command), and never changes the state it is given.
 
 use sha2::{Digest, Sha256};
-use weiqi_clock::{ClockEvent, ExpiryOutcome, Millis, OverrunRule};
+use weiqi_clock::{ClockEvent, DurationMs, ExpiryOutcome, Millis, OverrunRule};
 use weiqi_rules::{
     Color, Game, HandicapError, Illegal, IllegalMovePolicy, KoRule, Move, Point, Ruleset, handicap, score,
 };
@@ -18,18 +18,53 @@ use super::rejection::Rejection;
 use super::state::{GameState, Phase, side};
 
 /// Decides `command` from `actor` at server time `now` against `state`.
+///
+/// Every event decided is folded into a copy of the state before it is returned: a decision that would
+/// not replay (a clock change the clock refuses, an event out of place) is refused as
+/// [`Rejection::Inconsistent`] instead of being recorded, so an accepted command can never leave an
+/// unreadable log.
 pub fn decide(state: &GameState, actor: &Actor, command: &Command, now: Millis) -> Result<Vec<GameEvent>, Rejection> {
+    decide_and_fold(state, actor, command, now).map(|(events, _)| events)
+}
+
+/// [`decide`], also returning the state with the events folded in (what the service caches next).
+pub fn decide_and_fold(
+    state: &GameState,
+    actor: &Actor,
+    command: &Command,
+    now: Millis,
+) -> Result<(Vec<GameEvent>, GameState), Rejection> {
+    let events = decide_events(state, actor, command, now)?;
+    let mut next = state.clone();
+    for event in &events {
+        next.evolve(event).map_err(|e| Rejection::Inconsistent(e.to_string()))?;
+    }
+    Ok((events, next))
+}
+
+fn decide_events(state: &GameState, actor: &Actor, command: &Command, now: Millis) -> Result<Vec<GameEvent>, Rejection> {
     // Server time never runs backwards within a game, even across instances.
     let now = now.max(state.last_at);
     if state.phase == Phase::New && !matches!(command, Command::Create { .. }) {
         return Err(Rejection::NotFound);
+    }
+    // Who may act comes before what the game allows: a player of neither side learns nothing about the
+    // game's state from a refusal.
+    if let Actor::Player(p) = actor
+        && state.phase != Phase::New
+        && !state.is_player(p)
+    {
+        return Err(Rejection::NotAPlayer);
     }
     match command {
         Command::Create { setup, nigiri_secret } => create(state, setup, nigiri_secret, now),
         Command::GuessNigiri { even } => guess_nigiri(state, actor, *even, now),
         Command::Start => {
             require(state, &[Phase::Ready])?;
-            require_participant(state, actor)?;
+            // Starting the game means the other player is present: a side late beyond the limit loses.
+            if let Some(late) = state.late_beyond_limit() {
+                return Ok(vec![ended(Outcome::win(late.opponent()), EndReason::Lateness, None, now)]);
+            }
             Ok(vec![GameEvent::Started { at: now }])
         }
         Command::Play { mv, expected_number, lag } => play(state, actor, *mv, *expected_number, *lag, now),
@@ -214,17 +249,7 @@ pub fn decide(state: &GameState, actor: &Actor, command: &Command, now: Millis) 
         Command::ReportLateness { color, late } => {
             require_referee(actor)?;
             require(state, &[Phase::Ready])?;
-            let setup = state.setup.as_ref().ok_or(Rejection::NotFound)?;
-            if *late > setup.lateness_limit {
-                let outcome = if state.late[color.opponent().index()] {
-                    Outcome::BothLose
-                } else {
-                    Outcome::win(color.opponent())
-                };
-                return Ok(vec![ended(outcome, EndReason::Lateness, None, now)]);
-            }
-            let deducted = late.times(2);
-            Ok(vec![GameEvent::LatenessPenalised { color: *color, late: *late, deducted }])
+            report_lateness(state, *color, *late, now)
         }
         Command::ExpireTime => {
             require(state, &[Phase::Playing])?;
@@ -239,7 +264,7 @@ pub fn decide(state: &GameState, actor: &Actor, command: &Command, now: Millis) 
                 vec![GameEvent::TimeExpired { color, deadline: expiry.deadline, at: now, counted_as_pass }];
             if !counted_as_pass {
                 events.push(ended(Outcome::win(color.opponent()), EndReason::Time, None, now));
-            } else if state.game.as_ref().is_some_and(|g| g.consecutive_passes() >= 1) {
+            } else if state.game.as_ref().is_some_and(|g| g.pass_ends_play(color)) {
                 events.push(after_two_passes(state, now)?);
             }
             Ok(events)
@@ -259,14 +284,6 @@ fn require(state: &GameState, phases: &[Phase]) -> Result<(), Rejection> {
 
 fn require_referee(actor: &Actor) -> Result<(), Rejection> {
     if actor.is_referee() { Ok(()) } else { Err(Rejection::NotAReferee) }
-}
-
-/// A player of the game, a referee or a service.
-fn require_participant(state: &GameState, actor: &Actor) -> Result<(), Rejection> {
-    match actor {
-        Actor::Player(p) if !state.is_player(p) => Err(Rejection::NotAPlayer),
-        _ => Ok(()),
-    }
 }
 
 fn player_colour(state: &GameState, actor: &Actor) -> Result<Color, Rejection> {
@@ -364,7 +381,7 @@ fn play(
     match mv {
         Move::Pass => {
             let mut events = vec![GameEvent::Passed { color, number, at: now, lag, clock }];
-            if game.consecutive_passes() >= 1 {
+            if game.pass_ends_play(color) {
                 events.push(after_two_passes(state, now)?);
             }
             Ok(events)
@@ -411,7 +428,11 @@ fn create(state: &GameState, setup: &GameSetup, secret: &[u8; 32], now: Millis) 
         events.push(GameEvent::NigiriCommitted { holder, commitment: Sha256::digest(secret).into(), secret: *secret });
         return Ok(events);
     }
-    events.push(GameEvent::ColoursDecided { black: setup.first.id.clone(), white: setup.second.id.clone() });
+    events.push(GameEvent::ColoursDecided {
+        black: setup.first.id.clone(),
+        white: setup.second.id.clone(),
+        method: ColourMethod::Fixed,
+    });
     if setup.handicap >= 2 {
         let points = if setup.handicap_points.is_empty() {
             handicap::fixed_handicap(setup.size, setup.handicap).map_err(|e| Rejection::InvalidSetup(e.to_string()))?
@@ -434,7 +455,26 @@ fn validate(setup: &GameSetup) -> Result<(), Rejection> {
     if setup.first.id == setup.second.id {
         return bad("a player cannot play against themselves");
     }
+    if !(weiqi_rules::MIN_SIZE..=weiqi_rules::MAX_SIZE).contains(&setup.size) {
+        return Err(Rejection::OutOfRange {
+            field: "size",
+            allowed: format!("{} to {}", weiqi_rules::MIN_SIZE, weiqi_rules::MAX_SIZE),
+        });
+    }
     Game::new(setup.size, setup.ruleset).map_err(|e| Rejection::InvalidSetup(e.to_string()))?;
+    match setup.ruleset.check_size(setup.size) {
+        Ok(()) => {}
+        Err(weiqi_rules::RulesetError::KomiOutOfRange { max, .. }) => {
+            return Err(Rejection::OutOfRange {
+                field: "komi_half_points",
+                allowed: format!("-{} to {} half points ({max} points either way on {}×{})", max.0, max.0, setup.size, setup.size),
+            });
+        }
+        Err(e) => return Err(Rejection::InvalidSetup(e.to_string())),
+    }
+    if setup.lateness_limit.is_negative() || setup.lateness_limit > MAX_LATENESS {
+        return Err(Rejection::OutOfRange { field: "lateness_limit_ms", allowed: format!("0 to {MAX_LATENESS}") });
+    }
     if setup.handicap >= 2 {
         let check = if setup.handicap_points.is_empty() {
             handicap::fixed_handicap(setup.size, setup.handicap).map(|_| ())
@@ -447,6 +487,52 @@ fn validate(setup: &GameSetup) -> Result<(), Rejection> {
     }
     setup.time_control.validate().map_err(|e| Rejection::InvalidSetup(e.to_string()))?;
     Ok(())
+}
+
+/// The latest arrival a referee may report, and the longest lateness limit an event may set.
+const MAX_LATENESS: DurationMs = DurationMs::from_hours(24);
+
+/// Art. 22: a referee reports that `color` arrived `late` after the scheduled start (or is still absent,
+/// `late` after it).
+///
+/// * Within the limit: twice the lateness comes off main time (Art. 22.1–2); in a fast game with no basic
+///   time the absent player's byo-yomi ran instead (Art. 22.4), periods used up as on a move. A penalty
+///   that leaves no time at all (absolute time or Fischer spent, the last period used) is a loss by
+///   lateness, never a deduction the clock would refuse.
+/// * Beyond the limit, or out of time by the penalty: the player loses by lateness once the opponent is
+///   known to be present (reported in time, or the game is started), and both lose if the opponent is
+///   beyond the limit too (Art. 22.3). Until then the game waits ([`GameEvent::LateBeyondLimit`]).
+fn report_lateness(state: &GameState, color: Color, late: DurationMs, now: Millis) -> Result<Vec<GameEvent>, Rejection> {
+    if late.is_negative() || late > MAX_LATENESS {
+        return Err(Rejection::OutOfRange { field: "late_ms", allowed: format!("0 to {MAX_LATENESS}") });
+    }
+    if state.lateness[color.index()].is_some() {
+        return Err(Rejection::LatenessAlreadyReported(color.name()));
+    }
+    let setup = state.setup.as_ref().ok_or(Rejection::NotFound)?;
+    let clock = state.clock.as_ref().ok_or(Rejection::NotFound)?;
+    let byo_yomi_ran = weiqi_clock::Bank::initial(&setup.time_control).in_overtime();
+    let deducted = if byo_yomi_ran { late } else { late.times(2) };
+    let penalty = GameEvent::LatenessPenalised { color, late, deducted, byo_yomi_ran };
+    let clock_event = if byo_yomi_ran {
+        ClockEvent::LatenessRan { side: side(color), amount: deducted }
+    } else {
+        ClockEvent::LatenessDeducted { side: side(color), amount: deducted }
+    };
+    let out_of_time = matches!(clock.apply(&clock_event), Err(weiqi_clock::ClockError::DeductionExhaustsTime { .. }));
+    let beyond = late > setup.lateness_limit || out_of_time;
+    let opponent = state.lateness[color.opponent().index()];
+    Ok(match (beyond, opponent) {
+        (true, Some(o)) if o.beyond_limit => {
+            vec![GameEvent::LateBeyondLimit { color, late }, ended(Outcome::BothLose, EndReason::Lateness, None, now)]
+        }
+        (true, Some(_)) => {
+            vec![GameEvent::LateBeyondLimit { color, late }, ended(Outcome::win(color.opponent()), EndReason::Lateness, None, now)]
+        }
+        (true, None) => vec![GameEvent::LateBeyondLimit { color, late }],
+        (false, Some(o)) if o.beyond_limit => vec![penalty, ended(Outcome::win(color), EndReason::Lateness, None, now)],
+        (false, _) => vec![penalty],
+    })
 }
 
 /// The nigiri holder: the higher-ranked player (the first listed at equal rank, standing in for "the
@@ -495,7 +581,7 @@ fn guess_nigiri(state: &GameState, actor: &Actor, even: bool, now: Millis) -> Re
     let mut events = vec![
         GameEvent::NigiriGuessed { guesser: nigiri.guesser.clone(), even },
         GameEvent::NigiriRevealed { secret, stones, guess_correct },
-        GameEvent::ColoursDecided { black, white },
+        GameEvent::ColoursDecided { black, white, method: ColourMethod::Nigiri },
     ];
     if state.setup.as_ref().is_some_and(|s| s.start_immediately) {
         events.push(GameEvent::Started { at: now });

@@ -226,6 +226,8 @@ pub enum GameEvent {
         black: PlayerId,
         /// White.
         white: PlayerId,
+        /// How: fixed by the setup, or by the nigiri just revealed.
+        method: ColourMethod,
     },
     /// Handicap stones are on the board.
     HandicapPlaced {
@@ -393,14 +395,26 @@ pub enum GameEvent {
         /// Server time.
         at: Millis,
     },
-    /// Lateness penalised before the start (Art. 22).
+    /// Lateness penalised before the start (Art. 22): the late player has arrived.
     LatenessPenalised {
         /// Who was late.
         color: Color,
         /// How late.
         late: DurationMs,
-        /// Deducted from main time (twice the lateness).
+        /// What it cost: deducted from main time (twice the lateness, Art. 22.1–2), or, in a fast game
+        /// with no basic time, the byo-yomi that ran while they were absent (Art. 22.4).
         deducted: DurationMs,
+        /// Art. 22.4: `deducted` ran off the byo-yomi (else it came off main time).
+        byo_yomi_ran: bool,
+    },
+    /// A player was later than the limit, or so late that the penalty leaves them no time (Art. 22.1–4).
+    /// They lose by lateness once the opponent is known to be present (reported in time, or the game is
+    /// started); both lose if the opponent is late beyond the limit too (Art. 22.3).
+    LateBeyondLimit {
+        /// Who.
+        color: Color,
+        /// How late.
+        late: DurationMs,
     },
     /// Art. 22.5: the player asks that an overrun count as a pass.
     PassOnOverrunRequested {
@@ -449,6 +463,7 @@ impl GameEvent {
             GameEvent::TimeExpired { .. } => "weiqi.v1.TimeExpired",
             GameEvent::ClockCorrected { .. } => "weiqi.v1.ClockCorrected",
             GameEvent::LatenessPenalised { .. } => "weiqi.v1.LatenessPenalised",
+            GameEvent::LateBeyondLimit { .. } => "weiqi.v1.LateBeyondLimit",
             GameEvent::PassOnOverrunRequested { .. } => "weiqi.v1.PassOnOverrunRequested",
             GameEvent::Ended { .. } => "weiqi.v1.GameEnded",
         }

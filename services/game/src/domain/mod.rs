@@ -9,11 +9,11 @@ mod rejection;
 mod state;
 
 pub use command::Command;
-pub use decide::{decide, nigiri_stones, rank_value};
+pub use decide::{decide, decide_and_fold, nigiri_stones, rank_value};
 pub use event::{
     ClockSnapshot, ColourMethod, CycleRulingExt, EndReason, GameEvent, GameResult, GameSetup, LagReport, Outcome,
     PlayerRef, SideClock, TournamentRef,
 };
 pub use ids::{Actor, GameId, PlayerId};
 pub use rejection::{Rejection, RejectionKind};
-pub use state::{Corrupt, GameState, Nigiri, Phase, Proposal, side};
+pub use state::{Corrupt, GameState, Lateness, Nigiri, Phase, Proposal, side};

@@ -87,6 +87,21 @@ pub enum Rejection {
     /// A dead-chain point holds no stone.
     #[error("{0} holds no stone")]
     NotAStone(String),
+    /// A lateness report for a side already reported.
+    #[error("{0}'s lateness has already been reported")]
+    LatenessAlreadyReported(&'static str),
+    /// A value outside its range (the field, and what is allowed).
+    #[error("{field} is out of range: {allowed}")]
+    OutOfRange {
+        /// The field.
+        field: &'static str,
+        /// What is allowed.
+        allowed: String,
+    },
+    /// The events decided do not fold into the state: a bug, refused so that nothing unreadable is
+    /// appended.
+    #[error("the decision does not apply to the game ({0}); nothing was recorded")]
+    Inconsistent(String),
 }
 
 impl Rejection {
@@ -113,13 +128,19 @@ impl Rejection {
             Rejection::BadPoint(_) => "bad_point",
             Rejection::Clock(_) => "clock",
             Rejection::NotAStone(_) => "not_a_stone",
+            Rejection::LatenessAlreadyReported(_) => "lateness_already_reported",
+            Rejection::OutOfRange { .. } => "out_of_range",
+            Rejection::Inconsistent(_) => "inconsistent",
         }
     }
 
     /// How it maps to a gRPC status code.
     pub fn kind(&self) -> RejectionKind {
         match self {
-            Rejection::InvalidSetup(_) | Rejection::BadPoint(_) | Rejection::NotAStone(_) => {
+            Rejection::InvalidSetup(_)
+            | Rejection::BadPoint(_)
+            | Rejection::NotAStone(_)
+            | Rejection::OutOfRange { .. } => {
                 RejectionKind::InvalidArgument
             }
             Rejection::Illegal(Illegal::OffBoard) => RejectionKind::InvalidArgument,

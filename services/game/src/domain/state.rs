@@ -93,6 +93,15 @@ pub struct Nigiri {
     pub commitment: [u8; 32],
 }
 
+/// A side's lateness as reported by a referee before the start (Art. 22).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Lateness {
+    /// How late.
+    pub late: weiqi_clock::DurationMs,
+    /// Beyond the limit (or penalised out of all their time): they lose by lateness.
+    pub beyond_limit: bool,
+}
+
 /// The current dead-chain proposal during scoring.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct Proposal {
@@ -145,8 +154,8 @@ pub struct GameState {
     pub last_move: Option<(Color, Move)>,
     /// Server time of the last event with a timestamp.
     pub last_at: Millis,
-    /// Lateness reported before the start, per side.
-    pub late: [bool; 2],
+    /// Lateness reported before the start, per side (Black, White).
+    pub lateness: [Option<Lateness>; 2],
     /// Set between SealedMoveRevealed and the move it reveals.
     revealing: bool,
 }
@@ -173,7 +182,7 @@ impl Default for GameState {
             dead: Vec::new(),
             last_move: None,
             last_at: Millis(0),
-            late: [false, false],
+            lateness: [None, None],
             revealing: false,
         }
     }
@@ -218,9 +227,24 @@ impl GameState {
         self.setup.as_ref().is_some_and(|s| &s.first.id == player || &s.second.id == player)
     }
 
-    /// Whose turn it is.
+    /// Whose turn it is on the board.
     pub fn to_move(&self) -> Option<Color> {
         self.game.as_ref().map(Game::to_move)
+    }
+
+    /// Who acts next, as players, spectators and the clock see it: the player to move, except while
+    /// adjourned, when the sealer has moved (the sealed move waits to be revealed) and the opponent is
+    /// the one whose clock runs on resumption.
+    pub fn to_act(&self) -> Option<Color> {
+        match (self.phase, self.sealed) {
+            (Phase::Adjourned, Some((sealer, _))) => Some(sealer.opponent()),
+            _ => self.to_move(),
+        }
+    }
+
+    /// The side whose lateness forfeits the game once the opponent is present, if any.
+    pub fn late_beyond_limit(&self) -> Option<Color> {
+        [Color::Black, Color::White].into_iter().find(|c| self.lateness[c.index()].is_some_and(|l| l.beyond_limit))
     }
 
     fn game_mut(&mut self, event: &'static str) -> Result<&mut Game, Corrupt> {
@@ -274,7 +298,7 @@ impl GameState {
                 }
             }
             GameEvent::NigiriGuessed { .. } | GameEvent::NigiriRevealed { .. } => {}
-            GameEvent::ColoursDecided { black, white } => {
+            GameEvent::ColoursDecided { black, white, .. } => {
                 let setup = self.setup.as_ref().ok_or(out_of_place(self.phase))?;
                 let find = |id: &PlayerId| {
                     if &setup.first.id == id {
@@ -424,9 +448,20 @@ impl GameState {
                 })?;
                 self.touch(*at);
             }
-            GameEvent::LatenessPenalised { color, deducted, .. } => {
-                self.clock_apply(ClockEvent::LatenessDeducted { side: side(*color), amount: *deducted })?;
-                self.late[color.index()] = true;
+            GameEvent::LatenessPenalised { color, late, deducted, byo_yomi_ran } => {
+                let (side, amount) = (side(*color), *deducted);
+                self.clock_apply(if *byo_yomi_ran {
+                    ClockEvent::LatenessRan { side, amount }
+                } else {
+                    ClockEvent::LatenessDeducted { side, amount }
+                })?;
+                self.lateness[color.index()] = Some(Lateness { late: *late, beyond_limit: false });
+            }
+            GameEvent::LateBeyondLimit { color, late } => {
+                if self.phase != Phase::Ready {
+                    return Err(out_of_place(self.phase));
+                }
+                self.lateness[color.index()] = Some(Lateness { late: *late, beyond_limit: true });
             }
             GameEvent::PassOnOverrunRequested { color } => {
                 self.clock_apply(ClockEvent::PassOnOverrunRequested { side: side(*color) })?;
