@@ -158,7 +158,11 @@ async fn out_of_range_setups_are_refused(s: &Suite) {
         ("size 26", pb::CreateGameRequest { size: 26, ..base.clone() }, "2 to 25"),
         ("unknown ko rule", pb::CreateGameRequest { ruleset: ruleset(9), ..base.clone() }, "ko = 9"),
         ("Fischer 2^62 ms", pb::CreateGameRequest { time_control: fischer(1 << 62, 0), ..base.clone() }, "at most"),
-        ("Fischer cap below initial", pb::CreateGameRequest { time_control: fischer(600_000, 60_000), ..base.clone() }, "cap"),
+        (
+            "Fischer cap below initial",
+            pb::CreateGameRequest { time_control: fischer(600_000, 60_000), ..base.clone() },
+            "cap",
+        ),
         ("ancient on 9×9", pb::CreateGameRequest { size: 9, rules: "ancient".into(), ..base.clone() }, "19×19"),
     ];
     for (what, mut req, says) in cases {
@@ -222,12 +226,14 @@ async fn watch_ends_with_the_game(s: &Suite) {
         ..Default::default()
     };
     let game = c.create_game(authed(req, &org)).await.unwrap().into_inner().game_id;
-    let mut live = c
-        .watch(authed(pb::WatchRequest { game_id: game.clone(), from_sequence: 1 }, &tv))
-        .await
-        .unwrap()
-        .into_inner();
-    let mv = pb::PlayMoveRequest { game_id: game.clone(), request_id: rid(), point: Some(pt("E5", 9)), ..Default::default() };
+    let mut live =
+        c.watch(authed(pb::WatchRequest { game_id: game.clone(), from_sequence: 1 }, &tv)).await.unwrap().into_inner();
+    let mv = pb::PlayMoveRequest {
+        game_id: game.clone(),
+        request_id: rid(),
+        point: Some(pt("E5", 9)),
+        ..Default::default()
+    };
     c.play_move(authed(mv, &alice)).await.unwrap();
     c.resign(authed(pb::GameRequest { game_id: game.clone(), request_id: rid() }, &bob)).await.unwrap();
     let all = tokio::time::timeout(Duration::from_secs(10), live.by_ref().collect::<Vec<_>>())
@@ -254,7 +260,8 @@ async fn both_reflection_protocols_answer(s: &Suite) {
         host: String::new(),
         message_request: Some(v1alpha::server_reflection_request::MessageRequest::ListServices(String::new())),
     };
-    let mut replies = alpha.server_reflection_info(futures::stream::iter([request])).await.expect("v1alpha").into_inner();
+    let mut replies =
+        alpha.server_reflection_info(futures::stream::iter([request])).await.expect("v1alpha").into_inner();
     let reply = replies.next().await.expect("a reply").expect("v1alpha answers");
     let Some(v1alpha::server_reflection_response::MessageResponse::ListServicesResponse(list)) = reply.message_response
     else {

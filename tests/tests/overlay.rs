@@ -111,6 +111,19 @@ impl Http {
     }
 }
 
+/// A time control as `weiqi play new --time` writes it (`japanese:MIN:PERIODS:SECS`).
+fn weiqi_play_time(spec: &str) -> Option<pb::TimeControl> {
+    let f: Vec<i64> = spec.split(':').skip(1).map(|n| n.parse().unwrap()).collect();
+    Some(pb::TimeControl {
+        system: Some(pb::time_control::System::Japanese(pb::time_control::JapaneseByoYomi {
+            main_ms: f[0] * 60_000,
+            periods: f[1] as u32,
+            period_ms: f[2] * 1000,
+        })),
+        pass_on_overrun: false,
+    })
+}
+
 async fn play(s: &Suite, token: &str, game: &str, vertex: &str) {
     let mut c = s.client().await;
     let req = pb::PlayMoveRequest {
@@ -135,6 +148,10 @@ async fn overlay(s: &Suite) {
         first: Some(pb::PlayerRef { id: "alice".into(), name: "Alice".into(), rank: "1d".into() }),
         second: Some(pb::PlayerRef { id: "bob".into(), name: "Bob".into(), rank: "1k".into() }),
         event_id: "league".into(),
+        tournament_id: "city-open".into(),
+        round: 3,
+        board: 7,
+        time_control: weiqi_play_time("japanese:60:5:30"),
         start: true,
         ..Default::default()
     };
@@ -170,6 +187,17 @@ async fn overlay(s: &Suite) {
     assert_eq!(rows.len(), 9);
     assert_eq!(&rows[4][4..5], "X", "E5 is Black's: {rows:?}");
     assert_eq!(&rows[6][2..3], "O", "C3 is White's: {rows:?}");
+    // Chinese by default: the time system in words, the event, round and board, the last moves.
+    assert_eq!(v["lang"], "zh-CN");
+    assert_eq!(v["time_system"], "基本用时1小时，读秒30秒5次");
+    assert_eq!((v["event"].as_str(), v["round"].as_u64(), v["board"].as_u64()), (Some("league"), Some(3), Some(7)));
+    let moves: Vec<String> = v["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| format!("{} {} {}", m["number"], m["colour"].as_str().unwrap(), m["move"].as_str().unwrap()))
+        .collect();
+    assert_eq!(moves, ["1 black E5", "2 white C3"]);
 
     // Live moves arrive as they are played.
     play(s, &alice, &g, "G3").await;
@@ -186,7 +214,15 @@ async fn overlay(s: &Suite) {
         }
     };
     assert_eq!((last["result"]["sgf"].as_str(), last["to_move"].as_str()), (Some("B+R"), None));
+    assert_eq!(last["result"]["words"], "黑中盘胜", "the result in words, not `B+R ·`");
     assert!(http.view(&mut pending).await.is_none(), "the stream ends after the game");
+    // In English when asked (the page passes its language on).
+    let mut english = get(&s.http, &format!("/overlay/{g}/events?lang=en&token={tv}")).await;
+    let v = english.view(&mut String::new()).await.expect("a view");
+    assert_eq!((v["result"]["words"].as_str(), v["lang"].as_str()), (Some("Black wins by resignation"), Some("en")));
+    assert_eq!(v["time_system"], "1 h + 5 × 30 s byo-yomi");
+    let page = get(&s.http, &format!("/overlay/{g}?lang=en&token={tv}")).await.body().await;
+    assert!(page.contains(r#"<html lang="en">"#), "the page is in the language asked for");
 
     // The record, as SGF, for archives and analysts.
     assert_eq!(get(&s.http, &format!("/games/{g}/sgf")).await.status, 401);

@@ -204,7 +204,9 @@ pub fn ruleset_from_pb(r: &pb::Ruleset) -> Result<Ruleset, DecodeError> {
     if let Some(suicide) = ruleset_enum::<R::Suicide>("suicide", r.suicide, "1 forbidden, 2 allowed")? {
         out.suicide = if suicide == R::Suicide::Allowed { Suicide::Allowed } else { Suicide::Forbidden };
     }
-    if let Some(h) = ruleset_enum::<R::HandicapCompensation>("handicap_compensation", r.handicap_compensation, "1 none, 2 N, 3 N-1")? {
+    if let Some(h) =
+        ruleset_enum::<R::HandicapCompensation>("handicap_compensation", r.handicap_compensation, "1 none, 2 N, 3 N-1")?
+    {
         out.handicap_compensation = match h {
             R::HandicapCompensation::N => HandicapCompensation::N,
             R::HandicapCompensation::NMinusOne => HandicapCompensation::NMinusOne,
@@ -218,7 +220,9 @@ pub fn ruleset_from_pb(r: &pb::Ruleset) -> Result<Ruleset, DecodeError> {
             R::CycleRuling::NoResult | R::CycleRuling::Unspecified => CycleRuling::NoResult,
         };
     }
-    if let Some(i) = ruleset_enum::<R::IllegalMovePolicy>("illegal_move", r.illegal_move, "1 refuse, 2 void and forfeit the turn")? {
+    if let Some(i) =
+        ruleset_enum::<R::IllegalMovePolicy>("illegal_move", r.illegal_move, "1 refuse, 2 void and forfeit the turn")?
+    {
         out.illegal_move = match i {
             R::IllegalMovePolicy::VoidAndForfeitTurn => IllegalMovePolicy::VoidAndForfeitTurn,
             R::IllegalMovePolicy::Refuse | R::IllegalMovePolicy::Unspecified => IllegalMovePolicy::Refuse,
@@ -365,7 +369,12 @@ pub fn setup_from_request(r: &pb::CreateGameRequest) -> Result<GameSetup, Decode
     if !sizes.contains(&u8::try_from(r.size).unwrap_or(u8::MAX)) {
         return err(
             "setup",
-            format!("size = {} is out of range: {} to {} (19 for the standard board)", r.size, sizes.start(), sizes.end()),
+            format!(
+                "size = {} is out of range: {} to {} (19 for the standard board)",
+                r.size,
+                sizes.start(),
+                sizes.end()
+            ),
         );
     }
     if r.handicap > 99 {
@@ -566,7 +575,8 @@ pub fn score_to_pb(s: &Score) -> pb::ScoreDetail {
 }
 
 fn score_from_pb(s: &pb::ScoreDetail) -> Score {
-    let scoring = pb::ruleset::Scoring::try_from(s.scoring).ok().and_then(scoring_from_pb).unwrap_or(Scoring::AreaDameSplit);
+    let scoring =
+        pb::ruleset::Scoring::try_from(s.scoring).ok().and_then(scoring_from_pb).unwrap_or(Scoring::AreaDameSplit);
     let diff = i64::from(s.black_total_half_points) - i64::from(s.white_total_half_points);
     Score {
         scoring,
@@ -860,7 +870,9 @@ pub fn event_from_pb(e: &pb::GameEvent) -> Result<GameEvent, DecodeError> {
             deducted: DurationMs(l.deducted_ms),
             byo_yomi_ran: l.byo_yomi_ran,
         },
-        K::LateBeyondLimit(l) => GameEvent::LateBeyondLimit { color: color_from_pb(l.color)?, late: DurationMs(l.late_ms) },
+        K::LateBeyondLimit(l) => {
+            GameEvent::LateBeyondLimit { color: color_from_pb(l.color)?, late: DurationMs(l.late_ms) }
+        }
         K::PassOnOverrunRequested(p) => GameEvent::PassOnOverrunRequested { color: color_from_pb(p.color)? },
         K::Ended(e) => {
             let r = need(&e.result, "GameEnded result")?;

@@ -200,7 +200,12 @@ fn a_stranger_is_denied_before_the_game_state_is_consulted() {
 #[test]
 fn komi_is_limited_to_the_boards_point_count_and_seated_stones_to_19x19() {
     let create = |s: GameSetup| {
-        decide(&GameState::default(), &ann(), &Command::Create { setup: Box::new(s), nigiri_secret: [0; 32] }, Millis(0))
+        decide(
+            &GameState::default(),
+            &ann(),
+            &Command::Create { setup: Box::new(s), nigiri_secret: [0; 32] },
+            Millis(0),
+        )
     };
     for komi in [i32::MAX, i32::MIN, 163, -163] {
         let mut s = setup(TimeControl::no_clock());
@@ -226,7 +231,8 @@ fn colours_decided_by_nigiri_say_so() {
     let mut g = Game::given(s);
     let ev = g.ok(bob(), Command::GuessNigiri { even: false });
     assert!(ev.iter().any(|e| matches!(e, GameEvent::ColoursDecided { method: ColourMethod::Nigiri, .. })), "{ev:?}");
-    let wire = weiqi_game::convert::event_to_pb(ev.iter().find(|e| e.type_name() == "weiqi.v1.ColoursDecided").unwrap());
+    let wire =
+        weiqi_game::convert::event_to_pb(ev.iter().find(|e| e.type_name() == "weiqi.v1.ColoursDecided").unwrap());
     let Some(weiqi_proto::v1::game_event::Kind::ColoursDecided(c)) = wire.kind else { unreachable!() };
     assert_eq!(c.method, weiqi_proto::v1::colours_decided::Method::Nigiri as i32);
 }

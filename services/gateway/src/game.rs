@@ -351,6 +351,7 @@ impl pb::game_service_server::GameService for GameGateway {
         });
         // A game that ended before `from` has nothing more to send.
         let over = view.phase == pb::game_view::Phase::Ended as i32 && from > view.sequence;
-        let stream = until_game_ends(envelopes, over);        Ok(Response::new(Box::pin(stream)))
+        let stream = until_game_ends(envelopes, over);
+        Ok(Response::new(Box::pin(stream)))
     }
 }

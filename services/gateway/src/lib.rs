@@ -14,6 +14,7 @@
 //!   the game's view, clocks re-sent each second) and `GET /overlay/{game}`, a self-contained page
 //!   that draws it; `GET /games/{game}/sgf`, the game record.
 //! * [`record`]: a game's SGF record folded from its log (gRPC `GetRecord` and the HTTP route).
+//! * [`words`]: results, byo-yomi calls and time systems in words, in zh-CN and en.
 //!
 //! # Invariants
 //!
@@ -28,3 +29,4 @@ pub mod info;
 pub mod overlay;
 pub mod record;
 pub mod server;
+pub mod words;

@@ -1,9 +1,12 @@
 //! Broadcast overlays over plain HTTP, for tools that speak neither gRPC nor gRPC-web (OBS browser
 //! sources, vMix, a newsroom's own page).
 //!
-//! * `GET /overlay/{game}/events?token=T` is a Server-Sent Events stream. Every event is a `view`: one
-//!   JSON object with the board, the players, prisoners, warnings, the clocks read at the server's
-//!   time, the deadline of the player to move, and the result. A `view` is sent after each event of
+//! * `GET /overlay/{game}/events?token=T[&lang=zh-CN|en]` is a Server-Sent Events stream. Every event is a
+//!   `view`: one JSON object with the board, the players, prisoners, warnings, the clocks read at the
+//!   server's time, the deadline of the player to move, the time system in words, the referee's latest
+//!   byo-yomi call, the event, round and board, the last moves, and the result in SGF form and in words
+//!   ("Black wins by resignation", "黑中盘胜"). The language is `lang`, else the `Accept-Language`
+//!   header, else Chinese. A `view` is sent after each event of
 //!   the game's log (history first, then live) and once a second while a clock runs, so the clocks
 //!   tick without client-side arithmetic. The stream ends after the game's end. Any valid token may
 //!   watch, as with the gRPC `Watch`. The view is folded from the log through the game domain, so a
@@ -32,10 +35,11 @@ use weiqi_eventlog::{AggregateId, AggregateKind, AnyEventLog, EventLog, EventStr
 use weiqi_game::domain::{GameState, Phase};
 use weiqi_game::service::fold_recorded;
 use weiqi_proto::v1 as pb;
-use weiqi_rules::{Color, Move};
+use weiqi_rules::{Action, Color, Move};
 
 use crate::auth::Authority;
 use crate::record::RecordError;
+use crate::words::{self, Lang};
 
 /// How often a running clock is re-sent.
 const TICK: Duration = Duration::from_secs(1);
@@ -59,6 +63,13 @@ pub fn router(log: AnyEventLog, auth: Authority) -> axum::Router {
 #[derive(Deserialize)]
 struct TokenQuery {
     token: Option<String>,
+    lang: Option<String>,
+}
+
+/// The language of a request: `?lang=`, else `Accept-Language`, else Chinese.
+fn lang_of(headers: &HeaderMap, query: &TokenQuery) -> Lang {
+    let header = headers.get(header::ACCEPT_LANGUAGE).and_then(|v| v.to_str().ok()).unwrap_or("");
+    Lang::negotiate(query.lang.as_deref().unwrap_or(header))
 }
 
 fn refuse(status: StatusCode, message: impl Into<String>) -> Response {
@@ -93,9 +104,10 @@ fn authorised(
     AggregateId::new(game).map_err(|e| (StatusCode::BAD_REQUEST, format!("bad game id: {e}")))
 }
 
-async fn page(Path(game): Path<String>) -> Response {
+async fn page(Path(game): Path<String>, headers: HeaderMap, Query(query): Query<TokenQuery>) -> Response {
+    let lang = lang_of(&headers, &query);
     match AggregateId::new(&game) {
-        Ok(_) => Html(PAGE).into_response(),
+        Ok(_) => Html(PAGE.replace("{{LANG}}", lang.tag())).into_response(),
         Err(e) => refuse(StatusCode::BAD_REQUEST, format!("bad game id: {e}")),
     }
 }
@@ -106,6 +118,7 @@ async fn events(
     headers: HeaderMap,
     Query(query): Query<TokenQuery>,
 ) -> Response {
+    let lang = lang_of(&headers, &query);
     let id = match authorised(&overlay, &game, &headers, query) {
         Ok(id) => id,
         Err((status, why)) => return refuse(status, why),
@@ -120,7 +133,7 @@ async fn events(
         Err(e) => return refuse(StatusCode::SERVICE_UNAVAILABLE, e.to_string()),
     };
     // nginx-style proxies buffer responses unless told not to; an event stream must not be.
-    let sse = Sse::new(views(game, last, stream)).keep_alive(KeepAlive::default());
+    let sse = Sse::new(views(game, lang, last, stream)).keep_alive(KeepAlive::default());
     ([(header::HeaderName::from_static("x-accel-buffering"), "no")], sse).into_response()
 }
 
@@ -145,6 +158,7 @@ async fn record(
 /// What the stream is doing.
 struct Follow {
     game: String,
+    lang: Lang,
     /// The log's last sequence when the stream opened: views are sent from there on (history folds
     /// silently, so a late viewer gets one view, not the whole game replayed).
     caught_up_at: u64,
@@ -154,11 +168,16 @@ struct Follow {
     done: bool,
 }
 
-fn views(game: String, caught_up_at: u64, events: EventStream) -> impl Stream<Item = Result<Event, Infallible>> {
+fn views(
+    game: String,
+    lang: Lang,
+    caught_up_at: u64,
+    events: EventStream,
+) -> impl Stream<Item = Result<Event, Infallible>> {
     // The first tick one period from now: the opening view was just sent.
     let mut ticker = tokio::time::interval_at(tokio::time::Instant::now() + TICK, TICK);
     ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
-    let follow = Follow { game, caught_up_at, events, ticker, state: GameState::default(), done: false };
+    let follow = Follow { game, lang, caught_up_at, events, ticker, state: GameState::default(), done: false };
     futures::stream::unfold(follow, |mut f| async move {
         if f.done {
             return None;
@@ -179,11 +198,11 @@ fn views(game: String, caught_up_at: u64, events: EventStream) -> impl Stream<It
                         continue;
                     }
                     f.done = f.state.phase == Phase::Ended;
-                    let view = view_event(&f.game, &f.state);
+                    let view = view_event(&f.game, f.lang, &f.state);
                     return Some((Ok(view), f));
                 }
                 _ = f.ticker.tick(), if running => {
-                    let view = view_event(&f.game, &f.state);
+                    let view = view_event(&f.game, f.lang, &f.state);
                     return Some((Ok(view), f));
                 }
             }
@@ -205,10 +224,44 @@ fn now() -> weiqi_clock::Millis {
     weiqi_clock::Millis(i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
 }
 
-fn view_event(game: &str, state: &GameState) -> Event {
+fn view_event(game: &str, lang: Lang, state: &GameState) -> Event {
     let at = now();
     let view = weiqi_game::convert::view(game, state, at);
-    Event::default().event("view").data(view_json(&view, state, at.0).to_string())
+    Event::default().event("view").data(view_json(&view, state, lang, at).to_string())
+}
+
+/// How many of the last moves a view lists.
+const LAST_MOVES: usize = 6;
+
+/// The last moves played (stones and passes), oldest first, numbered as the game numbers them.
+fn last_moves(state: &GameState, size: u8) -> Vec<Value> {
+    let Some(game) = &state.game else { return Vec::new() };
+    let moves: Vec<(usize, Color, String)> = game
+        .actions()
+        .iter()
+        .filter_map(|a| match a {
+            Action::Play(c, p) => Some((*c, p.to_gtp(size))),
+            Action::Pass(c) => Some((*c, "pass".to_string())),
+            _ => None,
+        })
+        .enumerate()
+        .map(|(i, (c, v))| (i + 1, c, v))
+        .collect();
+    moves[moves.len().saturating_sub(LAST_MOVES)..]
+        .iter()
+        .map(|(n, c, v)| json!({ "number": n, "colour": colour_name(*c), "move": v }))
+        .collect()
+}
+
+/// The referee's latest byo-yomi call in the current turn, in words.
+fn latest_call(state: &GameState, lang: Lang, at: weiqi_clock::Millis) -> Option<Value> {
+    let clock = state.clock.as_ref().filter(|_| state.phase == Phase::Playing)?;
+    let (_, call) = clock.calls_between(weiqi_clock::Millis(i64::MIN), at).into_iter().last()?;
+    let side = match clock.to_move() {
+        weiqi_clock::Side::Black => "black",
+        weiqi_clock::Side::White => "white",
+    };
+    Some(json!({ "side": side, "text": words::call(lang, call) }))
 }
 
 fn colour_name(c: Color) -> &'static str {
@@ -232,7 +285,7 @@ fn phase_name(phase: Phase) -> &'static str {
 }
 
 /// The JSON an overlay draws (see the module doc).
-fn view_json(v: &pb::GameView, state: &GameState, at_ms: i64) -> Value {
+fn view_json(v: &pb::GameView, state: &GameState, lang: Lang, at: weiqi_clock::Millis) -> Value {
     let size = u8::try_from(v.size).unwrap_or(19);
     let player = |p: &Option<pb::PlayerRef>, prisoners: u32, warnings: u32| {
         let p = p.clone().unwrap_or_default();
@@ -257,7 +310,24 @@ fn view_json(v: &pb::GameView, state: &GameState, at_ms: i64) -> Value {
         json!({ "colour": colour_name(colour), "move": point })
     });
     let to_move = (state.phase == Phase::Playing).then(|| state.to_move().map(colour_name)).flatten();
+    let setup = state.setup.as_deref();
+    let tournament = setup.and_then(|s| s.tournament.as_ref());
+    let result = state.result.as_ref().map(|r| {
+        json!({
+            "sgf": v.result.as_ref().map(|r| r.sgf.clone()),
+            "text": v.result.as_ref().map(|r| r.stones.clone()),
+            "words": words::result(lang, r),
+        })
+    });
     json!({
+        "lang": lang.tag(),
+        "event": setup.and_then(|s| s.event_id.clone()).or_else(|| tournament.map(|t| t.id.clone())),
+        "tournament": tournament.map(|t| t.id.clone()),
+        "round": tournament.map(|t| t.round),
+        "board": tournament.map(|t| t.board),
+        "time_system": setup.map(|s| words::time_system(lang, &s.time_control.system)),
+        "call": latest_call(state, lang, at),
+        "moves": last_moves(state, size),
         "game": v.game_id,
         "phase": phase_name(state.phase),
         "size": v.size,
@@ -270,33 +340,49 @@ fn view_json(v: &pb::GameView, state: &GameState, at_ms: i64) -> Value {
         "rows": v.rows,
         "clock": v.clock.as_ref().map(|c| json!({ "black": side(&c.black), "white": side(&c.white) })),
         "deadline_ms": (v.deadline_ms > 0).then_some(v.deadline_ms),
-        "result": v.result.as_ref().map(|r| json!({ "sgf": r.sgf, "text": r.stones })),
+        "result": result,
         "sequence": v.sequence,
-        "at_ms": at_ms,
+        "at_ms": at.0,
     })
 }
 
-/// The overlay page: draws the `view` stream of the game named in its own path.
+/// The overlay page: draws the `view` stream of the game named in its own path, in the language the
+/// server chose (`{{LANG}}`).
 const PAGE: &str = r##"<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>weiqi overlay</title>
+<html lang="{{LANG}}"><head><meta charset="utf-8"><title>weiqi overlay</title>
 <meta name="viewport" content="width=device-width,initial-scale=1">
 <style>
- body{margin:0;background:transparent;font:16px/1.3 system-ui,sans-serif;color:#111}
- #wrap{display:flex;gap:16px;align-items:flex-start;padding:12px}
- svg{width:min(80vh,80vw);height:min(80vh,80vw);background:#dcb35c;border-radius:4px}
- .side{background:rgba(255,255,255,.9);border-radius:6px;padding:8px 12px;margin-bottom:8px;min-width:190px}
+ body{margin:0;background:transparent;font:16px/1.35 system-ui,"PingFang SC","Noto Sans CJK SC","Microsoft YaHei",sans-serif;color:#111}
+ #wrap{display:flex;gap:16px;align-items:flex-start;padding:12px;flex-wrap:wrap}
+ svg{width:min(82vh,82vw);height:min(82vh,82vw);background:#dcb35c;border-radius:4px}
+ .panel{display:flex;flex-direction:column;gap:8px;min-width:220px;max-width:320px}
+ .box{background:rgba(255,255,255,.92);border-radius:6px;padding:8px 12px}
  .side.turn{outline:3px solid #c0392b}
- .name{font-weight:600}.clock{font:600 28px ui-monospace,monospace}.small{font-size:13px;color:#444}
+ .name{font-weight:600}.clock{font:600 28px ui-monospace,monospace}.small{font-size:13px;color:#333}
+ .call{font-weight:700;color:#c0392b;min-height:1.3em}
  #result{font-weight:700;font-size:20px}
-</style></head><body><div id="wrap"><svg id="board" viewBox="0 0 100 100"></svg><div>
- <div class="side" id="black"><div class="name"></div><div class="clock"></div><div class="small"></div></div>
- <div class="side" id="white"><div class="name"></div><div class="clock"></div><div class="small"></div></div>
- <div id="result"></div><div class="small" id="status"></div></div></div>
+ #moves{font:14px ui-monospace,monospace;margin:0;padding-left:0;list-style:none}
+</style></head><body><div id="wrap"><svg id="board" viewBox="0 0 100 100" role="img"></svg><div class="panel">
+ <div class="box small" id="event"></div>
+ <div class="box side" id="black"><div class="name"></div><div class="clock"></div><div class="call"></div><div class="small"></div></div>
+ <div class="box side" id="white"><div class="name"></div><div class="clock"></div><div class="call"></div><div class="small"></div></div>
+ <div class="box"><div class="small" id="system"></div><ol id="moves"></ol></div>
+ <div class="box" id="resultbox" hidden><div id="result"></div><div class="small" id="sgf"></div></div>
+ <div class="small" id="status"></div></div></div>
 <script>
-const token = new URLSearchParams(location.search).get("token") || "";
-const source = new EventSource(location.pathname.replace(/\/$/, "") + "/events?token=" + encodeURIComponent(token));
+const LANG = document.documentElement.lang;
+const T = {
+  "zh-CN": {black: "黑", white: "白", captured: "提子", warnings: "警告", move: "第{n}手", pass: "停一手", round: "第{n}轮", board: "第{n}台",
+    reconnecting: "正在重新连接…", board_label: "{n}路棋盘", phases: {new: "未开始", nigiri: "猜先", ready: "等待开始", playing: "对局中", paused: "暂停", adjourned: "封盘", scoring: "数子", ended: "终局"}},
+  "en": {black: "Black", white: "White", captured: "captured", warnings: "warnings", move: "move {n}", pass: "pass", round: "round {n}", board: "board {n}",
+    reconnecting: "reconnecting…", board_label: "{n}×{n} board", phases: {new: "new", nigiri: "nigiri", ready: "waiting to start", playing: "in play", paused: "paused", adjourned: "adjourned", scoring: "counting", ended: "over"}},
+}[LANG] || {};
+const t = (k, n) => String(T[k]).replaceAll("{n}", n);
+const q = new URLSearchParams(location.search);
+const source = new EventSource(location.pathname.replace(/\/$/, "") + "/events?lang=" + LANG + "&token=" + encodeURIComponent(q.get("token") || ""));
 const NS = "http://www.w3.org/2000/svg";
-function el(name, attrs) { const e = document.createElementNS(NS, name); for (const k in attrs) e.setAttribute(k, attrs[k]); return e; }
+const LETTERS = "ABCDEFGHJKLMNOPQRSTUVWXYZ";
+function el(name, attrs, text) { const e = document.createElementNS(NS, name); for (const k in attrs) e.setAttribute(k, attrs[k]); if (text !== undefined) e.textContent = text; return e; }
 function stars(n) {
   if (n < 7) return [];
   const e = n >= 13 ? 3 : 2, m = (n - 1) / 2, f = n - 1 - e, list = [[e, e], [e, f], [f, e], [f, f]];
@@ -304,50 +390,116 @@ function stars(n) {
   return list;
 }
 function draw(v) {
-  const svg = document.getElementById("board"), n = v.size, s = 100 / n, h = s / 2;
+  // The board with a margin for coordinates: letters above and below, numbers left and right.
+  const svg = document.getElementById("board"), n = v.size, m = 5, s = (100 - 2 * m) / n, o = m + s / 2;
   svg.replaceChildren();
+  svg.setAttribute("aria-label", t("board_label", n));
+  const at = (i) => o + i * s;
   for (let i = 0; i < n; i++) {
-    svg.append(el("line", {x1: h, y1: h + i * s, x2: 100 - h, y2: h + i * s, stroke: "#000", "stroke-width": .15}));
-    svg.append(el("line", {x1: h + i * s, y1: h, x2: h + i * s, y2: 100 - h, stroke: "#000", "stroke-width": .15}));
+    svg.append(el("line", {x1: at(0), y1: at(i), x2: at(n - 1), y2: at(i), stroke: "#000", "stroke-width": .15}));
+    svg.append(el("line", {x1: at(i), y1: at(0), x2: at(i), y2: at(n - 1), stroke: "#000", "stroke-width": .15}));
+    const style = {"font-size": Math.min(3, s * .55), "text-anchor": "middle", "dominant-baseline": "central", fill: "#222"};
+    svg.append(el("text", {...style, x: at(i), y: m / 2}, LETTERS[i]));
+    svg.append(el("text", {...style, x: at(i), y: 100 - m / 2}, LETTERS[i]));
+    svg.append(el("text", {...style, x: m / 2, y: at(i)}, String(n - i)));
+    svg.append(el("text", {...style, x: 100 - m / 2, y: at(i)}, String(n - i)));
   }
-  for (const [x, y] of stars(n)) svg.append(el("circle", {cx: h + x * s, cy: h + y * s, r: s * .12}));
-  const letters = "ABCDEFGHJKLMNOPQRSTUVWXYZ";
+  for (const [x, y] of stars(n)) svg.append(el("circle", {cx: at(x), cy: at(y), r: s * .12}));
   let last = null;
   if (v.last_move && v.last_move.move !== "pass") {
-    const m = v.last_move.move; last = [letters.indexOf(m[0]), n - parseInt(m.slice(1), 10)];
+    const mv = v.last_move.move; last = [LETTERS.indexOf(mv[0]), n - parseInt(mv.slice(1), 10)];
   }
   v.rows.forEach((row, y) => [...row].forEach((c, x) => {
     if (c !== "X" && c !== "O") return;
-    svg.append(el("circle", {cx: h + x * s, cy: h + y * s, r: s * .47, fill: c === "X" ? "#111" : "#f8f8f8", stroke: "#000", "stroke-width": .12}));
+    svg.append(el("circle", {cx: at(x), cy: at(y), r: s * .47, fill: c === "X" ? "#111" : "#f8f8f8", stroke: "#000", "stroke-width": .12}));
     if (last && last[0] === x && last[1] === y)
-      svg.append(el("circle", {cx: h + x * s, cy: h + y * s, r: s * .2, fill: "none", stroke: c === "X" ? "#fff" : "#000", "stroke-width": .5}));
+      svg.append(el("circle", {cx: at(x), cy: at(y), r: s * .2, fill: "none", stroke: c === "X" ? "#fff" : "#000", "stroke-width": .5}));
   }));
 }
-function mmss(ms) { const t = Math.max(0, Math.ceil(ms / 1000)); return Math.floor(t / 60) + ":" + String(t % 60).padStart(2, "0"); }
+function mmss(ms) { const t = Math.max(0, Math.ceil(ms / 1000)); const h = Math.floor(t / 3600), mm = Math.floor(t / 60) % 60, ss = String(t % 60).padStart(2, "0"); return (h ? h + ":" + String(mm).padStart(2, "0") : mm) + ":" + ss; }
 function clock(c) {
   if (!c) return "";
   if (c.period === 0) return mmss(c.main_ms);
   let text = mmss(c.period_left_ms) + " ×" + c.periods_left;
-  if (c.moves_left > 0) text += " (" + c.moves_left + " moves)";
+  if (c.moves_left > 0) text += " (" + c.moves_left + ")";
   return text;
 }
-function side(id, p, c, turn) {
-  const box = document.getElementById(id);
-  box.classList.toggle("turn", turn);
-  box.querySelector(".name").textContent = (id === "black" ? "● " : "○ ") + (p.name || p.id) + " " + p.rank;
+function side(id, v) {
+  const p = v[id], c = v.clock && v.clock[id], box = document.getElementById(id);
+  box.classList.toggle("turn", v.to_move === id);
+  box.querySelector(".name").textContent = (id === "black" ? "● " : "○ ") + T[id] + " " + (p.name || p.id) + " " + p.rank;
   box.querySelector(".clock").textContent = clock(c);
-  box.querySelector(".small").textContent = "prisoners " + p.prisoners + (p.warnings ? " · warnings " + p.warnings : "");
+  box.querySelector(".call").textContent = v.call && v.call.side === id ? v.call.text : "";
+  box.querySelector(".small").textContent = T.captured + " " + p.prisoners + (p.warnings ? " · " + T.warnings + " " + p.warnings : "");
 }
 source.addEventListener("view", (e) => {
   const v = JSON.parse(e.data);
   draw(v);
-  side("black", v.black, v.clock && v.clock.black, v.to_move === "black");
-  side("white", v.white, v.clock && v.clock.white, v.to_move === "white");
-  document.getElementById("result").textContent = v.result ? v.result.sgf + " · " + v.result.text : "";
-  document.getElementById("status").textContent = "move " + v.move_number + " · " + v.phase;
+  side("black", v); side("white", v);
+  const where = [v.event, v.round ? t("round", v.round) : "", v.board ? t("board", v.board) : "", t("board_label", v.size)];
+  document.getElementById("event").textContent = where.filter(Boolean).join(" · ");
+  document.getElementById("system").textContent = v.time_system || "";
+  document.getElementById("moves").replaceChildren(...(v.moves || []).map((m) => {
+    const li = document.createElement("li");
+    li.textContent = t("move", m.number) + "  " + T[m.colour] + " " + (m.move === "pass" ? T.pass : m.move);
+    return li;
+  }));
+  const box = document.getElementById("resultbox");
+  box.hidden = !v.result;
+  if (v.result) {
+    document.getElementById("result").textContent = v.result.words;
+    document.getElementById("sgf").textContent = v.result.sgf || "";
+  }
+  document.getElementById("status").textContent = t("move", v.move_number) + " · " + (T.phases[v.phase] || v.phase);
   if (v.phase === "ended") source.close();
 });
 source.addEventListener("problem", (e) => { document.getElementById("status").textContent = e.data; source.close(); });
-source.onerror = () => { document.getElementById("status").textContent = "reconnecting…"; };
+source.onerror = () => { document.getElementById("status").textContent = T.reconnecting; };
 </script></body></html>
 "##;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use weiqi_clock::{DurationMs, Millis, TimeControl};
+    use weiqi_game::domain::{Actor, ColourMethod, Command, GameSetup, PlayerId, PlayerRef, decide};
+
+    fn started(control: TimeControl) -> GameState {
+        let player = |id: &str| PlayerRef { id: PlayerId(id.into()), name: id.into(), rank: "1d".into() };
+        let setup = GameSetup {
+            ruleset: weiqi_rules::Ruleset::chinese(),
+            size: 9,
+            handicap: 0,
+            handicap_points: Vec::new(),
+            first: player("ann"),
+            second: player("bob"),
+            colour_method: ColourMethod::Fixed,
+            time_control: control,
+            tournament: None,
+            event_id: None,
+            scheduled_start: None,
+            rated: false,
+            start_immediately: true,
+            lateness_limit: DurationMs::from_mins(15),
+        };
+        let mut state = GameState::default();
+        let create = Command::Create { setup: Box::new(setup), nigiri_secret: [0; 32] };
+        for e in decide(&state, &Actor::Player(PlayerId("ann".into())), &create, Millis(0)).unwrap() {
+            state.evolve(&e).unwrap();
+        }
+        state
+    }
+
+    #[test]
+    fn the_latest_byo_yomi_call_is_shown_in_words() {
+        let state = started(TimeControl::japanese(DurationMs::ZERO, 3, DurationMs::from_secs(30)).unwrap());
+        assert_eq!(latest_call(&state, Lang::ZhCn, Millis(5_000)), None, "nothing called yet");
+        let call = latest_call(&state, Lang::ZhCn, Millis(15_000)).unwrap();
+        assert_eq!((call["side"].as_str(), call["text"].as_str()), (Some("black"), Some("10秒")));
+        let call = latest_call(&state, Lang::En, Millis(31_000)).unwrap();
+        assert_eq!(call["text"], "one period used, 2 left");
+        // No calls in main time.
+        let state = started(TimeControl::absolute(DurationMs::from_mins(10)).unwrap());
+        assert_eq!(latest_call(&state, Lang::En, Millis(60_000)), None);
+    }
+}

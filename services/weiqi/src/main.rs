@@ -17,6 +17,7 @@ mod event_classes;
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 mod output;
+mod shutdown;
 mod suite;
 
 use std::net::SocketAddr;
@@ -111,8 +112,8 @@ struct ServeArgs {
 fn main() -> std::process::ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Up(args) => runtime().block_on(suite::up(args)),
-        Command::Serve(args) => runtime().block_on(suite::serve(args.service, args.up)),
+        Command::Up(args) => serve_until_stopped(suite::up(args)),
+        Command::Serve(args) => serve_until_stopped(suite::serve(args.service, args.up)),
         Command::Play(args) => runtime().block_on(cmd::play::run(args)),
         Command::Token(args) => cmd::token::run(args),
         Command::Gtp(args) => cmd::gtp::run(args),
@@ -127,6 +128,17 @@ fn main() -> std::process::ExitCode {
             std::process::ExitCode::FAILURE
         }
     }
+}
+
+/// Runs a server to its end, then drops the runtime without waiting on work that would outlive it (a
+/// blocking read of the embedded log, a follower still catching up): stopping must take seconds.
+fn serve_until_stopped(
+    server: impl std::future::Future<Output = anyhow::Result<std::process::ExitCode>>,
+) -> anyhow::Result<std::process::ExitCode> {
+    let runtime = runtime();
+    let result = runtime.block_on(server);
+    runtime.shutdown_timeout(std::time::Duration::from_secs(1));
+    result
 }
 
 fn runtime() -> tokio::runtime::Runtime {

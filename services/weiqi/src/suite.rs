@@ -26,6 +26,7 @@ use weiqi_tournament::redis_model::RedisReadModel;
 use weiqi_tournament::service::TournamentService;
 
 use crate::UpArgs;
+use crate::shutdown::{GRACE, Shutdown};
 
 /// A service `weiqi up` can leave out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -160,28 +161,6 @@ fn trace_fn() -> Arc<dyn Fn() -> Vec<(String, String)> + Send + Sync> {
     Arc::new(weiqi_telemetry::inject_current)
 }
 
-/// Ctrl-C, or SIGTERM (what container runtimes send to stop a process).
-async fn shutdown_signal() {
-    #[cfg(unix)]
-    {
-        let mut term = match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(s) => s,
-            Err(_) => {
-                let _ = tokio::signal::ctrl_c().await;
-                return;
-            }
-        };
-        tokio::select! {
-            _ = tokio::signal::ctrl_c() => {}
-            _ = term.recv() => {}
-        }
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = tokio::signal::ctrl_c().await;
-    }
-}
-
 fn spawn_eviction(game: Arc<GameService<AnyEventLog>>) {
     tokio::spawn(async move {
         let mut tick = tokio::time::interval(Duration::from_secs(60));
@@ -289,8 +268,19 @@ async fn gateway_routes(
     routes
 }
 
-/// `weiqi up`: every service in this process.
+/// `weiqi up`: every service in this process, until SIGTERM or Ctrl-C (at any stage: see `shutdown.rs`).
 pub async fn up(args: UpArgs) -> Result<ExitCode> {
+    let shutdown = Shutdown::install();
+    match shutdown.bounded(run_up(args, shutdown.clone())).await {
+        Some(result) => result,
+        None => {
+            eprintln!("weiqi: stopped (streams still open were closed after {} s)", GRACE.as_secs());
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+async fn run_up(args: UpArgs, shutdown: Shutdown) -> Result<ExitCode> {
     let _telemetry = weiqi_telemetry::init("weiqi")?;
     let backbone = Backbone::open(&args).await?;
     let auth = authority(&args.data_dir)?;
@@ -325,12 +315,12 @@ pub async fn up(args: UpArgs) -> Result<ExitCode> {
     if !args.quiet {
         print_quick_start(&args, &auth, backbone.backend);
     }
-    let grpc_task = tokio::spawn(weiqi_gateway::server::serve_grpc(routes, grpc, shutdown_signal()));
+    let grpc_task = tokio::spawn(weiqi_gateway::server::serve_grpc(routes, grpc, shutdown.signalled()));
     let http_task = tokio::spawn(weiqi_gateway::server::serve_http(
         weiqi_gateway::server::http_router(weiqi_telemetry::render_metrics)
             .merge(weiqi_gateway::overlay::router(backbone.log.clone(), auth.clone())),
         http,
-        shutdown_signal(),
+        shutdown.signalled(),
     ));
     grpc_task.await?.context("gRPC server")?;
     http_task.await?.context("HTTP server")?;
@@ -338,9 +328,21 @@ pub async fn up(args: UpArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// `weiqi serve <service>`: one service against NATS.
+/// `weiqi serve <service>`: one service against NATS, until SIGTERM or Ctrl-C.
 pub async fn serve(service: Service, args: UpArgs) -> Result<ExitCode> {
     anyhow::ensure!(args.nats.is_some(), "`weiqi serve` needs --nats URL (use `weiqi up` for a single process)");
+    let shutdown = Shutdown::install();
+    match shutdown.bounded(run_serve(service, args, shutdown.clone())).await {
+        Some(result) => result,
+        None => {
+            eprintln!("weiqi: stopped (streams still open were closed after {} s)", GRACE.as_secs());
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+async fn run_serve(service: Service, args: UpArgs, shutdown: Shutdown) -> Result<ExitCode> {
+    let shutdown_signal = || shutdown.signalled();
     let _telemetry = weiqi_telemetry::init(&format!("weiqi-{service:?}").to_lowercase())?;
     let backbone = Backbone::open(&args).await?;
     let remote_game = GameClient::Bus(backbone.bus.clone(), Duration::from_secs(10));
@@ -415,6 +417,9 @@ pub async fn serve(service: Service, args: UpArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// The gRPC address `weiqi up` and `weiqi play` use by default.
+pub const DEFAULT_GRPC: &str = "127.0.0.1:50051";
+
 /// Tokens the quick start hands out: (subject, roles, what for).
 pub const DEMO_ACCOUNTS: &[(&str, &[Role], &str)] = &[
     ("alice", &[Role::Player], "player"),
@@ -441,10 +446,12 @@ fn print_quick_start(args: &UpArgs, auth: &Authority, backend: &str) {
         println!("  export {var}={token}   # {sub}: {what}");
     }
     println!();
+    // `weiqi play` reaches 127.0.0.1:50051 unless told otherwise: name the server when it listens elsewhere.
+    let to = if args.grpc.to_string() == DEFAULT_GRPC { String::new() } else { format!(" --server {server}") };
     println!("Play a game from another terminal:");
-    println!("  weiqi play new --token $WEIQI_TOKEN_ORGANISER --black alice --white bob --size 9");
-    println!("  weiqi play move <GAME> E5 --token $WEIQI_TOKEN_ALICE");
-    println!("  weiqi play watch <GAME> --token $WEIQI_TOKEN_BROADCASTER");
+    println!("  weiqi play new{to} --token $WEIQI_TOKEN_ORGANISER --black alice --white bob --size 9");
+    println!("  weiqi play move{to} <GAME> E5 --token $WEIQI_TOKEN_ALICE");
+    println!("  weiqi play watch{to} <GAME> --token $WEIQI_TOKEN_BROADCASTER");
     println!(
         "Broadcast overlay (a browser source): http://{}/overlay/<GAME>?token=$WEIQI_TOKEN_BROADCASTER",
         args.http

@@ -331,9 +331,10 @@ pub fn score_position(
     // Half points, in i64: komi, compensation and penalties come from outside and must not overflow.
     let halves = |n: u32| 2 * i64::from(n);
     let (mut b, mut w) = match ruleset.scoring {
-        Scoring::AreaDameSplit => {
-            (halves(black.stones + black.territory) + i64::from(dame), halves(white.stones + white.territory) + i64::from(dame))
-        }
+        Scoring::AreaDameSplit => (
+            halves(black.stones + black.territory) + i64::from(dame),
+            halves(white.stones + white.territory) + i64::from(dame),
+        ),
         Scoring::Area => (halves(black.stones + black.territory), halves(white.stones + white.territory)),
         Scoring::Ing => {
             let share = halves(dame / 2);

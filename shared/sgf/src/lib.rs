@@ -35,7 +35,9 @@ mod write;
 
 pub use charset::Charset;
 pub use parse::{ParseError, parse, parse_str, parse_with};
-pub use record::{MoveNode, Player, Record, RecordError, RecordWarning, RecordedResult, ReplayError, Setup, parse_komi};
+pub use record::{
+    MoveNode, Player, Record, RecordError, RecordWarning, RecordedResult, ReplayError, Setup, parse_komi,
+};
 pub use tree::{Collection, GameTree, Node, Property};
 pub use write::{escape, write, write_tree};
 

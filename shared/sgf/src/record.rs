@@ -244,7 +244,9 @@ pub struct Record {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum RecordWarning {
     /// `HA` is not a whole number of stones: the handicap was counted from the setup stones instead.
-    #[error("byte {offset}: HA[{value}] is not a number of stones; the handicap is {counted}, counted from the setup stones")]
+    #[error(
+        "byte {offset}: HA[{value}] is not a number of stones; the handicap is {counted}, counted from the setup stones"
+    )]
     BadHandicap {
         /// Byte offset of the property.
         offset: usize,
@@ -257,7 +259,11 @@ pub enum RecordWarning {
 
 /// The handicap a root setup shows: its black stones, when there are at least two and no white ones.
 fn handicap_from_setup(setup: &Setup) -> u8 {
-    if setup.white.is_empty() && setup.black.len() >= 2 { u8::try_from(setup.black.len()).unwrap_or(u8::MAX) } else { 0 }
+    if setup.white.is_empty() && setup.black.len() >= 2 {
+        u8::try_from(setup.black.len()).unwrap_or(u8::MAX)
+    } else {
+        0
+    }
 }
 
 /// Parses a komi, resolving real-world quirks: Fox writes `KM[750]` for 7.5 points and `KM[375]` for
@@ -464,9 +470,14 @@ impl Record {
     /// rules, as SGF readers traditionally assume: simple ko (so a record that repeated a position still
     /// replays, and the repetition is reported as a cycle) and territory counting.
     pub fn ruleset(&self) -> Ruleset {
-        let base = self.rules.as_deref().and_then(Ruleset::preset).unwrap_or_else(Ruleset::japanese);
-        let komi = self.komi.unwrap_or(if self.handicap >= 1 { Komi(0) } else { base.komi });
-        base.with_komi(komi)
+        self.ruleset_under(self.rules.as_deref().and_then(Ruleset::preset).unwrap_or_else(Ruleset::japanese))
+    }
+
+    /// The record counted under `rules`: with the record's `KM` komi if it has one, else `rules`' own
+    /// komi (none in a handicap game).
+    pub fn ruleset_under(&self, rules: Ruleset) -> Ruleset {
+        let komi = self.komi.unwrap_or(if self.handicap >= 1 { Komi(0) } else { rules.komi });
+        rules.with_komi(komi)
     }
 
     /// Replays the main line under `ruleset`. Stops at the first illegal move with its number, point

@@ -65,7 +65,15 @@ pub(crate) fn install(tracer: SdkTracer, output: Output) -> Result<Vec<String>, 
 
     let fmt: Option<Box<dyn Layer<Registry> + Send + Sync>> = match output {
         Output::Stderr => {
-            Some(tracing_subscriber::fmt::layer().with_writer(std::io::stderr).with_filter(log_filter).boxed())
+            // Colour only on a terminal: a log written to a file or a pipe carries no ANSI escape codes.
+            let ansi = std::io::IsTerminal::is_terminal(&std::io::stderr());
+            Some(
+                tracing_subscriber::fmt::layer()
+                    .with_ansi(ansi)
+                    .with_writer(std::io::stderr)
+                    .with_filter(log_filter)
+                    .boxed(),
+            )
         }
         Output::Quiet if rust_log.is_some() => {
             Some(tracing_subscriber::fmt::layer().with_test_writer().with_filter(log_filter).boxed())

@@ -42,7 +42,12 @@ pub fn decide_and_fold(
     Ok((events, next))
 }
 
-fn decide_events(state: &GameState, actor: &Actor, command: &Command, now: Millis) -> Result<Vec<GameEvent>, Rejection> {
+fn decide_events(
+    state: &GameState,
+    actor: &Actor,
+    command: &Command,
+    now: Millis,
+) -> Result<Vec<GameEvent>, Rejection> {
     // Server time never runs backwards within a game, even across instances.
     let now = now.max(state.last_at);
     if state.phase == Phase::New && !matches!(command, Command::Create { .. }) {
@@ -467,7 +472,10 @@ fn validate(setup: &GameSetup) -> Result<(), Rejection> {
         Err(weiqi_rules::RulesetError::KomiOutOfRange { max, .. }) => {
             return Err(Rejection::OutOfRange {
                 field: "komi_half_points",
-                allowed: format!("-{} to {} half points ({max} points either way on {}×{})", max.0, max.0, setup.size, setup.size),
+                allowed: format!(
+                    "-{} to {} half points ({max} points either way on {}×{})",
+                    max.0, max.0, setup.size, setup.size
+                ),
             });
         }
         Err(e) => return Err(Rejection::InvalidSetup(e.to_string())),
@@ -502,7 +510,12 @@ const MAX_LATENESS: DurationMs = DurationMs::from_hours(24);
 /// * Beyond the limit, or out of time by the penalty: the player loses by lateness once the opponent is
 ///   known to be present (reported in time, or the game is started), and both lose if the opponent is
 ///   beyond the limit too (Art. 22.3). Until then the game waits ([`GameEvent::LateBeyondLimit`]).
-fn report_lateness(state: &GameState, color: Color, late: DurationMs, now: Millis) -> Result<Vec<GameEvent>, Rejection> {
+fn report_lateness(
+    state: &GameState,
+    color: Color,
+    late: DurationMs,
+    now: Millis,
+) -> Result<Vec<GameEvent>, Rejection> {
     if late.is_negative() || late > MAX_LATENESS {
         return Err(Rejection::OutOfRange { field: "late_ms", allowed: format!("0 to {MAX_LATENESS}") });
     }
@@ -527,7 +540,10 @@ fn report_lateness(state: &GameState, color: Color, late: DurationMs, now: Milli
             vec![GameEvent::LateBeyondLimit { color, late }, ended(Outcome::BothLose, EndReason::Lateness, None, now)]
         }
         (true, Some(_)) => {
-            vec![GameEvent::LateBeyondLimit { color, late }, ended(Outcome::win(color.opponent()), EndReason::Lateness, None, now)]
+            vec![
+                GameEvent::LateBeyondLimit { color, late },
+                ended(Outcome::win(color.opponent()), EndReason::Lateness, None, now),
+            ]
         }
         (true, None) => vec![GameEvent::LateBeyondLimit { color, late }],
         (false, Some(o)) if o.beyond_limit => vec![penalty, ended(Outcome::win(color), EndReason::Lateness, None, now)],

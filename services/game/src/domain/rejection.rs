@@ -140,9 +140,7 @@ impl Rejection {
             Rejection::InvalidSetup(_)
             | Rejection::BadPoint(_)
             | Rejection::NotAStone(_)
-            | Rejection::OutOfRange { .. } => {
-                RejectionKind::InvalidArgument
-            }
+            | Rejection::OutOfRange { .. } => RejectionKind::InvalidArgument,
             Rejection::Illegal(Illegal::OffBoard) => RejectionKind::InvalidArgument,
             Rejection::NotAPlayer | Rejection::NotAReferee | Rejection::NeedsChiefReferee => {
                 RejectionKind::PermissionDenied

@@ -239,6 +239,9 @@ pub async fn run(args: E2eArgs) -> Result<ExitCode> {
         v
     };
 
+    // Every run gets its own request ids: a second run against the same nats-server must not collide with
+    // the first run's (request ids are unique per aggregate kind).
+    let run_id = uuid::Uuid::new_v4().simple().to_string();
     eprintln!("creating {} games …", args.games);
     let bots: Arc<Mutex<VecDeque<Bot>>> = Arc::new(Mutex::new(VecDeque::new()));
     let created = Instant::now();
@@ -248,11 +251,12 @@ pub async fn run(args: E2eArgs) -> Result<ExitCode> {
         let mut client = channels[w % channels.len()].clone();
         let (bots, organiser, auth) = (bots.clone(), organiser.clone(), auth.clone());
         let size = args.size;
+        let run_id = run_id.clone();
         tasks.spawn(async move {
             for i in (w * per)..((w + 1) * per).min(args.games) {
                 let (b, wh) = (format!("b{i}"), format!("w{i}"));
                 let req = pb::CreateGameRequest {
-                    request_id: format!("bench-create-{i}"),
+                    request_id: format!("bench-{run_id}-create-{i}"),
                     size,
                     rules: "chinese".into(),
                     first: Some(pb::PlayerRef { id: b.clone(), ..Default::default() }),

@@ -161,34 +161,49 @@ pub fn parse_time(spec: &str) -> Result<Option<pb::TimeControl>> {
 }
 
 fn print_view(v: &pb::GameView) {
+    print!("{}", render_view(v));
+}
+
+/// The game as `weiqi play show` prints it: the board, the captures, clocks, and the result or the side
+/// to move. Every line ends with a newline, the last one included.
+pub fn render_view(v: &pb::GameView) -> String {
+    use std::fmt::Write;
+    let mut out = String::new();
     let phase = pb::game_view::Phase::try_from(v.phase).map(|p| p.as_str_name()).unwrap_or("?");
     let name = |p: &Option<pb::PlayerRef>| {
         p.as_ref()
             .map(|p| if p.rank.is_empty() { p.id.clone() } else { format!("{} ({})", p.id, p.rank) })
             .unwrap_or_default()
     };
-    println!("game {}  {}  move {}", v.game_id, phase.trim_start_matches("PHASE_").to_lowercase(), v.move_number);
-    println!("Black {}   White {}", name(&v.black), name(&v.white));
+    let _ = writeln!(
+        out,
+        "game {}  {}  move {}",
+        v.game_id,
+        phase.trim_start_matches("PHASE_").to_lowercase(),
+        v.move_number
+    );
+    let _ = writeln!(out, "Black {}   White {}", name(&v.black), name(&v.white));
     let size = v.size as u8;
     let letters: String = (0..size).map(|x| Point::new(x, 0).to_gtp(size).chars().next().unwrap_or('?')).collect();
-    println!("   {}", letters.chars().map(|c| format!("{c} ")).collect::<String>());
+    let _ = writeln!(out, "   {}", letters.chars().map(|c| format!("{c} ")).collect::<String>().trim_end());
     for (i, row) in v.rows.iter().enumerate() {
         let n = size as usize - i;
-        println!("{n:>2} {}", row.chars().map(|c| format!("{c} ")).collect::<String>());
+        let _ = writeln!(out, "{n:>2} {}", row.chars().map(|c| format!("{c} ")).collect::<String>().trim_end());
     }
-    println!("prisoners: Black {} White {}", v.black_prisoners, v.white_prisoners);
+    let _ = writeln!(out, "captured by Black: {}, by White: {}", v.black_prisoners, v.white_prisoners);
     if let Some(c) = &v.clock {
         let side = |s: &Option<pb::ClockSide>| {
             s.as_ref().map(|s| format!("{}s main, {} periods", s.main_ms / 1000, s.periods_left)).unwrap_or_default()
         };
-        println!("clocks: Black {}   White {}", side(&c.black), side(&c.white));
+        let _ = writeln!(out, "clocks: Black {}   White {}", side(&c.black), side(&c.white));
     }
     if let Some(r) = &v.result {
-        println!("result: {}  {}", r.sgf, r.stones);
+        let _ = writeln!(out, "result: {}  {}", r.sgf, r.stones);
     } else {
         let to_move = if v.to_move == pb::Color::White as i32 { "White" } else { "Black" };
-        println!("{to_move} to move");
+        let _ = writeln!(out, "{to_move} to move");
     }
+    out
 }
 
 fn point_of(vertex: &str, size: u32) -> Result<pb::Point> {
@@ -305,7 +320,9 @@ pub async fn run(args: PlayArgs) -> Result<ExitCode> {
                 Some(path) => {
                     std::fs::write(&path, &record.sgf).with_context(|| format!("writing {}", path.display()))?
                 }
-                None => print!("{}", record.sgf),
+                // A record ends with a newline, so the shell prompt does not follow it on the same line.
+                None if record.sgf.ends_with('\n') => print!("{}", record.sgf),
+                None => println!("{}", record.sgf),
             }
         }
         PlayCommand::Show { game } => {

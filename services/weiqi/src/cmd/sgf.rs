@@ -12,8 +12,9 @@ use weiqi_sgf::{Record, ReplayError, SgfError};
 
 #[derive(Subcommand)]
 pub enum SgfCommand {
-    /// Validate and replay SGF files (recursing into directories): each replays, or is refused with the
-    /// byte offset, move number, point and reason.
+    /// Validate and replay SGF files (recursing into directories, where only `*.sgf` files are taken):
+    /// each replays, or is refused with the byte offset, move number, point and reason. Records read
+    /// leniently (a fractional `HA`) are listed as warnings.
     Check {
         /// Files and directories.
         #[arg(required = true)]
@@ -25,7 +26,8 @@ pub enum SgfCommand {
     /// Count the final position of a record: the counts and the result.
     Score {
         file: PathBuf,
-        /// Ruleset (default: the record's own `RU`, Japanese if absent).
+        /// Ruleset (default: the record's own `RU`, Japanese if absent). Its komi applies when the record
+        /// has no `KM`.
         #[arg(long)]
         rules: Option<String>,
         /// Dead chains, one GTP vertex per chain (comma or space separated).
@@ -66,32 +68,52 @@ struct Refusal {
 }
 
 #[derive(Serialize)]
+struct Warning {
+    file: String,
+    warning: String,
+}
+
+#[derive(Serialize)]
 struct CheckReport {
     files: usize,
     replayed: usize,
     refused: usize,
     refusals: Vec<Refusal>,
+    warnings: Vec<Warning>,
 }
 
-fn collect(path: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
+/// The files to check under `path`: `path` itself if it is a file (named explicitly, it is always
+/// checked), else every `*.sgf` file below it (any case), so a README beside the records is not taken
+/// for a record.
+pub fn collect(path: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
     if path.is_dir() {
-        let mut entries: Vec<PathBuf> = std::fs::read_dir(path)
-            .with_context(|| format!("reading directory {}", path.display()))?
-            .map(|e| e.map(|e| e.path()))
-            .collect::<std::io::Result<_>>()?;
-        entries.sort();
-        for e in entries {
-            collect(&e, out)?;
-        }
+        collect_dir(path, out)
     } else {
         out.push(path.to_path_buf());
+        Ok(())
+    }
+}
+
+fn collect_dir(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+        .with_context(|| format!("reading directory {}", dir.display()))?
+        .map(|e| e.map(|e| e.path()))
+        .collect::<std::io::Result<_>>()?;
+    entries.sort();
+    for e in entries {
+        if e.is_dir() {
+            collect_dir(&e, out)?;
+        } else if e.extension().is_some_and(|x| x.eq_ignore_ascii_case("sgf")) {
+            out.push(e);
+        }
     }
     Ok(())
 }
 
-fn check_one(bytes: &[u8]) -> Result<(), (Option<usize>, Option<String>, String)> {
+/// Replays one record: its warnings (what was read leniently), or why it is refused.
+fn check_one(bytes: &[u8]) -> Result<Vec<String>, (Option<usize>, Option<String>, String)> {
     match weiqi_sgf::load(bytes) {
-        Ok(_) => Ok(()),
+        Ok((record, _)) => Ok(record.warnings.iter().map(ToString::to_string).collect()),
         Err(e) => {
             let (number, point) = match &e {
                 SgfError::Replay(ReplayError::Illegal { move_number, vertex, .. }) => {
@@ -154,11 +176,16 @@ fn check(paths: Vec<PathBuf>, json: bool) -> Result<ExitCode> {
     if json {
         bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
     }
-    let mut report = CheckReport { files: files.len(), replayed: 0, refused: 0, refusals: Vec::new() };
+    let mut report =
+        CheckReport { files: files.len(), replayed: 0, refused: 0, refusals: Vec::new(), warnings: Vec::new() };
     for f in &files {
         let bytes = std::fs::read(f).with_context(|| format!("reading {}", f.display()))?;
         match check_one(&bytes) {
-            Ok(()) => report.replayed += 1,
+            Ok(warnings) => {
+                report.replayed += 1;
+                let file = f.display().to_string();
+                report.warnings.extend(warnings.into_iter().map(|warning| Warning { file: file.clone(), warning }));
+            }
             Err((move_number, point, reason)) => {
                 report.refused += 1;
                 report.refusals.push(Refusal { file: f.display().to_string(), move_number, point, reason });
@@ -170,6 +197,9 @@ fn check(paths: Vec<PathBuf>, json: bool) -> Result<ExitCode> {
     if json {
         println!("{}", serde_json::to_string(&report)?);
     } else {
+        for w in &report.warnings {
+            println!("warning  {}: {}", w.file, w.warning);
+        }
         for r in &report.refusals {
             println!("refused  {}: {}", r.file, r.reason);
         }
@@ -205,8 +235,9 @@ fn score_file(
     let bytes = std::fs::read(&file).with_context(|| format!("reading {}", file.display()))?;
     let collection = weiqi_sgf::parse(&bytes).map_err(SgfError::from)?;
     let record = Record::from_tree(&collection.games[0]).map_err(SgfError::from)?;
+    // `--rules R` counts under R; without `KM` in the record, with R's komi (none in a handicap game).
     let mut ruleset = match &rules {
-        Some(r) => r.parse::<Ruleset>()?.with_komi(record.ruleset().komi),
+        Some(r) => record.ruleset_under(r.parse::<Ruleset>()?),
         None => record.ruleset(),
     };
     if let Some(k) = komi {

@@ -70,38 +70,14 @@ fn place(engine: &mut Engine, points: &[Point]) -> Outcome {
     Ok(args::point_list(points.iter().copied(), engine.game.size()))
 }
 
-/// The engine's own choice of `stones` handicap stones on a board of `size`: the fixed placement
-/// when there is one; otherwise the points of one colour of a checkerboard (x + y even), row by
-/// row from the top-left, so that no two stones touch and every stone keeps its liberties. At most
-/// ⌈size²/2⌉ stones are placed.
-pub fn free_placement(size: u8, stones: usize) -> Vec<Point> {
-    if let Some(points) = u8::try_from(stones).ok().and_then(|n| fixed_points(size, n).ok()) {
-        return points;
-    }
-    (0..size)
-        .flat_map(|y| (0..size).map(move |x| Point::new(x, y)))
-        .filter(|p| (p.x + p.y) % 2 == 0)
-        .take(stones)
-        .collect()
-}
+pub use weiqi_rules::handicap::free_placement;
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn free_placement_is_fixed_where_possible_and_spread_otherwise() {
+    fn free_placement_is_fixed_where_possible() {
         assert_eq!(free_placement(19, 4), fixed_points(19, 4).unwrap());
-        let five = free_placement(5, 3);
-        assert_eq!(five, vec![Point::new(0, 0), Point::new(2, 0), Point::new(4, 0)]);
-        let many = free_placement(19, 30);
-        assert_eq!(many.len(), 30);
-        for (i, a) in many.iter().enumerate() {
-            for b in &many[i + 1..] {
-                assert!(a.x.abs_diff(b.x) + a.y.abs_diff(b.y) > 1, "{a:?} touches {b:?}");
-            }
-        }
-        assert_eq!(free_placement(2, 3).len(), 2, "a 2×2 board holds two separate stones");
-        assert_eq!(free_placement(3, 100).len(), 5);
     }
 }
