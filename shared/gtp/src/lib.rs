@@ -34,8 +34,9 @@
 //!   [`Config::seed`]; it passes when no such move is left.
 //! * `final_score` does not judge life and death: every stone on the board counts as alive.
 //!   `final_status_list alive` lists every chain; `dead` and `seki` list nothing.
-//! * `place_free_handicap` uses the fixed placement when one exists, else a checkerboard pattern
-//!   ([`free_placement`]).
+//! * `place_free_handicap` uses the fixed placement when one exists; beyond nine stones, the star
+//!   points and then a balanced spread on the fourth and third lines, as GNU Go places them (its exact
+//!   points come from its own evaluation and are not reproduced) ([`free_placement`]).
 //! * `loadsgf FILE N` stops before move N, as GNU Go does; the record is replayed under the
 //!   engine's rules with the record's size and komi.
 //!
