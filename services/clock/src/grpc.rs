@@ -20,8 +20,8 @@ use tonic::{Request, Response, Status};
 use weiqi_eventlog::{AggregateId, AggregateKind, AnyBus, AnyEventLog, Bus, EventLog};
 use weiqi_game::domain::GameState;
 use weiqi_game::service::decode_recorded;
-use weiqi_gateway::auth::Authority;
-use weiqi_gateway::error::gateway_rejection;
+use weiqi_edge::auth::Authority;
+use weiqi_edge::status::gateway_rejection;
 use weiqi_proto::v1 as pb;
 use weiqi_proto::v1::rejection::Kind;
 

@@ -14,7 +14,7 @@
 //! use weiqi_clock_service::{ClockGateway, ClockService};
 //! use weiqi_eventlog::{AnyBus, AnyEventLog};
 //! use weiqi_game::client::GameClient;
-//! use weiqi_gateway::auth::Authority;
+//! use weiqi_edge::auth::Authority;
 //!
 //! # async fn wire(log: AnyEventLog, bus: AnyBus, game: GameClient, auth: Authority) {
 //! // The service: one task for every clock of every game.

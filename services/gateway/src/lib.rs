@@ -22,8 +22,7 @@
 //!   forwards. The game service is the only writer of game logs.
 //! * Every mutating RPC needs a `request_id`; a retry with the same id appends nothing new.
 
-pub mod auth;
-pub mod error;
+pub use weiqi_edge::{auth, status as error};
 pub mod game;
 pub mod info;
 pub mod overlay;

@@ -35,6 +35,6 @@ pub async fn sgf_record(log: &AnyEventLog, game: &str) -> Result<String, RecordE
         fold_recorded(&mut state, r).map_err(RecordError::Corrupt)?;
     }
     let date =
-        events.first().map(|r| weiqi_rating::CivilDate::from_millis(weiqi_rating::Millis(r.timestamp_ms)).to_string());
+        events.first().map(|r| weiqi_time::CivilDate::from_millis(weiqi_time::Millis(r.timestamp_ms)).to_string());
     weiqi_game::record::game_record(game, &state, date.as_deref()).ok_or(RecordError::NotFound)
 }

@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 use weiqi_eventlog::{AnyEventLog, EmbeddedConfig, EmbeddedLog};
-use weiqi_gateway::auth::Authority;
+use weiqi_edge::auth::Authority;
 use weiqi_proto::v1 as pb;
 use weiqi_rating::{AssociationKey, Ladder, Millis, PlayerId, RankMapping, RatingBook, RatingSystem};
 
@@ -43,7 +43,7 @@ pub struct BenchConfig {
     /// Page size of each read.
     pub page: u32,
     /// Serve with `TCP_NODELAY` on accepted connections (the gateway's `serve_grpc` stack otherwise
-    /// unchanged); `false` calls `weiqi_gateway::server::serve_grpc` as it stands, whose accepted
+    /// unchanged); `false` calls `weiqi_edge::serve::serve_grpc` as it stands, whose accepted
     /// sockets keep Nagle's algorithm and so wait for the client's delayed ACK (about 40 ms).
     pub tcp_nodelay: bool,
 }
@@ -234,7 +234,7 @@ async fn measure(model: &AnyReadModel, config: &BenchConfig) -> Result<(f64, f64
     let server = if config.tcp_nodelay {
         tokio::spawn(serve_nodelay(routes, listener, shutdown))
     } else {
-        tokio::spawn(weiqi_gateway::server::serve_grpc(routes, listener, shutdown))
+        tokio::spawn(weiqi_edge::serve::serve_grpc(routes, listener, shutdown))
     };
     let result = async {
         let mut client = pb::ranking_service_client::RankingServiceClient::connect(format!("http://{addr}"))
@@ -271,7 +271,7 @@ async fn measure(model: &AnyReadModel, config: &BenchConfig) -> Result<(f64, f64
     result
 }
 
-/// `weiqi_gateway::server::serve_grpc` with `TCP_NODELAY` set on every accepted connection.
+/// `weiqi_edge::serve::serve_grpc` with `TCP_NODELAY` set on every accepted connection.
 async fn serve_nodelay(
     routes: tonic::service::RoutesBuilder,
     listener: tokio::net::TcpListener,

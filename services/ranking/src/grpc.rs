@@ -16,8 +16,8 @@
 use std::sync::Arc;
 
 use tonic::{Request, Response, Status};
-use weiqi_gateway::auth::{Authority, Claims, Role};
-use weiqi_gateway::error::gateway_rejection;
+use weiqi_edge::auth::{Authority, Claims, Role};
+use weiqi_edge::status::gateway_rejection;
 use weiqi_proto::v1 as pb;
 use weiqi_rating::{ActorId, Applicant, CaseId, PlayerId};
 
@@ -98,7 +98,7 @@ impl RankingGateway {
     #[must_use]
     pub fn into_server(self) -> pb::ranking_service_server::RankingServiceServer<RankingGateway> {
         pb::ranking_service_server::RankingServiceServer::new(self)
-            .max_decoding_message_size(weiqi_gateway::server::MAX_REQUEST_BYTES)
+            .max_decoding_message_size(weiqi_edge::serve::MAX_REQUEST_BYTES)
     }
 
     fn caller<T>(&self, request: &Request<T>) -> Result<Claims, Status> {

@@ -9,8 +9,8 @@ use std::sync::Arc;
 
 use tonic::{Request, Response, Status};
 use weiqi_eventlog::AnyEventLog;
-use weiqi_gateway::auth::{Authority, Claims, Role};
-use weiqi_gateway::error::gateway_rejection;
+use weiqi_edge::auth::{Authority, Claims, Role};
+use weiqi_edge::status::gateway_rejection;
 use weiqi_pairing::command::Command;
 use weiqi_pairing::event::{Correction, WithdrawalReason};
 use weiqi_pairing::explain::{Basis, explain_pairing};
@@ -65,7 +65,7 @@ impl TournamentGateway {
     /// The tonic service, ready for `RoutesBuilder::add_service`.
     pub fn into_server(self) -> pb::tournament_service_server::TournamentServiceServer<TournamentGateway> {
         pb::tournament_service_server::TournamentServiceServer::new(self)
-            .max_decoding_message_size(weiqi_gateway::server::MAX_REQUEST_BYTES)
+            .max_decoding_message_size(weiqi_edge::serve::MAX_REQUEST_BYTES)
     }
 
     fn actor(claims: &Claims) -> pb::Actor {

@@ -92,8 +92,8 @@ impl ServiceError {
     /// The gRPC status (typed rejection in the details).
     pub fn to_status(&self) -> tonic::Status {
         match self {
-            ServiceError::Rejected(r) => weiqi_gateway::error::rejection_status(&r.to_pb()),
-            ServiceError::CommandIdReused(_) => weiqi_gateway::error::gateway_rejection(
+            ServiceError::Rejected(r) => weiqi_edge::status::rejection_status(&r.to_pb()),
+            ServiceError::CommandIdReused(_) => weiqi_edge::status::gateway_rejection(
                 pb::rejection::Kind::InvalidArgument,
                 "request_id_reused",
                 self.to_string(),

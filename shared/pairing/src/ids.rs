@@ -11,9 +11,9 @@ pub struct PlayerId(pub u32);
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct TeamId(pub u32);
 
-/// Milliseconds since the Unix epoch (server time, passed in; never read from a clock here).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize)]
-pub struct Millis(pub i64);
+/// Milliseconds since the Unix epoch (server time, passed in; never read from a clock here): the
+/// platform's one time type.
+pub use weiqi_time::Millis;
 
 /// One game of a round: `round` is 1-based, `table` is 1-based within the round.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]

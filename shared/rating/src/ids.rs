@@ -4,24 +4,9 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-/// A point in time or a duration, in integer milliseconds since the Unix epoch (UTC).
-///
-/// The core never reads a clock: every function that needs "now" takes a `Millis`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize)]
-pub struct Millis(pub i64);
-
-impl Millis {
-    /// One day in milliseconds.
-    pub const DAY: Millis = Millis(86_400_000);
-    /// One week in milliseconds.
-    pub const WEEK: Millis = Millis(7 * 86_400_000);
-
-    /// `self + other`, saturating.
-    #[must_use]
-    pub fn plus(self, other: Millis) -> Millis {
-        Millis(self.0.saturating_add(other.0))
-    }
-}
+/// A point in time or a duration, in integer milliseconds since the Unix epoch (UTC): the platform's one
+/// time type. The core never reads a clock: every function that needs "now" takes a `Millis`.
+pub use weiqi_time::Millis;
 
 macro_rules! string_id {
     ($(#[$doc:meta])* $name:ident) => {

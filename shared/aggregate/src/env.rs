@@ -1,0 +1,46 @@
+//! The one source of what a decision may not compute itself: server time, randomness and fresh ids.
+
+use weiqi_time::Millis;
+
+/// Server time, random bytes and fresh ids. The real one ([`SystemEnvironment`]) reads the system clock
+/// and the OS random source; tests inject their own (a clock moved by hand, fixed secrets).
+pub trait Environment: Send + Sync + 'static {
+    /// Server time now, in ms since the Unix epoch.
+    fn now(&self) -> Millis;
+    /// 32 random bytes (a nigiri secret, a tournament's seed).
+    fn random(&self) -> [u8; 32];
+    /// A fresh unique id (an event id).
+    fn unique_id(&self) -> String {
+        uuid::Uuid::new_v4().to_string()
+    }
+}
+
+/// The system clock and `uuid`'s OS random source.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SystemEnvironment;
+
+impl Environment for SystemEnvironment {
+    fn now(&self) -> Millis {
+        let d = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+        Millis(i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+    }
+
+    fn random(&self) -> [u8; 32] {
+        let mut out = [0u8; 32];
+        out[..16].copy_from_slice(uuid::Uuid::new_v4().as_bytes());
+        out[16..].copy_from_slice(uuid::Uuid::new_v4().as_bytes());
+        out
+    }
+}
+
+impl<E: Environment + ?Sized> Environment for std::sync::Arc<E> {
+    fn now(&self) -> Millis {
+        (**self).now()
+    }
+    fn random(&self) -> [u8; 32] {
+        (**self).random()
+    }
+    fn unique_id(&self) -> String {
+        (**self).unique_id()
+    }
+}

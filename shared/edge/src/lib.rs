@@ -1,0 +1,18 @@
+//! `weiqi-edge`: what every gRPC edge of the platform shares, so that services need not depend on the
+//! gateway.
+//!
+//! * [`auth`]: tokens signed by the server (JWT, HS256) with the caller's id, roles and events, and the
+//!   checks every RPC makes (`Claims::has`, `Claims::referees`, …).
+//! * [`status`]: domain rejections become `InvalidArgument` / `FailedPrecondition` / `NotFound` /
+//!   `PermissionDenied` / `AlreadyExists` with the typed reason (`weiqi.v1.Rejection`) in the status
+//!   details; infrastructure faults become `Unavailable`.
+//! * [`serve`]: gRPC with gRPC-web (HTTP/1.1 accepted, `TCP_NODELAY`), the HTTP side, binding.
+//!
+//! # Invariants
+//!
+//! * Nothing here decides a rule: it authenticates and maps outcomes to statuses.
+//! * A rejection's status always carries the typed rejection in its details.
+
+pub mod auth;
+pub mod serve;
+pub mod status;
