@@ -53,7 +53,8 @@ use serde::{Deserialize, Serialize};
 use weiqi_eventlog::{AggregateKind, AnyBus, AnyEventLog, EventLog, JetStreamConfig, JetStreamLog, NatsBus};
 use weiqi_game::client::GameClient;
 use weiqi_game::domain::{Actor, GameEvent};
-use weiqi_game::service::{GameService, command, decode_recorded};
+use weiqi_game::convert::decode_recorded;
+use weiqi_game::service::{GameError, GameRequest, GameService};
 use weiqi_proto::v1 as pb;
 
 use crate::service::{ClockConfig, ClockService, ClockStats};
@@ -187,7 +188,7 @@ pub async fn run_detailed(config: BenchConfig) -> Result<(BenchReport, BenchDeta
     let games = Arc::new(GameService::new(log.clone()));
     let serving = {
         let (games, bus) = (games.clone(), bus.clone());
-        tokio::spawn(async move { games.serve(&bus).await })
+        tokio::spawn(async move { weiqi_game::bus::serve(games, &bus).await })
     };
 
     // The flags, as the log records them.
@@ -196,7 +197,9 @@ pub async fn run_detailed(config: BenchConfig) -> Result<(BenchReport, BenchDeta
     let (flags_tx, mut flags_rx) = tokio::sync::mpsc::unbounded_channel();
     let watcher = tokio::spawn(async move {
         while let Some(Ok(recorded)) = follower.next().await {
-            if let Ok((_, GameEvent::TimeExpired { deadline, at, .. })) = decode_recorded(&recorded) {
+            if let Ok(weiqi_game::domain::Recorded { event: GameEvent::TimeExpired { deadline, at, .. }, .. }) =
+                decode_recorded(&recorded)
+            {
                 let flag = Flag {
                     game: recorded.aggregate_id.as_str().to_string(),
                     stored_delay: recorded.timestamp_ms - deadline.0,
@@ -368,8 +371,6 @@ fn main_ms(control: &pb::TimeControl) -> i64 {
 
 /// Creates and starts one game (retrying while the game service is unreachable).
 async fn create(client: &GameClient, game: &str, control: pb::TimeControl) -> Result<(), BenchError> {
-    use pb::game_command::Command as C;
-    use pb::game_command_reply::Outcome;
     let player = |id: &str| Some(pb::PlayerRef { id: id.into(), name: id.into(), rank: "1d".into() });
     let request = pb::CreateGameRequest {
         game_id: game.into(),
@@ -382,19 +383,24 @@ async fn create(client: &GameClient, game: &str, control: pb::TimeControl) -> Re
         start: true,
         ..Default::default()
     };
-    let cmd = command(game, &format!("create-{game}"), &Actor::System("bench".into()), C::Create(request));
+    let setup = weiqi_game::convert::setup_from_request(&request)
+        .map_err(|e| BenchError::Create { game: game.into(), why: e.to_string() })?;
+    let create = GameRequest {
+        game_id: game.into(),
+        command_id: format!("create-{game}"),
+        correlation_id: String::new(),
+        actor: Actor::System("bench".into()),
+        command: weiqi_game::domain::Command::Create { setup: Box::new(setup), nigiri_secret: [0; 32] },
+    };
     let mut why = String::new();
     for attempt in 0..10u32 {
         if attempt > 0 {
             tokio::time::sleep(Duration::from_millis(50 << attempt.min(5))).await;
         }
-        match client.send(cmd.clone(), &[]).await {
-            Ok(pb::GameCommandReply { outcome: Some(Outcome::Accepted(_)) }) => return Ok(()),
-            Ok(pb::GameCommandReply { outcome: Some(Outcome::Rejected(r)) }) => {
-                return Err(BenchError::Create { game: game.into(), why: format!("{}: {}", r.code, r.message) });
-            }
-            Ok(other) => why = format!("{other:?}"),
-            Err(e) => why = e.to_string(),
+        match client.execute(&create, &[]).await {
+            Ok(_) => return Ok(()),
+            Err(e @ GameError::Unavailable(_)) => why = e.to_string(),
+            Err(e) => return Err(BenchError::Create { game: game.into(), why: format!("{}: {e}", e.code()) }),
         }
     }
     Err(BenchError::Create { game: game.into(), why })

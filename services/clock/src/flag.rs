@@ -7,8 +7,8 @@
 //!
 //! * a retry, or the same flag from another clock-service instance, carries the same command id and is
 //!   answered as a duplicate: nothing is appended twice;
-//! * a move that got in first changes the state: the flag is refused (`not_expired`: the new deadline is
-//!   later) and the clock re-arms from the log;
+//! * a move that got in first changes the state: the flag is decided on the sequence the clock saw, so it
+//!   is refused (`flag_outdated`) and the clock re-arms from the log;
 //! * a flag sent a little early (this machine's clock ahead of the game service's) is refused
 //!   `not_expired` too, and tried again shortly.
 //!
@@ -19,10 +19,8 @@ use std::sync::Arc;
 
 use weiqi_eventlog::{AggregateId, AggregateKind, AnyEventLog, EventLog, MAX_NAME_LEN, RecordedEvent};
 use weiqi_game::client::GameClient;
-use weiqi_game::domain::Actor;
-use weiqi_game::service::command;
-use weiqi_proto::v1 as pb;
-use weiqi_proto::v1::game_command_reply::Outcome;
+use weiqi_game::domain::{Actor, Command};
+use weiqi_game::service::{GameError, GameRequest};
 
 /// The actor recorded on flags.
 pub const CLOCK_ACTOR: &str = "clock";
@@ -68,16 +66,17 @@ pub struct FlagReport {
 
 /// Sends the flag of `game` seen at `version`, then reads the log's tail.
 pub async fn send_flag(game_client: &GameClient, log: &AnyEventLog, game: Arc<str>, version: u64) -> FlagReport {
-    let kind = pb::game_command::Command::ExpireTime(pb::game_command::ExpireTime { seen_sequence: version });
-    let cmd = command(&game, &expire_command_id(&game, version), &Actor::System(CLOCK_ACTOR.into()), kind);
-    let answer = match game_client.send(cmd, &[]).await {
-        Ok(reply) => match reply.outcome {
-            Some(Outcome::Accepted(a)) => FlagAnswer::Recorded { duplicate: a.duplicate },
-            Some(Outcome::Rejected(r)) => FlagAnswer::Refused(r.code),
-            Some(Outcome::Unavailable(why) | Outcome::Internal(why)) => FlagAnswer::Unavailable(why),
-            Some(Outcome::View(_)) | None => FlagAnswer::Unavailable("unexpected reply".into()),
-        },
-        Err(e) => FlagAnswer::Unavailable(e.0),
+    let request = GameRequest {
+        game_id: game.to_string(),
+        command_id: expire_command_id(&game, version),
+        correlation_id: String::new(),
+        actor: Actor::System(CLOCK_ACTOR.into()),
+        command: Command::ExpireTime { seen: version },
+    };
+    let answer = match game_client.execute(&request, &[]).await {
+        Ok(a) => FlagAnswer::Recorded { duplicate: a.duplicate },
+        Err(e @ (GameError::Unavailable(_) | GameError::Internal(_))) => FlagAnswer::Unavailable(e.to_string()),
+        Err(e) => FlagAnswer::Refused(e.code().to_string()),
     };
     let tail = match &answer {
         FlagAnswer::Unavailable(_) => Vec::new(),

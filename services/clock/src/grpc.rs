@@ -19,7 +19,7 @@ use prost::Message;
 use tonic::{Request, Response, Status};
 use weiqi_eventlog::{AggregateId, AggregateKind, AnyBus, AnyEventLog, Bus, EventLog};
 use weiqi_game::domain::GameState;
-use weiqi_game::service::decode_recorded;
+use weiqi_game::convert::decode_recorded;
 use weiqi_edge::auth::Authority;
 use weiqi_edge::status::gateway_rejection;
 use weiqi_proto::v1 as pb;
@@ -76,7 +76,7 @@ impl pb::clock_service_server::ClockService for ClockGateway {
         }
         let mut state = GameState::default();
         for recorded in &events {
-            let (_, event) = decode_recorded(recorded).map_err(Status::internal)?;
+            let event = decode_recorded(recorded).map_err(Status::internal)?.event;
             state.evolve(&event).map_err(|e| Status::internal(format!("game {game_id}: {e}")))?;
         }
         let Some(snapshot) = convert::tick(&game_id, &state, self.time.now(), Reason::Snapshot, None) else {

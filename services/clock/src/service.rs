@@ -22,7 +22,7 @@ use weiqi_eventlog::{
     AggregateKind, AnyBus, AnyEventLog, Bus, BusMessage, EventLog, LogError, Position, RecordedEvent,
 };
 use weiqi_game::client::GameClient;
-use weiqi_game::service::decode_recorded;
+use weiqi_game::convert::decode_recorded;
 use weiqi_proto::v1 as pb;
 
 use crate::convert::{self, Reason};
@@ -273,8 +273,8 @@ impl Loop<'_> {
     /// One event from the log (follower or a tail read): fold it if it is the game's next one.
     fn on_recorded(&mut self, recorded: RecordedEvent) {
         let id = recorded.aggregate_id.as_str();
-        let (_, event) = match decode_recorded(&recorded) {
-            Ok(decoded) => decoded,
+        let event = match decode_recorded(&recorded) {
+            Ok(decoded) => decoded.event,
             Err(error) => {
                 tracing::error!(game = id, %error, "clock service: undecodable game event; game not followed");
                 self.forget(id);

@@ -15,15 +15,14 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use tokio::sync::watch;
 use weiqi_clock::{DurationMs, Millis};
-use weiqi_game::service::Environment;
+use weiqi_aggregate::Environment;
 
 /// A future that completes when the time source has reached an instant.
 pub type Sleep = Pin<Box<dyn Future<Output = ()> + Send>>;
 
-/// Server time for the clock service.
-pub trait TimeSource: Send + Sync + 'static {
-    /// Server time now, in ms since the Unix epoch.
-    fn now(&self) -> Millis;
+/// Waiting for server instants: the platform's [`Environment`] (server time) plus a way to sleep until
+/// an instant.
+pub trait TimeSource: Environment {
     /// Completes once [`now`](Self::now) is at or past `at` (at once if it already is). It may complete
     /// a little early if the clock is stepped; callers check `now` again.
     fn sleep_until(&self, at: Millis) -> Sleep;
@@ -40,11 +39,17 @@ pub fn system_now() -> Millis {
     Millis(i64::try_from(since.as_millis()).unwrap_or(i64::MAX))
 }
 
-impl TimeSource for SystemClock {
+impl Environment for SystemClock {
     fn now(&self) -> Millis {
         system_now()
     }
 
+    fn random(&self) -> [u8; 32] {
+        weiqi_aggregate::SystemEnvironment.random()
+    }
+}
+
+impl TimeSource for SystemClock {
     fn sleep_until(&self, at: Millis) -> Sleep {
         let wait = (at - system_now()).non_negative();
         Box::pin(tokio::time::sleep(Duration::from_millis(wait.as_millis().unsigned_abs())))
@@ -53,7 +58,7 @@ impl TimeSource for SystemClock {
 
 /// A clock moved by hand, for tests. Cheap to clone; clones share the time.
 ///
-/// It is also a [`weiqi_game::service::Environment`] (with predictable nigiri secrets), so one
+/// It is also a [`weiqi_aggregate::Environment`] (with predictable nigiri secrets), so one
 /// `ManualClock` can drive both the game service and the clock service.
 #[derive(Clone, Debug)]
 pub struct ManualClock {
@@ -91,10 +96,6 @@ impl ManualClock {
 }
 
 impl TimeSource for ManualClock {
-    fn now(&self) -> Millis {
-        self.get()
-    }
-
     fn sleep_until(&self, at: Millis) -> Sleep {
         let mut rx = self.now.subscribe();
         Box::pin(async move {
@@ -111,7 +112,7 @@ impl Environment for ManualClock {
         self.get()
     }
 
-    fn secret(&self) -> [u8; 32] {
+    fn random(&self) -> [u8; 32] {
         let n = self.secrets.fetch_add(1, Ordering::Relaxed);
         let mut out = [0u8; 32];
         out[..8].copy_from_slice(&n.to_le_bytes());
@@ -143,6 +144,6 @@ mod tests {
         clock.set(Millis(3));
         assert_eq!(clock.get(), Millis(5));
         clock.set(Millis(8));
-        assert_eq!(TimeSource::now(&clock), Millis(8));
+        assert_eq!(Environment::now(&clock), Millis(8));
     }
 }

@@ -3,19 +3,24 @@
 //! * [`domain`] is pure: `decide(state, actor, command, now) -> events | rejection` and
 //!   `GameState::evolve(event)`, over the rules core (legality, captures, hashes, counting) and the
 //!   clock core (remaining time, deadlines). Replaying a log re-checks every recorded position hash.
-//! * [`convert`] maps domain events and commands to and from `weiqi.v1` protobuf, once.
+//! * [`aggregate`] makes it a [`weiqi_aggregate::Aggregate`]: the one runner caches, catches up,
+//!   appends with the expected sequence, retries conflicts and answers duplicates for it.
+//! * [`service`] runs it: domain commands in ([`service::GameRequest`]), outcomes out, with the
+//!   commands' metrics and traces; [`client`] reaches it in process or over the bus, [`bus`] serves it
+//!   on the bus.
+//! * [`convert`] maps the domain to and from `weiqi.v1` protobuf, once, split by concept; its
+//!   `stored` part decodes and folds stored events for followers (the overlay, the record, the export,
+//!   the clock service).
 //! * [`record`] writes a game as an SGF record (players, ranks, rules, handicap, moves, result).
-//! * [`service`] runs the domain on an event log: load (cached aggregate + tail of the log) → decide
-//!   → append with the expected sequence and the command id → publish; one writer per game in
-//!   process, the expected sequence as the backstop across instances; conflicts reload and decide
-//!   again; duplicates answer with the original outcome.
 //!
 //! # Invariants
 //!
 //! * `domain` imports nothing async and no client library; time is a parameter.
-//! * Only `convert.rs` knows protobuf types.
+//! * Only `convert/`, `aggregate.rs` (its codec), `client.rs` and `bus.rs` know protobuf types.
 //! * A game whose log does not replay (hash mismatch, illegal move, clock refusal) is never acted on.
 
+pub mod aggregate;
+pub mod bus;
 pub mod client;
 pub mod convert;
 pub mod domain;

@@ -341,7 +341,7 @@ fn command_of(g: &GameState, step: &Step) -> (Actor, Command) {
         ),
         Step::Void => (referee(), Command::VoidLastMove { reason: "double move".into() }),
         Step::Swap => (referee(), Command::SwapColours),
-        Step::Expire => (Actor::System("clock".into()), Command::ExpireTime),
+        Step::Expire => (Actor::System("clock".into()), Command::ExpireTime { seen: g.version }),
         Step::MarkDead(x, y) => (mover, Command::MarkDead { points: vec![weiqi_rules::Point::new(x, y)] }),
         Step::Accept => (mover, Command::AcceptScore),
         Step::Dispute => (mover, Command::DisputeScore),

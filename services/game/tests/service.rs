@@ -7,7 +7,9 @@ use weiqi_eventlog::{
     AggregateId, AggregateKind, AnyEventLog, EmbeddedConfig, EmbeddedLog, EventLog, JetStreamConfig, JetStreamLog,
 };
 use weiqi_game::domain::{Actor, GameState, PlayerId};
-use weiqi_game::service::{GameService, command, decode_recorded};
+use weiqi_game::bus::answer;
+use weiqi_game::convert::{actor_to_pb, decode_recorded};
+use weiqi_game::service::GameService;
 use weiqi_proto::v1 as pb;
 use weiqi_proto::v1::game_command::Command as C;
 
@@ -16,6 +18,17 @@ fn ann() -> Actor {
 }
 fn bob() -> Actor {
     Actor::Player(PlayerId("bob".into()))
+}
+
+/// A wire command, as a gateway or the bus sends it.
+fn command(game: &str, id: &str, actor: &Actor, kind: C) -> pb::GameCommand {
+    pb::GameCommand {
+        command_id: id.into(),
+        game_id: game.into(),
+        actor: Some(actor_to_pb(actor)),
+        correlation_id: String::new(),
+        command: Some(kind),
+    }
 }
 
 fn create(game: &str, size: u32) -> C {
@@ -59,16 +72,16 @@ async fn suite(log: AnyEventLog) {
     let g = "g-suite-1";
 
     // Create, then a retry of the same request: one creation.
-    let r = svc.handle(&command(g, "c-1", &ann(), create(g, 9)), &[]).await;
+    let r = answer(&svc, &command(g, "c-1", &ann(), create(g, 9)), &[]).await;
     assert!(is_accepted(&r), "{r:?}");
-    let again = svc.handle(&command(g, "c-1", &ann(), create(g, 9)), &[]).await;
+    let again = answer(&svc, &command(g, "c-1", &ann(), create(g, 9)), &[]).await;
     let pb::game_command_reply::Outcome::Accepted(a) = outcome(&again) else { panic!("{again:?}") };
     assert!(a.duplicate);
     assert_eq!(log_len(&log, g).await, 3, "GameCreated, ColoursDecided, GameStarted");
 
     // A move, retried: appended once, answered with the same events.
-    let first = svc.handle(&command(g, "m-1", &ann(), play(g, 4, 4)), &[]).await;
-    let retry = svc.handle(&command(g, "m-1", &ann(), play(g, 4, 4)), &[]).await;
+    let first = answer(&svc, &command(g, "m-1", &ann(), play(g, 4, 4)), &[]).await;
+    let retry = answer(&svc, &command(g, "m-1", &ann(), play(g, 4, 4)), &[]).await;
     let (pb::game_command_reply::Outcome::Accepted(a), pb::game_command_reply::Outcome::Accepted(b)) =
         (outcome(&first), outcome(&retry))
     else {
@@ -80,32 +93,32 @@ async fn suite(log: AnyEventLog) {
 
     // A second service instance (empty cache) answers the retry from the log.
     let other = GameService::new(log.clone());
-    let retry = other.handle(&command(g, "m-1", &ann(), play(g, 4, 4)), &[]).await;
+    let retry = answer(&other, &command(g, "m-1", &ann(), play(g, 4, 4)), &[]).await;
     let pb::game_command_reply::Outcome::Accepted(c) = outcome(&retry) else { panic!("{retry:?}") };
     assert!(c.duplicate);
     assert_eq!(c.events, a.events);
 
     // Rejections append nothing.
     let before = log_len(&log, g).await;
-    assert_eq!(rejection_code(&svc.handle(&command(g, "m-2", &ann(), play(g, 3, 3)), &[]).await), "not_your_turn");
-    assert_eq!(rejection_code(&svc.handle(&command(g, "m-3", &bob(), play(g, 4, 4)), &[]).await), "occupied");
-    assert_eq!(rejection_code(&svc.handle(&command(g, "m-4", &bob(), play(g, 40, 4)), &[]).await), "off_board");
+    assert_eq!(rejection_code(&answer(&svc, &command(g, "m-2", &ann(), play(g, 3, 3)), &[]).await), "not_your_turn");
+    assert_eq!(rejection_code(&answer(&svc, &command(g, "m-3", &bob(), play(g, 4, 4)), &[]).await), "occupied");
+    assert_eq!(rejection_code(&answer(&svc, &command(g, "m-4", &bob(), play(g, 40, 4)), &[]).await), "off_board");
     let eve = Actor::Player(PlayerId("eve".into()));
-    assert_eq!(rejection_code(&svc.handle(&command(g, "m-5", &eve, play(g, 3, 3)), &[]).await), "not_a_player");
+    assert_eq!(rejection_code(&answer(&svc, &command(g, "m-5", &eve, play(g, 3, 3)), &[]).await), "not_a_player");
     assert_eq!(
-        rejection_code(&svc.handle(&command("nope", "m-6", &bob(), play("nope", 3, 3)), &[]).await),
+        rejection_code(&answer(&svc, &command("nope", "m-6", &bob(), play("nope", 3, 3)), &[]).await),
         "not_found"
     );
     assert_eq!(log_len(&log, g).await, before);
 
     // The log replays to the same state, hashes checked.
     let events = log.read(AggregateKind::Game, &AggregateId::new(g).unwrap(), 1).await.unwrap();
-    let domain: Vec<_> = events.iter().map(|r| decode_recorded(r).unwrap().1).collect();
+    let domain: Vec<_> = events.iter().map(|r| decode_recorded(r).unwrap().event).collect();
     let state = GameState::replay(&domain).unwrap();
     assert_eq!(state.move_number, 1);
 
     // A view.
-    let view = svc.handle(&command(g, "v", &bob(), C::Get(pb::GetGameRequest { game_id: g.into() })), &[]).await;
+    let view = answer(&svc, &command(g, "v", &bob(), C::Get(pb::GetGameRequest { game_id: g.into() })), &[]).await;
     let pb::game_command_reply::Outcome::View(v) = outcome(&view) else { panic!("{view:?}") };
     assert_eq!(v.move_number, 1);
     assert_eq!(v.rows[4], "....X....");
@@ -120,15 +133,15 @@ async fn alternating_instances(log: AnyEventLog) {
     let g = "g-alternate";
     let a = GameService::new(log.clone());
     let b = GameService::new(log.clone());
-    assert!(is_accepted(&a.handle(&command(g, "alt-create", &ann(), create(g, 9)), &[]).await));
+    assert!(is_accepted(&answer(&a, &command(g, "alt-create", &ann(), create(g, 9)), &[]).await));
     let moves = [(ann(), 2, 2), (bob(), 6, 6), (ann(), 2, 6), (bob(), 6, 2), (ann(), 4, 4)];
     for (i, (actor, x, y)) in moves.into_iter().enumerate() {
         let svc = if i % 2 == 0 { &a } else { &b };
-        let r = svc.handle(&command(g, &format!("alt-{i}"), &actor, play(g, x, y)), &[]).await;
+        let r = answer(&svc, &command(g, &format!("alt-{i}"), &actor, play(g, x, y)), &[]).await;
         assert!(is_accepted(&r), "move {i}: {r:?}");
     }
     // A stale instance still refuses what is really wrong.
-    let r = b.handle(&command(g, "alt-bad", &ann(), play(g, 4, 4)), &[]).await;
+    let r = answer(&b, &command(g, "alt-bad", &ann(), play(g, 4, 4)), &[]).await;
     assert_eq!(rejection_code(&r), "not_your_turn");
 }
 
@@ -138,7 +151,7 @@ async fn conflicting_commands(log: AnyEventLog) {
     let g = "g-race";
     let a = Arc::new(GameService::new(log.clone()));
     let b = Arc::new(GameService::new(log.clone()));
-    assert!(is_accepted(&a.handle(&command(g, "race-create", &ann(), create(g, 19)), &[]).await));
+    assert!(is_accepted(&answer(&a, &command(g, "race-create", &ann(), create(g, 19)), &[]).await));
     let mut tasks = Vec::new();
     for i in 0..1000u32 {
         let svc = if i % 2 == 0 { a.clone() } else { b.clone() };
@@ -146,7 +159,7 @@ async fn conflicting_commands(log: AnyEventLog) {
         let actor = if i % 3 == 0 { bob() } else { ann() };
         let (x, y) = (i % 7, (i / 7) % 7);
         tasks.push(tokio::spawn(async move {
-            let r = svc.handle(&command(g, &format!("race-{i}"), &actor, play(g, x, y)), &[]).await;
+            let r = answer(&svc, &command(g, &format!("race-{i}"), &actor, play(g, x, y)), &[]).await;
             (i, r)
         }));
     }
@@ -164,7 +177,7 @@ async fn conflicting_commands(log: AnyEventLog) {
     for (i, e) in events.iter().enumerate() {
         assert_eq!(e.sequence, i as u64 + 1, "no gap");
     }
-    let domain: Vec<_> = events.iter().map(|r| decode_recorded(r).unwrap().1).collect();
+    let domain: Vec<_> = events.iter().map(|r| decode_recorded(r).unwrap().event).collect();
     let state = GameState::replay(&domain).expect("the log is one legal history");
     // Every accepted command appears exactly once.
     let stones =

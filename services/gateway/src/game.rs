@@ -9,11 +9,14 @@ use prost::Message;
 use tonic::{Request, Response, Status};
 use weiqi_eventlog::{AggregateId, AggregateKind, AnyEventLog, EventLog};
 use weiqi_game::client::GameClient;
+use weiqi_game::convert;
+use weiqi_game::domain::{Actor, PlayerId};
+use weiqi_game::service::{GameError, GameRequest};
 use weiqi_proto::v1 as pb;
 use weiqi_proto::v1::game_command::Command as C;
 
 use crate::auth::{Authority, Claims, Role};
-use crate::error::{command_reply, gateway_rejection, view_reply};
+use crate::error::{gateway_rejection, rejection_status};
 
 /// The game RPCs.
 #[derive(Clone)]
@@ -34,6 +37,18 @@ fn denied(message: impl Into<String>) -> Status {
     gateway_rejection(pb::rejection::Kind::PermissionDenied, "permission_denied", message)
 }
 
+/// The status for a game service error: a rejection with its typed reason in the details, a fault as
+/// `Unavailable` or `Internal`.
+pub fn game_status(e: &GameError) -> Status {
+    match convert::error_rejection(e) {
+        Some(r) => rejection_status(&r),
+        None => match e {
+            GameError::Internal(why) => Status::internal(why.clone()),
+            _ => Status::unavailable(e.to_string()),
+        },
+    }
+}
+
 impl GameGateway {
     /// The game RPCs over a game client and the log (for `Watch`). `trace` returns the W3C trace
     /// context of the current span, to carry into the command's headers.
@@ -46,50 +61,56 @@ impl GameGateway {
         GameGateway { game, log, auth, events: Arc::new(Mutex::new(HashMap::new())), trace }
     }
 
-    async fn send(&self, command: pb::GameCommand) -> Result<pb::GameCommandReply, Status> {
+    /// Runs one command for `actor` and answers what `actor` may see of its events.
+    async fn execute(
+        &self,
+        game_id: &str,
+        request_id: &str,
+        correlation_id: &str,
+        actor: Actor,
+        kind: &C,
+    ) -> Result<pb::CommandReply, Status> {
         use tracing::Instrument;
-        let span = tracing::info_span!("gateway.command", game = %command.game_id, request = %command.command_id);
-        async {
-            let headers = (self.trace)();
-            let reply = self.game.send(command, &headers).await.map_err(|e| Status::unavailable(e.to_string()));
-            let code = match &reply {
-                Ok(r) => match &r.outcome {
-                    Some(pb::game_command_reply::Outcome::Rejected(r)) => r.code.clone(),
-                    Some(pb::game_command_reply::Outcome::Unavailable(_)) => "unavailable".into(),
-                    _ => "ok".into(),
-                },
-                Err(_) => "unavailable".into(),
-            };
-            weiqi_telemetry::metrics::counter!(weiqi_telemetry::names::GRPC_REQUESTS,
-                weiqi_telemetry::names::labels::CODE => code)
-            .increment(1);
-            reply
-        }
-        .instrument(span)
-        .await
-    }
-
-    fn command(game_id: &str, request_id: &str, actor: pb::Actor, kind: C) -> Result<pb::GameCommand, Status> {
         if game_id.is_empty() {
             return Err(invalid("missing_game_id", "game_id is required"));
         }
         if request_id.is_empty() {
             return Err(invalid("missing_request_id", "request_id is required (a retry reuses it)"));
         }
-        Ok(pb::GameCommand {
-            command_id: request_id.to_string(),
+        let command = match convert::command_from_kind(kind) {
+            Ok(Some(c)) => c,
+            Ok(None) => return Err(invalid("bad_request", "not a command")),
+            Err(e) => return Err(invalid("bad_request", e.to_string())),
+        };
+        let request = GameRequest {
             game_id: game_id.to_string(),
-            actor: Some(actor),
-            correlation_id: String::new(),
-            command: Some(kind),
-        })
+            command_id: request_id.to_string(),
+            correlation_id: correlation_id.to_string(),
+            actor,
+            command,
+        };
+        let span = tracing::info_span!("gateway.command", game = %game_id, request = %request_id);
+        async {
+            let headers = (self.trace)();
+            let result = self.game.execute(&request, &headers).await;
+            let code = match &result {
+                Ok(_) => "ok".to_string(),
+                Err(e) => e.code().to_string(),
+            };
+            weiqi_telemetry::metrics::counter!(weiqi_telemetry::names::GRPC_REQUESTS,
+                weiqi_telemetry::names::labels::CODE => code)
+            .increment(1);
+            result.map(|a| convert::accepted_to_pb(game_id, &a, &request.actor)).map_err(|e| game_status(&e))
+        }
+        .instrument(span)
+        .await
     }
 
-    fn player(claims: &Claims) -> Result<pb::Actor, Status> {
+    fn player(claims: &Claims) -> Result<Actor, Status> {
         if !claims.has(Role::Player) {
             return Err(denied("only players make moves"));
         }
-        Ok(pb::Actor { kind: pb::actor::Kind::Player as i32, id: claims.sub.clone() })
+        Ok(Actor::Player(PlayerId(claims.sub.clone())))
     }
 
     /// The game's event, from a view (cached).
@@ -104,18 +125,11 @@ impl GameGateway {
     }
 
     async fn view(&self, game_id: &str) -> Result<pb::GameView, Status> {
-        let cmd = pb::GameCommand {
-            command_id: String::new(),
-            game_id: game_id.to_string(),
-            actor: Some(pb::Actor { kind: pb::actor::Kind::System as i32, id: "gateway".into() }),
-            correlation_id: String::new(),
-            command: Some(C::Get(pb::GetGameRequest { game_id: game_id.to_string() })),
-        };
-        view_reply(self.send(cmd).await?)
+        self.game.view(game_id).await.map_err(|e| game_status(&e))
     }
 
     /// The actor for a referee action on `game_id`, if the caller referees its event.
-    async fn referee_actor(&self, claims: &Claims, game_id: &str) -> Result<pb::Actor, Status> {
+    async fn referee_actor(&self, claims: &Claims, game_id: &str) -> Result<Actor, Status> {
         let event = self.event_of(game_id).await?;
         if !claims.referees(event.as_deref()) {
             return Err(denied(match &event {
@@ -129,14 +143,14 @@ impl GameGateway {
                     .to_string(),
             }));
         }
-        let kind = if claims.has(Role::ChiefReferee) {
-            pb::actor::Kind::ChiefReferee
+        let id = claims.sub.clone();
+        Ok(if claims.has(Role::ChiefReferee) {
+            Actor::ChiefReferee(id)
         } else if claims.has(Role::Referee) {
-            pb::actor::Kind::Referee
+            Actor::Referee(id)
         } else {
-            pb::actor::Kind::Organiser
-        };
-        Ok(pb::Actor { kind: kind as i32, id: claims.sub.clone() })
+            Actor::Organiser(id)
+        })
     }
 
     async fn player_command(
@@ -147,8 +161,7 @@ impl GameGateway {
         kind: C,
     ) -> Result<Response<pb::CommandReply>, Status> {
         let actor = Self::player(claims)?;
-        let cmd = Self::command(game_id, request_id, actor, kind)?;
-        Ok(Response::new(command_reply(self.send(cmd).await?)?))
+        Ok(Response::new(self.execute(game_id, request_id, "", actor, &kind).await?))
     }
 }
 
@@ -186,16 +199,16 @@ impl pb::game_service_server::GameService for GameGateway {
         let actor = if claims.has(Role::Organiser)
             && claims.covers_event(if r.event_id.is_empty() { "*" } else { &r.event_id })
         {
-            pb::Actor { kind: pb::actor::Kind::Organiser as i32, id: claims.sub.clone() }
+            Actor::Organiser(claims.sub.clone())
         } else if !r.event_id.is_empty() && claims.referees(Some(&r.event_id)) {
-            pb::Actor { kind: pb::actor::Kind::Referee as i32, id: claims.sub.clone() }
+            Actor::Referee(claims.sub.clone())
         } else if claims.has(Role::Player)
             && r.event_id.is_empty()
             && !r.rated
             && players.contains(&Some(claims.sub.as_str()))
         {
             // A casual game between the caller and someone else.
-            pb::Actor { kind: pb::actor::Kind::Player as i32, id: claims.sub.clone() }
+            Actor::Player(PlayerId(claims.sub.clone()))
         } else {
             return Err(denied(
                 "organisers and referees create event games; a player may create an unrated casual game of their own",
@@ -204,11 +217,8 @@ impl pb::game_service_server::GameService for GameGateway {
         if r.game_id.is_empty() {
             r.game_id = uuid::Uuid::new_v4().to_string();
         }
-        let game_id = r.game_id.clone();
-        let request_id = r.request_id.clone();
-        let mut cmd = Self::command(&game_id, &request_id, actor, C::Create(r.clone()))?;
-        cmd.correlation_id = r.correlation_id.clone();
-        let reply = command_reply(self.send(cmd).await?)?;
+        let (game_id, request_id, correlation_id) = (r.game_id.clone(), r.request_id.clone(), r.correlation_id.clone());
+        let reply = self.execute(&game_id, &request_id, &correlation_id, actor, &C::Create(r)).await?;
         Ok(Response::new(pb::CreateGameResponse { game_id, reply: Some(reply) }))
     }
 
@@ -247,8 +257,7 @@ impl pb::game_service_server::GameService for GameGateway {
         } else {
             self.referee_actor(&claims, &r.game_id).await?
         };
-        let cmd = Self::command(&r.game_id, &r.request_id, actor, C::Start(r.clone()))?;
-        Ok(Response::new(command_reply(self.send(cmd).await?)?))
+        Ok(Response::new(self.execute(&r.game_id, &r.request_id, "", actor, &C::Start(r.clone())).await?))
     }
 
     async fn guess_nigiri(
@@ -324,8 +333,7 @@ impl pb::game_service_server::GameService for GameGateway {
             return Err(invalid("missing_game_id", "game_id is required"));
         }
         let actor = self.referee_actor(&claims, &r.game_id).await?;
-        let cmd = Self::command(&r.game_id, &r.request_id, actor, C::Referee(r.clone()))?;
-        Ok(Response::new(command_reply(self.send(cmd).await?)?))
+        Ok(Response::new(self.execute(&r.game_id, &r.request_id, "", actor, &C::Referee(r.clone())).await?))
     }
 
     type WatchStream = WatchStream;

@@ -4,7 +4,7 @@
 
 use weiqi_eventlog::{AggregateId, AggregateKind, AnyEventLog, EventLog};
 use weiqi_game::domain::GameState;
-use weiqi_game::service::fold_recorded;
+use weiqi_game::convert::fold_recorded;
 
 /// Why a record cannot be given.
 #[derive(Debug, thiserror::Error)]

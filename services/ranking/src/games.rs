@@ -11,7 +11,7 @@
 
 use weiqi_eventlog::{AggregateId, AggregateKind, EventLog, LogError};
 use weiqi_game::domain::{EndReason, GameEvent, GameResult, GameState, Outcome};
-use weiqi_game::service::decode_recorded;
+use weiqi_game::convert::decode_recorded;
 use weiqi_rating::{GameConditions, GameId, GameOutcome, Millis, PlayerId, RatedGame, RatedResult};
 use weiqi_rules::{HandicapCompensation, Ruleset, Scoring};
 
@@ -154,7 +154,7 @@ pub async fn load_game<L: EventLog>(log: &L, game: &str) -> Result<Option<GameRe
     let mut state = GameState::default();
     let mut ended_at = None;
     for r in &events {
-        let (_, event) = decode_recorded(r).map_err(corrupt)?;
+        let event = decode_recorded(r).map_err(corrupt)?.event;
         if let GameEvent::Ended { at, .. } = &event {
             ended_at = Some(Millis(at.0));
         }

@@ -23,12 +23,12 @@ use serde::Serialize;
 use weiqi_eventlog::{AnyBus, AnyEventLog, EmbeddedConfig, EmbeddedLog, JetStreamConfig, JetStreamLog, NatsBus};
 use weiqi_game::client::GameClient;
 use weiqi_game::domain::{Actor, PlayerId as GamePlayer};
-use weiqi_game::service::{GameService, command};
+use weiqi_game::domain::Command as GameCommand;
+use weiqi_game::service::{GameError, GameRequest, GameService};
 use weiqi_pairing::command::Command;
 use weiqi_pairing::config::{Format, TournamentConfig};
 use weiqi_pairing::state::Phase;
 use weiqi_proto::v1 as pb;
-use weiqi_proto::v1::game_command::Command as C;
 use weiqi_rules::{Game, Move, Ruleset};
 
 use crate::aggregate::TournamentCommand;
@@ -153,7 +153,7 @@ async fn run_event(
         Some(bus) => {
             let (svc, b) = (game_service.clone(), bus.clone());
             tasks.push(tokio::spawn(async move {
-                let _ = svc.serve(&b).await;
+                let _ = weiqi_game::bus::serve(svc, &b).await;
             }));
             GameClient::Bus(bus, Duration::from_secs(30))
         }
@@ -306,26 +306,23 @@ async fn play(
     };
     loop {
         let colour = local.to_move();
-        let (kind, cid, next) = if n < moves
+        let (command, cid, next) = if n < moves
             && let Move::Play(p) = local.random_move(colour, |k| rng.random_range(0..k))
         {
-            let cid = format!("{gid}-m{n}");
-            let r = pb::PlayMoveRequest {
-                game_id: gid.clone(),
-                request_id: cid.clone(),
-                point: Some(pb::Point { x: u32::from(p.x), y: u32::from(p.y) }),
-                expected_move_number: n + 1,
-                lag: None,
-            };
-            (C::Play(r), cid, Some(p))
+            let play = GameCommand::Play { mv: Move::Play(p), expected_number: n + 1, lag: None };
+            (play, format!("{gid}-m{n}"), Some(p))
         } else {
-            let cid = format!("{gid}-resign");
-            (C::Resign(pb::GameRequest { game_id: gid.clone(), request_id: cid.clone() }), cid, None)
+            (GameCommand::Resign, format!("{gid}-resign"), None)
         };
-        let cmd = command(&gid, &cid, &actor(colour), kind);
-        let reply = games.send(cmd, &[]).await;
-        match reply.map(|r| r.outcome) {
-            Ok(Some(pb::game_command_reply::Outcome::Accepted(_))) => {
+        let request = GameRequest {
+            game_id: gid.clone(),
+            command_id: cid,
+            correlation_id: String::new(),
+            actor: actor(colour),
+            command,
+        };
+        match games.execute(&request, &[]).await {
+            Ok(_) => {
                 sent += 1;
                 match next {
                     Some(p) => {
@@ -336,13 +333,9 @@ async fn play(
                 }
             }
             // Not created yet (the process manager is on its way), or a transient fault: again.
-            Ok(Some(pb::game_command_reply::Outcome::Rejected(r))) if r.code == "not_found" => {
-                tokio::time::sleep(Duration::from_millis(5)).await
-            }
-            Ok(Some(pb::game_command_reply::Outcome::Unavailable(_))) | Err(_) => {
-                tokio::time::sleep(Duration::from_millis(20)).await
-            }
-            Ok(other) => return Err(SimulationError(format!("{gid}: {other:?}"))),
+            Err(e) if e.code() == "not_found" => tokio::time::sleep(Duration::from_millis(5)).await,
+            Err(GameError::Unavailable(_)) => tokio::time::sleep(Duration::from_millis(20)).await,
+            Err(e) => return Err(SimulationError(format!("{gid}: {e}"))),
         }
     }
 }

@@ -35,14 +35,13 @@ use std::time::Duration;
 use futures::{FutureExt, StreamExt};
 use weiqi_eventlog::{AggregateId, AggregateKind, EventLog, Position, RecordedEvent};
 use weiqi_game::client::GameClient;
-use weiqi_game::domain::{Actor, GameEvent, GameResult};
+use weiqi_game::domain::{Actor, Command as GameCommand, GameEvent, GameResult, Outcome as GameOutcome};
+use weiqi_game::service::{GameError, GameRequest};
 use weiqi_pairing::command::Command;
 use weiqi_pairing::event::TournamentEvent;
 use weiqi_pairing::ids::{GameRef, PlayerId};
 use weiqi_pairing::state::Phase;
 use weiqi_proto::v1 as pb;
-use weiqi_proto::v1::game_command::Command as C;
-use weiqi_proto::v1::game_command_reply::Outcome as Reply;
 use weiqi_rules::Color;
 
 use crate::aggregate::{Body, TournamentCommand};
@@ -283,27 +282,29 @@ impl<L: EventLog + Clone + 'static, M: ReadModel + 'static> ProcessManager<L, M>
 
     async fn create_game(&self, req: pb::CreateGameRequest) {
         let gid = req.game_id.clone();
-        let cmd = weiqi_game::service::command(
-            &gid,
-            &ids::create_command(&gid),
-            &Actor::System("tournament".into()),
-            C::Create(req),
-        );
+        let setup = match weiqi_game::convert::setup_from_request(&req) {
+            Ok(setup) => setup,
+            Err(e) => {
+                tracing::error!(game = %gid, error = %e, "the tournament's game settings do not make a game");
+                return;
+            }
+        };
+        let request = GameRequest {
+            game_id: gid.clone(),
+            command_id: ids::create_command(&gid),
+            correlation_id: String::new(),
+            actor: Actor::System("tournament".into()),
+            command: GameCommand::Create { setup: Box::new(setup), nigiri_secret: [0; 32] },
+        };
         loop {
-            match self.games.send(cmd.clone(), &[]).await {
-                Ok(pb::GameCommandReply { outcome: Some(Reply::Accepted(_)) }) => return,
-                Ok(pb::GameCommandReply { outcome: Some(Reply::Rejected(r)) }) => {
-                    if r.code != "already_exists" {
-                        tracing::error!(game = %gid, code = %r.code, message = %r.message, "game not created");
-                    }
+            match self.games.execute(&request, &[]).await {
+                Ok(_) => return,
+                Err(GameError::Unavailable(why)) => tracing::warn!(game = %gid, %why, "game service unavailable; retrying"),
+                Err(e) if e.code() == "already_exists" => return,
+                Err(e) => {
+                    tracing::error!(game = %gid, code = %e.code(), error = %e, "game not created");
                     return;
                 }
-                Ok(pb::GameCommandReply { outcome: Some(Reply::Internal(why)) }) => {
-                    tracing::error!(game = %gid, %why, "game service: internal error");
-                    return;
-                }
-                Ok(other) => tracing::warn!(game = %gid, reply = ?other, "game service unavailable; retrying"),
-                Err(e) => tracing::warn!(game = %gid, error = %e, "game service unavailable; retrying"),
             }
             tokio::time::sleep(self.config.retry_after).await;
         }
@@ -349,35 +350,23 @@ impl<L: EventLog + Clone + 'static, M: ReadModel + 'static> ProcessManager<L, M>
         let same = track.black == paired_black;
         let win = |c: Colour| {
             let game_black = (c == Colour::Black) == same;
-            if game_black { pb::game_result::Outcome::BlackWins } else { pb::game_result::Outcome::WhiteWins }
+            if game_black { GameOutcome::BlackWins } else { GameOutcome::WhiteWins }
         };
         let outcome = match result.outcome {
             Outcome::Win(c) => win(c),
-            Outcome::Draw => pb::game_result::Outcome::Draw,
-            Outcome::BothLose => pb::game_result::Outcome::BothLose,
-            Outcome::Void => pb::game_result::Outcome::NoResult,
+            Outcome::Draw => GameOutcome::Draw,
+            Outcome::BothLose => GameOutcome::BothLose,
+            Outcome::Void => GameOutcome::NoResult,
         };
-        let request = pb::RefereeRequest {
+        let request = GameRequest {
             game_id: gid.clone(),
-            request_id: ids::close_command(&gid),
-            action: Some(pb::referee_request::Action::Adjudicate(pb::referee_request::Adjudicate {
-                outcome: outcome as i32,
-                note: "decided by the tournament".into(),
-            })),
+            command_id: ids::close_command(&gid),
+            correlation_id: String::new(),
+            actor: Actor::Organiser("tournament-service".into()),
+            command: GameCommand::Adjudicate { outcome, note: "decided by the tournament".into() },
         };
-        let cmd = weiqi_game::service::command(
-            &gid,
-            &ids::close_command(&gid),
-            &Actor::Organiser("tournament-service".into()),
-            C::Referee(request),
-        );
-        loop {
-            match self.games.send(cmd.clone(), &[]).await {
-                Ok(pb::GameCommandReply { outcome: Some(Reply::Unavailable(_)) }) | Err(_) => {
-                    tokio::time::sleep(self.config.retry_after).await
-                }
-                Ok(_) => return,
-            }
+        while let Err(GameError::Unavailable(_)) = self.games.execute(&request, &[]).await {
+            tokio::time::sleep(self.config.retry_after).await;
         }
     }
 
@@ -429,8 +418,8 @@ impl<L: EventLog + Clone + 'static, M: ReadModel + 'static> ProcessManager<L, M>
         let mut track = Track { tournament: tid.to_string(), round, table, ..Default::default() };
         let mut ended = None;
         for r in &events {
-            if let Ok((_, e)) = weiqi_game::service::decode_recorded(r)
-                && let Some(result) = track.fold(&e, r.sequence)
+            if let Ok(recorded) = weiqi_game::convert::decode_recorded(r)
+                && let Some(result) = track.fold(&recorded.event, r.sequence)
             {
                 ended = Some(result);
             }
@@ -487,7 +476,7 @@ impl<L: EventLog + Clone + 'static, M: ReadModel + 'static> ProcessManager<L, M>
         if ids::parse_game_id(gid).is_none() {
             return;
         }
-        let Ok((_, event)) = weiqi_game::service::decode_recorded(r) else { return };
+        let Ok(weiqi_game::domain::Recorded { event, .. }) = weiqi_game::convert::decode_recorded(r) else { return };
         let known =
             self.tracks.lock().expect("tracks lock").get(gid).is_some_and(|t| t.sequence > 0 || r.sequence == 1);
         if !known {

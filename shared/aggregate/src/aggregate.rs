@@ -56,7 +56,8 @@ pub trait Aggregate: Send + Sync + 'static {
     type Command: fmt::Debug + Send + Sync;
     /// An event.
     type Event: Send + Sync;
-    /// What a stored event decodes to for replies (the event itself, or its envelope).
+    /// What a stored event decodes to: the event with whatever replies carry beside it (its sequence,
+    /// time, cause), or the event itself.
     type Stored: Clone + Send + Sync + 'static;
     /// Why a command is refused.
     type Rejection: Send;
@@ -114,11 +115,14 @@ pub trait Aggregate: Send + Sync + 'static {
     /// Encodes an event for the log, with what a reply carries of it.
     fn encode(event: &Self::Event, meta: &EventMeta<'_, Self>) -> (NewEvent, Self::Stored);
 
-    /// Decodes a stored event: the event to fold and what a reply carries of it.
+    /// Decodes a stored event.
     ///
     /// # Errors
     /// Why the stored bytes are not an event of this aggregate.
-    fn decode(recorded: &RecordedEvent) -> Result<(Self::Event, Self::Stored), String>;
+    fn decode(recorded: &RecordedEvent) -> Result<Self::Stored, String>;
+
+    /// The event a stored event holds (to fold it).
+    fn event(stored: &Self::Stored) -> &Self::Event;
 }
 
 /// SHA-256 of the actor's and the command's `Debug` forms, in hex.

@@ -54,9 +54,11 @@
 //!     fn encode(add: &u32, _: &weiqi_aggregate::EventMeta<'_, Self>) -> (NewEvent, u32) {
 //!         (NewEvent::new("counter.Added", add.to_le_bytes().to_vec()), *add)
 //!     }
-//!     fn decode(r: &RecordedEvent) -> Result<(u32, u32), String> {
-//!         let add = u32::from_le_bytes(r.payload[..].try_into().map_err(|_| "four bytes".to_string())?);
-//!         Ok((add, add))
+//!     fn decode(r: &RecordedEvent) -> Result<u32, String> {
+//!         Ok(u32::from_le_bytes(r.payload[..].try_into().map_err(|_| "four bytes".to_string())?))
+//!     }
+//!     fn event(add: &u32) -> &u32 {
+//!         add
 //!     }
 //! }
 //!

@@ -257,7 +257,7 @@ impl<A: Aggregate, L: EventLog> Runner<A, L> {
             let mut stored = Vec::new();
             while i < tail.len() && tail[i].command_id.as_str() == command {
                 let r = &tail[i];
-                let folded = A::decode(r).and_then(|(event, s)| A::evolve(&mut slot.state, &event).map(|()| s));
+                let folded = A::decode(r).and_then(|s| A::evolve(&mut slot.state, A::event(&s)).map(|()| s));
                 match folded {
                     Ok(s) => {
                         slot.version = r.sequence;
@@ -280,7 +280,7 @@ impl<A: Aggregate, L: EventLog> Runner<A, L> {
         let all = self.log.read(A::KIND, id, 1).await?;
         let mine: Vec<_> = all.iter().filter(|r| r.command_id.as_str() == command_id).collect();
         let digest = mine.first().and_then(|r| r.headers.get(COMMAND_DIGEST)).unwrap_or_default().to_string();
-        let events = mine.iter().filter_map(|r| A::decode(r).ok().map(|(_, s)| s)).collect();
+        let events = mine.iter().filter_map(|r| A::decode(r).ok()).collect();
         Ok(Remembered { digest, events })
     }
 

@@ -17,9 +17,9 @@ use weiqi_eventlog::{
 };
 use weiqi_game::client::GameClient;
 use weiqi_game::domain::{Actor, GameEvent, GameState, PlayerId};
-use weiqi_game::service::{Environment, GameService, command, decode_recorded};
+use weiqi_game::convert::decode_recorded;
+use weiqi_game::service::{Environment, GameError, GameRequest, GameService};
 use weiqi_proto::v1 as pb;
-use weiqi_proto::v1::game_command::Command as C;
 use weiqi_proto::v1::game_command_reply::Outcome;
 
 /// How long a test waits for something that must happen (a liveness bound, not a timing assertion).
@@ -119,15 +119,20 @@ impl World {
             start: true,
             ..Default::default()
         };
-        let cmd = command(game, &format!("create-{game}"), &Actor::System("tournament".into()), C::Create(request));
+        let setup = weiqi_game::convert::setup_from_request(&request).expect("a valid setup");
+        let create = GameRequest {
+            game_id: game.into(),
+            command_id: format!("create-{game}"),
+            correlation_id: String::new(),
+            actor: Actor::System("tournament".into()),
+            command: weiqi_game::domain::Command::Create { setup: Box::new(setup), nigiri_secret: [0; 32] },
+        };
         // Retried with the same id while the game service is unreachable (after a nats-server restart).
         for _ in 0..100 {
-            match self.client.send(cmd.clone(), &[]).await {
-                Ok(pb::GameCommandReply { outcome: Some(Outcome::Accepted(_)) }) => return,
-                Ok(pb::GameCommandReply { outcome: Some(Outcome::Unavailable(_)) }) | Err(_) => {
-                    tokio::time::sleep(Duration::from_millis(100)).await;
-                }
-                Ok(other) => panic!("creating {game}: {other:?}"),
+            match self.client.execute(&create, &[]).await {
+                Ok(_) => return,
+                Err(GameError::Unavailable(_)) => tokio::time::sleep(Duration::from_millis(100)).await,
+                Err(other) => panic!("creating {game}: {other:?}"),
             }
         }
         panic!("creating {game}: the game service stayed unreachable");
@@ -135,20 +140,27 @@ impl World {
 
     /// `player` plays at (x, y); the reply.
     pub async fn play(&self, game: &str, request_id: &str, player: &str, x: u32, y: u32) -> pb::GameCommandReply {
-        let kind = C::Play(pb::PlayMoveRequest {
+        let actor = Actor::Player(PlayerId(player.into()));
+        let play = GameRequest {
             game_id: game.into(),
-            point: Some(pb::Point { x, y }),
-            ..Default::default()
-        });
-        let cmd = command(game, request_id, &Actor::Player(PlayerId(player.into())), kind);
-        self.client.send(cmd, &[]).await.unwrap()
+            command_id: request_id.into(),
+            correlation_id: String::new(),
+            actor: actor.clone(),
+            command: weiqi_game::domain::Command::Play {
+                mv: weiqi_rules::Move::Play(weiqi_rules::Point::new(x as u8, y as u8)),
+                expected_number: 0,
+                lag: None,
+            },
+        };
+        let result = self.client.execute(&play, &[]).await;
+        weiqi_game::convert::reply_to_pb(game, &result, &actor)
     }
 
     /// The game's events (none while the log is unreachable).
     pub async fn events(&self, game: &str) -> Vec<GameEvent> {
         let id = AggregateId::new(game).unwrap();
         let recorded = self.log.read(AggregateKind::Game, &id, 1).await.unwrap_or_default();
-        recorded.iter().map(|r| decode_recorded(r).unwrap().1).collect()
+        recorded.iter().map(|r| decode_recorded(r).unwrap().event).collect()
     }
 
     /// The game folded from its log (which must replay).

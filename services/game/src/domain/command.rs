@@ -7,8 +7,10 @@ use super::event::{GameSetup, LagReport, Outcome};
 /// A command to one game. The actor and the server time come alongside, to [`super::decide`].
 #[derive(Clone, Debug, PartialEq)]
 pub enum Command {
-    /// Create the game. `nigiri_secret` is drawn by the service (the only randomness) and recorded
-    /// through its commitment, so the draw can be checked afterwards.
+    /// Create the game. `nigiri_secret` is the only randomness: the runner draws it from its environment
+    /// when the command is decided (whatever the caller put there is replaced, and it is not part of
+    /// the command's digest), and the game records it through its commitment, so the draw can be
+    /// checked afterwards.
     Create {
         /// The setup.
         setup: Box<GameSetup>,
@@ -97,6 +99,40 @@ pub enum Command {
         /// How late.
         late: weiqi_clock::DurationMs,
     },
-    /// Clock service: the player to move has flagged.
-    ExpireTime,
+    /// Clock service: the player to move has flagged, as the clock saw the game at sequence `seen`.
+    /// Decided on that sequence only: if anything was recorded since (a move got in first), the flag
+    /// is refused and the clock re-reads the log.
+    ExpireTime {
+        /// The game's last sequence when the clock saw the deadline pass.
+        seen: u64,
+    },
+}
+
+impl Command {
+    /// A short name for metrics and traces (`create`, `play`, `pass`, `referee`, …).
+    pub fn name(&self) -> &'static str {
+        match self {
+            Command::Create { .. } => "create",
+            Command::GuessNigiri { .. } => "guess_nigiri",
+            Command::Start => "start",
+            Command::Play { mv: weiqi_rules::Move::Pass, .. } => "pass",
+            Command::Play { .. } => "play",
+            Command::Resign => "resign",
+            Command::MarkDead { .. } => "mark_dead",
+            Command::AcceptScore => "accept_score",
+            Command::DisputeScore => "dispute_score",
+            Command::Seal { .. } => "seal",
+            Command::RequestPassOnOverrun => "request_pass_on_overrun",
+            Command::ExpireTime { .. } => "expire_time",
+            Command::Warn { .. }
+            | Command::SwapColours
+            | Command::VoidLastMove { .. }
+            | Command::Pause { .. }
+            | Command::Resume
+            | Command::ResumeAdjourned
+            | Command::Adjudicate { .. }
+            | Command::CorrectClock { .. }
+            | Command::ReportLateness { .. } => "referee",
+        }
+    }
 }

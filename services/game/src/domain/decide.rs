@@ -256,7 +256,10 @@ fn decide_events(
             require(state, &[Phase::Ready])?;
             report_lateness(state, *color, *late, now)
         }
-        Command::ExpireTime => {
+        Command::ExpireTime { seen } => {
+            if *seen != state.version {
+                return Err(Rejection::FlagOutdated { seen: *seen, current: state.version });
+            }
             require(state, &[Phase::Playing])?;
             let clock = state.clock.as_ref().ok_or(Rejection::NotExpired)?;
             let expiry = clock.flag(now).ok_or(Rejection::NotExpired)?;

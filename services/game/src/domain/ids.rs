@@ -43,6 +43,12 @@ impl Actor {
         matches!(self, Actor::Referee(_) | Actor::ChiefReferee(_) | Actor::Organiser(_))
     }
 
+    /// Whether this actor may see what players and the public may not yet (the nigiri secret before it
+    /// is revealed, a sealed move before resumption): referees and the platform's own services.
+    pub fn sees_hidden(&self) -> bool {
+        self.is_referee() || matches!(self, Actor::System(_))
+    }
+
     /// The id, whatever the role.
     pub fn id(&self) -> &str {
         match self {

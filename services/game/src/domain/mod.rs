@@ -5,6 +5,7 @@ mod command;
 mod decide;
 mod event;
 mod ids;
+mod recorded;
 mod rejection;
 mod state;
 
@@ -15,5 +16,6 @@ pub use event::{
     PlayerRef, SideClock, TournamentRef,
 };
 pub use ids::{Actor, GameId, PlayerId};
+pub use recorded::Recorded;
 pub use rejection::{Rejection, RejectionKind};
 pub use state::{Corrupt, GameState, Lateness, Nigiri, Phase, Proposal, side};

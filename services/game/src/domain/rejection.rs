@@ -69,6 +69,14 @@ pub enum Rejection {
     /// The clock has not run out.
     #[error("the clock has not run out")]
     NotExpired,
+    /// A flag decided on a sequence the game has moved past (a move got in first).
+    #[error("the clock flagged at sequence {seen}, but the game is at sequence {current}")]
+    FlagOutdated {
+        /// The sequence the clock saw.
+        seen: u64,
+        /// The game's sequence now.
+        current: u64,
+    },
     /// The event does not allow Art. 22.5 overrun passes.
     #[error("this event does not allow an overrun to count as a pass")]
     OverrunPassNotAllowed,
@@ -122,6 +130,7 @@ impl Rejection {
             Rejection::NothingToVoid => "nothing_to_void",
             Rejection::NotTheGuesser => "not_the_guesser",
             Rejection::NotExpired => "not_expired",
+            Rejection::FlagOutdated { .. } => "flag_outdated",
             Rejection::OverrunPassNotAllowed => "overrun_pass_not_allowed",
             Rejection::NotTheSealer => "not_the_sealer",
             Rejection::InvalidSetup(_) => "invalid_setup",

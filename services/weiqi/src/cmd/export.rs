@@ -15,7 +15,7 @@ use futures::StreamExt;
 use indicatif::{ProgressBar, ProgressStyle};
 use weiqi_eventlog::{AggregateKind, AnyEventLog, EventLog, Position};
 use weiqi_game::domain::{GameState, Phase};
-use weiqi_game::service::fold_recorded;
+use weiqi_game::convert::fold_recorded;
 
 /// How long the last batch may take to arrive once the follower has reached it.
 const LAST_BATCH_IDLE: Duration = Duration::from_secs(1);

@@ -1,0 +1,155 @@
+//! Players and the game setup: `GameCreated` (stored) and `CreateGameRequest` (asked for).
+
+use weiqi_clock::{DurationMs, Millis};
+use weiqi_proto::v1 as pb;
+use weiqi_rules::{Komi, Ruleset};
+
+use super::basics::{point_to_pb, points_from_pb};
+use super::rules::{ruleset_from_pb, ruleset_to_pb, time_control_from_pb, time_control_to_pb};
+use super::{DecodeError, err};
+use crate::domain::{ColourMethod, GameSetup, PlayerId, PlayerRef, TournamentRef};
+
+wire_enum!(
+    /// How colours are decided, to and from the wire.
+    colour_method_to_pb, colour_method_from_pb, "colour_method", ColourMethod => pb::game_created::ColourMethod {
+        ColourMethod::Fixed => pb::game_created::ColourMethod::Fixed,
+        ColourMethod::Nigiri => pb::game_created::ColourMethod::Nigiri,
+    }
+);
+
+pub(crate) fn player_to_pb(p: &PlayerRef) -> pb::PlayerRef {
+    pb::PlayerRef { id: p.id.0.clone(), name: p.name.clone(), rank: p.rank.clone() }
+}
+
+pub(crate) fn player_from_pb(p: Option<&pb::PlayerRef>) -> PlayerRef {
+    p.map(|p| PlayerRef { id: PlayerId(p.id.clone()), name: p.name.clone(), rank: p.rank.clone() }).unwrap_or_default()
+}
+
+/// The setup from a create request (validated later by the decider).
+pub fn setup_from_request(r: &pb::CreateGameRequest) -> Result<GameSetup, DecodeError> {
+    let mut ruleset = match &r.ruleset {
+        Some(rs) => ruleset_from_pb(rs)?,
+        None if r.rules.is_empty() => Ruleset::chinese(),
+        None => Ruleset::preset(&r.rules)
+            .ok_or(DecodeError { what: "rules", why: format!("unknown ruleset {:?}", r.rules) })?,
+    };
+    if let Some(k) = r.komi_half_points {
+        ruleset.komi = Komi(k);
+    } else if r.handicap >= 1 {
+        ruleset.komi = Komi(0);
+    }
+    let sizes = weiqi_rules::MIN_SIZE..=weiqi_rules::MAX_SIZE;
+    if !sizes.contains(&u8::try_from(r.size).unwrap_or(u8::MAX)) {
+        return err(
+            "setup",
+            format!(
+                "size = {} is out of range: {} to {} (19 for the standard board)",
+                r.size,
+                sizes.start(),
+                sizes.end()
+            ),
+        );
+    }
+    if r.handicap > 99 {
+        return err("setup", format!("handicap = {} is out of range: 0 to 99 stones", r.handicap));
+    }
+    // Unspecified means the first player takes Black.
+    let colour_method =
+        if r.colour_method == 0 { ColourMethod::Fixed } else { colour_method_from_pb(r.colour_method)? };
+    Ok(GameSetup {
+        ruleset,
+        size: r.size as u8,
+        handicap: r.handicap as u8,
+        handicap_points: points_from_pb(&r.handicap_points)?,
+        first: player_from_pb(r.first.as_ref()),
+        second: player_from_pb(r.second.as_ref()),
+        colour_method,
+        time_control: time_control_from_pb(r.time_control.as_ref())?,
+        tournament: (!r.tournament_id.is_empty()).then(|| TournamentRef {
+            id: r.tournament_id.clone(),
+            round: r.round,
+            board: r.board,
+        }),
+        event_id: (!r.event_id.is_empty()).then(|| r.event_id.clone()),
+        scheduled_start: (r.scheduled_start_ms != 0).then_some(Millis(r.scheduled_start_ms)),
+        rated: r.rated,
+        start_immediately: r.start,
+        lateness_limit: if r.lateness_limit_ms > 0 {
+            DurationMs(r.lateness_limit_ms)
+        } else {
+            DurationMs::from_hours(1)
+        },
+    })
+}
+
+pub(crate) fn setup_to_pb(s: &GameSetup) -> pb::GameCreated {
+    pb::GameCreated {
+        ruleset: Some(ruleset_to_pb(&s.ruleset)),
+        size: s.size as u32,
+        handicap: s.handicap as u32,
+        free_handicap: !s.handicap_points.is_empty(),
+        first: Some(player_to_pb(&s.first)),
+        second: Some(player_to_pb(&s.second)),
+        time_control: Some(time_control_to_pb(&s.time_control)),
+        tournament_id: s.tournament.as_ref().map(|t| t.id.clone()).unwrap_or_default(),
+        round: s.tournament.as_ref().map_or(0, |t| t.round),
+        board: s.tournament.as_ref().map_or(0, |t| t.board),
+        event_id: s.event_id.clone().unwrap_or_default(),
+        scheduled_start_ms: s.scheduled_start.map_or(0, |m| m.0),
+        rated: s.rated,
+        colour_method: colour_method_to_pb(s.colour_method) as i32,
+        lateness_limit_ms: s.lateness_limit.0,
+        handicap_points: s.handicap_points.iter().copied().map(point_to_pb).collect(),
+        start_immediately: s.start_immediately,
+    }
+}
+
+pub(crate) fn setup_from_pb(c: &pb::GameCreated) -> Result<GameSetup, DecodeError> {
+    Ok(GameSetup {
+        ruleset: ruleset_from_pb(
+            c.ruleset.as_ref().ok_or(DecodeError { what: "GameCreated", why: "no ruleset".into() })?,
+        )?,
+        size: u8::try_from(c.size).map_err(|_| DecodeError { what: "GameCreated", why: "size".into() })?,
+        handicap: u8::try_from(c.handicap).map_err(|_| DecodeError { what: "GameCreated", why: "handicap".into() })?,
+        handicap_points: points_from_pb(&c.handicap_points)?,
+        first: player_from_pb(c.first.as_ref()),
+        second: player_from_pb(c.second.as_ref()),
+        colour_method: if c.colour_method == 0 { ColourMethod::Fixed } else { colour_method_from_pb(c.colour_method)? },
+        time_control: time_control_from_pb(c.time_control.as_ref())?,
+        tournament: (!c.tournament_id.is_empty()).then(|| TournamentRef {
+            id: c.tournament_id.clone(),
+            round: c.round,
+            board: c.board,
+        }),
+        event_id: (!c.event_id.is_empty()).then(|| c.event_id.clone()),
+        scheduled_start: (c.scheduled_start_ms != 0).then_some(Millis(c.scheduled_start_ms)),
+        rated: c.rated,
+        start_immediately: c.start_immediately,
+        lateness_limit: DurationMs(c.lateness_limit_ms),
+    })
+}
+
+
+/// A setup as the request that asks for it (for the bus client): reads back as the same setup.
+pub fn setup_to_request(s: &GameSetup) -> pb::CreateGameRequest {
+    pb::CreateGameRequest {
+        size: u32::from(s.size),
+        ruleset: Some(ruleset_to_pb(&s.ruleset)),
+        komi_half_points: Some(s.ruleset.komi.0),
+        handicap: u32::from(s.handicap),
+        handicap_points: s.handicap_points.iter().copied().map(point_to_pb).collect(),
+        first: Some(player_to_pb(&s.first)),
+        second: Some(player_to_pb(&s.second)),
+        colour_method: colour_method_to_pb(s.colour_method) as i32,
+        time_control: Some(time_control_to_pb(&s.time_control)),
+        tournament_id: s.tournament.as_ref().map(|t| t.id.clone()).unwrap_or_default(),
+        round: s.tournament.as_ref().map_or(0, |t| t.round),
+        board: s.tournament.as_ref().map_or(0, |t| t.board),
+        event_id: s.event_id.clone().unwrap_or_default(),
+        scheduled_start_ms: s.scheduled_start.map_or(0, |m| m.0),
+        rated: s.rated,
+        start: s.start_immediately,
+        lateness_limit_ms: s.lateness_limit.0,
+        ..Default::default()
+    }
+}
