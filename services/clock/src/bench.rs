@@ -52,8 +52,8 @@ use rand::{Rng, SeedableRng, rngs::SmallRng};
 use serde::{Deserialize, Serialize};
 use weiqi_eventlog::{AggregateKind, AnyBus, AnyEventLog, EventLog, JetStreamConfig, JetStreamLog, NatsBus};
 use weiqi_game::client::GameClient;
-use weiqi_game::domain::{Actor, GameEvent};
 use weiqi_game::convert::decode_recorded;
+use weiqi_game::domain::{Actor, GameEvent};
 use weiqi_game::service::{GameError, GameRequest, GameService};
 use weiqi_proto::v1 as pb;
 

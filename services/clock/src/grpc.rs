@@ -17,11 +17,11 @@ use std::sync::Arc;
 use futures::{Stream, StreamExt, future::ready, stream};
 use prost::Message;
 use tonic::{Request, Response, Status};
-use weiqi_eventlog::{AggregateId, AggregateKind, AnyBus, AnyEventLog, Bus, EventLog};
-use weiqi_game::domain::GameState;
-use weiqi_game::convert::decode_recorded;
 use weiqi_edge::auth::Authority;
 use weiqi_edge::status::gateway_rejection;
+use weiqi_eventlog::{AggregateId, AggregateKind, AnyBus, AnyEventLog, Bus, EventLog};
+use weiqi_game::convert::decode_recorded;
+use weiqi_game::domain::GameState;
 use weiqi_proto::v1 as pb;
 use weiqi_proto::v1::rejection::Kind;
 

@@ -14,8 +14,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use tokio::sync::watch;
-use weiqi_clock::{DurationMs, Millis};
 use weiqi_aggregate::Environment;
+use weiqi_clock::{DurationMs, Millis};
 
 /// A future that completes when the time source has reached an instant.
 pub type Sleep = Pin<Box<dyn Future<Output = ()> + Send>>;

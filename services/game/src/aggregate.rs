@@ -2,7 +2,7 @@
 //! codec stores each event as an encoded `weiqi.v1.EventEnvelope`.
 
 use prost::Message;
-use weiqi_aggregate::{Aggregate, Context, EventMeta, default_digest};
+use weiqi_aggregate::{Aggregate, Context, Decided, EventMeta, default_digest};
 use weiqi_eventlog::{AggregateKind, NewEvent, RecordedEvent};
 
 use crate::convert;
@@ -34,12 +34,7 @@ impl Aggregate for GameAggregate {
     }
 
     /// The domain's decider already folds its events (to refuse a decision that would not replay).
-    fn decide_and_fold(
-        state: &GameState,
-        actor: &Actor,
-        command: &Command,
-        ctx: &Context,
-    ) -> Result<(Vec<GameEvent>, GameState), Rejection> {
+    fn decide_and_fold(state: &GameState, actor: &Actor, command: &Command, ctx: &Context) -> Decided<Self> {
         match command {
             // The nigiri secret is the environment's, drawn for this decision.
             Command::Create { setup, .. } => domain::decide_and_fold(

@@ -14,7 +14,11 @@ use crate::domain::Actor;
 use crate::service::{GameError, GameRequest, GameService};
 
 /// The reply to one wire command.
-pub async fn answer<L: EventLog>(service: &GameService<L>, command: &pb::GameCommand, headers: &[(String, String)]) -> pb::GameCommandReply {
+pub async fn answer<L: EventLog>(
+    service: &GameService<L>,
+    command: &pb::GameCommand,
+    headers: &[(String, String)],
+) -> pb::GameCommandReply {
     let decoded = match convert::command_from_pb(command) {
         Ok(d) => d,
         Err(e) => {

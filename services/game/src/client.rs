@@ -63,9 +63,8 @@ impl GameClient {
                 };
                 match request_over(bus, *timeout, &command, &[]).await?.outcome {
                     Some(pb::game_command_reply::Outcome::View(v)) => Ok(v),
-                    other => convert::reply_from_pb(pb::GameCommandReply { outcome: other }).and_then(|_| {
-                        Err(GameError::Internal("a view request was answered with events".into()))
-                    }),
+                    other => convert::reply_from_pb(pb::GameCommandReply { outcome: other })
+                        .and_then(|_| Err(GameError::Internal("a view request was answered with events".into()))),
                 }
             }
         }

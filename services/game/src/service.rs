@@ -147,7 +147,8 @@ impl<L: EventLog> GameService<L> {
     /// Drops games not used for `idle` (rebuilt from the log on the next command) and refreshes the
     /// cached-games and active-games gauges.
     pub fn evict_idle(&self, idle: Duration) -> usize {
-        let active = |s: &GameState| matches!(s.phase, Phase::Playing | Phase::Paused | Phase::Adjourned | Phase::Scoring);
+        let active =
+            |s: &GameState| matches!(s.phase, Phase::Playing | Phase::Paused | Phase::Adjourned | Phase::Scoring);
         let (evicted, active) = self.runner.evict_idle(idle, active);
         gauge!(names::CACHED_GAMES).set(self.runner.cached() as f64);
         gauge!(names::ACTIVE_GAMES).set(active as f64);

@@ -381,7 +381,10 @@ fn a_sealed_move_on_an_occupied_point_forfeits_the_turn() {
 fn a_move_after_the_deadline_is_refused_and_the_clock_flags() {
     let mut g = Game::given(setup(9, Ruleset::chinese()));
     g.moves(&["E5"]);
-    assert_eq!(g.when(Actor::System("clock".into()), Command::ExpireTime { seen: g.state.version }), Err(Rejection::NotExpired));
+    assert_eq!(
+        g.when(Actor::System("clock".into()), Command::ExpireTime { seen: g.state.version }),
+        Err(Rejection::NotExpired)
+    );
     g.t += 601; // White's ten minutes are gone
     assert_eq!(g.play(BOB(), "C3"), Err(Rejection::TimeExpired));
     let ev = g.ok(Actor::System("clock".into()), Command::ExpireTime { seen: g.state.version });

@@ -3,6 +3,7 @@
 
 use proptest::prelude::*;
 use weiqi_clock::{DurationMs, LagConfig, Millis, TimeControl};
+use weiqi_game::convert::{event_from_pb, event_to_pb};
 use weiqi_game::domain::{
     Actor, ColourMethod, Command, EndReason, GameEvent, GameSetup, GameState, Outcome, Phase, PlayerId, PlayerRef,
     Rejection, decide,
@@ -318,6 +319,7 @@ fn command_of(g: &GameState, step: &Step) -> (Actor, Command) {
         Step::Play(x, y) => (mover, Command::Play { mv: point(x, y), expected_number: 0, lag: None }),
         Step::Pass => (mover, Command::Play { mv: Move::Pass, expected_number: 0, lag: None }),
         Step::Resign => (mover, Command::Resign),
+        Step::Start if g.phase == Phase::Nigiri => (bob(), Command::GuessNigiri { even: true }),
         Step::Start => (mover, Command::Start),
         Step::Late(black, late) => (
             referee(),
@@ -357,11 +359,20 @@ proptest! {
     fn every_command_sequence_that_decide_accepts_folds(
         control in control(),
         start in any::<bool>(),
+        colours in 0..3u8,
         steps in proptest::collection::vec(step(), 1..60),
     ) {
         let mut s = setup(control);
         s.size = 5;
         s.start_immediately = start;
+        match colours {
+            1 => s.colour_method = ColourMethod::Nigiri,
+            2 => {
+                s.size = 9;
+                s.handicap = 2;
+            }
+            _ => {}
+        }
         let mut state = GameState::default();
         let mut log = Vec::new();
         let mut now = 1_700_000_000_000i64;
@@ -379,6 +390,11 @@ proptest! {
             if let Ok(events) = decide(&state, &actor, &command, Millis(now)) {
                 for e in events {
                     prop_assert!(state.evolve(&e).is_ok(), "{e:?} does not fold after {step:?}");
+                    // Every event decide emits survives the wire: domain → protobuf → bytes → domain.
+                    let bytes = prost::Message::encode_to_vec(&event_to_pb(&e));
+                    let wire: weiqi_proto::v1::GameEvent = prost::Message::decode(&bytes[..]).unwrap();
+                    let back = event_from_pb(&wire);
+                    prop_assert_eq!(back.as_ref(), Ok(&e));
                     log.push(e);
                 }
             }

@@ -6,9 +6,9 @@ use std::sync::Arc;
 use weiqi_eventlog::{
     AggregateId, AggregateKind, AnyEventLog, EmbeddedConfig, EmbeddedLog, EventLog, JetStreamConfig, JetStreamLog,
 };
-use weiqi_game::domain::{Actor, GameState, PlayerId};
 use weiqi_game::bus::answer;
-use weiqi_game::convert::{actor_to_pb, decode_recorded};
+use weiqi_game::convert::{decode_recorded, wire_command as command};
+use weiqi_game::domain::{Actor, GameState, PlayerId};
 use weiqi_game::service::GameService;
 use weiqi_proto::v1 as pb;
 use weiqi_proto::v1::game_command::Command as C;
@@ -18,17 +18,6 @@ fn ann() -> Actor {
 }
 fn bob() -> Actor {
     Actor::Player(PlayerId("bob".into()))
-}
-
-/// A wire command, as a gateway or the bus sends it.
-fn command(game: &str, id: &str, actor: &Actor, kind: C) -> pb::GameCommand {
-    pb::GameCommand {
-        command_id: id.into(),
-        game_id: game.into(),
-        actor: Some(actor_to_pb(actor)),
-        correlation_id: String::new(),
-        command: Some(kind),
-    }
 }
 
 fn create(game: &str, size: u32) -> C {
@@ -137,7 +126,7 @@ async fn alternating_instances(log: AnyEventLog) {
     let moves = [(ann(), 2, 2), (bob(), 6, 6), (ann(), 2, 6), (bob(), 6, 2), (ann(), 4, 4)];
     for (i, (actor, x, y)) in moves.into_iter().enumerate() {
         let svc = if i % 2 == 0 { &a } else { &b };
-        let r = answer(&svc, &command(g, &format!("alt-{i}"), &actor, play(g, x, y)), &[]).await;
+        let r = answer(svc, &command(g, &format!("alt-{i}"), &actor, play(g, x, y)), &[]).await;
         assert!(is_accepted(&r), "move {i}: {r:?}");
     }
     // A stale instance still refuses what is really wrong.

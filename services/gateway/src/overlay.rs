@@ -32,8 +32,8 @@ use futures::{Stream, StreamExt};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use weiqi_eventlog::{AggregateId, AggregateKind, AnyEventLog, EventLog, EventStream};
-use weiqi_game::domain::{GameState, Phase};
 use weiqi_game::convert::fold_recorded;
+use weiqi_game::domain::{GameState, Phase};
 use weiqi_proto::v1 as pb;
 use weiqi_rules::{Action, Color, Move};
 

@@ -3,8 +3,8 @@
 //! `GetRecord` and by `GET /games/{game}/sgf`.
 
 use weiqi_eventlog::{AggregateId, AggregateKind, AnyEventLog, EventLog};
-use weiqi_game::domain::GameState;
 use weiqi_game::convert::fold_recorded;
+use weiqi_game::domain::GameState;
 
 /// Why a record cannot be given.
 #[derive(Debug, thiserror::Error)]

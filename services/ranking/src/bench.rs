@@ -17,8 +17,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
-use weiqi_eventlog::{AnyEventLog, EmbeddedConfig, EmbeddedLog};
 use weiqi_edge::auth::Authority;
+use weiqi_eventlog::{AnyEventLog, EmbeddedConfig, EmbeddedLog};
 use weiqi_proto::v1 as pb;
 use weiqi_rating::{AssociationKey, Ladder, Millis, PlayerId, RankMapping, RatingBook, RatingSystem};
 

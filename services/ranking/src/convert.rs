@@ -1,17 +1,24 @@
 //! The ranking service's events to and from `weiqi.v1` protobuf, once.
 //!
-//! Every stored event is an encoded `weiqi.v1.RankingEnvelope`. Player events (registrations,
-//! rating and rank changes, proposals) are typed messages, because other services consume them.
-//! Ledger entries and certification-case events carry the rating core's own serde types as versioned
-//! JSON (`VersionedJson`): they hold evaluations, evidence and certificates, whose every variant
-//! mirrored in protobuf would double the schema for no reader but this service. The JSON keeps every
-//! `f64` bit for bit (serde_json's `float_roundtrip`).
+//! Every stored event is an encoded `weiqi.v1.RankingEnvelope` with a typed body. Player events
+//! (registrations, rating and rank changes, proposals) are the messages other services consume;
+//! ledger entries and certification-case events are `RatingLedgerEntry` and `CertificationCaseEvent`
+//! (`proto/weiqi/v1/ranking_events.proto`), converted field by field in [`crate::codec`]. Every
+//! `f64` is a `double`: ratings come back bit for bit.
+//!
+//! # Upgrade path
+//!
+//! Earlier versions wrote ledger entries and case events as the rating core's serde JSON
+//! (`VersionedJson`, schema [`LEDGER_TYPE`] or [`CASE_TYPE`], version 1). [`read_ledger`] and
+//! [`read_case`] still read those bodies, so logs written before keep replaying; nothing writes them
+//! any more. The JSON kept every `f64` bit for bit too (serde_json's `float_roundtrip`).
 
 use prost::Message;
 use weiqi_eventlog::{NewEvent, RecordedEvent};
 use weiqi_proto::v1 as pb;
 use weiqi_rating::{CaseEvent, CaseId, EventLevel, EventRef, GameId, Millis, PlayerId, RatingEvent, RatingInput};
 
+use crate::codec;
 use crate::registry::{PlayerEvent, Profile, ProposalRecord, RankBasis, RankEntry, RatingPoint};
 use crate::tournaments::{FinalResults, Placing, ResultsGroup};
 
@@ -21,8 +28,10 @@ pub const LEDGER_TYPE: &str = "weiqi.rating.LedgerEntry";
 pub const CASE_TYPE: &str = "weiqi.rating.CaseEvent";
 /// Event type of tournament results for ranking.
 pub const RESULTS_TYPE: &str = "weiqi.v1.RankingResults";
-const LEDGER_VERSION: u32 = 1;
-const CASE_VERSION: u32 = 1;
+/// The JSON version of ledger entries that earlier versions wrote (read only).
+const LEDGER_JSON_VERSION: u32 = 1;
+/// The JSON version of case events that earlier versions wrote (read only).
+const CASE_JSON_VERSION: u32 = 1;
 
 /// One entry of the rating ledger: an input of the rating book, the events it produced, and where
 /// the game came from in the game log.
@@ -103,54 +112,61 @@ fn open(r: &RecordedEvent) -> Result<pb::ranking_envelope::Body, DecodeError> {
     env.body.ok_or_else(|| decode_error(r, "empty envelope"))
 }
 
-fn json_body<T: serde::Serialize>(schema: &str, version: u32, value: &T) -> pb::ranking_envelope::Body {
-    pb::ranking_envelope::Body::Json(pb::VersionedJson {
-        schema: schema.to_owned(),
-        version,
-        json: serde_json::to_vec(value).expect("the rating core's types serialise"),
-    })
+/// The upgrade path: a body an earlier version wrote as the rating core's serde JSON.
+fn read_legacy_json<T: serde::de::DeserializeOwned>(
+    r: &RecordedEvent,
+    j: &pb::VersionedJson,
+    schema: &str,
+    version: u32,
+) -> Result<T, DecodeError> {
+    if j.schema != schema || j.version != version {
+        return Err(decode_error(r, format!("expected {schema} v{version}, found {} v{}", j.schema, j.version)));
+    }
+    serde_json::from_slice(&j.json).map_err(|e| decode_error(r, format!("{schema}: {e}")))
 }
 
-fn read_json<T: serde::de::DeserializeOwned>(r: &RecordedEvent, schema: &str, version: u32) -> Result<T, DecodeError> {
+/// A ledger entry to append (a typed `RatingLedgerEntry`).
+#[must_use]
+pub fn ledger_event(entry: &LedgerEntry, meta: &Meta) -> NewEvent {
+    let body = pb::ranking_envelope::Body::LedgerEntry(codec::ledger_entry_to_pb(entry));
+    NewEvent::new(LEDGER_TYPE, envelope(meta, body).encode_to_vec())
+}
+
+/// Reads a ledger entry: a typed `RatingLedgerEntry`, or the JSON an earlier version wrote.
+///
+/// # Errors
+/// When the payload is not a ledger entry, a typed one lacks a field or holds an unknown enum value
+/// (the reason names the field), or the JSON is not of the known version.
+pub fn read_ledger(r: &RecordedEvent) -> Result<LedgerEntry, DecodeError> {
+    use pb::ranking_envelope::Body;
     match open(r)? {
-        pb::ranking_envelope::Body::Json(j) if j.schema == schema && j.version == version => {
-            serde_json::from_slice(&j.json).map_err(|e| decode_error(r, format!("{schema}: {e}")))
+        Body::LedgerEntry(m) => {
+            codec::ledger_entry_from_pb(m).map_err(|e| decode_error(r, format!("{LEDGER_TYPE}: {e}")))
         }
-        pb::ranking_envelope::Body::Json(j) => {
-            Err(decode_error(r, format!("expected {schema} v{version}, found {} v{}", j.schema, j.version)))
-        }
-        _ => Err(decode_error(r, format!("expected {schema}"))),
+        Body::Json(j) => read_legacy_json(r, &j, LEDGER_TYPE, LEDGER_JSON_VERSION),
+        _ => Err(decode_error(r, format!("expected {LEDGER_TYPE}"))),
     }
 }
 
-/// A ledger entry to append.
-#[must_use]
-pub fn ledger_event(entry: &LedgerEntry, meta: &Meta) -> NewEvent {
-    let env = envelope(meta, json_body(LEDGER_TYPE, LEDGER_VERSION, entry));
-    NewEvent::new(LEDGER_TYPE, env.encode_to_vec())
-}
-
-/// Reads a ledger entry.
-///
-/// # Errors
-/// When the payload is not a ledger entry of a known version.
-pub fn read_ledger(r: &RecordedEvent) -> Result<LedgerEntry, DecodeError> {
-    read_json(r, LEDGER_TYPE, LEDGER_VERSION)
-}
-
-/// A case event to append.
+/// A case event to append (a typed `CertificationCaseEvent`).
 #[must_use]
 pub fn case_event(event: &CaseEvent, meta: &Meta) -> NewEvent {
-    let env = envelope(meta, json_body(CASE_TYPE, CASE_VERSION, event));
-    NewEvent::new(CASE_TYPE, env.encode_to_vec())
+    let body = pb::ranking_envelope::Body::CaseEvent(codec::case_event_to_pb(event));
+    NewEvent::new(CASE_TYPE, envelope(meta, body).encode_to_vec())
 }
 
-/// Reads a case event.
+/// Reads a case event: a typed `CertificationCaseEvent`, or the JSON an earlier version wrote.
 ///
 /// # Errors
-/// When the payload is not a case event of a known version.
+/// When the payload is not a case event, a typed one lacks a field or holds an unknown enum value
+/// (the reason names the field), or the JSON is not of the known version.
 pub fn read_case(r: &RecordedEvent) -> Result<CaseEvent, DecodeError> {
-    read_json(r, CASE_TYPE, CASE_VERSION)
+    use pb::ranking_envelope::Body;
+    match open(r)? {
+        Body::CaseEvent(m) => codec::case_event_from_pb(m).map_err(|e| decode_error(r, format!("{CASE_TYPE}: {e}"))),
+        Body::Json(j) => read_legacy_json(r, &j, CASE_TYPE, CASE_JSON_VERSION),
+        _ => Err(decode_error(r, format!("expected {CASE_TYPE}"))),
+    }
 }
 
 fn profile_to_pb(p: &Profile) -> pb::RegistryProfile {
@@ -327,7 +343,7 @@ pub fn read_player(r: &RecordedEvent) -> Result<Option<PlayerEvent>, DecodeError
             case: CaseId(m.case_id),
             at: Millis(m.at_ms),
         }),
-        Body::Json(_) => return Ok(None),
+        Body::LedgerEntry(_) | Body::CaseEvent(_) | Body::Json(_) => return Ok(None),
     }))
 }
 

@@ -10,8 +10,8 @@
 //! compensation White receives (Chinese rules: one point per stone, from two stones up).
 
 use weiqi_eventlog::{AggregateId, AggregateKind, EventLog, LogError};
-use weiqi_game::domain::{EndReason, GameEvent, GameResult, GameState, Outcome};
 use weiqi_game::convert::decode_recorded;
+use weiqi_game::domain::{EndReason, GameEvent, GameResult, GameState, Outcome};
 use weiqi_rating::{GameConditions, GameId, GameOutcome, Millis, PlayerId, RatedGame, RatedResult};
 use weiqi_rules::{HandicapCompensation, Ruleset, Scoring};
 

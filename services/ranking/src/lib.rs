@@ -60,13 +60,13 @@
 //! | aggregate | kind | id | events |
 //! | --- | --- | --- | --- |
 //! | a player | `player` | player id | `PlayerRegistered`, `PlayerProfileUpdated`, `RatingChanged`, `RankChanged`, `PromotionProposed` (protobuf) |
-//! | the rating ledger | `player` | `_ledger-<system>` | ledger entries: rating input + rating-core events (JSON v1 in the envelope) |
-//! | a case | `case` | `case-<32 hex>` | the rating core's case events (JSON v1 in the envelope) |
+//! | the rating ledger | `player` | `_ledger-<system>` | ledger entries: rating input + rating-core events (`RatingLedgerEntry`) |
+//! | a case | `case` | `case-<32 hex>` | the rating core's case events (`CertificationCaseEvent`) |
 //! | final results | `tournament` | `results-<tournament>` | `weiqi.v1.RankingResults` |
 //!
-//! Every stored event is a `weiqi.v1.RankingEnvelope`. Ledger and case events are the rating core's
-//! serde types as versioned JSON: mirroring every evaluation, evidence and certificate variant in
-//! protobuf would double the schema for no other reader (see [`convert`]).
+//! Every stored event is a `weiqi.v1.RankingEnvelope` with a typed body. Ledger and case events mirror
+//! the rating core's types field by field (`proto/weiqi/v1/ranking_events.proto`, converted in
+//! [`codec`]); the versioned JSON that earlier versions wrote for them is still read (see [`convert`]).
 //!
 //! # Invariants
 //!
@@ -83,6 +83,7 @@
 
 pub mod bench;
 pub mod cases;
+pub mod codec;
 pub mod convert;
 pub mod error;
 pub mod games;

@@ -23,7 +23,8 @@ use crate::convert::{self, BadRequest};
 /// What one stored event carries (the envelope's `body`).
 #[derive(Clone, Debug, PartialEq)]
 pub enum Body {
-    /// A core event.
+    /// A core event (written as `body.core`, a typed message; read from `body.core` or, in logs of
+    /// earlier versions, from the JSON of `body.domain`).
     Domain(TournamentEvent),
     /// How the games are played (recorded with `Created`).
     Settings(pb::TournamentGameSettings),
@@ -49,11 +50,11 @@ impl Body {
         }
     }
 
-    /// The envelope body for the wire.
+    /// The envelope body for the wire: core events as typed messages (never the old JSON).
     pub fn to_pb(&self) -> pb::tournament_event_envelope::Body {
         use pb::tournament_event_envelope::Body as B;
         match self {
-            Body::Domain(e) => B::Domain(convert::domain_to_pb(e)),
+            Body::Domain(e) => B::Core(convert::core_to_pb(e)),
             Body::Settings(s) => B::Settings(s.clone()),
             Body::Entrant { player, account } => {
                 B::Entrant(pb::TournamentEntrant { player: player.0, account_id: account.clone() })
@@ -62,10 +63,12 @@ impl Body {
         }
     }
 
-    /// The body of a stored envelope.
+    /// The body of a stored envelope: a typed core event, or the JSON core event of an earlier version
+    /// (the upgrade path; the same [`TournamentEvent`] either way).
     pub fn from_pb(b: Option<&pb::tournament_event_envelope::Body>) -> Result<Body, convert::DecodeError> {
         use pb::tournament_event_envelope::Body as B;
         match b {
+            Some(B::Core(c)) => Ok(Body::Domain(convert::core_from_pb(c)?)),
             Some(B::Domain(d)) => Ok(Body::Domain(convert::domain_from_pb(d)?)),
             Some(B::Settings(s)) => Ok(Body::Settings(s.clone())),
             Some(B::Entrant(e)) => Ok(Body::Entrant { player: PlayerId(e.player), account: e.account_id.clone() }),

@@ -1,7 +1,9 @@
 //! The tournament core's types to and from `weiqi.v1` protobuf, once.
 //!
-//! The core's events are stored as versioned JSON inside a protobuf envelope (see the crate doc);
-//! everything a client sends or reads is typed protobuf.
+//! Everything a client sends or reads is typed protobuf, mapped here. The core's events are stored as
+//! typed messages too ([`core_to_pb`], [`core_from_pb`]; the field-by-field mapping is [`crate::codec`]);
+//! the versioned JSON that earlier versions stored is still read ([`domain_from_pb`]), never written by
+//! the service (see the crate doc, "The log's encoding").
 
 use weiqi_pairing::config::{ByeKind, Format, LineUpRule, McMahonBars, PointSystem, TeamSchedule, TournamentConfig};
 use weiqi_pairing::event::{ByeReason, ColourBy, TournamentEvent};
@@ -14,7 +16,8 @@ use weiqi_pairing::standings::TieBreak;
 use weiqi_pairing::weights::HandicapPolicy;
 use weiqi_proto::v1 as pb;
 
-/// The JSON encoding version of [`TournamentEvent`] in `TournamentDomainEvent.schema`.
+/// The JSON encoding version of [`TournamentEvent`] in `TournamentDomainEvent.schema`: the one earlier
+/// versions wrote, and the only one read (frozen: the typed encoding replaced JSON).
 pub const DOMAIN_SCHEMA: u32 = 1;
 
 /// A request field that cannot be used, with a stable code.
@@ -35,6 +38,12 @@ fn bad(code: &'static str, message: impl Into<String>) -> BadRequest {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("undecodable tournament event: {0}")]
 pub struct DecodeError(pub String);
+
+impl From<crate::codec::CodecError> for DecodeError {
+    fn from(e: crate::codec::CodecError) -> Self {
+        DecodeError(e.to_string())
+    }
+}
 
 // ---- configuration ----
 
@@ -428,7 +437,19 @@ pub fn event_type(e: &TournamentEvent) -> &'static str {
     }
 }
 
-/// A domain event as stored: versioned JSON.
+/// A domain event as stored: the typed message (`TournamentEventEnvelope.body.core`).
+pub fn core_to_pb(e: &TournamentEvent) -> pb::TournamentCoreEvent {
+    crate::codec::event_to_pb(e)
+}
+
+/// A stored typed domain event. The error names the field that is missing, out of range or holds an
+/// enum value this version does not know ([`crate::codec::event_from_pb`] gives it typed).
+pub fn core_from_pb(m: &pb::TournamentCoreEvent) -> Result<TournamentEvent, DecodeError> {
+    Ok(crate::codec::event_from_pb(m)?)
+}
+
+/// A domain event as earlier versions stored it: versioned JSON (`TournamentEventEnvelope.body.domain`).
+/// The service no longer writes it; it is kept to build logs as they were written (upgrade tests, tools).
 pub fn domain_to_pb(e: &TournamentEvent) -> pb::TournamentDomainEvent {
     pb::TournamentDomainEvent {
         r#type: event_type(e).to_string(),
@@ -437,7 +458,7 @@ pub fn domain_to_pb(e: &TournamentEvent) -> pb::TournamentDomainEvent {
     }
 }
 
-/// A stored domain event.
+/// A domain event stored as JSON by an earlier version (the upgrade path: read, never written).
 pub fn domain_from_pb(d: &pb::TournamentDomainEvent) -> Result<TournamentEvent, DecodeError> {
     if d.schema != DOMAIN_SCHEMA {
         return Err(DecodeError(format!("{}: unknown schema {}", d.r#type, d.schema)));
@@ -554,7 +575,8 @@ mod log_encoding {
     use weiqi_pairing::config::McMahonBars;
     use weiqi_pairing::simulate::Simulation;
 
-    /// Every event of whole simulated events survives the log's JSON encoding unchanged.
+    /// Every event of whole simulated events survives the log's typed encoding, and the JSON encoding
+    /// earlier versions wrote, unchanged.
     #[test]
     fn domain_events_round_trip_through_the_envelope() {
         let formats = [
@@ -569,6 +591,7 @@ mod log_encoding {
             sim.play_to_end(12).unwrap();
             assert!(sim.log.len() > 20);
             for e in &sim.log {
+                assert_eq!(&core_from_pb(&core_to_pb(e)).unwrap(), e, "{format:?}");
                 let stored = domain_to_pb(e);
                 assert_eq!(stored.r#type, event_type(e));
                 assert_eq!(&domain_from_pb(&stored).unwrap(), e, "{format:?}");

@@ -8,9 +8,9 @@
 use std::sync::Arc;
 
 use tonic::{Request, Response, Status};
-use weiqi_eventlog::AnyEventLog;
 use weiqi_edge::auth::{Authority, Claims, Role};
 use weiqi_edge::status::gateway_rejection;
+use weiqi_eventlog::AnyEventLog;
 use weiqi_pairing::command::Command;
 use weiqi_pairing::event::{Correction, WithdrawalReason};
 use weiqi_pairing::explain::{Basis, explain_pairing};

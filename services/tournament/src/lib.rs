@@ -22,15 +22,31 @@
 //!
 //! ## The log's encoding
 //! Each stored event is an encoded `weiqi.v1.TournamentEventEnvelope` (ids, sequence, server time,
-//! causation, actor). Its body is one of: a **core event as versioned JSON**
-//! (`TournamentDomainEvent { type, schema: 1, json }`: serde's externally tagged form of
-//! `weiqi_pairing::event::TournamentEvent`), or a typed protobuf message for what only the service
-//! knows: `TournamentGameSettings` (recorded with `Created`), `TournamentEntrant` (the platform
-//! account of a player, recorded with `PlayerRegistered`) and `TournamentStandingsPublished` (the
-//! official placings). The core's events are many and rich (formats, tie-breaks, pairing costs);
-//! mirroring them in protobuf would double the schema for no consumer, so consumers get typed facts
-//! instead: results carry a `TournamentResultFact` (round, table, game id, both accounts, outcome),
-//! and placings are published in protobuf. A new JSON encoding bumps `schema`.
+//! causation, actor). Its body is one of:
+//! - `core`: a **core event as a typed message**, `TournamentCoreEvent`
+//!   (proto/weiqi/v1/tournament_events.proto), one variant per `weiqi_pairing::event::TournamentEvent`
+//!   and field by field below it (configuration and format, registrations, lots, paired games with
+//!   their pairing costs, byes, team matches, brackets, results, corrections, withdrawals with their
+//!   rulings, the champion). [`codec`] maps it both ways; reading refuses, naming the field, a message
+//!   that lacks a field the core always has, a number the core's type cannot hold, or an enum value
+//!   this version does not know: nothing is defaulted.
+//! - `settings`, `entrant`, `published`: typed messages for what only the service knows:
+//!   `TournamentGameSettings` (recorded with `Created`), `TournamentEntrant` (the platform account of
+//!   a player, recorded with `PlayerRegistered`) and `TournamentStandingsPublished` (the official
+//!   placings).
+//! - `domain` (read-only): the core event as **versioned JSON**,
+//!   `TournamentDomainEvent { type, schema: 1, json }` (serde's externally tagged form of
+//!   `TournamentEvent`), as versions before the typed encoding wrote it.
+//!
+//! Recorded and corrected results also carry a `TournamentResultFact` (round, table, game id, both
+//! accounts, outcome) beside the body, for consumers that only want results.
+//!
+//! **Upgrade path.** Logs are append-only, so events written as JSON stay JSON. [`aggregate::Body`]
+//! reads both encodings into the same `TournamentEvent` ([`convert::core_from_pb`],
+//! [`convert::domain_from_pb`]) and writes only `core`: a log written by an earlier version replays
+//! unchanged, and every event appended to it from now on is typed, so a log may mix the two. The JSON
+//! reader is frozen at schema 1; the typed messages evolve as protobuf does (new fields and variants
+//! under fresh numbers, never reused).
 //!
 //! ## Example
 //! ```
@@ -83,10 +99,11 @@
 //! - **Only staff command**: organisers and referees of the tournament's event (creating: an
 //!   organiser of it); any authenticated caller reads.
 //! - This crate decides no tournament rule (that is `weiqi-pairing`) and no game rule (that is
-//!   `weiqi-game`); only `convert.rs` maps the core's types to protobuf.
+//!   `weiqi-game`); only `convert.rs` and [`codec`] map the core's types to protobuf.
 
 pub mod aggregate;
 pub mod bench;
+pub mod codec;
 pub mod convert;
 pub mod directory;
 pub mod grpc;

@@ -299,7 +299,9 @@ impl<L: EventLog + Clone + 'static, M: ReadModel + 'static> ProcessManager<L, M>
         loop {
             match self.games.execute(&request, &[]).await {
                 Ok(_) => return,
-                Err(GameError::Unavailable(why)) => tracing::warn!(game = %gid, %why, "game service unavailable; retrying"),
+                Err(GameError::Unavailable(why)) => {
+                    tracing::warn!(game = %gid, %why, "game service unavailable; retrying")
+                }
                 Err(e) if e.code() == "already_exists" => return,
                 Err(e) => {
                     tracing::error!(game = %gid, code = %e.code(), error = %e, "game not created");

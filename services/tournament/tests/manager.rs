@@ -9,9 +9,11 @@ use std::time::Duration;
 
 use common::*;
 use weiqi_eventlog::{AggregateId, AggregateKind, AnyEventLog, EventLog};
+use weiqi_game::bus::{answer, view_reply};
 use weiqi_game::client::GameClient;
+use weiqi_game::convert::{decode_recorded as decode_game, wire_command as command};
 use weiqi_game::domain::{Actor, GameEvent, PlayerId as GamePlayer};
-use weiqi_game::service::{GameService, command, decode_recorded as decode_game};
+use weiqi_game::service::GameService;
 use weiqi_pairing::command::Command;
 use weiqi_pairing::config::{Format, TournamentConfig};
 use weiqi_pairing::event::TournamentEvent;
@@ -62,7 +64,7 @@ async fn eventually<F: std::future::Future<Output = bool>>(what: &str, mut f: im
 
 async fn game_events(log: &AnyEventLog, gid: &str) -> Vec<GameEvent> {
     let id = AggregateId::new(gid).unwrap();
-    log.read(AggregateKind::Game, &id, 1).await.unwrap().iter().map(|r| decode_game(r).unwrap().1).collect()
+    log.read(AggregateKind::Game, &id, 1).await.unwrap().iter().map(|r| decode_game(r).unwrap().event).collect()
 }
 
 async fn tournament_events(log: &AnyEventLog, t: &str) -> Vec<(String, Body)> {
@@ -89,7 +91,7 @@ async fn players(log: &AnyEventLog, gid: &str) -> Option<(String, String)> {
 async fn resign(w: &World, gid: &str, account: &str) {
     let actor = Actor::Player(GamePlayer(account.into()));
     let cmd = command(gid, &format!("resign-{gid}"), &actor, C::Resign(pb::GameRequest::default()));
-    let reply = w.games.handle(&cmd, &[]).await;
+    let reply = answer(&w.games, &cmd, &[]).await;
     assert!(matches!(reply.outcome, Some(pb::game_command_reply::Outcome::Accepted(_))), "{reply:?}");
 }
 
@@ -224,7 +226,7 @@ async fn no_shows_are_forfeited_and_their_games_closed() {
     eventually("game 1", || async { players(&w.log, &g1).await.is_some() }).await;
     let (black, _) = players(&w.log, &g1).await.unwrap();
     let play = C::Play(pb::PlayMoveRequest { point: Some(pb::Point { x: 4, y: 4 }), ..Default::default() });
-    let reply = w.games.handle(&command(&g1, "m1", &Actor::Player(GamePlayer(black)), play), &[]).await;
+    let reply = answer(&w.games, &command(&g1, "m1", &Actor::Player(GamePlayer(black)), play), &[]).await;
     assert!(matches!(reply.outcome, Some(pb::game_command_reply::Outcome::Accepted(_))), "{reply:?}");
 
     eventually("both forfeits", || async { round_complete(&w, t, 1).await }).await;
@@ -245,7 +247,7 @@ async fn no_shows_are_forfeited_and_their_games_closed() {
             game_events(&w.log, &gid).await.iter().any(|e| matches!(e, GameEvent::Ended { .. }))
         })
         .await;
-        let view = w.games.view(&gid).await;
+        let view = view_reply(&w.games, &gid).await;
         let Some(pb::game_command_reply::Outcome::View(v)) = view.outcome else { panic!("{view:?}") };
         assert_eq!(v.result.unwrap().outcome, want as i32, "table {table}");
     }
@@ -270,7 +272,7 @@ async fn a_result_recorded_by_hand_ends_the_game() {
         game_events(&w.log, &gid).await.iter().any(|e| matches!(e, GameEvent::Ended { .. }))
     })
     .await;
-    let view = w.games.view(&gid).await;
+    let view = view_reply(&w.games, &gid).await;
     let Some(pb::game_command_reply::Outcome::View(v)) = view.outcome else { panic!("{view:?}") };
     assert_eq!(v.result.unwrap().outcome, pb::game_result::Outcome::BothLose as i32);
     // The game's end comes back to the tournament, which already has the result: nothing appended.

@@ -39,6 +39,10 @@ pub struct EventMeta<'a, A: Aggregate + ?Sized> {
     pub event_id: String,
 }
 
+/// What [`Aggregate::decide_and_fold`] gives: the events decided and the state with them folded in, or
+/// the rejection.
+pub type Decided<A> = Result<(Vec<<A as Aggregate>::Event>, <A as Aggregate>::State), <A as Aggregate>::Rejection>;
+
 /// An event-sourced aggregate: a pure decider over its folded state, and the codec of its events.
 ///
 /// `decide` and `evolve` are pure (no IO, no clock, no unseeded randomness); the codec is the only
@@ -93,7 +97,7 @@ pub trait Aggregate: Send + Sync + 'static {
         actor: &Self::Actor,
         command: &Self::Command,
         ctx: &Context,
-    ) -> Result<(Vec<Self::Event>, Self::State), Self::Rejection> {
+    ) -> Decided<Self> {
         let events = Self::decide(state, actor, command, ctx)?;
         let mut next = state.clone();
         for event in &events {

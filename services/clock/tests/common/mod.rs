@@ -16,8 +16,8 @@ use weiqi_eventlog::{
     JetStreamLog, LocalBus, NatsBus, Subscription,
 };
 use weiqi_game::client::GameClient;
-use weiqi_game::domain::{Actor, GameEvent, GameState, PlayerId};
 use weiqi_game::convert::decode_recorded;
+use weiqi_game::domain::{Actor, GameEvent, GameState, PlayerId};
 use weiqi_game::service::{Environment, GameError, GameRequest, GameService};
 use weiqi_proto::v1 as pb;
 use weiqi_proto::v1::game_command_reply::Outcome;

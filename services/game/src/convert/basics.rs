@@ -78,4 +78,3 @@ pub fn actor_from_pb(a: &pb::Actor) -> Result<Actor, DecodeError> {
         _ => return err("actor", "unspecified kind"),
     })
 }
-

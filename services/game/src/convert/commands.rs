@@ -4,7 +4,10 @@ use weiqi_clock::DurationMs;
 use weiqi_proto::v1 as pb;
 use weiqi_rules::Move;
 
-use super::basics::{actor_from_pb, actor_to_pb, color_from_pb, color_to_pb, lag_from_pb, lag_to_pb, point_from_pb, point_to_pb, points_from_pb};
+use super::basics::{
+    actor_from_pb, actor_to_pb, color_from_pb, color_to_pb, lag_from_pb, lag_to_pb, point_from_pb, point_to_pb,
+    points_from_pb,
+};
 use super::results::{outcome_from_pb, outcome_to_pb};
 use super::rules::{bank_from_pb, bank_to_pb};
 use super::setup::{setup_from_request, setup_to_request};
@@ -74,9 +77,30 @@ pub fn command_from_kind(cmd: &pb::game_command::Command) -> Result<Option<Comma
     Ok(Some(command))
 }
 
+/// A wire command of `kind` from `actor`, as a gateway or another service sends it over the bus.
+pub fn wire_command(
+    game_id: &str,
+    command_id: &str,
+    actor: &Actor,
+    kind: pb::game_command::Command,
+) -> pb::GameCommand {
+    pb::GameCommand {
+        command_id: command_id.to_string(),
+        game_id: game_id.to_string(),
+        actor: Some(actor_to_pb(actor)),
+        correlation_id: String::new(),
+        command: Some(kind),
+    }
+}
 
 /// A domain command as the wire command the bus carries (the inverse of [`command_from_pb`]).
-pub fn command_to_pb(game_id: &str, command_id: &str, correlation_id: &str, actor: &Actor, command: &Command) -> pb::GameCommand {
+pub fn command_to_pb(
+    game_id: &str,
+    command_id: &str,
+    correlation_id: &str,
+    actor: &Actor,
+    command: &Command,
+) -> pb::GameCommand {
     pb::GameCommand {
         command_id: command_id.to_string(),
         game_id: game_id.to_string(),
@@ -90,7 +114,9 @@ fn kind_to_pb(game_id: &str, command: &Command) -> pb::game_command::Command {
     use pb::game_command::Command as C;
     use pb::referee_request::Action as A;
     let game_id = game_id.to_string();
-    let referee = |action: A| C::Referee(pb::RefereeRequest { game_id: game_id.clone(), request_id: String::new(), action: Some(action) });
+    let referee = |action: A| {
+        C::Referee(pb::RefereeRequest { game_id: game_id.clone(), request_id: String::new(), action: Some(action) })
+    };
     let point = |mv: &Move| match mv {
         Move::Play(p) => (Some(point_to_pb(*p)), false),
         Move::Pass => (None, true),

@@ -290,4 +290,3 @@ pub fn event_from_pb(e: &pb::GameEvent) -> Result<GameEvent, DecodeError> {
         }
     })
 }
-

@@ -16,7 +16,6 @@
 //! Enum pairs are written once each with [`wire_enum!`]: a value the server does not know is refused
 //! with the field and the value, never replaced by a default.
 
-
 /// A message that does not decode into the domain.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("cannot decode {what}: {why}")]
@@ -72,7 +71,7 @@ mod stored;
 mod view;
 
 pub use basics::{actor_from_pb, actor_to_pb, color_from_pb, color_to_pb, lag_from_pb, point_from_pb, point_to_pb};
-pub use commands::{command_from_kind, command_from_pb, command_to_pb};
+pub use commands::{command_from_kind, command_from_pb, command_to_pb, wire_command};
 pub use events::{event_from_pb, event_to_pb};
 pub use replies::{accepted_to_pb, error_rejection, rejection_to_pb, reply_from_pb, reply_to_pb};
 pub use results::{outcome_from_pb, outcome_to_pb, result_to_pb, score_to_pb};

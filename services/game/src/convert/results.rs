@@ -111,4 +111,3 @@ pub(crate) fn score_from_pb(s: &pb::ScoreDetail) -> Score {
         },
     }
 }
-

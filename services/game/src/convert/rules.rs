@@ -239,4 +239,3 @@ pub(crate) fn snapshot_from_pb(r: &Option<pb::ClockReading>) -> Option<ClockSnap
     };
     r.as_ref().map(|r| ClockSnapshot { black: side(&r.black), white: side(&r.white) })
 }
-

@@ -129,7 +129,6 @@ pub(crate) fn setup_from_pb(c: &pb::GameCreated) -> Result<GameSetup, DecodeErro
     })
 }
 
-
 /// A setup as the request that asks for it (for the bus client): reads back as the same setup.
 pub fn setup_to_request(s: &GameSetup) -> pb::CreateGameRequest {
     pb::CreateGameRequest {

@@ -38,7 +38,8 @@ pub fn envelope(
 
 /// A recorded event as the wire carries it, with what `viewer` may not see cleared ([`redact`]).
 pub fn recorded_to_pb(game_id: &str, r: &Recorded, viewer: &Actor) -> pb::EventEnvelope {
-    let mut e = envelope(game_id, r.sequence, r.at, &r.causation, &r.correlation, &r.actor, r.event_id.clone(), &r.event);
+    let mut e =
+        envelope(game_id, r.sequence, r.at, &r.causation, &r.correlation, &r.actor, r.event_id.clone(), &r.event);
     if !viewer.sees_hidden() {
         redact(&mut e);
     }

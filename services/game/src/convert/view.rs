@@ -72,4 +72,3 @@ pub fn view(game_id: &str, state: &GameState, now: Millis) -> pb::GameView {
     }
     v
 }
-

@@ -8,8 +8,10 @@ use std::sync::atomic::{AtomicI64, Ordering};
 use std::time::Duration;
 
 use weiqi_eventlog::AnyEventLog;
+use weiqi_game::bus::answer;
+use weiqi_game::convert::wire_command as command;
 use weiqi_game::domain::{Actor, PlayerId};
-use weiqi_game::service::{Environment, GameService, command};
+use weiqi_game::service::{Environment, GameService};
 use weiqi_proto::v1 as pb;
 use weiqi_proto::v1::game_command::Command as C;
 use weiqi_ranking::Clock;
@@ -39,7 +41,7 @@ impl Environment for TestClock {
     fn now(&self) -> weiqi_clock::Millis {
         weiqi_clock::Millis(self.ms())
     }
-    fn secret(&self) -> [u8; 32] {
+    fn random(&self) -> [u8; 32] {
         [9; 32]
     }
 }
@@ -96,7 +98,7 @@ pub async fn play(
         start: true,
         ..Default::default()
     });
-    let r = games.handle(&command(id, &format!("create-{id}"), &system, create), &[]).await;
+    let r = answer(games, &command(id, &format!("create-{id}"), &system, create), &[]).await;
     assert!(accepted(&r), "create {id}: {r:?}");
     let b = Actor::Player(PlayerId(black.into()));
     let w = Actor::Player(PlayerId(white.into()));
@@ -104,14 +106,14 @@ pub async fn play(
         let mv = |x, y| {
             C::Play(pb::PlayMoveRequest { game_id: id.into(), point: Some(pb::Point { x, y }), ..Default::default() })
         };
-        let r = games.handle(&command(id, &format!("{id}-m1"), &b, mv(3, 3)), &[]).await;
+        let r = answer(games, &command(id, &format!("{id}-m1"), &b, mv(3, 3)), &[]).await;
         assert!(accepted(&r), "move {id}: {r:?}");
-        let r = games.handle(&command(id, &format!("{id}-m2"), &w, mv(15, 15)), &[]).await;
+        let r = answer(games, &command(id, &format!("{id}-m2"), &w, mv(15, 15)), &[]).await;
         assert!(accepted(&r), "move {id}: {r:?}");
     }
     let loser = if black_wins { &w } else { &b };
     let resign = C::Resign(pb::GameRequest { game_id: id.into(), request_id: format!("{id}-resign") });
-    let r = games.handle(&command(id, &format!("{id}-resign"), loser, resign), &[]).await;
+    let r = answer(games, &command(id, &format!("{id}-resign"), loser, resign), &[]).await;
     assert!(accepted(&r), "resign {id}: {r:?}");
 }
 

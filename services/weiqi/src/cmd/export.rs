@@ -14,8 +14,8 @@ use anyhow::{Context, Result};
 use futures::StreamExt;
 use indicatif::{ProgressBar, ProgressStyle};
 use weiqi_eventlog::{AggregateKind, AnyEventLog, EventLog, Position};
-use weiqi_game::domain::{GameState, Phase};
 use weiqi_game::convert::fold_recorded;
+use weiqi_game::domain::{GameState, Phase};
 
 /// How long the last batch may take to arrive once the follower has reached it.
 const LAST_BATCH_IDLE: Duration = Duration::from_secs(1);
@@ -154,8 +154,10 @@ mod tests {
     use super::*;
     use std::sync::Arc;
     use weiqi_eventlog::{EmbeddedConfig, EmbeddedLog};
+    use weiqi_game::bus::answer;
+    use weiqi_game::convert::wire_command as command;
     use weiqi_game::domain::{Actor, PlayerId};
-    use weiqi_game::service::{GameService, command};
+    use weiqi_game::service::GameService;
     use weiqi_proto::v1 as pb;
     use weiqi_proto::v1::game_command::Command as C;
 
@@ -170,7 +172,7 @@ mod tests {
             start: true,
             ..Default::default()
         });
-        svc.handle(&command(id, &format!("create-{id}"), &org, create), &[]).await;
+        answer(svc, &command(id, &format!("create-{id}"), &org, create), &[]).await;
         for (n, (x, y)) in moves.iter().enumerate() {
             let who = Actor::Player(PlayerId(if n % 2 == 0 { "ann" } else { "bob" }.into()));
             let mv = C::Play(pb::PlayMoveRequest {
@@ -178,12 +180,12 @@ mod tests {
                 point: Some(pb::Point { x: *x, y: *y }),
                 ..Default::default()
             });
-            svc.handle(&command(id, &format!("{id}-m{n}"), &who, mv), &[]).await;
+            answer(svc, &command(id, &format!("{id}-m{n}"), &who, mv), &[]).await;
         }
         if resign {
             let bob = Actor::Player(PlayerId("bob".into()));
             let r = C::Resign(pb::GameRequest { game_id: id.into(), request_id: format!("{id}-r") });
-            svc.handle(&command(id, &format!("{id}-r"), &bob, r), &[]).await;
+            answer(svc, &command(id, &format!("{id}-r"), &bob, r), &[]).await;
         }
     }
 
