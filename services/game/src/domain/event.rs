@@ -435,39 +435,100 @@ pub enum GameEvent {
 }
 
 impl GameEvent {
-    /// The protobuf message name, stored as the event type in the log.
+    /// The protobuf message name, stored as the event type in the log (one of [`types`]).
     pub fn type_name(&self) -> &'static str {
         match self {
-            GameEvent::Created(_) => "weiqi.v1.GameCreated",
-            GameEvent::NigiriCommitted { .. } => "weiqi.v1.NigiriCommitted",
-            GameEvent::NigiriGuessed { .. } => "weiqi.v1.NigiriGuessed",
-            GameEvent::NigiriRevealed { .. } => "weiqi.v1.NigiriRevealed",
-            GameEvent::ColoursDecided { .. } => "weiqi.v1.ColoursDecided",
-            GameEvent::HandicapPlaced { .. } => "weiqi.v1.HandicapPlaced",
-            GameEvent::Started { .. } => "weiqi.v1.GameStarted",
-            GameEvent::StonePlayed { .. } => "weiqi.v1.StonePlayed",
-            GameEvent::Passed { .. } => "weiqi.v1.Passed",
-            GameEvent::Resigned { .. } => "weiqi.v1.Resigned",
-            GameEvent::WarningIssued { .. } => "weiqi.v1.WarningIssued",
-            GameEvent::ColoursSwapped => "weiqi.v1.ColoursSwapped",
-            GameEvent::MoveVoided { .. } => "weiqi.v1.MoveVoided",
-            GameEvent::Paused { .. } => "weiqi.v1.Paused",
-            GameEvent::Resumed { .. } => "weiqi.v1.Resumed",
-            GameEvent::Adjourned { .. } => "weiqi.v1.Adjourned",
-            GameEvent::SealedMoveRevealed { .. } => "weiqi.v1.SealedMoveRevealed",
-            GameEvent::ScoringStarted { .. } => "weiqi.v1.ScoringStarted",
-            GameEvent::DeadChainsMarked { .. } => "weiqi.v1.DeadChainsMarked",
-            GameEvent::ScoreAccepted { .. } => "weiqi.v1.ScoreAccepted",
-            GameEvent::ScoreDisputed { .. } => "weiqi.v1.ScoreDisputed",
-            GameEvent::PlayResumed { .. } => "weiqi.v1.PlayResumed",
-            GameEvent::TimeExpired { .. } => "weiqi.v1.TimeExpired",
-            GameEvent::ClockCorrected { .. } => "weiqi.v1.ClockCorrected",
-            GameEvent::LatenessPenalised { .. } => "weiqi.v1.LatenessPenalised",
-            GameEvent::LateBeyondLimit { .. } => "weiqi.v1.LateBeyondLimit",
-            GameEvent::PassOnOverrunRequested { .. } => "weiqi.v1.PassOnOverrunRequested",
-            GameEvent::Ended { .. } => "weiqi.v1.GameEnded",
+            GameEvent::Created(_) => types::GAME_CREATED,
+            GameEvent::NigiriCommitted { .. } => types::NIGIRI_COMMITTED,
+            GameEvent::NigiriGuessed { .. } => types::NIGIRI_GUESSED,
+            GameEvent::NigiriRevealed { .. } => types::NIGIRI_REVEALED,
+            GameEvent::ColoursDecided { .. } => types::COLOURS_DECIDED,
+            GameEvent::HandicapPlaced { .. } => types::HANDICAP_PLACED,
+            GameEvent::Started { .. } => types::GAME_STARTED,
+            GameEvent::StonePlayed { .. } => types::STONE_PLAYED,
+            GameEvent::Passed { .. } => types::PASSED,
+            GameEvent::Resigned { .. } => types::RESIGNED,
+            GameEvent::WarningIssued { .. } => types::WARNING_ISSUED,
+            GameEvent::ColoursSwapped => types::COLOURS_SWAPPED,
+            GameEvent::MoveVoided { .. } => types::MOVE_VOIDED,
+            GameEvent::Paused { .. } => types::PAUSED,
+            GameEvent::Resumed { .. } => types::RESUMED,
+            GameEvent::Adjourned { .. } => types::ADJOURNED,
+            GameEvent::SealedMoveRevealed { .. } => types::SEALED_MOVE_REVEALED,
+            GameEvent::ScoringStarted { .. } => types::SCORING_STARTED,
+            GameEvent::DeadChainsMarked { .. } => types::DEAD_CHAINS_MARKED,
+            GameEvent::ScoreAccepted { .. } => types::SCORE_ACCEPTED,
+            GameEvent::ScoreDisputed { .. } => types::SCORE_DISPUTED,
+            GameEvent::PlayResumed { .. } => types::PLAY_RESUMED,
+            GameEvent::TimeExpired { .. } => types::TIME_EXPIRED,
+            GameEvent::ClockCorrected { .. } => types::CLOCK_CORRECTED,
+            GameEvent::LatenessPenalised { .. } => types::LATENESS_PENALISED,
+            GameEvent::LateBeyondLimit { .. } => types::LATE_BEYOND_LIMIT,
+            GameEvent::PassOnOverrunRequested { .. } => types::PASS_ON_OVERRUN_REQUESTED,
+            GameEvent::Ended { .. } => types::GAME_ENDED,
         }
     }
+}
+
+/// The event type names game events are stored under: constants of the crate that owns them, for
+/// followers that pick events by type (the ranking service rates games on [`types::GAME_ENDED`]).
+pub mod types {
+    /// `GameCreated`.
+    pub const GAME_CREATED: &str = "weiqi.v1.GameCreated";
+    /// `NigiriCommitted`.
+    pub const NIGIRI_COMMITTED: &str = "weiqi.v1.NigiriCommitted";
+    /// `NigiriGuessed`.
+    pub const NIGIRI_GUESSED: &str = "weiqi.v1.NigiriGuessed";
+    /// `NigiriRevealed`.
+    pub const NIGIRI_REVEALED: &str = "weiqi.v1.NigiriRevealed";
+    /// `ColoursDecided`.
+    pub const COLOURS_DECIDED: &str = "weiqi.v1.ColoursDecided";
+    /// `HandicapPlaced`.
+    pub const HANDICAP_PLACED: &str = "weiqi.v1.HandicapPlaced";
+    /// `GameStarted`.
+    pub const GAME_STARTED: &str = "weiqi.v1.GameStarted";
+    /// `StonePlayed`.
+    pub const STONE_PLAYED: &str = "weiqi.v1.StonePlayed";
+    /// `Passed`.
+    pub const PASSED: &str = "weiqi.v1.Passed";
+    /// `Resigned`.
+    pub const RESIGNED: &str = "weiqi.v1.Resigned";
+    /// `WarningIssued`.
+    pub const WARNING_ISSUED: &str = "weiqi.v1.WarningIssued";
+    /// `ColoursSwapped`.
+    pub const COLOURS_SWAPPED: &str = "weiqi.v1.ColoursSwapped";
+    /// `MoveVoided`.
+    pub const MOVE_VOIDED: &str = "weiqi.v1.MoveVoided";
+    /// `Paused`.
+    pub const PAUSED: &str = "weiqi.v1.Paused";
+    /// `Resumed`.
+    pub const RESUMED: &str = "weiqi.v1.Resumed";
+    /// `Adjourned`.
+    pub const ADJOURNED: &str = "weiqi.v1.Adjourned";
+    /// `SealedMoveRevealed`.
+    pub const SEALED_MOVE_REVEALED: &str = "weiqi.v1.SealedMoveRevealed";
+    /// `ScoringStarted`.
+    pub const SCORING_STARTED: &str = "weiqi.v1.ScoringStarted";
+    /// `DeadChainsMarked`.
+    pub const DEAD_CHAINS_MARKED: &str = "weiqi.v1.DeadChainsMarked";
+    /// `ScoreAccepted`.
+    pub const SCORE_ACCEPTED: &str = "weiqi.v1.ScoreAccepted";
+    /// `ScoreDisputed`.
+    pub const SCORE_DISPUTED: &str = "weiqi.v1.ScoreDisputed";
+    /// `PlayResumed`.
+    pub const PLAY_RESUMED: &str = "weiqi.v1.PlayResumed";
+    /// `TimeExpired`.
+    pub const TIME_EXPIRED: &str = "weiqi.v1.TimeExpired";
+    /// `ClockCorrected`.
+    pub const CLOCK_CORRECTED: &str = "weiqi.v1.ClockCorrected";
+    /// `LatenessPenalised`.
+    pub const LATENESS_PENALISED: &str = "weiqi.v1.LatenessPenalised";
+    /// `LateBeyondLimit`.
+    pub const LATE_BEYOND_LIMIT: &str = "weiqi.v1.LateBeyondLimit";
+    /// `PassOnOverrunRequested`.
+    pub const PASS_ON_OVERRUN_REQUESTED: &str = "weiqi.v1.PassOnOverrunRequested";
+    /// `GameEnded`.
+    pub const GAME_ENDED: &str = "weiqi.v1.GameEnded";
 }
 
 /// The outcome a cycle ruling gives (Art. 20).
