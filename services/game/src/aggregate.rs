@@ -21,7 +21,7 @@ impl Aggregate for GameAggregate {
     type Stored = Recorded;
     type Rejection = Rejection;
 
-    fn decide(state: &GameState, actor: &Actor, command: &Command, ctx: &Context) -> Result<Vec<GameEvent>, Rejection> {
+    fn decide(state: &GameState, actor: &Actor, command: &Command, ctx: &Context<'_>) -> Result<Vec<GameEvent>, Rejection> {
         Self::decide_and_fold(state, actor, command, ctx).map(|(events, _)| events)
     }
 
@@ -34,7 +34,7 @@ impl Aggregate for GameAggregate {
     }
 
     /// The domain's decider already folds its events (to refuse a decision that would not replay).
-    fn decide_and_fold(state: &GameState, actor: &Actor, command: &Command, ctx: &Context) -> Decided<Self> {
+    fn decide_and_fold(state: &GameState, actor: &Actor, command: &Command, ctx: &Context<'_>) -> Decided<Self> {
         match command {
             // The nigiri secret is the environment's, drawn for this decision.
             Command::Create { setup, .. } => domain::decide_and_fold(

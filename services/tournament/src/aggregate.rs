@@ -7,27 +7,27 @@
 use std::collections::{BTreeMap, HashMap};
 
 use weiqi_pairing::command::Command;
-use weiqi_pairing::config::TournamentConfig;
+use weiqi_pairing::config::{ByeKind, TournamentConfig};
 use weiqi_pairing::decide::decide as core_decide;
-use weiqi_pairing::event::TournamentEvent;
+use weiqi_pairing::event::{ByeReason, TournamentEvent};
 use weiqi_pairing::ids::{GameRef, Millis, PlayerId};
+use weiqi_pairing::outcome::GameResult;
 use weiqi_pairing::registration::Registration;
 use weiqi_pairing::rejection::Rejection;
 use weiqi_pairing::standings::standings;
 use weiqi_pairing::state::{Phase, Tournament, evolve};
 use weiqi_pairing::team::team_standings;
-use weiqi_proto::v1 as pb;
 
-use crate::convert::{self, BadRequest};
+use crate::convert::BadRequest;
+use crate::settings::GameSettings;
 
-/// What one stored event carries (the envelope's `body`).
+/// What one stored event carries.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Body {
-    /// A core event (written as `body.core`, a typed message; read from `body.core` or, in logs of
-    /// earlier versions, from the JSON of `body.domain`).
+    /// A core event.
     Domain(TournamentEvent),
     /// How the games are played (recorded with `Created`).
-    Settings(pb::TournamentGameSettings),
+    Settings(GameSettings),
     /// A registered player's platform account (recorded with `PlayerRegistered`).
     Entrant {
         /// The player number.
@@ -35,47 +35,99 @@ pub enum Body {
         /// The account (token subject) their games are created for.
         account: String,
     },
-    /// Standings published as official.
-    Published(pb::TournamentStandingsPublished),
+    /// Standings published as official placings (a public event: see [`Published`]).
+    Published(Published),
 }
 
-impl Body {
-    /// The event type name stored with the event.
-    pub fn type_name(&self) -> String {
-        match self {
-            Body::Domain(e) => format!("weiqi.v1.tournament.{}", convert::event_type(e)),
-            Body::Settings(_) => "weiqi.v1.TournamentGameSettings".into(),
-            Body::Entrant { .. } => "weiqi.v1.TournamentEntrant".into(),
-            Body::Published(_) => "weiqi.v1.TournamentStandingsPublished".into(),
-        }
-    }
+/// One event of a tournament's log: its body, and for a result (recorded or corrected) the typed fact
+/// consumers read without folding the tournament (the round, table, game and both accounts).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Event {
+    /// What happened.
+    pub body: Body,
+    /// For a result: the fact.
+    pub result: Option<ResultFact>,
+}
 
-    /// The envelope body for the wire: core events as typed messages (never the old JSON).
-    pub fn to_pb(&self) -> pb::tournament_event_envelope::Body {
-        use pb::tournament_event_envelope::Body as B;
-        match self {
-            Body::Domain(e) => B::Core(convert::core_to_pb(e)),
-            Body::Settings(s) => B::Settings(s.clone()),
-            Body::Entrant { player, account } => {
-                B::Entrant(pb::TournamentEntrant { player: player.0, account_id: account.clone() })
-            }
-            Body::Published(p) => B::Published(p.clone()),
-        }
+impl Event {
+    /// An event without a result fact.
+    pub fn plain(body: Body) -> Event {
+        Event { body, result: None }
     }
+}
 
-    /// The body of a stored envelope: a typed core event, or the JSON core event of an earlier version
-    /// (the upgrade path; the same [`TournamentEvent`] either way).
-    pub fn from_pb(b: Option<&pb::tournament_event_envelope::Body>) -> Result<Body, convert::DecodeError> {
-        use pb::tournament_event_envelope::Body as B;
-        match b {
-            Some(B::Core(c)) => Ok(Body::Domain(convert::core_from_pb(c)?)),
-            Some(B::Domain(d)) => Ok(Body::Domain(convert::domain_from_pb(d)?)),
-            Some(B::Settings(s)) => Ok(Body::Settings(s.clone())),
-            Some(B::Entrant(e)) => Ok(Body::Entrant { player: PlayerId(e.player), account: e.account_id.clone() }),
-            Some(B::Published(p)) => Ok(Body::Published(p.clone())),
-            None => Err(convert::DecodeError("empty envelope".into())),
-        }
-    }
+/// A result as consumers of the log see it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ResultFact {
+    /// The round.
+    pub round: u32,
+    /// The table.
+    pub table: u32,
+    /// The game's id in the game service.
+    pub game_id: String,
+    /// Black's account.
+    pub black_account: String,
+    /// White's account.
+    pub white_account: String,
+    /// The result.
+    pub result: GameResult,
+    /// A correction of an earlier result.
+    pub correction: bool,
+}
+
+/// One row of the standings, with the registration it shows.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct StandingRow {
+    /// The place (shared places repeat).
+    pub place: u32,
+    /// Player number (a team number in team events).
+    pub entrant: u32,
+    /// The player's account (empty for teams).
+    pub account: String,
+    /// Name in Chinese.
+    pub name_zh: String,
+    /// Name in Latin script (a team's name).
+    pub name_latin: String,
+    /// Rank as registered.
+    pub rank: String,
+    /// Club.
+    pub club: String,
+    /// Region.
+    pub region: String,
+    /// One value per criterion, exact (`7`, `29/2`).
+    pub values: Vec<String>,
+    /// The criterion that separated this place from a tied neighbour; empty: the primary score.
+    pub decided_by: String,
+    /// The place is shared.
+    pub shared: bool,
+    /// Games played.
+    pub games: u32,
+    /// Wins.
+    pub wins: u32,
+}
+
+/// One entrant's placing with what backs it.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Placing {
+    /// The row.
+    pub row: StandingRow,
+    /// The games the entrant played (game ids).
+    pub game_ids: Vec<String>,
+    /// Wins without a game.
+    pub byes: u32,
+}
+
+/// Standings published as official placings.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Published {
+    /// After this round.
+    pub after_round: u32,
+    /// Final: the tournament is finished.
+    pub final_: bool,
+    /// The criteria, in order.
+    pub criteria: Vec<String>,
+    /// The placings.
+    pub placings: Vec<Placing>,
 }
 
 /// A tournament: the core state and the service's additions.
@@ -84,7 +136,7 @@ pub struct TournamentAggregate {
     /// The core state.
     pub core: Tournament,
     /// How games are played (`None` before creation).
-    pub settings: Option<pb::TournamentGameSettings>,
+    pub settings: Option<GameSettings>,
     /// Player number → platform account.
     pub accounts: BTreeMap<PlayerId, String>,
     /// Platform account → player number.
@@ -96,7 +148,7 @@ pub struct TournamentAggregate {
 }
 
 impl TournamentAggregate {
-    /// Folds one event body.
+    /// Folds one event body (the core's fold never refuses: its decider checked the event).
     pub fn apply(&mut self, body: &Body) {
         match body {
             Body::Domain(e) => evolve(&mut self.core, e),
@@ -116,8 +168,8 @@ impl TournamentAggregate {
 
     /// The event whose organisers and referees act on this tournament (the tournament id if unset).
     pub fn event_id<'a>(&'a self, tournament_id: &'a str) -> &'a str {
-        match &self.settings {
-            Some(s) if !s.event_id.is_empty() => &s.event_id,
+        match self.settings.as_ref().and_then(|s| s.event_id.as_deref()) {
+            Some(e) if !e.is_empty() => e,
             _ => tournament_id,
         }
     }
@@ -143,10 +195,10 @@ impl TournamentAggregate {
 pub enum TournamentCommand {
     /// Create the tournament.
     Create {
-        /// The core configuration.
+        /// The core configuration (seed 0: the runner draws one).
         config: TournamentConfig,
         /// How games are played.
-        settings: pb::TournamentGameSettings,
+        settings: GameSettings,
     },
     /// Register a player for a platform account; `registration.player` 0 takes the next free number.
     Register {
@@ -181,19 +233,21 @@ pub enum ServiceRejection {
     /// No standings to publish yet.
     #[error("nothing to publish before the first round")]
     NothingToPublish,
+    /// The decided events do not fold into the state (a bug): nothing was recorded.
+    #[error("the decision does not apply to the tournament ({0}); nothing was recorded")]
+    Inconsistent(String),
 }
 
 impl ServiceRejection {
-    /// For the wire.
-    pub fn to_pb(&self) -> pb::Rejection {
-        use pb::rejection::Kind;
-        let (kind, code) = match self {
-            ServiceRejection::Core(r) => return convert::rejection_to_pb(r),
-            ServiceRejection::Bad(b) => (Kind::InvalidArgument, b.code),
-            ServiceRejection::AccountRegistered(..) => (Kind::AlreadyExists, "account_registered"),
-            ServiceRejection::NothingToPublish => (Kind::FailedPrecondition, "nothing_to_publish"),
-        };
-        pb::Rejection { kind: kind as i32, code: code.to_string(), message: self.to_string() }
+    /// A stable, machine-readable code.
+    pub fn code(&self) -> &'static str {
+        match self {
+            ServiceRejection::Core(r) => crate::convert::rejection_code(r),
+            ServiceRejection::Bad(b) => b.code,
+            ServiceRejection::AccountRegistered(..) => "account_registered",
+            ServiceRejection::NothingToPublish => "nothing_to_publish",
+            ServiceRejection::Inconsistent(_) => "inconsistent",
+        }
     }
 }
 
@@ -203,6 +257,15 @@ fn core(t: &TournamentAggregate, cmd: &Command, now: Millis) -> Result<Vec<Body>
 
 /// Decides a service command at server time `now`.
 pub fn decide(t: &TournamentAggregate, cmd: &TournamentCommand, now: Millis) -> Result<Vec<Body>, ServiceRejection> {
+    decide_in(t, "", cmd, now)
+}
+
+fn decide_in(
+    t: &TournamentAggregate,
+    tid: &str,
+    cmd: &TournamentCommand,
+    now: Millis,
+) -> Result<Vec<Body>, ServiceRejection> {
     match cmd {
         TournamentCommand::Create { config, settings } => {
             let mut out = core(t, &Command::Create { config: config.clone() }, now)?;
@@ -245,30 +308,50 @@ pub fn decide(t: &TournamentAggregate, cmd: &TournamentCommand, now: Millis) -> 
             if t.core.rounds.is_empty() {
                 return Err(ServiceRejection::NothingToPublish);
             }
-            Ok(vec![Body::Published(published(t, cfg))])
+            Ok(vec![Body::Published(published(t, tid, cfg))])
         }
         TournamentCommand::Core(c) => core(t, c, now),
     }
 }
 
-/// The standings as official placings.
-fn published(t: &TournamentAggregate, cfg: &TournamentConfig) -> pb::TournamentStandingsPublished {
+/// The standings as official placings, each entrant with the games they played and their byes.
+fn published(t: &TournamentAggregate, tid: &str, cfg: &TournamentConfig) -> Published {
     let final_ = matches!(t.core.phase, Phase::Finished(_));
     let (after_round, criteria, rows) = standing_rows(t, cfg);
-    pb::TournamentStandingsPublished { after_round, r#final: final_, criteria, rows }
+    let placings = rows
+        .into_iter()
+        .map(|row| {
+            let player = PlayerId(row.entrant);
+            let mut game_ids = Vec::new();
+            let mut byes = 0;
+            if !cfg.format.is_team() {
+                for round in &t.core.rounds {
+                    for g in &round.games {
+                        if g.paired.black == player || g.paired.white == player {
+                            game_ids.push(crate::ids::game_id(tid, round.number, g.paired.table));
+                        }
+                    }
+                    byes += round
+                        .byes
+                        .iter()
+                        .filter(|b| b.player == player && b.reason != ByeReason::Rest && b.kind == ByeKind::FullPoint)
+                        .count() as u32;
+                }
+            }
+            Placing { row, game_ids, byes }
+        })
+        .collect();
+    Published { after_round, final_, criteria, placings }
 }
 
-/// Standings rows for the wire: individual standings, or team standings in team formats.
-pub fn standing_rows(
-    t: &TournamentAggregate,
-    cfg: &TournamentConfig,
-) -> (u32, Vec<String>, Vec<pb::TournamentStandingRow>) {
+/// Standings rows: individual standings, or team standings in team formats.
+pub fn standing_rows(t: &TournamentAggregate, cfg: &TournamentConfig) -> (u32, Vec<String>, Vec<StandingRow>) {
     if cfg.format.is_team() {
         let st = team_standings(&t.core);
         let rows = st
             .rows
             .iter()
-            .map(|r| pb::TournamentStandingRow {
+            .map(|r| StandingRow {
                 place: r.place,
                 entrant: r.team.0,
                 name_latin: t.core.teams.get(&r.team).map(|k| k.name.clone()).unwrap_or_default(),
@@ -286,10 +369,10 @@ pub fn standing_rows(
         .iter()
         .map(|r| {
             let reg = t.registration(r.player);
-            pb::TournamentStandingRow {
+            StandingRow {
                 place: r.place,
                 entrant: r.player.0,
-                account_id: t.account(r.player),
+                account: t.account(r.player),
                 name_zh: reg.map(|g| g.name_zh.clone()).unwrap_or_default(),
                 name_latin: reg.map(|g| g.name_latin.clone()).unwrap_or_default(),
                 rank: reg.map(|g| g.rank.to_string()).unwrap_or_default(),
@@ -307,26 +390,43 @@ pub fn standing_rows(
 }
 
 /// The typed result fact for a recorded or corrected result (for consumers of the log).
-pub fn result_fact(
-    tournament_id: &str,
-    t: &TournamentAggregate,
-    event: &TournamentEvent,
-) -> Option<pb::TournamentResultFact> {
+pub fn result_fact(tournament_id: &str, t: &TournamentAggregate, event: &TournamentEvent) -> Option<ResultFact> {
     let (game, result, correction) = match event {
         TournamentEvent::ResultRecorded { game, result, .. } => (*game, result, false),
         TournamentEvent::ResultCorrected { game, result, .. } => (*game, result, true),
         _ => return None,
     };
     let g = t.core.game(game)?;
-    Some(pb::TournamentResultFact {
+    Some(ResultFact {
         round: game.round,
         table: game.table,
         game_id: crate::ids::game_id(tournament_id, game.round, game.table),
         black_account: t.account(g.paired.black),
         white_account: t.account(g.paired.white),
-        result: Some(convert::result_to_pb(result)),
+        result: *result,
         correction,
     })
+}
+
+/// Decides a service command for tournament `tid` and gives each event its result fact (computed on
+/// the state the result applies to).
+pub fn decide_events(
+    t: &TournamentAggregate,
+    tid: &str,
+    cmd: &TournamentCommand,
+    now: Millis,
+) -> Result<Vec<Event>, ServiceRejection> {
+    let bodies = decide_in(t, tid, cmd, now)?;
+    Ok(bodies
+        .into_iter()
+        .map(|body| {
+            let result = match &body {
+                Body::Domain(e) => result_fact(tid, t, e),
+                _ => None,
+            };
+            Event { body, result }
+        })
+        .collect())
 }
 
 /// Whether the game at `g` still lacks a result.
@@ -354,7 +454,7 @@ mod tests {
 
     fn created() -> Vec<Body> {
         let config = TournamentConfig::new("Open", Format::Swiss { rounds: 2 }, 3);
-        let settings = pb::TournamentGameSettings { event_id: "city".into(), ..Default::default() };
+        let settings = GameSettings { event_id: Some("city".into()), ..GameSettings::default() };
         when(&TournamentAggregate::default(), TournamentCommand::Create { config, settings }).unwrap()
     }
 
@@ -398,7 +498,7 @@ mod tests {
             Err(ServiceRejection::AccountRegistered("ann".into(), PlayerId(1)))
         );
         assert_eq!(
-            when(&given(&log), register("eve", 1)).map_err(|e| e.to_pb().code),
+            when(&given(&log), register("eve", 1)).map_err(|e| e.code().to_string()),
             Err("already_registered".to_string())
         );
     }
@@ -424,8 +524,8 @@ mod tests {
         );
         let published = when(&given(&log), TournamentCommand::Publish).unwrap();
         let [Body::Published(p)] = &published[..] else { panic!("{published:?}") };
-        assert_eq!((p.rows.len(), p.after_round, p.r#final), (4, 1, false));
-        assert!(p.rows.iter().all(|r| !r.account_id.is_empty()));
+        assert_eq!((p.placings.len(), p.after_round, p.final_), (4, 1, false));
+        assert!(p.placings.iter().all(|r| !r.row.account.is_empty()));
         assert_eq!(given(&[log, published].concat()).publications, 1);
     }
 
@@ -438,7 +538,7 @@ mod tests {
             TournamentCommand::Core(Command::Start),
             register("ann", 1),
         ] {
-            assert_eq!(when(&t, cmd).map_err(|e| e.to_pb().code), Err("not_found".to_string()));
+            assert_eq!(when(&t, cmd).map_err(|e| e.code().to_string()), Err("not_found".to_string()));
         }
     }
 }

@@ -28,7 +28,6 @@ use weiqi_game::service::{GameError, GameRequest, GameService};
 use weiqi_pairing::command::Command;
 use weiqi_pairing::config::{Format, TournamentConfig};
 use weiqi_pairing::state::Phase;
-use weiqi_proto::v1 as pb;
 use weiqi_rules::{Game, Move, Ruleset};
 
 use crate::aggregate::TournamentCommand;
@@ -175,8 +174,8 @@ async fn run_event(
     report
 }
 
-fn organiser() -> pb::Actor {
-    pb::Actor { kind: pb::actor::Kind::Organiser as i32, id: "bench".into() }
+fn organiser() -> weiqi_game::domain::Actor {
+    weiqi_game::domain::Actor::Organiser("bench".into())
 }
 
 async fn drive(
@@ -190,8 +189,7 @@ async fn drive(
     let t = format!("bench-{run}");
     let started = Instant::now();
     let config = TournamentConfig::new("Simulated Swiss", Format::Swiss { rounds: cfg.rounds }, cfg.seed);
-    let settings =
-        pb::TournamentGameSettings { size: 9, rules: "chinese".into(), auto_pair: true, ..Default::default() };
+    let settings = crate::settings::GameSettings { size: 9, auto_pair: true, ..Default::default() };
     let exec = |cid: String, cmd: TournamentCommand| {
         let (svc, t) = (svc.clone(), t.clone());
         async move { svc.execute(&t, &cid, &organiser(), &cmd).await.map_err(fail) }

@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use tonic::{Request, Response, Status};
 use weiqi_edge::auth::{Authority, Claims, Role};
-use weiqi_edge::status::gateway_rejection;
+use weiqi_edge::status::{gateway_rejection, rejection_status};
 use weiqi_eventlog::AnyEventLog;
 use weiqi_pairing::command::Command;
 use weiqi_pairing::event::{Correction, WithdrawalReason};
@@ -19,11 +19,47 @@ use weiqi_pairing::ids::{GameRef, PlayerId, TeamId};
 use weiqi_pairing::standings::standings;
 use weiqi_proto::v1 as pb;
 
-use crate::aggregate::TournamentCommand;
+use weiqi_game::domain::Actor;
+
+use crate::aggregate::{ServiceRejection, TournamentCommand};
+use crate::codec::log;
 use crate::convert;
 use crate::directory::PlayerDirectory;
 use crate::read_model::{AnyReadModel, ReadModel};
-use crate::service::TournamentService;
+use crate::service::{Accepted, ServiceError, TournamentService};
+
+/// A rejection on the wire, with its kind, stable code and message.
+pub fn rejection_to_pb(r: &ServiceRejection) -> pb::Rejection {
+    use pb::rejection::Kind;
+    let kind = match r {
+        ServiceRejection::Core(core) => return convert::rejection_to_pb(core),
+        ServiceRejection::Bad(_) => Kind::InvalidArgument,
+        ServiceRejection::AccountRegistered(..) => Kind::AlreadyExists,
+        ServiceRejection::NothingToPublish | ServiceRejection::Inconsistent(_) => Kind::FailedPrecondition,
+    };
+    pb::Rejection { kind: kind as i32, code: r.code().to_string(), message: r.to_string() }
+}
+
+/// The gRPC status of a service error (typed rejection in the details).
+pub fn status(e: &ServiceError) -> Status {
+    match e {
+        ServiceError::Rejected(r) => rejection_status(&rejection_to_pb(r)),
+        ServiceError::CommandIdReused(_) => {
+            gateway_rejection(pb::rejection::Kind::InvalidArgument, "request_id_reused", e.to_string())
+        }
+        ServiceError::Unavailable(why) => Status::unavailable(why.clone()),
+        ServiceError::Internal(why) => Status::internal(why.clone()),
+    }
+}
+
+/// An accepted command's reply.
+pub fn reply_to_pb(tournament_id: &str, a: &Accepted) -> pb::TournamentCommandReply {
+    pb::TournamentCommandReply {
+        events: a.events.iter().map(|r| log::envelope(tournament_id, r)).collect(),
+        duplicate: a.duplicate,
+        sequence: a.sequence,
+    }
+}
 
 /// The tournament RPCs.
 #[derive(Clone)]
@@ -68,19 +104,19 @@ impl TournamentGateway {
             .max_decoding_message_size(weiqi_edge::serve::MAX_REQUEST_BYTES)
     }
 
-    fn actor(claims: &Claims) -> pb::Actor {
-        let kind = if claims.has(Role::Organiser) {
-            pb::actor::Kind::Organiser
+    fn actor(claims: &Claims) -> Actor {
+        let id = claims.sub.clone();
+        if claims.has(Role::Organiser) {
+            Actor::Organiser(id)
         } else if claims.has(Role::ChiefReferee) {
-            pb::actor::Kind::ChiefReferee
+            Actor::ChiefReferee(id)
         } else {
-            pb::actor::Kind::Referee
-        };
-        pb::Actor { kind: kind as i32, id: claims.sub.clone() }
+            Actor::Referee(id)
+        }
     }
 
     /// The actor for a command on an existing tournament, if the caller is its staff.
-    async fn staff<T>(&self, request: &Request<T>, tournament_id: &str) -> Result<pb::Actor, Status> {
+    async fn staff<T>(&self, request: &Request<T>, tournament_id: &str) -> Result<Actor, Status> {
         let claims = self.auth.caller(request)?;
         if tournament_id.is_empty() {
             return Err(invalid("missing_tournament_id", "tournament_id is required"));
@@ -89,7 +125,7 @@ impl TournamentGateway {
             .service
             .read(tournament_id, |t| t.event_id(tournament_id).to_string())
             .await
-            .map_err(|e| e.to_status())?
+            .map_err(|e| status(&e))?
             .ok_or_else(|| not_found(format!("no tournament {tournament_id}")))?;
         if !claims.referees(Some(&event)) {
             return Err(denied(format!("only organisers and referees of event {event} act on this tournament")));
@@ -97,12 +133,12 @@ impl TournamentGateway {
         Ok(Self::actor(&claims))
     }
 
-    async fn run(&self, tournament_id: &str, request_id: &str, actor: &pb::Actor, cmd: TournamentCommand) -> Reply {
+    async fn run(&self, tournament_id: &str, request_id: &str, actor: &Actor, cmd: TournamentCommand) -> Reply {
         if request_id.is_empty() {
             return Err(invalid("missing_request_id", "request_id is required (a retry reuses it)"));
         }
-        let outcome = self.service.execute(tournament_id, request_id, actor, &cmd).await.map_err(|e| e.to_status())?;
-        Ok(Response::new(outcome.to_pb()))
+        let outcome = self.service.execute(tournament_id, request_id, actor, &cmd).await.map_err(|e| status(&e))?;
+        Ok(Response::new(reply_to_pb(tournament_id, &outcome)))
     }
 
     async fn core<T>(&self, request: Request<T>, id: impl Fn(&T) -> (String, String), cmd: Command) -> Reply {
@@ -128,6 +164,7 @@ impl pb::tournament_service_server::TournamentService for TournamentGateway {
         }
         let config = r.config.ok_or_else(|| invalid("missing_config", "config is required"))?;
         let config = convert::config_from_pb(&config, 0).map_err(|e| invalid(e.code, e.message))?;
+        let settings = log::settings_from_pb(&settings).map_err(|e| invalid(e.code, e.message))?;
         let actor = Self::actor(&claims);
         self.run(&r.tournament_id, &r.request_id, &actor, TournamentCommand::Create { config, settings }).await
     }
@@ -284,7 +321,7 @@ impl pb::tournament_service_server::TournamentService for TournamentGateway {
             .service
             .read(&r.tournament_id, |t| explain_pairing(&t.core, r.round, PlayerId(r.a), PlayerId(r.b), alternatives))
             .await
-            .map_err(|e| e.to_status())?
+            .map_err(|e| status(&e))?
             .ok_or_else(|| not_found(format!("no tournament {}", r.tournament_id)))?
             .map_err(|e| gateway_rejection(pb::rejection::Kind::NotFound, "not_paired", e.to_string()))?;
         let basis = match explained.basis {
@@ -328,15 +365,11 @@ impl pb::tournament_service_server::TournamentService for TournamentGateway {
                 Kind::H9 => {
                     let s = t.settings.clone().unwrap_or_default();
                     let or = |v: &str, d: String| if v.is_empty() { d } else { v.to_string() };
-                    let komi = s.komi_half_points.map_or("7.5".to_string(), |k| format!("{}", f64::from(k) / 2.0));
-                    let basic = match s.time_control.as_ref().and_then(|c| c.system.as_ref()) {
-                        Some(pb::time_control::System::Absolute(a)) => a.main_ms / 60_000,
-                        Some(pb::time_control::System::Japanese(j)) => j.main_ms / 60_000,
-                        Some(pb::time_control::System::Canadian(c)) => c.main_ms / 60_000,
-                        Some(pb::time_control::System::Chinese(c)) => c.basic_ms / 60_000,
-                        Some(pb::time_control::System::MovesPerPeriod(m)) => m.main_ms / 60_000,
-                        Some(pb::time_control::System::Fischer(f)) => f.initial_ms / 60_000,
-                        _ => 0,
+                    let komi = s.ruleset.komi.to_string();
+                    // The basic time: main time, or a Chinese byo-yomi's whole basic time.
+                    let basic = match s.time_control.system {
+                        weiqi_clock::TimeSystem::ChineseByoYomi { basic, .. } => basic.as_millis() / 60_000,
+                        system => system.main_time().as_millis() / 60_000,
                     };
                     let header = H9Header {
                         class: r.h9_class.chars().next().unwrap_or('B'),
@@ -351,7 +384,7 @@ impl pb::tournament_service_server::TournamentService for TournamentGateway {
                 _ => (format!("{id}-standings.csv"), "text/csv", standings_csv(&t.core, &standings(&t.core))),
             })
             .await
-            .map_err(|e| e.to_status())?
+            .map_err(|e| status(&e))?
             .ok_or_else(|| not_found(format!("no tournament {tid}")))?;
         Ok(Response::new(pb::TournamentExport { filename: out.0, content_type: out.1.into(), content: out.2 }))
     }

@@ -3,10 +3,12 @@
 //! Every tournament is its own event log (`AggregateKind::Tournament`, one subject per tournament),
 //! decided by the pure core [`weiqi_pairing`]. This crate is the shell around it:
 //!
-//! - [`service::TournamentService`]: load (cached state + tail of the log) → [`aggregate::decide`]
-//!   (which defers every tournament rule to `weiqi_pairing::decide`) → append with the expected
-//!   sequence and the command id → reply. Conflicts decide again; duplicates answer with the
-//!   original events; faults append nothing.
+//! - [`aggregate`] (pure): the tournament as the service keeps it (the core's state, [`settings`],
+//!   accounts, publications), [`aggregate::decide`] (every tournament rule deferred to
+//!   `weiqi_pairing::decide`), published standings with each placing's games and byes.
+//! - [`service::TournamentService`]: the tournament on the one aggregate runner
+//!   ([`weiqi_aggregate::Runner`]): cached state, catch-up, append with the expected sequence and the
+//!   command id, bounded conflict retry, one duplicate policy; faults append nothing.
 //! - [`manager::ProcessManager`]: round paired → every game created in the game service (ruleset,
 //!   time control, handicap and colours of the pairing; deterministic ids); `GameEnded` → result
 //!   recorded; round completed → next round paired (when the settings ask); no-shows forfeited
@@ -30,10 +32,15 @@
 //!   rulings, the champion). [`codec`] maps it both ways; reading refuses, naming the field, a message
 //!   that lacks a field the core always has, a number the core's type cannot hold, or an enum value
 //!   this version does not know: nothing is defaulted.
-//! - `settings`, `entrant`, `published`: typed messages for what only the service knows:
-//!   `TournamentGameSettings` (recorded with `Created`), `TournamentEntrant` (the platform account of
-//!   a player, recorded with `PlayerRegistered`) and `TournamentStandingsPublished` (the official
-//!   placings).
+//! - `settings`, `entrant`: typed messages for what only the service knows: `TournamentGameSettings`
+//!   (recorded with `Created`) and `TournamentEntrant` (the platform account of a player, recorded with
+//!   `PlayerRegistered`). `published` (read-only: `TournamentStandingsPublished`, as earlier versions
+//!   stored official placings).
+//!
+//! Official placings are a **public event**: type `weiqi.v1.TournamentResultsPublished`, the message
+//! of that name the whole payload (no envelope), each placing with the games the entrant played and
+//! their byes, so the ranking service reads tournaments' results without the private envelope
+//! ([`codec::log::RESULTS_PUBLISHED`]).
 //! - `domain` (read-only): the core event as **versioned JSON**,
 //!   `TournamentDomainEvent { type, schema: 1, json }` (serde's externally tagged form of
 //!   `TournamentEvent`), as versions before the typed encoding wrote it.
@@ -56,18 +63,19 @@
 //! use weiqi_pairing::ids::PlayerId;
 //! use weiqi_pairing::rank::Rank;
 //! use weiqi_pairing::registration::Registration;
-//! use weiqi_proto::v1 as pb;
+//! use weiqi_game::domain::Actor;
 //! use weiqi_tournament::aggregate::TournamentCommand;
 //! use weiqi_tournament::service::TournamentService;
+//! use weiqi_tournament::settings::GameSettings;
 //!
 //! # #[tokio::main(flavor = "current_thread")]
 //! # async fn main() -> Result<(), Box<dyn std::error::Error>> {
 //! # let dir = tempfile::tempdir()?;
 //! let log = AnyEventLog::Embedded(EmbeddedLog::open(dir.path().join("e.redb"), EmbeddedConfig::default())?);
 //! let svc = TournamentService::new(log);
-//! let organiser = pb::Actor { kind: pb::actor::Kind::Organiser as i32, id: "org".into() };
+//! let organiser = Actor::Organiser("org".into());
 //! let config = TournamentConfig::new("Club Swiss", Format::Swiss { rounds: 3 }, 7);
-//! let settings = pb::TournamentGameSettings { size: 19, rules: "chinese".into(), ..Default::default() };
+//! let settings = GameSettings::default();
 //! svc.execute("club", "c1", &organiser, &TournamentCommand::Create { config, settings }).await?;
 //! for i in 1..=4 {
 //!     let registration = Registration::new(PlayerId(0), &format!("Player {i}"), Rank::Kyu(i));
@@ -114,3 +122,4 @@ pub mod projector;
 pub mod read_model;
 pub mod redis_model;
 pub mod service;
+pub mod settings;

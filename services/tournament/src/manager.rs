@@ -35,13 +35,15 @@ use std::time::Duration;
 use futures::{FutureExt, StreamExt};
 use weiqi_eventlog::{AggregateId, AggregateKind, EventLog, Position, RecordedEvent};
 use weiqi_game::client::GameClient;
-use weiqi_game::domain::{Actor, Command as GameCommand, GameEvent, GameResult, Outcome as GameOutcome};
+use weiqi_game::domain::{
+    Actor, Command as GameCommand, GameEvent, GameResult, GameSetup, Outcome as GameOutcome, PlayerId as GamePlayer,
+    PlayerRef, TournamentRef,
+};
 use weiqi_game::service::{GameError, GameRequest};
 use weiqi_pairing::command::Command;
 use weiqi_pairing::event::TournamentEvent;
 use weiqi_pairing::ids::{GameRef, PlayerId};
 use weiqi_pairing::state::Phase;
-use weiqi_proto::v1 as pb;
 use weiqi_rules::Color;
 
 use crate::aggregate::{Body, TournamentCommand};
@@ -50,6 +52,7 @@ use crate::ids;
 use crate::projector::batch_of;
 use crate::read_model::ReadModel;
 use crate::service::{ServiceError, TournamentService, decode_recorded};
+use crate::settings::PairedGameSetup;
 
 /// Settings of the process manager.
 #[derive(Clone, Debug)]
@@ -137,8 +140,8 @@ pub struct ProcessManager<L, M> {
     limits: Mutex<HashMap<String, (i64, bool)>>,
 }
 
-fn system() -> pb::Actor {
-    pb::Actor { kind: pb::actor::Kind::System as i32, id: "tournament".into() }
+fn system() -> Actor {
+    Actor::System("tournament".into())
 }
 
 impl<L: EventLog + Clone + 'static, M: ReadModel + 'static> ProcessManager<L, M> {
@@ -231,17 +234,17 @@ impl<L: EventLog + Clone + 'static, M: ReadModel + 'static> ProcessManager<L, M>
     /// Acts on one tournament event, retrying faults until done.
     async fn act(&self, r: &RecordedEvent) {
         let tid = r.aggregate_id.as_str();
-        let Ok((envelope, body)) = decode_recorded(r) else {
+        let Ok(recorded) = decode_recorded(r) else {
             tracing::error!(tournament = tid, sequence = r.sequence, "undecodable tournament event skipped");
             return;
         };
-        let Body::Domain(event) = body else { return };
+        let Body::Domain(event) = recorded.event.body else { return };
         match event {
             TournamentEvent::RoundPaired { round, .. } => self.create_round(tid, round).await,
             TournamentEvent::RoundCompleted { round } => self.pair_next(tid, round).await,
             TournamentEvent::ResultRecorded { game, .. } => {
                 let gid = ids::game_id(tid, game.round, game.table);
-                if envelope.causation_id != ids::result_command(&gid) {
+                if recorded.causation != ids::result_command(&gid) {
                     self.close_game(tid, game).await;
                 }
             }
@@ -264,13 +267,14 @@ impl<L: EventLog + Clone + 'static, M: ReadModel + 'static> ProcessManager<L, M>
         {
             let mut tracks = self.tracks.lock().expect("tracks lock");
             for (req, _) in &requests {
+                let (round, table) = req.setup.tournament.as_ref().map_or((0, 0), |t| (t.round, t.board));
                 tracks.entry(req.game_id.clone()).or_insert_with(|| Track {
                     tournament: tid.to_string(),
-                    round: req.round,
-                    table: req.board,
-                    paired_black: req.first.as_ref().map(|p| p.id.clone()).unwrap_or_default(),
-                    black: req.first.as_ref().map(|p| p.id.clone()).unwrap_or_default(),
-                    white: req.second.as_ref().map(|p| p.id.clone()).unwrap_or_default(),
+                    round,
+                    table,
+                    paired_black: req.setup.first.id.0.clone(),
+                    black: req.setup.first.id.0.clone(),
+                    white: req.setup.second.id.0.clone(),
                     ..Default::default()
                 });
             }
@@ -280,21 +284,14 @@ impl<L: EventLog + Clone + 'static, M: ReadModel + 'static> ProcessManager<L, M>
             .await;
     }
 
-    async fn create_game(&self, req: pb::CreateGameRequest) {
+    async fn create_game(&self, req: CreateGame) {
         let gid = req.game_id.clone();
-        let setup = match weiqi_game::convert::setup_from_request(&req) {
-            Ok(setup) => setup,
-            Err(e) => {
-                tracing::error!(game = %gid, error = %e, "the tournament's game settings do not make a game");
-                return;
-            }
-        };
         let request = GameRequest {
             game_id: gid.clone(),
             command_id: ids::create_command(&gid),
             correlation_id: String::new(),
             actor: Actor::System("tournament".into()),
-            command: GameCommand::Create { setup: Box::new(setup), nigiri_secret: [0; 32] },
+            command: GameCommand::Create { setup: Box::new(req.setup), nigiri_secret: [0; 32] },
         };
         loop {
             match self.games.execute(&request, &[]).await {
@@ -545,7 +542,7 @@ impl<L: EventLog + Clone + 'static, M: ReadModel + 'static> ProcessManager<L, M>
 
     /// Claims the no-shows that are due now.
     pub async fn sweep(&self) {
-        let now = self.service.clock().now().0;
+        let now = self.service.now().0;
         let open: Vec<(String, Track)> = self
             .tracks
             .lock()
@@ -611,45 +608,37 @@ impl<L: EventLog + Clone + 'static, M: ReadModel + 'static> ProcessManager<L, M>
     }
 }
 
-/// The create requests of a round's games, with whether each is still open (no result).
-pub fn create_requests(
-    tid: &str,
-    t: &crate::aggregate::TournamentAggregate,
-    round: u32,
-) -> Vec<(pb::CreateGameRequest, bool)> {
+/// A game a round needs in the game service.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CreateGame {
+    /// The game's deterministic id.
+    pub game_id: String,
+    /// Its setup.
+    pub setup: GameSetup,
+}
+
+/// The games of a round as the game service is asked to create them, with whether each is still open
+/// (no result).
+pub fn create_requests(tid: &str, t: &crate::aggregate::TournamentAggregate, round: u32) -> Vec<(CreateGame, bool)> {
     let Some(r) = t.core.rounds.get((round as usize).wrapping_sub(1)) else { return Vec::new() };
     let settings = t.settings.clone().unwrap_or_default();
-    let player = |p: PlayerId| pb::PlayerRef {
-        id: t.account(p),
+    let player = |p: PlayerId| PlayerRef {
+        id: GamePlayer(t.account(p)),
         name: t.registration(p).map(convert::display_name).unwrap_or_default(),
         rank: t.registration(p).map(|r| r.rank.to_string()).unwrap_or_default(),
     };
     r.games
         .iter()
         .map(|g| {
-            let gid = ids::game_id(tid, round, g.paired.table);
-            let req = pb::CreateGameRequest {
-                request_id: ids::create_command(&gid),
-                game_id: gid,
-                size: settings.size,
-                rules: settings.rules.clone(),
-                ruleset: settings.ruleset.clone(),
-                komi_half_points: if g.paired.handicap == 0 { settings.komi_half_points } else { None },
-                handicap: u32::from(g.paired.handicap),
-                first: Some(player(g.paired.black)),
-                second: Some(player(g.paired.white)),
-                colour_method: pb::game_created::ColourMethod::Fixed as i32,
-                time_control: settings.time_control,
-                tournament_id: tid.to_string(),
-                round,
-                board: g.paired.table,
+            let game_id = ids::game_id(tid, round, g.paired.table);
+            let setup = settings.game_setup(PairedGameSetup {
+                black: player(g.paired.black),
+                white: player(g.paired.white),
+                handicap: g.paired.handicap,
+                tournament: TournamentRef { id: tid.to_string(), round, board: g.paired.table },
                 event_id: t.event_id(tid).to_string(),
-                rated: settings.rated,
-                start: !settings.manual_start,
-                lateness_limit_ms: settings.lateness_limit_ms,
-                ..Default::default()
-            };
-            (req, g.result.is_none())
+            });
+            (CreateGame { game_id, setup }, g.result.is_none())
         })
         .collect()
 }

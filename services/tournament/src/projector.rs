@@ -149,7 +149,8 @@ impl<L: EventLog, M: ReadModel> Projector<L, M> {
                     continue;
                 }
                 match decode_recorded(&r) {
-                    Ok((_, body)) => {
+                    Ok(recorded) => {
+                        let body = recorded.event.body;
                         if let crate::aggregate::Body::Domain(e) = &body {
                             touch(&mut p.touched, &p.agg, e);
                         }
@@ -227,7 +228,7 @@ pub fn summary(id: &str, t: &TournamentAggregate) -> pb::TournamentSummary {
             Phase::Finished(weiqi_pairing::event::Champion::Team(k)) => k.0,
             _ => 0,
         },
-        settings: t.settings.clone(),
+        settings: t.settings.as_ref().map(crate::codec::log::settings_to_pb),
         sequence: t.version,
         rounds_planned: cfg.map_or(0, |c| convert::rounds_planned(&c.format)),
     }
@@ -310,6 +311,7 @@ fn diff(
         Update { tournament: id.to_string(), sequence: t.version, summary: summary(id, t), ..Default::default() };
     if let Some(cfg) = t.config() {
         let (after_round, criteria, rows) = standing_rows(t, cfg);
+        let rows: Vec<pb::TournamentStandingRow> = rows.iter().map(crate::codec::log::row_to_pb).collect();
         let team = cfg.format.is_team();
         let header = (after_round, criteria.clone(), team, rows.len() as u32);
         let mut changed = Vec::new();

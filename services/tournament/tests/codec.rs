@@ -104,14 +104,14 @@ fn through_the_log(e: &TournamentEvent) -> TournamentEvent {
         event_id: "e".into(),
         tournament_id: "t".into(),
         sequence: 1,
-        body: Some(Body::Domain(e.clone()).to_pb()),
+        body: Some(weiqi_tournament::codec::log::body_to_pb(&Body::Domain(e.clone()))),
         ..Default::default()
     };
     let bytes = envelope.encode_to_vec();
     let back = pb::TournamentEventEnvelope::decode(bytes.as_slice()).expect("an envelope decodes");
     assert_eq!(back, envelope);
     assert!(matches!(back.body, Some(B::Core(_))), "core events are written typed: {e:?}");
-    match Body::from_pb(back.body.as_ref()) {
+    match weiqi_tournament::codec::log::body_from_pb(back.body.as_ref()) {
         Ok(Body::Domain(d)) => d,
         other => panic!("{e:?} read back as {other:?}"),
     }
@@ -620,14 +620,15 @@ fn whole_tournaments_of_every_format_round_trip_event_by_event() {
 #[tokio::test]
 async fn the_service_writes_core_events_typed() {
     let (_dir, log) = common::embedded();
-    let svc = TournamentService::with_clock(log, common::step_clock());
+    let svc = TournamentService::with_environment(log, common::step_clock());
     common::open(&svc, "typed", common::mcmahon("Typed", 3), false, 7).await;
     common::play_round(&svc, "typed").await;
     let id = AggregateId::new("typed").unwrap();
     let stored = svc.log().read(AggregateKind::Tournament, &id, 1).await.unwrap();
     let mut core = Vec::new();
     for r in &stored {
-        let (envelope, body) = decode_recorded(r).unwrap();
+        let body = decode_recorded(r).unwrap().event.body;
+        let envelope = weiqi_tournament::codec::log::stored_envelope(r).unwrap_or_default();
         assert!(!matches!(envelope.body, Some(B::Domain(_))), "sequence {}: JSON written", r.sequence);
         if let Some(B::Core(m)) = &envelope.body {
             let Body::Domain(e) = body else { panic!("sequence {}: {body:?}", r.sequence) };
@@ -657,9 +658,9 @@ fn old_envelope(
                 schema: 1,
                 json: serde_json::to_string(e).unwrap(),
             }),
-            aggregate::result_fact(tournament, agg, e),
+            aggregate::result_fact(tournament, agg, e).as_ref().map(weiqi_tournament::codec::log::fact_to_pb),
         ),
-        other => (other.to_pb(), None),
+        other => (weiqi_tournament::codec::log::body_to_pb(other), None),
     };
     pb::TournamentEventEnvelope {
         event_id: format!("old-{sequence}"),
@@ -667,7 +668,7 @@ fn old_envelope(
         sequence,
         server_time_ms: 1_700_000_000_000 + sequence as i64,
         causation_id: format!("cmd-{sequence}"),
-        actor: Some(common::organiser()),
+        actor: Some(weiqi_game::convert::actor_to_pb(&common::organiser())),
         body: Some(body_pb),
         result,
         ..Default::default()
@@ -697,7 +698,7 @@ async fn write_old_log(log: &impl EventLog, tournament: &str) -> TournamentAggre
             .enumerate()
             .map(|(i, b)| {
                 let envelope = old_envelope(tournament, &agg, b, agg.version + i as u64 + 1);
-                NewEvent::new(b.type_name(), envelope.encode_to_vec())
+                NewEvent::new(weiqi_tournament::codec::log::type_name(b), envelope.encode_to_vec())
             })
             .collect();
         let cid = CommandId::new(format!("old-{k}")).unwrap();
@@ -716,7 +717,7 @@ async fn a_log_written_as_json_by_an_earlier_version_replays_and_continues_typed
     let old = write_old_log(&log, "old-open").await;
     assert_eq!(old.core.rounds.len(), 1);
     assert!(old.core.rounds[0].completed);
-    let svc = TournamentService::with_clock(log, common::step_clock());
+    let svc = TournamentService::with_environment(log, common::step_clock());
     // The old log replays to the state the old version had.
     let (core, accounts) = svc.read("old-open", |t| (t.core.clone(), t.accounts.clone())).await.unwrap().unwrap();
     assert_eq!(core, old.core);
@@ -727,7 +728,8 @@ async fn a_log_written_as_json_by_an_earlier_version_replays_and_continues_typed
     let stored = svc.log().read(AggregateKind::Tournament, &id, 1).await.unwrap();
     let (mut json, mut typed) = (0, 0);
     for r in &stored {
-        let (envelope, _) = decode_recorded(r).unwrap();
+        decode_recorded(r).unwrap();
+        let envelope = weiqi_tournament::codec::log::stored_envelope(r).unwrap_or_default();
         match envelope.body {
             Some(B::Domain(_)) => {
                 assert!(r.sequence <= old.version, "sequence {}: JSON written after the upgrade", r.sequence);
@@ -832,14 +834,18 @@ fn json_bodies_of_the_previous_version_read_back() {
         let envelope = pb::TournamentEventEnvelope { body: Some(B::Domain(old)), ..Default::default() };
         let bytes = envelope.encode_to_vec();
         let back = pb::TournamentEventEnvelope::decode(bytes.as_slice()).unwrap();
-        assert_eq!(Body::from_pb(back.body.as_ref()), Ok(Body::Domain(want.clone())), "{kind}");
+        assert_eq!(
+            weiqi_tournament::codec::log::body_from_pb(back.body.as_ref()),
+            Ok(Body::Domain(want.clone())),
+            "{kind}"
+        );
         // The same event, written now, is typed and reads back equal.
         assert_round_trips(&want);
     }
     // A JSON schema this version does not know is refused.
     let unknown =
         pb::TournamentDomainEvent { r#type: "Started".into(), schema: 2, json: r#"{"Started":{"at":1}}"#.into() };
-    assert!(Body::from_pb(Some(&B::Domain(unknown))).is_err());
+    assert!(weiqi_tournament::codec::log::body_from_pb(Some(&B::Domain(unknown))).is_err());
 }
 
 // ---- refusals ----
@@ -868,7 +874,7 @@ fn an_unknown_enum_value_is_refused_naming_the_field() {
     );
     let stored = pb::TournamentEventEnvelope { body: Some(B::Core(m)), ..Default::default() }.encode_to_vec();
     let back = pb::TournamentEventEnvelope::decode(stored.as_slice()).unwrap();
-    let err = Body::from_pb(back.body.as_ref()).unwrap_err();
+    let err = weiqi_tournament::codec::log::body_from_pb(back.body.as_ref()).unwrap_err();
     assert!(err.to_string().contains("TournamentPairedGame.colour_by") && err.to_string().contains("99"), "{err}");
 }
 
@@ -1078,7 +1084,7 @@ fn messages_the_core_cannot_hold_are_refused_naming_the_field() {
         let got = codec::event_from_pb(&m).unwrap_err();
         assert_eq!(got, want);
         assert_eq!(got.field(), want.field());
-        let read = Body::from_pb(Some(&B::Core(m))).unwrap_err();
+        let read = weiqi_tournament::codec::log::body_from_pb(Some(&B::Core(m))).unwrap_err();
         assert!(read.to_string().contains(want.field()), "{read}");
     }
 }

@@ -285,9 +285,9 @@ async fn a_64_player_mcmahon_is_played_through_the_real_services() {
     let events = log.read(AggregateKind::Tournament, &AggregateId::new(T).unwrap(), 1).await.unwrap();
     let mut results = 0;
     for r in &events {
-        let (env, body) = decode_recorded(r).unwrap();
-        if let Body::Domain(TournamentEvent::ResultRecorded { game, .. }) = body {
-            assert_eq!(env.causation_id, format!("result-t-{T}-r{}-b{}", game.round, game.table));
+        let recorded = decode_recorded(r).unwrap();
+        if let Body::Domain(TournamentEvent::ResultRecorded { game, .. }) = recorded.event.body {
+            assert_eq!(recorded.causation, format!("result-t-{T}-r{}-b{}", game.round, game.table));
             results += 1;
         }
     }

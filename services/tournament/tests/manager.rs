@@ -74,8 +74,8 @@ async fn tournament_events(log: &AnyEventLog, t: &str) -> Vec<(String, Body)> {
         .unwrap()
         .iter()
         .map(|r| {
-            let (env, body) = decode_recorded(r).unwrap();
-            (env.causation_id, body)
+            let recorded = decode_recorded(r).unwrap();
+            (recorded.causation, recorded.event.body)
         })
         .collect()
 }

@@ -122,7 +122,7 @@ async fn suite(model: AnyReadModel) {
 /// The projector writes what the core computes, idempotently, and a rebuild reproduces it.
 async fn projected(model: AnyReadModel) {
     let (_dir, log) = embedded();
-    let svc = TournamentService::with_clock(log.clone(), step_clock());
+    let svc = TournamentService::with_environment(log.clone(), step_clock());
     let t = "proj-mm";
     model.clear(t).await.unwrap();
     open(&svc, t, mcmahon("Projected", 3), false, 11).await;

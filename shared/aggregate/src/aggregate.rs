@@ -10,11 +10,13 @@ use weiqi_time::Millis;
 /// ([`Aggregate::digest`]), so a retry can be told from another command reusing its id.
 pub const COMMAND_DIGEST: &str = "weiqi-command-digest";
 
-/// What a decision may use besides the state and the command: the server time and, when the
-/// aggregate asks for it ([`Aggregate::needs_random`]), 32 random bytes. Both come from the
+/// What a decision may use besides the state and the command: the aggregate's id, the server time and,
+/// when the aggregate asks for it ([`Aggregate::needs_random`]), 32 random bytes. Both come from the
 /// [`crate::Environment`], so `decide` stays pure.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Context {
+pub struct Context<'a> {
+    /// The aggregate's id.
+    pub aggregate: &'a str,
     /// Server time of the decision.
     pub now: Millis,
     /// Random bytes (zero unless asked for).
@@ -74,7 +76,7 @@ pub trait Aggregate: Send + Sync + 'static {
         state: &Self::State,
         actor: &Self::Actor,
         command: &Self::Command,
-        ctx: &Context,
+        ctx: &Context<'_>,
     ) -> Result<Vec<Self::Event>, Self::Rejection>;
 
     /// Folds one event into the state.
@@ -96,7 +98,7 @@ pub trait Aggregate: Send + Sync + 'static {
         state: &Self::State,
         actor: &Self::Actor,
         command: &Self::Command,
-        ctx: &Context,
+        ctx: &Context<'_>,
     ) -> Decided<Self> {
         let events = Self::decide(state, actor, command, ctx)?;
         let mut next = state.clone();

@@ -41,7 +41,7 @@
 //!     type Stored = u32;
 //!     type Rejection = String;
 //!
-//!     fn decide(state: &u32, _: &String, add: &u32, _: &Context) -> Result<Vec<u32>, String> {
+//!     fn decide(state: &u32, _: &String, add: &u32, _: &Context<'_>) -> Result<Vec<u32>, String> {
 //!         if state + add > 10 { Err(format!("{state} + {add} is more than ten")) } else { Ok(vec![*add]) }
 //!     }
 //!     fn evolve(state: &mut u32, add: &u32) -> Result<(), String> {

@@ -333,6 +333,7 @@ impl<A: Aggregate, L: EventLog> Runner<A, L> {
                 return retry_or_reused(&digest, seen, slot.version);
             }
             let ctx = Context {
+                aggregate: id,
                 now: self.env.now(),
                 random: if A::needs_random(command) { self.env.random() } else { [0; 32] },
             };

@@ -23,7 +23,8 @@
 //! round robin by Berger tables (single, double, multiple; balanced colours), Swiss (积分编排),
 //! McMahon (bars), Swiss plus multi-loss elimination (the field kept even by reprieves), best-of-N
 //! matches, groups then a cross knockout (seed 001), team events (fixed board order or line-ups
-//! per match; round robin or Swiss), full team rotation, and 擂台赛 win-and-continue.
+//! per match; round robin or Swiss), full team rotation, and 擂台赛 win-and-continue. Each format's
+//! round logic has its own file under `src/rounds/` (module [`rounds`], which lists them).
 //!
 //! ## Example
 //! ```

@@ -18,6 +18,7 @@
 //! only in standings, which are computed from the events, never stored in them).
 
 pub mod config;
+pub mod log;
 pub mod progress;
 pub mod registration;
 pub mod results;

@@ -4,26 +4,30 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, Ordering};
 
+use weiqi_aggregate::Environment;
 use weiqi_eventlog::{AnyEventLog, EmbeddedConfig, EmbeddedLog, EventLog};
 use weiqi_pairing::command::Command;
 use weiqi_pairing::config::{Format, McMahonBars, TournamentConfig};
-use weiqi_pairing::ids::{Colour, GameRef, Millis, PlayerId};
+use weiqi_pairing::ids::{Colour, GameRef, PlayerId};
 use weiqi_pairing::outcome::GameResult;
 use weiqi_pairing::rank::Rank;
 use weiqi_pairing::registration::Registration;
 use weiqi_proto::v1 as pb;
 use weiqi_tournament::aggregate::TournamentCommand;
-use weiqi_tournament::service::{Clock, TournamentService};
+use weiqi_tournament::service::TournamentService;
+use weiqi_tournament::settings::GameSettings;
 
-/// A clock that advances one second per reading.
+/// A clock that advances one second per reading (and draws the seed 7).
 pub struct StepClock(pub AtomicI64);
 
-impl Clock for StepClock {
-    fn now(&self) -> Millis {
-        Millis(self.0.fetch_add(1000, Ordering::SeqCst))
+impl Environment for StepClock {
+    fn now(&self) -> weiqi_aggregate::Millis {
+        weiqi_aggregate::Millis(self.0.fetch_add(1000, Ordering::SeqCst))
     }
-    fn seed(&self) -> u64 {
-        7
+    fn random(&self) -> [u8; 32] {
+        let mut seed = [0; 32];
+        seed[0] = 7;
+        seed
     }
 }
 
@@ -37,8 +41,8 @@ pub fn embedded() -> (tempfile::TempDir, AnyEventLog) {
     (dir, AnyEventLog::Embedded(log))
 }
 
-pub fn organiser() -> pb::Actor {
-    pb::Actor { kind: pb::actor::Kind::Organiser as i32, id: "org".into() }
+pub fn organiser() -> weiqi_game::domain::Actor {
+    weiqi_game::domain::Actor::Organiser("org".into())
 }
 
 pub fn mcmahon(name: &str, rounds: u32) -> TournamentConfig {
@@ -49,8 +53,8 @@ pub fn mcmahon(name: &str, rounds: u32) -> TournamentConfig {
     )
 }
 
-pub fn settings(auto_pair: bool) -> pb::TournamentGameSettings {
-    pb::TournamentGameSettings { size: 9, rules: "chinese".into(), auto_pair, ..Default::default() }
+pub fn settings(auto_pair: bool) -> GameSettings {
+    GameSettings { size: 9, auto_pair, ..GameSettings::default() }
 }
 
 pub fn registration(i: u32) -> Registration {

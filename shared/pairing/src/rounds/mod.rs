@@ -1,0 +1,233 @@
+//! Pairing the next round, format by format. Everything here is a pure function of the state;
+//! the events it returns record every outcome (pairs, colours, nigiri draws, byes, reprieves).
+//!
+//! This module holds what the formats share (the round draft, the dispatch `pair_next`, entrants,
+//! seeding, forfeits and the two-team helpers); each format of Art. 26 (RULES.md section 4) has its
+//! own file:
+//!
+//! | File | Format ([`Format`]) |
+//! |---|---|
+//! | `knockout.rs` | single elimination by a seeded bracket (`Knockout`) |
+//! | `round_robin.rs` | round robin by Berger tables (`RoundRobin`) |
+//! | `swiss_mcmahon.rs` | Swiss and McMahon (`Swiss`, `McMahon`); the loss groups of `Knockout { losses: 2.. }` |
+//! | `swiss_elimination.rs` | Swiss plus multi-loss elimination (`SwissElimination`) |
+//! | `matches.rs` | best-of-N and fixed-length matches (`Match`, `FixedMatch`) |
+//! | `groups.rs` | groups then a cross knockout (`GroupsThenKnockout`) |
+//! | `team.rs` | team events (`Team`) |
+//! | `team_rotation.rs` | team rotation (`TeamRotation`) |
+//! | `win_and_continue.rs` | 擂台赛 win-and-continue (`WinAndContinue`) |
+
+mod groups;
+mod knockout;
+mod matches;
+mod round_robin;
+mod swiss_elimination;
+mod swiss_mcmahon;
+mod team;
+mod team_rotation;
+mod win_and_continue;
+
+pub(crate) use groups::group_members;
+pub(crate) use knockout::knockout_champion;
+pub(crate) use matches::match_wins;
+pub use swiss_mcmahon::next_round_candidates;
+pub(crate) use swiss_mcmahon::{candidates, pairing_score};
+pub(crate) use win_and_continue::arena_next;
+
+use crate::berger::rounds_per_cycle;
+use crate::config::{Format, TournamentConfig};
+use crate::event::{BracketSlot, Bye, ColourBy, PairedGame, Stage, TeamMatch, TournamentEvent};
+use crate::ids::{Colour, GameRef, Millis, PlayerId, TeamId};
+use crate::outcome::{GameResult, Outcome, ResultReason};
+use crate::rejection::Rejection;
+use crate::state::Tournament;
+use crate::swiss::PairingError;
+use crate::weights::{ByePolicy, PairingPolicy, RematchPolicy};
+use groups::cross_knockout;
+use knockout::knockout;
+use matches::best_of;
+use round_robin::round_robin;
+use swiss_elimination::swiss_elimination;
+use swiss_mcmahon::swiss_like;
+use team::team_round;
+use team_rotation::rotation_round;
+use win_and_continue::arena_round;
+
+/// A paired round before it becomes an event.
+#[derive(Default)]
+struct Draft {
+    stage: Option<Stage>,
+    games: Vec<PairedGame>,
+    byes: Vec<Bye>,
+    team_matches: Vec<TeamMatch>,
+    bracket: Vec<BracketSlot>,
+    team_byes: Vec<TeamId>,
+    /// Games decided at once (forfeits against a withdrawn player): (table, outcome).
+    forfeits: Vec<(u32, Outcome)>,
+    /// Events that come before `RoundPaired` (reprieves).
+    before: Vec<TournamentEvent>,
+}
+
+impl Draft {
+    fn game(&mut self, black: PlayerId, white: PlayerId, colour_by: ColourBy) -> &mut PairedGame {
+        let table = self.games.len() as u32 + 1;
+        self.games.push(PairedGame {
+            table,
+            black,
+            white,
+            handicap: 0,
+            colour_by,
+            cost: None,
+            fixed: false,
+            team_board: None,
+            group: None,
+        });
+        self.games.last_mut().expect("just pushed")
+    }
+
+    fn into_events(self, round: u32, now: Millis) -> Vec<TournamentEvent> {
+        let mut events = self.before;
+        events.push(TournamentEvent::RoundPaired {
+            round,
+            stage: self.stage.unwrap_or(Stage::Main),
+            games: self.games,
+            byes: self.byes,
+            team_matches: self.team_matches,
+            bracket: self.bracket,
+            team_byes: self.team_byes,
+        });
+        for (table, outcome) in self.forfeits {
+            events.push(TournamentEvent::ResultRecorded {
+                game: GameRef { round, table },
+                result: GameResult { outcome, reason: ResultReason::Forfeit },
+                at: now,
+            });
+        }
+        events
+    }
+}
+
+/// Pairs round `current + 1`.
+pub(crate) fn pair_next(
+    t: &Tournament,
+    cfg: &TournamentConfig,
+    now: Millis,
+) -> Result<Vec<TournamentEvent>, Rejection> {
+    let next = t.current_round() + 1;
+    let draft = match &cfg.format {
+        Format::Swiss { rounds } | Format::McMahon { rounds, .. } => {
+            if next > *rounds {
+                return Err(Rejection::Finished);
+            }
+            swiss_like(t, cfg, next, active_players(t), cfg.pairing, false)?
+        }
+        Format::SwissElimination { rounds, .. } => {
+            if next > *rounds {
+                return Err(Rejection::Finished);
+            }
+            swiss_elimination(t, cfg, next)?
+        }
+        Format::Knockout { losses } if *losses >= 2 => {
+            let active = active_players(t);
+            if active.len() < 2 {
+                return Err(Rejection::Finished);
+            }
+            let policy =
+                PairingPolicy { rematches: RematchPolicy::Discouraged, byes: ByePolicy::FewestFirst, ..cfg.pairing };
+            swiss_like(t, cfg, next, active, policy, true)?
+        }
+        Format::Knockout { .. } => knockout(t, cfg, next, Stage::Main)?,
+        Format::RoundRobin { cycles } => {
+            let entrants = entrants(t);
+            if next as usize > rounds_per_cycle(entrants.len()) * *cycles as usize {
+                return Err(Rejection::Finished);
+            }
+            let mut d = Draft::default();
+            round_robin(t, &mut d, &entrants, (next - 1) as usize, None);
+            d
+        }
+        Format::Match { .. } => best_of(t, cfg, next),
+        Format::FixedMatch { games } => {
+            if next > *games {
+                return Err(Rejection::Finished);
+            }
+            best_of(t, cfg, next)
+        }
+        Format::GroupsThenKnockout { groups, advance } => {
+            let groups = group_members(t, *groups);
+            let group_rounds = groups.iter().map(|g| rounds_per_cycle(g.len())).max().unwrap_or(0) as u32;
+            if next <= group_rounds {
+                let mut d = Draft { stage: Some(Stage::Groups), ..Draft::default() };
+                for (gi, g) in groups.iter().enumerate() {
+                    if ((next - 1) as usize) < rounds_per_cycle(g.len()) {
+                        round_robin(t, &mut d, g, (next - 1) as usize, Some(gi as u32));
+                    }
+                }
+                d
+            } else if next == group_rounds + 1 {
+                cross_knockout(t, cfg, next, &groups, *advance, group_rounds)?
+            } else {
+                knockout(t, cfg, next, Stage::Knockout)?
+            }
+        }
+        Format::Team { boards, line_up, schedule } => team_round(t, cfg, next, *boards, *line_up, *schedule)?,
+        Format::TeamRotation => rotation_round(t, next)?,
+        Format::WinAndContinue => arena_round(t, cfg, next)?,
+    };
+    Ok(draft.into_events(next, now))
+}
+
+/// Players still in: not withdrawn, not eliminated.
+fn active_players(t: &Tournament) -> Vec<PlayerId> {
+    t.players.keys().copied().filter(|&p| t.is_active(p)).collect()
+}
+
+/// Round-robin entrants in Berger order: everyone who did not leave before round 1, by lot.
+pub(crate) fn entrants(t: &Tournament) -> Vec<PlayerId> {
+    let mut v: Vec<PlayerId> =
+        t.players.iter().filter(|(_, e)| e.withdrawn.is_none_or(|w| w.after_round > 0)).map(|(&p, _)| p).collect();
+    v.sort_by_key(|p| (t.players[p].lot, *p));
+    v
+}
+
+/// Seeding order: rank, then rating (higher first), then lot.
+fn seeded(t: &Tournament, mut players: Vec<PlayerId>) -> Vec<PlayerId> {
+    players.sort_by_key(|p| {
+        let e = &t.players[p];
+        (-e.registration.rank.value(), -(e.registration.rating.unwrap_or(0)), e.lot, *p)
+    });
+    players
+}
+
+/// The forfeit outcome of a game when the black and/or white player has withdrawn.
+fn forfeit_outcome(black_gone: bool, white_gone: bool) -> Option<Outcome> {
+    match (black_gone, white_gone) {
+        (true, false) => Some(Outcome::Win(Colour::White)),
+        (false, true) => Some(Outcome::Win(Colour::Black)),
+        (true, true) => Some(Outcome::BothLose),
+        (false, false) => None,
+    }
+}
+
+/// Teams in lot order.
+fn teams_by_lot(t: &Tournament) -> Vec<TeamId> {
+    let mut v: Vec<TeamId> = t.teams.keys().copied().collect();
+    v.sort_by_key(|k| (t.teams[k].lot, *k));
+    v
+}
+
+/// The two teams of a two-team format, in lot order, with their active members.
+fn two_teams(t: &Tournament) -> Result<[(TeamId, Vec<PlayerId>); 2], Rejection> {
+    let teams = teams_by_lot(t);
+    if teams.len() != 2 {
+        return Err(Rejection::TooFewEntrants { needed: 2, have: teams.len() });
+    }
+    let members = |k: TeamId| t.teams[&k].members.clone();
+    Ok([(teams[0], members(teams[0])), (teams[1], members(teams[1]))])
+}
+
+impl From<PairingError> for Rejection {
+    fn from(e: PairingError) -> Rejection {
+        Rejection::Pairing(e)
+    }
+}
