@@ -85,10 +85,9 @@
 //!
 //! ## Benchmark
 //!
-//! [`bench::run`] (`weiqi bench clocks`): 10,000 running clocks against a real nats-server; see
-//! [`mod@bench`] for what is measured and how.
+//! `weiqi bench clocks` (in the `weiqi` binary, `services/weiqi/src/bench/clocks_harness.rs`): 10,000
+//! running clocks against a real nats-server.
 
-pub mod bench;
 pub mod convert;
 pub mod flag;
 pub mod grpc;

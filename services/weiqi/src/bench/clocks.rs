@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::Result;
-use weiqi_clock_service::bench::{BenchConfig, run_detailed};
+use super::clocks_harness::{BenchConfig, run_detailed};
 
 use crate::output::report;
 

@@ -3,6 +3,7 @@
 //! process; run a release build (`cargo run --release -p weiqi -- bench …`).
 
 mod clocks;
+mod clocks_harness;
 mod e2e;
 mod pairing;
 mod ratings;

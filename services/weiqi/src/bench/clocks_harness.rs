@@ -57,8 +57,7 @@ use weiqi_game::domain::{Actor, GameEvent};
 use weiqi_game::service::{GameError, GameRequest, GameService};
 use weiqi_proto::v1 as pb;
 
-use crate::service::{ClockConfig, ClockService, ClockStats};
-use crate::time::SystemClock;
+use weiqi_clock_service::{ClockConfig, ClockService, ClockStats, SystemClock};
 
 /// What to run.
 #[derive(Clone, Debug)]
@@ -178,7 +177,7 @@ pub async fn run_detailed(config: BenchConfig) -> Result<(BenchReport, BenchDeta
             (Some(server), url)
         }
     };
-    let prefix = format!("wqbench{}", crate::time::system_now().0);
+    let prefix = format!("wqbench{}", weiqi_clock_service::time::system_now().0);
     let log_config = JetStreamConfig { prefix: prefix.clone(), ..JetStreamConfig::default() };
 
     // The game service, in this process.
