@@ -20,7 +20,6 @@
 //!   the gateway: organisers' and referees' commands, reads for everyone, explanations, exports.
 //! - [`directory::PlayerDirectory`]: where registration snapshots come from when the request does not
 //!   carry one (the ranking service's registry, once plugged in).
-//! - [`bench::simulated_event`]: a whole Swiss through the real services, for `weiqi bench`.
 //!
 //! ## The log's encoding
 //! Each stored event is an encoded `weiqi.v1.TournamentEventEnvelope` (ids, sequence, server time,
@@ -110,7 +109,6 @@
 //!   `weiqi-game`); only `convert.rs` and [`codec`] map the core's types to protobuf.
 
 pub mod aggregate;
-pub mod bench;
 pub mod codec;
 pub mod convert;
 pub mod directory;

@@ -8,6 +8,7 @@ mod e2e;
 mod pairing;
 mod ratings;
 mod rules;
+mod tournament;
 
 use std::process::ExitCode;
 
@@ -93,12 +94,28 @@ pub enum BenchCommand {
         #[arg(long)]
         json: bool,
     },
+    /// A simulated Swiss through the real services (game, tournament, process manager, projector):
+    /// every game played by simulated players through the game service's client.
+    Tournament {
+        #[arg(long, default_value_t = 2_000)]
+        players: usize,
+        #[arg(long, default_value_t = 7)]
+        rounds: u32,
+        /// NATS server URL (default: the embedded log, in process).
+        #[arg(long)]
+        nats: Option<String>,
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 pub fn run(command: BenchCommand) -> Result<ExitCode> {
     match command {
         BenchCommand::Rules { games, runs, json } => rules::run(games, runs, json),
         BenchCommand::Pairing { players, swiss, seed, json } => pairing::run(players, swiss, seed, json),
+        BenchCommand::Tournament { players, rounds, nats, json } => {
+            crate::runtime().block_on(tournament::run(players, rounds, nats, json))
+        }
         BenchCommand::Ratings { games, redis, json } => crate::runtime().block_on(ratings::run(games, redis, json)),
         BenchCommand::Clocks { clocks, nats, min_secs, max_secs, json } => {
             crate::runtime().block_on(clocks::run(clocks, nats, min_secs, max_secs, json))

@@ -1,4 +1,4 @@
-//! The end-to-end part of `weiqi bench pairing`: a simulated Swiss run through the real services.
+//! `weiqi bench tournament`: a simulated Swiss run through the real services, end to end.
 //!
 //! [`simulated_event`] runs a whole event (by default 2,000 players, 7 rounds) the way production
 //! runs it: the game service on the event log (NATS JetStream when a URL is given, answering
@@ -30,11 +30,11 @@ use weiqi_pairing::config::{Format, TournamentConfig};
 use weiqi_pairing::state::Phase;
 use weiqi_rules::{Game, Move, Ruleset};
 
-use crate::aggregate::TournamentCommand;
-use crate::manager::{ManagerConfig, ProcessManager};
-use crate::projector::Projector;
-use crate::read_model::{AnyReadModel, MemoryReadModel, ReadModel, RedisReadModel};
-use crate::service::TournamentService;
+use weiqi_tournament::aggregate::TournamentCommand;
+use weiqi_tournament::manager::{ManagerConfig, ProcessManager};
+use weiqi_tournament::projector::Projector;
+use weiqi_tournament::read_model::{AnyReadModel, MemoryReadModel, ReadModel, RedisReadModel};
+use weiqi_tournament::service::TournamentService;
 
 /// What to simulate.
 #[derive(Clone, Debug)]
@@ -189,7 +189,7 @@ async fn drive(
     let t = format!("bench-{run}");
     let started = Instant::now();
     let config = TournamentConfig::new("Simulated Swiss", Format::Swiss { rounds: cfg.rounds }, cfg.seed);
-    let settings = crate::settings::GameSettings { size: 9, auto_pair: true, ..Default::default() };
+    let settings = weiqi_tournament::settings::GameSettings { size: 9, auto_pair: true, ..Default::default() };
     let exec = |cid: String, cmd: TournamentCommand| {
         let (svc, t) = (svc.clone(), t.clone());
         async move { svc.execute(&t, &cid, &organiser(), &cmd).await.map_err(fail) }
@@ -215,7 +215,7 @@ async fn drive(
                         .iter()
                         .map(|g| {
                             (
-                                crate::ids::game_id(&t, round, g.paired.table),
+                                weiqi_tournament::ids::game_id(&t, round, g.paired.table),
                                 a.account(g.paired.black),
                                 a.account(g.paired.white),
                             )
@@ -335,5 +335,47 @@ async fn play(
             Err(GameError::Unavailable(_)) => tokio::time::sleep(Duration::from_millis(20)).await,
             Err(e) => return Err(SimulationError(format!("{gid}: {e}"))),
         }
+    }
+}
+
+/// `weiqi bench tournament`: the report as a table, and with `--json` one JSON object on the last line.
+pub async fn run(players: usize, rounds: u32, nats: Option<String>, json: bool) -> anyhow::Result<std::process::ExitCode> {
+    eprintln!("simulating a {players}-player Swiss of {rounds} rounds through the real services …");
+    let report = simulated_event(players, rounds, nats).await.map_err(|e| anyhow::anyhow!("{}", e.0))?;
+    let per_round: Vec<String> = report.round_seconds.iter().map(|s| format!("{s:.2}")).collect();
+    crate::output::report(
+        &format!("weiqi bench tournament — {players} players, {rounds} rounds, {} backend", report.backend),
+        &[
+            ("games", report.games.to_string(), ""),
+            ("player commands", report.player_commands.to_string(), ""),
+            ("seconds per round", per_round.join(" "), ""),
+        ],
+        json.then_some(&report),
+    );
+    Ok(std::process::ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    //! The simulated event on a small field: it plays every game through the services and reports what
+    //! it did (time is reported, never asserted).
+    use super::*;
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_small_simulated_swiss_runs_to_the_end_on_the_embedded_log() {
+        let mut cfg = SimulatedEventConfig::new(21, 3, None);
+        cfg.moves_per_game = 3;
+        let report = simulated_event_with(&cfg).await.unwrap();
+        assert_eq!((report.players, report.rounds, report.backend.as_str()), (21, 3, "embedded"));
+        assert_eq!(report.games, 30, "10 games a round (one bye)");
+        assert_eq!(report.round_seconds.len(), 3);
+        assert!(report.player_commands >= report.games, "at least a resignation per game");
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_small_simulated_swiss_runs_on_nats() {
+        let nats = weiqi_testkit::require!(weiqi_testkit::NatsServer::start());
+        let report = simulated_event(16, 2, Some(nats.url())).await.unwrap();
+        assert_eq!((report.games, report.backend.as_str()), (16, "nats"));
     }
 }
