@@ -27,7 +27,9 @@ use weiqi_proto::v1::rejection::Kind;
 
 use crate::convert::{self, Reason};
 use crate::service::TOPIC;
-use crate::time::{SystemClock, TimeSource};
+use weiqi_aggregate::Environment;
+
+use crate::time::SystemClock;
 
 /// The `ClockService` gRPC service (add it to the gateway's routes with
 /// `pb::clock_service_server::ClockServiceServer::new(gateway)`).
@@ -36,7 +38,7 @@ pub struct ClockGateway {
     log: AnyEventLog,
     bus: AnyBus,
     auth: Authority,
-    time: Arc<dyn TimeSource>,
+    time: Arc<dyn Environment>,
 }
 
 impl ClockGateway {
@@ -47,7 +49,7 @@ impl ClockGateway {
     }
 
     /// The same with an injected time source for the snapshot (tests).
-    pub fn with_time_source(mut self, time: Arc<dyn TimeSource>) -> ClockGateway {
+    pub fn with_time_source(mut self, time: Arc<dyn Environment>) -> ClockGateway {
         self.time = time;
         self
     }

@@ -47,7 +47,7 @@
 //! - **One timer structure.** [`TimerQueue`] is an ordered set of (instant, game) with one entry per game,
 //!   plus one sleep for the whole service; a move costs two O(log n) updates. It is keyed by server time
 //!   ([`weiqi_clock::Millis`]), not tokio's monotonic `Instant`, because deadlines are computed from the
-//!   events' server timestamps and because the time source is injected ([`TimeSource`]: the system clock
+//!   events' server timestamps and because the time source is injected ([`weiqi_aggregate::Environment`]: the system clock
 //!   in production, [`ManualClock`] in tests, which also drives the game service). That is why it is not
 //!   `tokio_util::time::DelayQueue`, whose instants only tokio's own (pausable) clock can move.
 //! - **Restart: rebuild from the start of the log.** The service keeps nothing on disk. On start it reads
@@ -99,4 +99,4 @@ pub mod tracker;
 pub use grpc::ClockGateway;
 pub use queue::TimerQueue;
 pub use service::{ClockConfig, ClockService, ClockStats, TOPIC};
-pub use time::{ManualClock, SystemClock, TimeSource};
+pub use time::{ManualClock, SystemClock};

@@ -28,7 +28,9 @@ use weiqi_proto::v1 as pb;
 use crate::convert::{self, Reason};
 use crate::flag::{FlagAnswer, FlagReport, read_tail, send_flag};
 use crate::queue::TimerQueue;
-use crate::time::{Sleep, SystemClock, TimeSource};
+use weiqi_aggregate::{Environment, Sleep};
+
+use crate::time::SystemClock;
 use crate::tracker::Tracked;
 
 /// The bus topic of clock ticks: subject `weiqi.clock.<game>`.
@@ -103,7 +105,7 @@ pub struct ClockService {
     log: AnyEventLog,
     bus: AnyBus,
     game: GameClient,
-    time: Arc<dyn TimeSource>,
+    time: Arc<dyn Environment>,
     config: ClockConfig,
     counters: Arc<Counters>,
 }
@@ -119,7 +121,7 @@ impl ClockService {
         log: AnyEventLog,
         bus: AnyBus,
         game: GameClient,
-        time: Arc<dyn TimeSource>,
+        time: Arc<dyn Environment>,
         config: ClockConfig,
     ) -> ClockService {
         ClockService { log, bus, game, time, config, counters: Arc::default() }

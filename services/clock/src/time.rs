@@ -2,58 +2,24 @@
 //! moves by hand in tests.
 //!
 //! Deadlines are server instants ([`Millis`] since the Unix epoch, recorded in the game's events), so the
-//! service waits for wall-clock instants, not for monotonic durations. A [`TimeSource`] gives both "now"
-//! and a future that completes once "now" has reached an instant. The game service takes the same
-//! instants from its own [`Environment`]; [`ManualClock`] is both, so a test can drive the game service
-//! and the clock service from one hand-moved clock.
+//! service waits for wall-clock instants, not for monotonic durations. The platform's one
+//! [`Environment`] gives both "now" and a future that completes once "now" has reached an instant
+//! ([`Environment::sleep_until`]); the game service takes its instants from the same trait, so a test
+//! can drive the game service and the clock service from one hand-moved [`ManualClock`].
 
-use std::future::Future;
-use std::pin::Pin;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use tokio::sync::watch;
-use weiqi_aggregate::Environment;
+use weiqi_aggregate::{Environment, Sleep, SystemEnvironment};
 use weiqi_clock::{DurationMs, Millis};
 
-/// A future that completes when the time source has reached an instant.
-pub type Sleep = Pin<Box<dyn Future<Output = ()> + Send>>;
-
-/// Waiting for server instants: the platform's [`Environment`] (server time) plus a way to sleep until
-/// an instant.
-pub trait TimeSource: Environment {
-    /// Completes once [`now`](Self::now) is at or past `at` (at once if it already is). It may complete
-    /// a little early if the clock is stepped; callers check `now` again.
-    fn sleep_until(&self, at: Millis) -> Sleep;
-}
-
-/// The system clock (`SystemTime`), waiting with tokio's timer (millisecond resolution, never early by
-/// tokio's own clock).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct SystemClock;
+/// The system clock: the platform's [`SystemEnvironment`] (tokio's timer, millisecond resolution).
+pub use weiqi_aggregate::SystemEnvironment as SystemClock;
 
 /// The system clock as [`Millis`].
 pub fn system_now() -> Millis {
-    let since = SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default();
-    Millis(i64::try_from(since.as_millis()).unwrap_or(i64::MAX))
-}
-
-impl Environment for SystemClock {
-    fn now(&self) -> Millis {
-        system_now()
-    }
-
-    fn random(&self) -> [u8; 32] {
-        weiqi_aggregate::SystemEnvironment.random()
-    }
-}
-
-impl TimeSource for SystemClock {
-    fn sleep_until(&self, at: Millis) -> Sleep {
-        let wait = (at - system_now()).non_negative();
-        Box::pin(tokio::time::sleep(Duration::from_millis(wait.as_millis().unsigned_abs())))
-    }
+    SystemEnvironment.now()
 }
 
 /// A clock moved by hand, for tests. Cheap to clone; clones share the time.
@@ -95,8 +61,8 @@ impl ManualClock {
     }
 }
 
-impl TimeSource for ManualClock {
-    fn sleep_until(&self, at: Millis) -> Sleep {
+impl ManualClock {
+    fn sleep_manually(&self, at: Millis) -> Sleep {
         let mut rx = self.now.subscribe();
         Box::pin(async move {
             // The sender lives as long as any clone of the clock; if it is gone, nothing will move time.
@@ -117,6 +83,10 @@ impl Environment for ManualClock {
         let mut out = [0u8; 32];
         out[..8].copy_from_slice(&n.to_le_bytes());
         out
+    }
+
+    fn sleep_until(&self, at: Millis) -> Sleep {
+        self.sleep_manually(at)
     }
 }
 

@@ -12,8 +12,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use common::*;
+use weiqi_aggregate::Environment;
 use weiqi_clock::{Call, DurationMs, Millis, Side};
-use weiqi_clock_service::{ClockGateway, ManualClock, SystemClock, TimeSource};
+use weiqi_clock_service::{ClockGateway, ManualClock, SystemClock};
 use weiqi_game::domain::GameEvent;
 use weiqi_game::service::SystemEnvironment;
 use weiqi_gateway::auth::{Authority, Role};

@@ -21,7 +21,12 @@ impl Aggregate for GameAggregate {
     type Stored = Recorded;
     type Rejection = Rejection;
 
-    fn decide(state: &GameState, actor: &Actor, command: &Command, ctx: &Context<'_>) -> Result<Vec<GameEvent>, Rejection> {
+    fn decide(
+        state: &GameState,
+        actor: &Actor,
+        command: &Command,
+        ctx: &Context<'_>,
+    ) -> Result<Vec<GameEvent>, Rejection> {
         Self::decide_and_fold(state, actor, command, ctx).map(|(events, _)| events)
     }
 

@@ -11,11 +11,11 @@ use futures::StreamExt;
 use tokio::sync::Mutex;
 use weiqi_eventlog::{AggregateKind, AnyEventLog, EventLog, Position, RecordedEvent};
 
-use crate::convert::{self, DecodeError};
+use crate::codec::{self, DecodeError};
+use crate::domain::PlayerEvent;
 use crate::error::RankingError;
 use crate::logs::read_stored;
 use crate::readmodel::{AnyReadModel, Change, ReadModel};
-use crate::registry::PlayerEvent;
 
 /// Changes applied per read-model batch.
 const BATCH: usize = 512;
@@ -35,7 +35,7 @@ pub struct RankingProjector {
 /// When the event does not decode.
 pub fn change_of(r: &RecordedEvent) -> Result<Option<Change>, DecodeError> {
     let player = r.aggregate_id.to_string();
-    Ok(match convert::read_player(r)? {
+    Ok(match codec::read_player(r)? {
         Some(PlayerEvent::Registered { profile, .. } | PlayerEvent::ProfileUpdated { profile, .. }) => {
             Some(Change::Profile(profile))
         }

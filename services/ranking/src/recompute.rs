@@ -11,7 +11,7 @@
 use weiqi_eventlog::{AggregateId, AggregateKind, EventLog};
 use weiqi_rating::{RatingBook, RatingCommand, RatingInput, RatingSystem, recompute, replay};
 
-use crate::convert::read_ledger;
+use crate::codec::read_ledger;
 use crate::error::RankingError;
 use crate::games::load_game;
 
@@ -31,7 +31,7 @@ pub struct Recomputed {
 /// Rebuilds the book of `system` from the logs (see the module doc).
 ///
 /// # Errors
-/// Faults; `Internal` when a ledger game disagrees with its game log or an input is refused.
+/// Faults; `Corrupt` when a ledger game disagrees with its game log or an input is refused.
 pub async fn from_logs<L: EventLog>(log: &L, system: RatingSystem) -> Result<Recomputed, RankingError> {
     let ledger = AggregateId::new(format!("_ledger-{}", system.name())).expect("a valid ledger id");
     let stored = log.read(AggregateKind::Player, &ledger, 1).await?;
@@ -43,7 +43,7 @@ pub async fn from_logs<L: EventLog>(log: &L, system: RatingSystem) -> Result<Rec
         if let RatingCommand::RecordGame(game) = &entry.input.command {
             let from_log = load_game(log, &game.id.0).await?.and_then(|g| g.rated_game());
             if from_log.as_ref() != Some(game) {
-                return Err(RankingError::Internal(format!(
+                return Err(RankingError::Corrupt(format!(
                     "ledger entry {} says {game:?}, the game log says {from_log:?}",
                     r.sequence
                 )));
@@ -53,7 +53,7 @@ pub async fn from_logs<L: EventLog>(log: &L, system: RatingSystem) -> Result<Rec
         events.extend(entry.events);
         inputs.push(entry.input);
     }
-    let book = recompute(system.clone(), &inputs).map_err(|e| RankingError::Internal(e.to_string()))?;
+    let book = recompute(system.clone(), &inputs).map_err(|e| RankingError::Corrupt(e.to_string()))?;
     Ok(Recomputed { replayed: replay(system, &events), book, entries: stored.len(), games })
 }
 

@@ -20,6 +20,9 @@ use weiqi_rating::{EventRef, GameId, Millis, PlayerId, TournamentPlacing};
 
 use crate::convert::{RESULTS_TYPE, results_from_pb, results_pb};
 
+/// The tournament service's public event of published placings.
+const RESULTS_PUBLISHED: &str = weiqi_tournament::codec::log::RESULTS_PUBLISHED;
+
 /// One player's final result in a group.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Placing {
@@ -206,14 +209,11 @@ pub struct EventClass {
 /// Which tournaments count for ranking, and as what; `None`: not a ranking event.
 pub type Classifier = Arc<dyn Fn(&str) -> Option<EventClass> + Send + Sync>;
 
-/// The results port over the tournament service's own logs (`weiqi.v1.TournamentEventEnvelope`, kind
-/// `tournament`, one aggregate per tournament): an event's final results are its last published
-/// standings marked final, each player's games are the `TournamentResultFact`s naming their account
-/// (a correction replaces the result of its round and table). Wins the facts do not account for
-/// are taken as byes, at most one per round without a game: the log has no typed bye, so a standings
-/// row is only checked as far as its games go (the game logs must show exactly the facts' wins,
-/// and no more wins than games plus rounds without a game). The classifier says which tournaments
-/// count and as what.
+/// The results port over the tournament service's public results: in each tournament's log, the events
+/// of type `weiqi.v1.TournamentResultsPublished` (the public message is the whole payload; the
+/// tournament service's private envelope is never read). An event's final results are its last
+/// publication marked final: each placing with the games the player played and their byes, as the
+/// tournament core computed them. The classifier says which tournaments count and as what.
 #[derive(Clone)]
 pub struct TournamentLog<L> {
     log: L,
@@ -232,59 +232,36 @@ fn fold_tournament(
     events: &[RecordedEvent],
     class: Option<EventClass>,
 ) -> Result<Option<FinalResults>, PortError> {
-    use pb::tournament_event_envelope::Body;
     let Some(class) = class else { return Ok(None) };
-    let mut facts: BTreeMap<(u32, u32), pb::TournamentResultFact> = BTreeMap::new();
-    let mut last_final: Option<(pb::TournamentStandingsPublished, i64)> = None;
-    for r in events {
-        let env = pb::TournamentEventEnvelope::decode(r.payload.clone())
+    let mut last_final: Option<pb::TournamentResultsPublished> = None;
+    for r in events.iter().filter(|r| r.event_type == RESULTS_PUBLISHED) {
+        let published = pb::TournamentResultsPublished::decode(r.payload.clone())
             .map_err(|e| PortError::Corrupt(format!("tournament {id} sequence {}: {e}", r.sequence)))?;
-        if let Some(fact) = env.result {
-            facts.insert((fact.round, fact.table), fact);
-        }
-        if let Some(Body::Published(p)) = env.body
-            && p.r#final
-        {
-            last_final = Some((p, env.server_time_ms));
+        if published.r#final {
+            last_final = Some(published);
         }
     }
-    let Some((published, at)) = last_final else { return Ok(None) };
+    let Some(published) = last_final else { return Ok(None) };
+    let rows = published.placings.iter().filter_map(|p| p.row.as_ref().map(|row| (row, p)));
     let mut field_by_grade: BTreeMap<String, u32> = BTreeMap::new();
-    for row in &published.rows {
+    for (row, _) in rows.clone() {
         if !row.rank.is_empty() {
             *field_by_grade.entry(row.rank.clone()).or_default() += 1;
         }
     }
-    let placings = published
-        .rows
-        .iter()
-        .filter(|row| !row.account_id.is_empty())
-        .map(|row| {
-            let mine: Vec<&pb::TournamentResultFact> = facts
-                .values()
-                .filter(|f| f.black_account == row.account_id || f.white_account == row.account_id)
-                .collect();
-            let won = |f: &pb::TournamentResultFact| {
-                let outcome = f.result.as_ref().map(|o| o.outcome);
-                let black = f.black_account == row.account_id;
-                (black && outcome == Some(pb::tournament_game_outcome::Outcome::BlackWins as i32))
-                    || (!black && outcome == Some(pb::tournament_game_outcome::Outcome::WhiteWins as i32))
-            };
-            let fact_wins = u32::try_from(mine.iter().filter(|f| !f.game_id.is_empty() && won(f)).count()).unwrap_or(0);
-            let played = u32::try_from(mine.iter().filter(|f| !f.game_id.is_empty()).count()).unwrap_or(u32::MAX);
-            Placing {
-                player: PlayerId(row.account_id.clone()),
-                place: row.place,
-                wins: row.wins,
-                // At most one bye per round without a game.
-                byes: row.wins.saturating_sub(fact_wins).min(published.after_round.saturating_sub(played)),
-                games: mine.iter().filter(|f| !f.game_id.is_empty()).map(|f| GameId(f.game_id.clone())).collect(),
-            }
+    let placings = rows
+        .filter(|(row, _)| !row.account_id.is_empty())
+        .map(|(row, p)| Placing {
+            player: PlayerId(row.account_id.clone()),
+            place: row.place,
+            wins: row.wins,
+            byes: p.byes,
+            games: p.game_ids.iter().map(|g| GameId(g.clone())).collect(),
         })
         .collect();
     Ok(Some(FinalResults {
         event: EventRef { id: id.into(), name: class.name, kind: class.kind, level: class.level },
-        ended_at: Millis(at),
+        ended_at: Millis(published.published_at_ms),
         groups: vec![ResultsGroup { group: class.group, rounds: published.after_round, field_by_grade, placings }],
     }))
 }
@@ -322,7 +299,7 @@ impl<L: EventLog + Clone + 'static> TournamentResults for TournamentLog<L> {
             let (log, classify) = (self.log.clone(), self.classify.clone());
             let finished = stream
                 .map_err(|e| PortError::Unavailable(e.to_string()))
-                .try_filter(|r| futures::future::ready(r.event_type == "weiqi.v1.TournamentStandingsPublished"))
+                .try_filter(|r| futures::future::ready(r.event_type == RESULTS_PUBLISHED))
                 .and_then(move |r| {
                     let (log, classify) = (log.clone(), classify.clone());
                     async move { read_tournament(&log, &classify, r.aggregate_id.as_str()).await }
@@ -355,30 +332,23 @@ mod tests {
     use super::*;
     use weiqi_eventlog::{EmbeddedConfig, EmbeddedLog};
 
-    fn fact(round: u32, game: &str, black: &str, white: &str, black_wins: bool) -> pb::TournamentResultFact {
-        let outcome = if black_wins {
-            pb::tournament_game_outcome::Outcome::BlackWins
-        } else {
-            pb::tournament_game_outcome::Outcome::WhiteWins
-        };
-        pb::TournamentResultFact {
-            round,
-            table: 1,
-            game_id: game.into(),
-            black_account: black.into(),
-            white_account: white.into(),
-            result: Some(pb::TournamentGameOutcome { outcome: outcome as i32, reason: 0 }),
-            correction: false,
+    fn placing(place: u32, account: &str, rank: &str, wins: u32, games: &[&str], byes: u32) -> pb::TournamentPlacing {
+        pb::TournamentPlacing {
+            row: Some(pb::TournamentStandingRow {
+                place,
+                account_id: account.into(),
+                rank: rank.into(),
+                wins,
+                ..Default::default()
+            }),
+            game_ids: games.iter().map(|g| g.to_string()).collect(),
+            byes,
         }
     }
 
-    fn row(place: u32, account: &str, rank: &str, wins: u32) -> pb::TournamentStandingRow {
-        pb::TournamentStandingRow { place, account_id: account.into(), rank: rank.into(), wins, ..Default::default() }
-    }
-
-    async fn append(log: &EmbeddedLog, id: &str, n: u64, envelope: pb::TournamentEventEnvelope, kind: &str) {
+    async fn append(log: &EmbeddedLog, id: &str, n: u64, payload: Vec<u8>, kind: &str) {
         let aggregate = AggregateId::new(id).unwrap();
-        let event = NewEvent::new(kind, envelope.encode_to_vec());
+        let event = NewEvent::new(kind, payload);
         log.append(AggregateKind::Tournament, &aggregate, n, &CommandId::new(format!("{id}-{n}")).unwrap(), &[event])
             .await
             .unwrap();
@@ -388,27 +358,26 @@ mod tests {
     async fn final_results_from_the_tournament_services_log() {
         let dir = tempfile::tempdir().unwrap();
         let log = EmbeddedLog::open(dir.path().join("e.redb"), EmbeddedConfig::default()).unwrap();
-        let fact_event = |f| pb::TournamentEventEnvelope { result: Some(f), ..Default::default() };
-        append(&log, "dq", 0, fact_event(fact(1, "g1", "li", "wang", true)), "weiqi.v1.tournament.ResultRecorded")
-            .await;
-        append(&log, "dq", 1, fact_event(fact(2, "g2", "zhao", "li", true)), "weiqi.v1.tournament.ResultRecorded")
-            .await;
-        // Round 2 corrected: Li won after all.
-        let mut corrected = fact(2, "g2", "zhao", "li", false);
-        corrected.correction = true;
-        append(&log, "dq", 2, fact_event(corrected), "weiqi.v1.tournament.ResultCorrected").await;
-        let published = |fin: bool, server_time_ms| pb::TournamentEventEnvelope {
-            server_time_ms,
-            body: Some(pb::tournament_event_envelope::Body::Published(pb::TournamentStandingsPublished {
+        // A private event of the tournament service: never read by the port.
+        append(&log, "dq", 0, b"private".to_vec(), "weiqi.v1.tournament.ResultRecorded").await;
+        let published = |fin: bool, published_at_ms| {
+            pb::TournamentResultsPublished {
+                tournament_id: "dq".into(),
                 after_round: 3,
                 r#final: fin,
+                published_at_ms,
                 criteria: vec![],
                 // Li's third win is a bye (no game).
-                rows: vec![row(1, "li", "1k", 3), row(2, "zhao", "1k", 1), row(3, "wang", "2k", 0)],
-            })),
-            ..Default::default()
+                placings: vec![
+                    placing(1, "li", "1k", 3, &["g1", "g2"], 1),
+                    placing(2, "zhao", "1k", 1, &["g2"], 0),
+                    placing(3, "wang", "2k", 0, &["g1"], 0),
+                ],
+                published_by: None,
+            }
+            .encode_to_vec()
         };
-        append(&log, "dq", 3, published(false, 10), "weiqi.v1.TournamentStandingsPublished").await;
+        append(&log, "dq", 1, published(false, 10), RESULTS_PUBLISHED).await;
         let port = TournamentLog::new(
             log.clone(),
             Arc::new(|id: &str| {
@@ -421,7 +390,7 @@ mod tests {
             }),
         );
         assert_eq!(port.final_results("dq").await.unwrap(), None, "not final yet");
-        append(&log, "dq", 4, published(true, 20), "weiqi.v1.TournamentStandingsPublished").await;
+        append(&log, "dq", 2, published(true, 20), RESULTS_PUBLISHED).await;
         let results = port.final_results("dq").await.unwrap().unwrap();
         assert_eq!(results.ended_at, Millis(20));
         assert_eq!((results.event.kind.as_str(), results.groups[0].rounds), ("dan-qualification", 3));
@@ -430,14 +399,10 @@ mod tests {
         assert_eq!((li.place, li.wins, li.byes), (1, 3, 1));
         assert_eq!(li.games, vec![GameId::from("g1"), GameId::from("g2")]);
         let (_, zhao) = results.placing_of(&PlayerId::from("zhao")).unwrap();
-        assert_eq!(
-            (zhao.wins, zhao.byes),
-            (1, 1),
-            "a win the facts do not show is counted as a bye, for the game logs to refute"
-        );
+        assert_eq!((zhao.wins, zhao.byes, zhao.games.len()), (1, 0, 1), "placings say their games and byes");
 
         // Another tournament the classifier does not count.
-        append(&log, "club", 0, published(true, 30), "weiqi.v1.TournamentStandingsPublished").await;
+        append(&log, "club", 0, published(true, 30), RESULTS_PUBLISHED).await;
         assert_eq!(port.final_results("club").await.unwrap(), None);
         let mut finished = port.follow_finished().await.unwrap();
         let first = finished.next().await.unwrap().unwrap();

@@ -88,7 +88,7 @@ async fn a_player_promotes_from_a_dan_qualification_and_the_certificate_is_check
     let key = AssociationKey::from_seed("cwa", [11; 32]).unwrap();
     let mut config = RankingConfig::new(key.clone(), weiqi_ranking::shipped_rules());
     config.tick = Duration::from_secs(3_600);
-    let ranking = Arc::new(RankingService::with_clock(log.clone(), results.clone(), config, clock.clone()));
+    let ranking = Arc::new(RankingService::with_environment(log.clone(), results.clone(), config, clock.clone()));
     let model: weiqi_ranking::AnyReadModel = RedisReadModel::connect(&redis.url(), "e2e:").await.unwrap().into();
     let projector = Arc::new(RankingProjector::new(log.clone(), model.clone()));
     let runner = tokio::spawn(ranking.clone().run());
@@ -511,7 +511,7 @@ async fn a_player_promotes_from_a_dan_qualification_and_the_certificate_is_check
     assert_eq!(entry.rank, "1k", "the grade reverts");
 
     // A restarted service sees the same cases and list.
-    let restarted = RankingService::with_clock(
+    let restarted = RankingService::with_environment(
         log.clone(),
         results.clone(),
         RankingConfig::new(key.clone(), weiqi_ranking::shipped_rules()),

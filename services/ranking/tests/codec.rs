@@ -13,13 +13,13 @@ use weiqi_eventlog::{
     Position, RecordedEvent,
 };
 use weiqi_proto::v1 as pb;
-use weiqi_ranking::codec::{self, CodecError};
-use weiqi_ranking::convert::{
-    ActorKind, CASE_TYPE, LEDGER_TYPE, LedgerEntry, Meta, case_event, ledger_event, read_case, read_ledger, read_player,
+use weiqi_ranking::codec::{
+    self, CASE_TYPE, CodecError, LEDGER_TYPE, Meta, case_event, ledger_event, read_case, read_ledger, read_player,
 };
+use weiqi_ranking::domain::{ActorKind, LedgerEntry};
 use weiqi_ranking::registry::Profile;
 use weiqi_ranking::tournaments::NoTournaments;
-use weiqi_ranking::{Clock, RankingConfig, RankingService};
+use weiqi_ranking::{Environment, RankingConfig, RankingService};
 use weiqi_rating::{
     ActorId, Applicant, AssociationKey, AssociationRules, Basis, CaseCommand, CaseEvent, CaseId, CaseState,
     CertificateBody, CheckRecord, EgfSettings, Evaluation, EventId, EventLevel, EventRef, Evidence, GameConditions,
@@ -35,9 +35,12 @@ const START_MS: i64 = 1_772_409_600_000;
 /// The service's clock, standing still.
 struct FixedClock;
 
-impl Clock for FixedClock {
+impl Environment for FixedClock {
     fn now(&self) -> Millis {
         Millis(START_MS)
+    }
+    fn random(&self) -> [u8; 32] {
+        [0; 32]
     }
 }
 
@@ -646,7 +649,7 @@ async fn a_ledger_written_as_json_by_the_previous_version_replays_in_the_service
             RankingConfig::new(AssociationKey::from_seed("cwa", [5; 32]).unwrap(), weiqi_ranking::shipped_rules());
         config.system = system;
         config.tick = Duration::from_secs(3_600);
-        RankingService::with_clock(log.clone(), Arc::new(NoTournaments), config, Arc::new(FixedClock))
+        RankingService::with_environment(log.clone(), Arc::new(NoTournaments), config, Arc::new(FixedClock))
     };
     let system = RatingSystem::Egf(EgfSettings::default());
     let s = service(system.clone());

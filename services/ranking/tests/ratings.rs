@@ -40,7 +40,7 @@ fn service(log: &AnyEventLog, clock: &Arc<TestClock>, system: RatingSystem) -> A
     config.system = system;
     // The test sends the ticks itself.
     config.tick = Duration::from_secs(3_600);
-    Arc::new(RankingService::with_clock(log.clone(), Arc::new(NoTournaments), config, clock.clone()))
+    Arc::new(RankingService::with_environment(log.clone(), Arc::new(NoTournaments), config, clock.clone()))
 }
 
 async fn suite(log: AnyEventLog, system: RatingSystem) {

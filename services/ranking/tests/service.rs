@@ -9,7 +9,8 @@ use std::time::Duration;
 
 use common::{DAY_MS, TestClock};
 use weiqi_eventlog::{AggregateId, AggregateKind, AnyEventLog, CommandId, EmbeddedConfig, EmbeddedLog, EventLog};
-use weiqi_ranking::convert::{ActorKind, LedgerEntry, Meta, case_event, ledger_event};
+use weiqi_ranking::codec::{Meta, case_event, ledger_event};
+use weiqi_ranking::domain::{ActorKind, LedgerEntry};
 use weiqi_ranking::registry::Profile;
 use weiqi_ranking::tournaments::NoTournaments;
 use weiqi_ranking::{Application, RankingConfig, RankingService, Verdict};
@@ -27,7 +28,7 @@ fn service(log: &AnyEventLog, clock: &Arc<TestClock>, system: RatingSystem) -> R
         RankingConfig::new(AssociationKey::from_seed("cwa", [5; 32]).unwrap(), weiqi_ranking::shipped_rules());
     config.system = system;
     config.tick = Duration::from_secs(3_600);
-    RankingService::with_clock(log.clone(), Arc::new(NoTournaments), config, clock.clone())
+    RankingService::with_environment(log.clone(), Arc::new(NoTournaments), config, clock.clone())
 }
 
 fn profile(id: &str) -> Profile {
@@ -232,4 +233,50 @@ async fn a_settled_rating_meeting_a_rule_opens_a_proposal() {
     assert!(newbie.state.proposals.contains(&case.id));
     // Considering again opens nothing new while the case is open.
     assert!(s.consider_promotion(&PlayerId::from("newbie")).await.unwrap().is_empty());
+}
+
+#[tokio::test]
+async fn a_request_id_reused_for_another_command_is_refused_and_a_retry_answered() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = open(&dir);
+    let clock = TestClock::new();
+    let s = service(&log, &clock, RatingSystem::default());
+    let first = s.register_player(profile("li"), Some("1k"), "org", "r1").await.unwrap();
+    // Another profile under the same request id: refused, and nothing changes.
+    let mut renamed = profile("li");
+    renamed.name_latin = "LI MING".into();
+    let reused = s.register_player(renamed.clone(), Some("1k"), "org", "r1").await.unwrap_err();
+    assert_eq!(reused.code(), Some("request_id_reused"), "{reused}");
+    // The same request from another organiser: refused too.
+    let other = s.register_player(profile("li"), Some("1k"), "org-2", "r1").await.unwrap_err();
+    assert_eq!(other.code(), Some("request_id_reused"), "{other}");
+    assert_eq!(s.player(&PlayerId::from("li")).await.unwrap().unwrap(), first);
+    // An update retried is answered; the same id for another update is refused.
+    let updated = s.update_player(renamed.clone(), "org", "u1").await.unwrap();
+    assert_eq!(s.update_player(renamed, "org", "u1").await.unwrap(), updated);
+    let mut moved = profile("li");
+    moved.region = "beijing".into();
+    assert_eq!(s.update_player(moved, "org", "u1").await.unwrap_err().code(), Some("request_id_reused"));
+
+    // On a case: assigning another reviewer under the same request id.
+    let app = Application {
+        request_id: "apply-1".into(),
+        player: PlayerId::from("li"),
+        ladder: String::new(),
+        requested: "1d".into(),
+        games: vec![],
+        tournaments: vec![],
+        include_rating: true,
+    };
+    let case = s.apply(app.clone(), &ActorId::from("li"), Applicant::Player).await.unwrap().case.id;
+    // The same application asking for another grade under the same request id.
+    let mut other_grade = app;
+    other_grade.requested = "2d".into();
+    let e = s.apply(other_grade, &ActorId::from("li"), Applicant::Player).await.unwrap_err();
+    assert_eq!(e.code(), Some("request_id_reused"), "{e}");
+    let assigned = s.assign_reviewer(&case, &ActorId::from("rev"), "rev", "a1").await.unwrap();
+    assert_eq!(s.assign_reviewer(&case, &ActorId::from("rev"), "rev", "a1").await.unwrap(), assigned, "a retry");
+    let e = s.assign_reviewer(&case, &ActorId::from("zhang"), "rev", "a1").await.unwrap_err();
+    assert_eq!(e.code(), Some("request_id_reused"), "{e}");
+    assert_eq!(s.case(&case).await.unwrap().case.reviewer, Some(ActorId::from("rev")));
 }

@@ -586,7 +586,7 @@ mod log_encoding {
         ];
         for format in formats {
             let mut sim = Simulation::new(TournamentConfig::new("E", format.clone(), 9), 9).unwrap();
-            sim.register_all(&weiqi_pairing::bench::synthetic_field(9, 9)).unwrap();
+            sim.register_all(&weiqi_pairing::simulate::synthetic_field(9, 9)).unwrap();
             sim.run(weiqi_pairing::command::Command::Start).unwrap();
             sim.play_to_end(12).unwrap();
             assert!(sim.log.len() > 20);

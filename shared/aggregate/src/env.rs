@@ -1,6 +1,14 @@
-//! The one source of what a decision may not compute itself: server time, randomness and fresh ids.
+//! The one source of what a decision may not compute itself: server time, randomness and fresh ids;
+//! and, for the shells that wait for an instant (the clock service's flags), a way to sleep until one.
+
+use std::future::Future;
+use std::pin::Pin;
+use std::time::Duration;
 
 use weiqi_time::Millis;
+
+/// A future that completes when the environment's time has reached an instant.
+pub type Sleep = Pin<Box<dyn Future<Output = ()> + Send>>;
 
 /// Server time, random bytes and fresh ids. The real one ([`SystemEnvironment`]) reads the system clock
 /// and the OS random source; tests inject their own (a clock moved by hand, fixed secrets).
@@ -12,6 +20,13 @@ pub trait Environment: Send + Sync + 'static {
     /// A fresh unique id (an event id).
     fn unique_id(&self) -> String {
         uuid::Uuid::new_v4().to_string()
+    }
+    /// Completes once [`now`](Self::now) is at or past `at` (at once if it already is). It may complete
+    /// a little early if the clock is stepped; callers check `now` again. The default waits with
+    /// tokio's timer for the difference from `now`; a clock moved by hand overrides it.
+    fn sleep_until(&self, at: Millis) -> Sleep {
+        let wait = (at - self.now()).non_negative();
+        Box::pin(tokio::time::sleep(Duration::from_millis(wait.as_millis().unsigned_abs())))
     }
 }
 
@@ -42,5 +57,8 @@ impl<E: Environment + ?Sized> Environment for std::sync::Arc<E> {
     }
     fn unique_id(&self) -> String {
         (**self).unique_id()
+    }
+    fn sleep_until(&self, at: Millis) -> Sleep {
+        (**self).sleep_until(at)
     }
 }

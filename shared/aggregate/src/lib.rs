@@ -93,6 +93,6 @@ mod env;
 mod runner;
 
 pub use aggregate::{Aggregate, COMMAND_DIGEST, Context, Decided, EventMeta, default_digest};
-pub use env::{Environment, SystemEnvironment};
+pub use env::{Environment, Sleep, SystemEnvironment};
 pub use runner::{MAX_CONFLICT_RETRIES, Outcome, Request, RunError, Runner, RunnerConfig};
 pub use weiqi_time::{DurationMs, Millis};

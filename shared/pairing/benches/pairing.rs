@@ -3,12 +3,12 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
-use weiqi_pairing::bench::synthetic_field;
 use weiqi_pairing::command::Command;
 use weiqi_pairing::config::{Format, McMahonBars, TournamentConfig};
 use weiqi_pairing::rank::Rank;
 use weiqi_pairing::rounds::next_round_candidates;
 use weiqi_pairing::simulate::Simulation;
+use weiqi_pairing::simulate::synthetic_field;
 use weiqi_pairing::standings::standings;
 use weiqi_pairing::swiss::{PairingParams, pair_round};
 

@@ -16,7 +16,7 @@
 //!   McMahon SOSM/SOSOSM, and the tie-break that decided each tied place.
 //! - [`explain::explain_pairing`]: why A met B, and why not the nearby alternatives.
 //! - [`export`]: standings and pairings as CSV, results as an EGD `.h9` table.
-//! - [`bench::bench_pairing`]: the simulation behind `weiqi bench pairing`.
+//! - [`simulate`]: tournaments driven through `decide` with seeded results, and synthetic fields (tests, benchmarks).
 //!
 //! ## Formats ([`config::Format`])
 //! Knockout (single with a seeded bracket; double and multi-loss elimination by loss groups),
@@ -75,7 +75,6 @@
 //! - This crate knows nothing of NATS, Redis, protobuf or the game service; the tournament service
 //!   wraps it.
 
-pub mod bench;
 pub mod berger;
 pub mod bracket;
 pub mod colours;

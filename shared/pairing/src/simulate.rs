@@ -5,9 +5,10 @@ use crate::command::Command;
 use crate::config::TournamentConfig;
 use crate::decide::decide;
 use crate::event::TournamentEvent;
-use crate::ids::{Colour, GameRef, Millis};
+use crate::ids::{Colour, GameRef, Millis, PlayerId};
 use crate::lot::{Purpose, stream};
 use crate::outcome::{GameResult, Outcome, ResultReason};
+use crate::rank::Rank;
 use crate::registration::Registration;
 use crate::rejection::Rejection;
 use crate::state::{Phase, Tournament, evolve};
@@ -102,4 +103,19 @@ impl Simulation {
         }
         Ok(())
     }
+}
+
+/// A synthetic field: ranks spread around 5 kyu, 200 clubs, 30 regions.
+pub fn synthetic_field(players: usize, seed: u64) -> Vec<Registration> {
+    let mut rng = stream(seed, Purpose::Simulation, 1);
+    (1..=players as u32)
+        .map(|i| {
+            // A rough bell: the sum of three uniforms, centred on 5k.
+            let v: i32 = (0..3).map(|_| rng.random_range(-9..=9)).sum::<i32>() / 2 - 4;
+            let mut r = Registration::new(PlayerId(i), &format!("Player {i}"), Rank::from_value(v.clamp(-29, 7)));
+            r.club = Some(format!("club-{}", rng.random_range(0..200)));
+            r.region = Some(format!("region-{}", rng.random_range(0..30)));
+            r
+        })
+        .collect()
 }

@@ -10,7 +10,7 @@ use std::time::Duration;
 use futures::StreamExt;
 use prost::Message;
 use weiqi_clock::{Millis, Side};
-use weiqi_clock_service::{ClockConfig, ClockService, ClockStats, TOPIC, TimeSource};
+use weiqi_clock_service::{ClockConfig, ClockService, ClockStats, TOPIC};
 use weiqi_eventlog::{
     AggregateId, AggregateKind, AnyBus, AnyEventLog, Bus, EmbeddedConfig, EmbeddedLog, EventLog, JetStreamConfig,
     JetStreamLog, LocalBus, NatsBus, Subscription,
@@ -91,7 +91,7 @@ impl World {
     }
 
     /// A clock service on this world, running.
-    pub async fn clock_service(&self, time: Arc<dyn TimeSource>) -> (Arc<ClockService>, Aborted) {
+    pub async fn clock_service(&self, time: Arc<dyn Environment>) -> (Arc<ClockService>, Aborted) {
         let config = ClockConfig { tick_interval: Some(Duration::from_secs(1)), ..ClockConfig::default() };
         let service =
             Arc::new(ClockService::with(self.log.clone(), self.bus.clone(), self.client.clone(), time, config));

@@ -1,6 +1,8 @@
 //! Certification-case events ⇄ `weiqi.v1.CertificationCaseEvent`: evidence, automatic checks with
-//! every rule's verdict, decisions, certificates.
+//! every rule's verdict, decisions, certificates; and as stored events ([`CASE_TYPE`]).
 
+use prost::Message;
+use weiqi_eventlog::{NewEvent, RecordedEvent};
 use weiqi_proto::v1 as pb;
 use weiqi_rating::{
     ActorId, Applicant, Basis, CaseEvent, CaseId, CertificateBody, CheckRecord, CivilDate, Evaluation, EventId,
@@ -9,7 +11,39 @@ use weiqi_rating::{
     parse_certificate,
 };
 
-use super::{CodecError, EnumPairs, required};
+use super::{
+    CASE_TYPE, CodecError, DecodeError, EnumPairs, Meta, decode_error, envelope, fresh_event_id, open,
+    read_legacy_json, required,
+};
+
+/// The JSON version of case events that earlier versions wrote (read only).
+const CASE_JSON_VERSION: u32 = 1;
+
+/// A case event to append (a typed `CertificationCaseEvent`).
+#[must_use]
+pub fn case_event(event: &CaseEvent, meta: &Meta) -> NewEvent {
+    encode_case(event, meta, fresh_event_id())
+}
+
+/// A case event to append, with its event id.
+pub(crate) fn encode_case(event: &CaseEvent, meta: &Meta, event_id: String) -> NewEvent {
+    let body = pb::ranking_envelope::Body::CaseEvent(case_event_to_pb(event));
+    NewEvent::new(CASE_TYPE, envelope(meta, event_id, body).encode_to_vec())
+}
+
+/// Reads a case event: a typed `CertificationCaseEvent`, or the JSON an earlier version wrote.
+///
+/// # Errors
+/// When the payload is not a case event, a typed one lacks a field or holds an unknown enum value
+/// (the reason names the field), or the JSON is not of the known version.
+pub fn read_case(r: &RecordedEvent) -> Result<CaseEvent, DecodeError> {
+    use pb::ranking_envelope::Body;
+    match open(r)? {
+        Body::CaseEvent(m) => case_event_from_pb(m).map_err(|e| decode_error(r, format!("{CASE_TYPE}: {e}"))),
+        Body::Json(j) => read_legacy_json(r, &j, CASE_TYPE, CASE_JSON_VERSION),
+        _ => Err(decode_error(r, format!("expected {CASE_TYPE}"))),
+    }
+}
 
 const APPLICANT: EnumPairs<Applicant, pb::CaseApplicant> =
     EnumPairs(&[(Applicant::Player, pb::CaseApplicant::Player), (Applicant::Organiser, pb::CaseApplicant::Organiser)]);

@@ -1,13 +1,47 @@
-//! Rating-ledger entries ⇄ `weiqi.v1.RatingLedgerEntry`.
+//! Rating-ledger entries ⇄ `weiqi.v1.RatingLedgerEntry`, and as stored events ([`LEDGER_TYPE`]).
 
+use prost::Message;
+use weiqi_eventlog::{NewEvent, RecordedEvent};
 use weiqi_proto::v1 as pb;
 use weiqi_rating::{
     GameConditions, GameId, Millis, PlayerId, PlayerRating, RatedGame, RatedResult, RatingCommand, RatingEvent,
     RatingInput, RatingUpdate,
 };
 
-use super::{CodecError, EnumPairs, required};
-use crate::convert::LedgerEntry;
+use super::{
+    CodecError, DecodeError, EnumPairs, LEDGER_TYPE, Meta, decode_error, envelope, fresh_event_id, open,
+    read_legacy_json, required,
+};
+use crate::domain::LedgerEntry;
+
+/// The JSON version of ledger entries that earlier versions wrote (read only).
+const LEDGER_JSON_VERSION: u32 = 1;
+
+/// A ledger entry to append (a typed `RatingLedgerEntry`).
+#[must_use]
+pub fn ledger_event(entry: &LedgerEntry, meta: &Meta) -> NewEvent {
+    encode_ledger(entry, meta, fresh_event_id())
+}
+
+/// A ledger entry to append, with its event id.
+pub(crate) fn encode_ledger(entry: &LedgerEntry, meta: &Meta, event_id: String) -> NewEvent {
+    let body = pb::ranking_envelope::Body::LedgerEntry(ledger_entry_to_pb(entry));
+    NewEvent::new(LEDGER_TYPE, envelope(meta, event_id, body).encode_to_vec())
+}
+
+/// Reads a ledger entry: a typed `RatingLedgerEntry`, or the JSON an earlier version wrote.
+///
+/// # Errors
+/// When the payload is not a ledger entry, a typed one lacks a field or holds an unknown enum value
+/// (the reason names the field), or the JSON is not of the known version.
+pub fn read_ledger(r: &RecordedEvent) -> Result<LedgerEntry, DecodeError> {
+    use pb::ranking_envelope::Body;
+    match open(r)? {
+        Body::LedgerEntry(m) => ledger_entry_from_pb(m).map_err(|e| decode_error(r, format!("{LEDGER_TYPE}: {e}"))),
+        Body::Json(j) => read_legacy_json(r, &j, LEDGER_TYPE, LEDGER_JSON_VERSION),
+        _ => Err(decode_error(r, format!("expected {LEDGER_TYPE}"))),
+    }
+}
 
 const RESULT: EnumPairs<RatedResult, pb::RatedGameResult> = EnumPairs(&[
     (RatedResult::BlackWins, pb::RatedGameResult::BlackWins),

@@ -5,7 +5,7 @@ use std::collections::{BTreeSet, HashMap};
 use std::sync::{Arc, Mutex};
 
 use super::{Board, Change, Leaderboard, LeaderboardEntry, PlayerRow, ReadModel, ReadModelError};
-use crate::registry::{RankEntry, RatingPoint};
+use crate::domain::{RankEntry, RatingPoint};
 
 /// A rating as a sorted-set score (total order, like Redis's doubles).
 #[derive(Clone, Copy, Debug, PartialEq)]

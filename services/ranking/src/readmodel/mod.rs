@@ -11,8 +11,8 @@
 //! # Boards
 //!
 //! A player is on a board once rated. Boards: `all`, `band:<band>`, `region:<region>` and
-//! `band:<band>:region:<region>`; bands are [`crate::registry::rank_band`] of the player's national
-//! rank. Order: rating descending, ties by player id descending (Redis `ZREVRANGE` order).
+//! `band:<band>:region:<region>`; bands are [`crate::domain::player::rank_band`] of the player's
+//! national rank. Order: rating descending, ties by player id descending (Redis `ZREVRANGE` order).
 
 mod memory;
 mod redis;
@@ -24,12 +24,12 @@ use weiqi_rating::Rank;
 
 pub use self::memory::MemoryReadModel;
 pub use self::redis::RedisReadModel;
-use crate::registry::{Profile, RankEntry, RatingPoint, rank_band};
+use crate::domain::player::{Profile, RankEntry, RatingPoint, rank_band};
 
 /// A leaderboard: all players, or one band, one region, or both.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Board {
-    /// Rank band ([`crate::registry::BANDS`]).
+    /// Rank band ([`crate::domain::BANDS`]).
     pub band: Option<String>,
     /// Region.
     pub region: Option<String>,

@@ -23,7 +23,7 @@ use std::time::Duration;
 use redis::aio::{ConnectionManager, ConnectionManagerConfig};
 
 use super::{Board, Change, Leaderboard, LeaderboardEntry, PlayerRow, ReadModel, ReadModelError};
-use crate::registry::{RankEntry, RatingPoint};
+use crate::domain::{RankEntry, RatingPoint};
 
 /// One leaderboard page in one round trip: `{total, ids, rows}`.
 const PAGE_SCRIPT: &str = r"

@@ -14,7 +14,6 @@ use weiqi_game::domain::{Actor, PlayerId};
 use weiqi_game::service::{Environment, GameService};
 use weiqi_proto::v1 as pb;
 use weiqi_proto::v1::game_command::Command as C;
-use weiqi_ranking::Clock;
 
 /// 2026-03-02T00:00:00Z, a Monday.
 pub const START_MS: i64 = 1_772_409_600_000;
@@ -43,12 +42,6 @@ impl Environment for TestClock {
     }
     fn random(&self) -> [u8; 32] {
         [9; 32]
-    }
-}
-
-impl Clock for TestClock {
-    fn now(&self) -> weiqi_rating::Millis {
-        weiqi_rating::Millis(self.ms())
     }
 }
 

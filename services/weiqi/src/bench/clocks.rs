@@ -4,8 +4,8 @@
 use std::process::ExitCode;
 use std::time::Duration;
 
-use anyhow::Result;
 use super::clocks_harness::{BenchConfig, run_detailed};
+use anyhow::Result;
 
 use crate::output::report;
 

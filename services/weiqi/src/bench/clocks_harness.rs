@@ -155,18 +155,10 @@ pub enum BenchError {
     Thread(String),
 }
 
-/// Runs the benchmark (see the module doc) and returns the figures.
-///
-/// # Errors
-/// No nats-server, or the set-up failed. Missing flags are not an error: see [`run_detailed`].
-pub async fn run(config: BenchConfig) -> Result<BenchReport, BenchError> {
-    run_detailed(config).await.map(|(report, _)| report)
-}
-
 /// Runs the benchmark and returns the figures with the details.
 ///
 /// # Errors
-/// As [`run`].
+/// No nats-server, or the set-up failed. Missing flags are not an error: they are counted in the report.
 pub async fn run_detailed(config: BenchConfig) -> Result<(BenchReport, BenchDetails), BenchError> {
     let infra = |e: &dyn std::fmt::Display| BenchError::Infrastructure(e.to_string());
     let (_server, url) = match &config.nats_url {

@@ -6,7 +6,9 @@ mod clocks;
 mod clocks_harness;
 mod e2e;
 mod pairing;
+mod pairing_harness;
 mod ratings;
+mod ratings_harness;
 mod rules;
 mod tournament;
 

@@ -3,8 +3,8 @@
 use std::process::ExitCode;
 use std::time::Instant;
 
+use super::pairing_harness::{BenchSystem, bench_pairing_with};
 use anyhow::Result;
-use weiqi_pairing::bench::{BenchSystem, bench_pairing_with};
 
 use crate::output::report;
 

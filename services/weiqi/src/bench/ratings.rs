@@ -3,8 +3,8 @@
 
 use std::process::ExitCode;
 
+use super::ratings_harness::{BenchConfig, run as bench_run};
 use anyhow::Result;
-use weiqi_ranking::bench::{BenchConfig, run as bench_run};
 
 use crate::output::report;
 

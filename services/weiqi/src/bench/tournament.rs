@@ -195,7 +195,7 @@ async fn drive(
         async move { svc.execute(&t, &cid, &organiser(), &cmd).await.map_err(fail) }
     };
     exec("create".into(), TournamentCommand::Create { config, settings }).await?;
-    for r in weiqi_pairing::bench::synthetic_field(cfg.players, cfg.seed) {
+    for r in weiqi_pairing::simulate::synthetic_field(cfg.players, cfg.seed) {
         let account = format!("b{}", r.player.0);
         exec(format!("reg-{account}"), TournamentCommand::Register { account, registration: r }).await?;
     }
@@ -339,7 +339,12 @@ async fn play(
 }
 
 /// `weiqi bench tournament`: the report as a table, and with `--json` one JSON object on the last line.
-pub async fn run(players: usize, rounds: u32, nats: Option<String>, json: bool) -> anyhow::Result<std::process::ExitCode> {
+pub async fn run(
+    players: usize,
+    rounds: u32,
+    nats: Option<String>,
+    json: bool,
+) -> anyhow::Result<std::process::ExitCode> {
     eprintln!("simulating a {players}-player Swiss of {rounds} rounds through the real services …");
     let report = simulated_event(players, rounds, nats).await.map_err(|e| anyhow::anyhow!("{}", e.0))?;
     let per_round: Vec<String> = report.round_seconds.iter().map(|s| format!("{s:.2}")).collect();

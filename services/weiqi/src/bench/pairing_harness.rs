@@ -19,21 +19,17 @@
 //!   the stricter measure, and both score-difference sums are printed.
 //! - `standings_ms`: computing full standings of the final state.
 
-use crate::command::Command;
-use crate::config::{Format, McMahonBars, TournamentConfig};
-use crate::decide::decide;
-use crate::ids::PlayerId;
-use crate::lot::{Purpose, stream};
-use crate::matching::Weight;
-use crate::rank::Rank;
-use crate::record::records;
-use crate::registration::Registration;
-use crate::rounds::next_round_candidates;
-use crate::simulate::Simulation;
-use crate::standings::standings;
-use crate::swiss::{PairingParams, pair_round};
-use rand::Rng;
 use serde::Serialize;
+use weiqi_pairing::command::Command;
+use weiqi_pairing::config::{Format, McMahonBars, TournamentConfig};
+use weiqi_pairing::decide::decide;
+use weiqi_pairing::matching::Weight;
+use weiqi_pairing::rank::Rank;
+use weiqi_pairing::record::records;
+use weiqi_pairing::rounds::next_round_candidates;
+use weiqi_pairing::simulate::{Simulation, synthetic_field};
+use weiqi_pairing::standings::standings;
+use weiqi_pairing::swiss::{PairingParams, pair_round};
 
 /// Which system the benchmark runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -81,21 +77,6 @@ pub struct PairingBenchReport {
     pub standings_ms: f64,
 }
 
-/// A synthetic field: ranks spread around 5 kyu, 200 clubs, 30 regions.
-pub fn synthetic_field(players: usize, seed: u64) -> Vec<Registration> {
-    let mut rng = stream(seed, Purpose::Simulation, 1);
-    (1..=players as u32)
-        .map(|i| {
-            // A rough bell: the sum of three uniforms, centred on 5k.
-            let v: i32 = (0..3).map(|_| rng.random_range(-9..=9)).sum::<i32>() / 2 - 4;
-            let mut r = Registration::new(PlayerId(i), &format!("Player {i}"), Rank::from_value(v.clamp(-29, 7)));
-            r.club = Some(format!("club-{}", rng.random_range(0..200)));
-            r.region = Some(format!("region-{}", rng.random_range(0..30)));
-            r
-        })
-        .collect()
-}
-
 fn config(system: BenchSystem, rounds: u32, seed: u64) -> TournamentConfig {
     let format = match system {
         BenchSystem::McMahon => {
@@ -104,11 +85,6 @@ fn config(system: BenchSystem, rounds: u32, seed: u64) -> TournamentConfig {
         BenchSystem::Swiss => Format::Swiss { rounds },
     };
     TournamentConfig::new("bench", format, seed)
-}
-
-/// Runs the McMahon benchmark (see the module doc).
-pub fn bench_pairing(players: usize, seed: u64, clock: &dyn Fn() -> f64) -> PairingBenchReport {
-    bench_pairing_with(players, seed, BenchSystem::McMahon, 7, clock)
 }
 
 /// Runs the benchmark for a system and number of rounds.
@@ -128,7 +104,7 @@ pub fn bench_pairing_with(
         let events = decide(&sim.state, &Command::PairRound, sim.now).expect("pairable");
         times.push(clock() - t0);
         for e in &events {
-            crate::state::evolve(&mut sim.state, e);
+            weiqi_pairing::state::evolve(&mut sim.state, e);
         }
         sim.log.extend(events);
         sim.play_round().expect("results");
@@ -152,8 +128,8 @@ pub fn bench_pairing_with(
             .entries
             .iter()
             .map(|e| match e {
-                crate::record::Entry::Game { colour, handicap: 0, forfeit: false, .. } => {
-                    if *colour == crate::ids::Colour::Black { 1 } else { -1 }
+                weiqi_pairing::record::Entry::Game { colour, handicap: 0, forfeit: false, .. } => {
+                    if *colour == weiqi_pairing::ids::Colour::Black { 1 } else { -1 }
                 }
                 _ => 0,
             })

@@ -11,7 +11,11 @@
 //! | `AssignReviewer` (someone else) | role `admin` |
 //!
 //! Admins have every role. Leaderboards and histories are read from the read model; everything else
-//! from the service.
+//! from the service. Every refusal, the gateway's own (a role missing, a bad band) included, is a
+//! [`RankingRejection`]: one mapping to a status, with a typed `weiqi.v1.Rejection` in the details.
+//! The views (the service's answers as messages) are in [`views`].
+
+pub mod views;
 
 use std::sync::Arc;
 
@@ -22,10 +26,10 @@ use weiqi_proto::v1 as pb;
 use weiqi_rating::{ActorId, Applicant, CaseId, PlayerId};
 
 use crate::cases::{Application, Verdict};
-use crate::convert;
-use crate::error::{RankingError, RejectionKind};
+use crate::codec::player::{profile_from_pb, rank_pb, rating_pb};
+use crate::domain::{BANDS, RankingRejection, RejectionKind};
+use crate::error::RankingError;
 use crate::readmodel::{AnyReadModel, Board, ReadModel};
-use crate::registry::BANDS;
 use crate::service::RankingService;
 
 /// Default page size of a leaderboard.
@@ -43,31 +47,32 @@ pub struct RankingGateway {
     auth: Authority,
 }
 
-/// The gRPC status of a ranking error: rejections with the typed reason in the details.
+/// The gRPC status of a rejection, with the typed reason in the details.
+#[must_use]
+pub fn rejection_status(r: &RankingRejection) -> Status {
+    let kind = match r.kind() {
+        RejectionKind::InvalidArgument => pb::rejection::Kind::InvalidArgument,
+        RejectionKind::FailedPrecondition => pb::rejection::Kind::FailedPrecondition,
+        RejectionKind::NotFound => pb::rejection::Kind::NotFound,
+        RejectionKind::PermissionDenied => pb::rejection::Kind::PermissionDenied,
+        RejectionKind::AlreadyExists => pb::rejection::Kind::AlreadyExists,
+    };
+    gateway_rejection(kind, r.code(), r.to_string())
+}
+
+/// The gRPC status of a ranking error: rejections with the typed reason in the details, faults as
+/// `Unavailable` (retry) or `Internal` (never acted on).
 #[must_use]
 pub fn status(e: RankingError) -> Status {
     match e {
-        RankingError::Rejected { kind, code, message } => {
-            let kind = match kind {
-                RejectionKind::InvalidArgument => pb::rejection::Kind::InvalidArgument,
-                RejectionKind::FailedPrecondition => pb::rejection::Kind::FailedPrecondition,
-                RejectionKind::NotFound => pb::rejection::Kind::NotFound,
-                RejectionKind::PermissionDenied => pb::rejection::Kind::PermissionDenied,
-                RejectionKind::AlreadyExists => pb::rejection::Kind::AlreadyExists,
-            };
-            gateway_rejection(kind, code, message)
-        }
+        RankingError::Rejected(r) => rejection_status(&r),
         RankingError::Unavailable(why) => Status::unavailable(why),
-        RankingError::Internal(why) => Status::internal(why),
+        RankingError::Corrupt(why) => Status::internal(why),
     }
 }
 
 fn denied(message: impl Into<String>) -> Status {
-    gateway_rejection(pb::rejection::Kind::PermissionDenied, "permission_denied", message)
-}
-
-fn invalid(code: &str, message: impl Into<String>) -> Status {
-    gateway_rejection(pb::rejection::Kind::InvalidArgument, code, message)
+    rejection_status(&RankingRejection::PermissionDenied(message.into()))
 }
 
 fn need(claims: &Claims, role: Role) -> Result<(), Status> {
@@ -75,11 +80,7 @@ fn need(claims: &Claims, role: Role) -> Result<(), Status> {
 }
 
 fn request_id(id: &str) -> Result<&str, Status> {
-    if id.is_empty() {
-        Err(invalid("missing_request_id", "request_id is required (a retry reuses it)"))
-    } else {
-        Ok(id)
-    }
+    if id.is_empty() { Err(rejection_status(&RankingRejection::MissingRequestId)) } else { Ok(id) }
 }
 
 fn non_empty(text: &str) -> Option<String> {
@@ -117,12 +118,13 @@ impl pb::ranking_service_server::RankingService for RankingGateway {
         if let Some(b) = &band
             && !BANDS.contains(&b.as_str())
         {
-            return Err(invalid("unknown_band", format!("band {b:?} is not one of {}", BANDS.join(", "))));
+            let bands = BANDS.iter().map(|b| (*b).to_owned()).collect();
+            return Err(rejection_status(&RankingRejection::UnknownBand { band: b.clone(), bands }));
         }
         let limit = if r.limit == 0 { DEFAULT_LIMIT } else { (r.limit as usize).min(MAX_LIMIT) };
         let board = Board { band, region: non_empty(&r.region) };
         let page = self.model.leaderboard(&board, r.offset as usize, limit).await.map_err(|e| status(e.into()))?;
-        Ok(Response::new(convert::leaderboard_view(&page)))
+        Ok(Response::new(views::leaderboard_view(&page)))
     }
 
     async fn get_registry_player(
@@ -131,8 +133,8 @@ impl pb::ranking_service_server::RankingService for RankingGateway {
     ) -> Result<Response<pb::RegistryPlayer>, Status> {
         let id = PlayerId(request.into_inner().player_id);
         match self.service.player(&id).await.map_err(status)? {
-            Some(entry) => Ok(Response::new(convert::registry_view(&entry, |l| self.service.ladder(l)))),
-            None => Err(status(RankingError::not_found("not_registered", format!("player {id} is not registered")))),
+            Some(entry) => Ok(Response::new(views::registry_view(&entry, |l| self.service.ladder(l)))),
+            None => Err(rejection_status(&RankingRejection::NotRegistered(id))),
         }
     }
 
@@ -142,7 +144,7 @@ impl pb::ranking_service_server::RankingService for RankingGateway {
     ) -> Result<Response<pb::VerifyCertificateResponse>, Status> {
         let text = request.into_inner().certificate;
         let outcome = self.service.verify_certificate(&text).await.map_err(status)?;
-        Ok(Response::new(convert::verify_view(&text, &outcome)))
+        Ok(Response::new(views::verify_view(&text, &outcome)))
     }
 
     async fn revocation_list(
@@ -173,7 +175,7 @@ impl pb::ranking_service_server::RankingService for RankingGateway {
         let claims = self.caller(&request)?;
         need(&claims, Role::Player)?;
         let report = self.service.rating(&PlayerId(claims.sub.clone())).await.map_err(status)?;
-        Ok(Response::new(convert::rating_view(&claims.sub, &report)))
+        Ok(Response::new(views::rating_view(&claims.sub, &report)))
     }
 
     async fn my_history(&self, request: Request<pb::MyHistoryRequest>) -> Result<Response<pb::RankingHistory>, Status> {
@@ -186,8 +188,8 @@ impl pb::ranking_service_server::RankingService for RankingGateway {
         let ratings = self.model.rating_history(&claims.sub, limit).await.map_err(|e| status(e.into()))?;
         let ranks = self.model.rank_history(&claims.sub).await.map_err(|e| status(e.into()))?;
         Ok(Response::new(pb::RankingHistory {
-            ratings: ratings.iter().map(convert::rating_pb).collect(),
-            ranks: ranks.iter().map(convert::rank_pb).collect(),
+            ratings: ratings.iter().map(rating_pb).collect(),
+            ranks: ranks.iter().map(rank_pb).collect(),
         }))
     }
 
@@ -218,13 +220,13 @@ impl pb::ranking_service_server::RankingService for RankingGateway {
             include_rating: r.include_rating,
         };
         let record = self.service.apply(app, &ActorId(claims.sub), applicant).await.map_err(status)?;
-        Ok(Response::new(convert::case_view(&record)))
+        Ok(Response::new(views::case_view(&record)))
     }
 
     async fn my_cases(&self, request: Request<pb::MyCasesRequest>) -> Result<Response<pb::CaseList>, Status> {
         let claims = self.caller(&request)?;
         let cases = self.service.cases_of(&claims.sub).await.map_err(status)?;
-        Ok(Response::new(pb::CaseList { cases: cases.iter().map(convert::case_view).collect() }))
+        Ok(Response::new(pb::CaseList { cases: cases.iter().map(views::case_view).collect() }))
     }
 
     async fn get_case(&self, request: Request<pb::GetCaseRequest>) -> Result<Response<pb::CaseView>, Status> {
@@ -234,7 +236,7 @@ impl pb::ranking_service_server::RankingService for RankingGateway {
         if !party && !claims.has(Role::Reviewer) {
             return Err(denied("only the player, the applicant and reviewers read a case"));
         }
-        Ok(Response::new(convert::case_view(&record)))
+        Ok(Response::new(views::case_view(&record)))
     }
 
     async fn register_player(
@@ -245,10 +247,10 @@ impl pb::ranking_service_server::RankingService for RankingGateway {
         need(&claims, Role::Organiser)?;
         let r = request.into_inner();
         let id = request_id(&r.request_id)?;
-        let profile = convert::profile_from_pb(&r.profile.unwrap_or_default());
+        let profile = profile_from_pb(&r.profile.unwrap_or_default());
         let rank = non_empty(&r.rank);
         let entry = self.service.register_player(profile, rank.as_deref(), &claims.sub, id).await.map_err(status)?;
-        Ok(Response::new(convert::registry_view(&entry, |l| self.service.ladder(l))))
+        Ok(Response::new(views::registry_view(&entry, |l| self.service.ladder(l))))
     }
 
     async fn update_player(
@@ -259,9 +261,9 @@ impl pb::ranking_service_server::RankingService for RankingGateway {
         need(&claims, Role::Organiser)?;
         let r = request.into_inner();
         let id = request_id(&r.request_id)?;
-        let profile = convert::profile_from_pb(&r.profile.unwrap_or_default());
+        let profile = profile_from_pb(&r.profile.unwrap_or_default());
         let entry = self.service.update_player(profile, &claims.sub, id).await.map_err(status)?;
-        Ok(Response::new(convert::registry_view(&entry, |l| self.service.ladder(l))))
+        Ok(Response::new(views::registry_view(&entry, |l| self.service.ladder(l))))
     }
 
     async fn review_queue(&self, request: Request<pb::ReviewQueueRequest>) -> Result<Response<pb::CaseList>, Status> {
@@ -270,7 +272,7 @@ impl pb::ranking_service_server::RankingService for RankingGateway {
         let me = ActorId(claims.sub.clone());
         let reviewer = if request.get_ref().all { None } else { Some(&me) };
         let cases = self.service.review_queue(reviewer).await.map_err(status)?;
-        Ok(Response::new(pb::CaseList { cases: cases.iter().map(convert::case_view).collect() }))
+        Ok(Response::new(pb::CaseList { cases: cases.iter().map(views::case_view).collect() }))
     }
 
     async fn assign_reviewer(
@@ -290,7 +292,7 @@ impl pb::ranking_service_server::RankingService for RankingGateway {
             .assign_reviewer(&CaseId(r.case_id), &ActorId(reviewer), &claims.sub, id)
             .await
             .map_err(status)?;
-        Ok(Response::new(convert::case_view(&record)))
+        Ok(Response::new(views::case_view(&record)))
     }
 
     async fn decide_case(&self, request: Request<pb::DecideCaseRequest>) -> Result<Response<pb::CaseView>, Status> {
@@ -305,7 +307,7 @@ impl pb::ranking_service_server::RankingService for RankingGateway {
         };
         let record =
             self.service.decide(&CaseId(r.case_id), &ActorId(claims.sub), verdict, id).await.map_err(status)?;
-        Ok(Response::new(convert::case_view(&record)))
+        Ok(Response::new(views::case_view(&record)))
     }
 
     async fn revoke_certificate(
@@ -318,6 +320,6 @@ impl pb::ranking_service_server::RankingService for RankingGateway {
         let id = request_id(&r.request_id)?;
         let record =
             self.service.revoke(&CaseId(r.case_id), &ActorId(claims.sub), &r.reason, id).await.map_err(status)?;
-        Ok(Response::new(convert::case_view(&record)))
+        Ok(Response::new(views::case_view(&record)))
     }
 }

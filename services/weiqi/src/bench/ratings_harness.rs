@@ -1,4 +1,4 @@
-//! The library half of `weiqi bench ratings [--json]`.
+//! The harness of `weiqi bench ratings [--json]`.
 //!
 //! 1. Generates `games` synthetic historical games (seeded; `weiqi_rating::synthetic_history`, about
 //!    50 games per player) and times the recompute of default Glicko-2 ratings over them
@@ -22,10 +22,10 @@ use weiqi_eventlog::{AnyEventLog, EmbeddedConfig, EmbeddedLog};
 use weiqi_proto::v1 as pb;
 use weiqi_rating::{AssociationKey, Ladder, Millis, PlayerId, RankMapping, RatingBook, RatingSystem};
 
-use crate::readmodel::{AnyReadModel, Change, MemoryReadModel, ReadModel, RedisReadModel};
-use crate::registry::{Profile, RankBasis, RankEntry, RatingPoint};
-use crate::tournaments::NoTournaments;
-use crate::{RankingConfig, RankingGateway, RankingService};
+use weiqi_ranking::domain::{Profile, RankBasis, RankEntry, RatingPoint};
+use weiqi_ranking::readmodel::{AnyReadModel, Change, MemoryReadModel, ReadModel, RedisReadModel};
+use weiqi_ranking::tournaments::NoTournaments;
+use weiqi_ranking::{RankingConfig, RankingGateway, RankingService};
 
 /// What to run.
 #[derive(Clone, Debug)]
@@ -93,7 +93,7 @@ pub enum BenchError {
     Recompute(String),
     /// The read model failed.
     #[error("read model: {0}")]
-    ReadModel(#[from] crate::readmodel::ReadModelError),
+    ReadModel(#[from] weiqi_ranking::readmodel::ReadModelError),
     /// The in-process gateway or its client failed.
     #[error("gateway: {0}")]
     Gateway(String),

@@ -1,0 +1,308 @@
+//! Why a ranking request is refused: one exhaustive enum, each variant with a stable code and a kind.
+//!
+//! Every rejection is something the caller can act on; nothing is appended when one is given.
+//! Infrastructure faults (an unreachable log, stored data that does not read) are not rejections:
+//! they are [`crate::RankingError::Unavailable`] and [`crate::RankingError::Corrupt`].
+
+use weiqi_rating::{CaseId, CaseRejection, PlayerId, RatingRejection};
+
+/// The gRPC-facing class of a rejection.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RejectionKind {
+    /// The request is malformed.
+    InvalidArgument,
+    /// The request does not fit the current state.
+    FailedPrecondition,
+    /// Something named does not exist.
+    NotFound,
+    /// The caller may not do this.
+    PermissionDenied,
+    /// It exists already.
+    AlreadyExists,
+}
+
+/// A refused ranking request.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum RankingRejection {
+    // ---- the registry ----
+    /// Register on a registered player.
+    #[error("player {0} is already registered")]
+    AlreadyRegistered(PlayerId),
+    /// A player not in the registry.
+    #[error("player {0} is not registered")]
+    NotRegistered(PlayerId),
+    /// A profile field is not acceptable.
+    #[error("{field}: {reason}")]
+    BadProfile {
+        /// The field.
+        field: &'static str,
+        /// Why.
+        reason: String,
+    },
+    /// The profile names another player than the log.
+    #[error("the profile is for {found}, the log for {expected}")]
+    WrongPlayer {
+        /// In the profile.
+        found: PlayerId,
+        /// The log's player.
+        expected: PlayerId,
+    },
+    /// A declared grade in a ladder where the player already holds one.
+    #[error("{player} already holds {grade} in ladder {ladder}")]
+    AlreadyGraded {
+        /// The player.
+        player: PlayerId,
+        /// The ladder.
+        ladder: String,
+        /// The grade held.
+        grade: String,
+    },
+    /// Player ids starting with `_` are reserved (for the rating ledger).
+    #[error("player ids may not start with '_'")]
+    ReservedPlayerId(PlayerId),
+    /// A player id that is not a log name.
+    #[error("{id}: {reason}")]
+    BadPlayerId {
+        /// The id.
+        id: String,
+        /// Why.
+        reason: String,
+    },
+    /// A declared rank that is no grade of any ladder.
+    #[error("{0:?} is not a grade of any ladder")]
+    UnknownRank(String),
+
+    // ---- ratings ----
+    /// The rating core refused an input.
+    #[error(transparent)]
+    Rating(RatingRejection),
+
+    // ---- certification ----
+    /// The rating core refused a case command.
+    #[error(transparent)]
+    Case(CaseRejection),
+    /// No such case.
+    #[error("no case {0}")]
+    NoSuchCase(CaseId),
+    /// A case id that is not a log name.
+    #[error("{id}: {reason}")]
+    BadCaseId {
+        /// The id.
+        id: String,
+        /// Why.
+        reason: String,
+    },
+    /// The association has no promotion rules for the ladder.
+    #[error("the association has no promotion rules for ladder {0}")]
+    NoRules(String),
+    /// The grade asked for is not in the ladder.
+    #[error("{grade:?} is not a grade of ladder {ladder} ({})", grades.join(", "))]
+    NotAGrade {
+        /// The grade asked for.
+        grade: String,
+        /// The ladder.
+        ladder: String,
+        /// The ladder's grade codes.
+        grades: Vec<String>,
+    },
+    /// An application that names no evidence.
+    #[error("name games, tournaments or the rating as evidence")]
+    NoEvidenceNamed,
+    /// Evidence that did not verify against the logs, with the reasons.
+    #[error("{}", .0.join("; "))]
+    EvidenceRefused(Vec<String>),
+
+    // ---- the request ----
+    /// A request without its id.
+    #[error("request_id is required (a retry reuses it)")]
+    MissingRequestId,
+    /// The request id was used before for another command or by another actor (or on another
+    /// aggregate, `other`).
+    #[error("this request id was already used{}; send a new request id", other.as_ref().map(|o| format!(" for {o}")).unwrap_or_else(|| " for another command".into()))]
+    RequestIdReused {
+        /// The other aggregate, if it is another one.
+        other: Option<String>,
+    },
+    /// The events are too large for one append.
+    #[error("too large: {0}")]
+    TooLarge(String),
+    /// The caller may not do this.
+    #[error("{0}")]
+    PermissionDenied(String),
+    /// A leaderboard band that does not exist.
+    #[error("band {band:?} is not one of {}", bands.join(", "))]
+    UnknownBand {
+        /// The band asked for.
+        band: String,
+        /// The bands.
+        bands: Vec<String>,
+    },
+    /// The events decided do not fold into the state: a bug, refused so that nothing unreadable is
+    /// appended.
+    #[error("the decision does not apply ({0}); nothing was recorded")]
+    Inconsistent(String),
+}
+
+impl RankingRejection {
+    /// The stable, machine-readable code (status details, logs).
+    #[must_use]
+    pub fn code(&self) -> &'static str {
+        use RankingRejection as R;
+        match self {
+            R::AlreadyRegistered(_) => "already_registered",
+            R::NotRegistered(_) => "not_registered",
+            R::BadProfile { .. } => "bad_profile",
+            R::WrongPlayer { .. } => "wrong_player",
+            R::AlreadyGraded { .. } => "already_graded",
+            R::ReservedPlayerId(_) | R::BadPlayerId { .. } => "bad_player_id",
+            R::UnknownRank(_) => "unknown_rank",
+            R::Rating(r) => rating_code(r),
+            R::Case(r) => case_code(r),
+            R::NoSuchCase(_) => "no_such_case",
+            R::BadCaseId { .. } => "bad_case_id",
+            R::NoRules(_) => "no_rules",
+            R::NotAGrade { .. } => "unknown_grade",
+            R::NoEvidenceNamed => "no_evidence",
+            R::EvidenceRefused(_) => "evidence_refused",
+            R::MissingRequestId => "missing_request_id",
+            R::RequestIdReused { .. } => "request_id_reused",
+            R::TooLarge(_) => "too_large",
+            R::PermissionDenied(_) => "permission_denied",
+            R::UnknownBand { .. } => "unknown_band",
+            R::Inconsistent(_) => "inconsistent",
+        }
+    }
+
+    /// How it maps to a gRPC status.
+    #[must_use]
+    pub fn kind(&self) -> RejectionKind {
+        use RankingRejection as R;
+        use RejectionKind as K;
+        match self {
+            R::AlreadyRegistered(_) => K::AlreadyExists,
+            R::NotRegistered(_) | R::NoSuchCase(_) => K::NotFound,
+            R::BadProfile { .. }
+            | R::WrongPlayer { .. }
+            | R::ReservedPlayerId(_)
+            | R::BadPlayerId { .. }
+            | R::UnknownRank(_)
+            | R::BadCaseId { .. }
+            | R::NotAGrade { .. }
+            | R::NoEvidenceNamed
+            | R::EvidenceRefused(_)
+            | R::MissingRequestId
+            | R::RequestIdReused { .. }
+            | R::TooLarge(_)
+            | R::UnknownBand { .. } => K::InvalidArgument,
+            R::AlreadyGraded { .. } | R::NoRules(_) | R::Inconsistent(_) => K::FailedPrecondition,
+            R::PermissionDenied(_) => K::PermissionDenied,
+            R::Rating(r) => rating_kind(r),
+            R::Case(r) => case_kind(r),
+        }
+    }
+}
+
+fn rating_code(r: &RatingRejection) -> &'static str {
+    match r {
+        RatingRejection::SelfPlay { .. } => "self_play",
+        RatingRejection::DuplicateGame(_) => "duplicate_game",
+        RatingRejection::GameInFuture { .. } => "game_in_future",
+        RatingRejection::BadConditions(_) => "bad_conditions",
+        RatingRejection::AlreadyRated(_) => "already_rated",
+        RatingRejection::BadSeed(_) => "bad_seed",
+    }
+}
+
+fn rating_kind(r: &RatingRejection) -> RejectionKind {
+    use RejectionKind as K;
+    match r {
+        RatingRejection::SelfPlay { .. }
+        | RatingRejection::GameInFuture { .. }
+        | RatingRejection::BadConditions(_)
+        | RatingRejection::BadSeed(_) => K::InvalidArgument,
+        RatingRejection::DuplicateGame(_) => K::AlreadyExists,
+        RatingRejection::AlreadyRated(_) => K::FailedPrecondition,
+    }
+}
+
+fn case_code(r: &CaseRejection) -> &'static str {
+    match r {
+        CaseRejection::AlreadyOpen => "already_open",
+        CaseRejection::NotOpen => "not_open",
+        CaseRejection::WrongStatus(_) => "wrong_status",
+        CaseRejection::NothingToCertify(_) => "nothing_to_certify",
+        CaseRejection::NoEvidence => "no_evidence",
+        CaseRejection::WrongLadder { .. } => "wrong_ladder",
+        CaseRejection::UnknownGrade(_) => "unknown_grade",
+        CaseRejection::ReviewerIsParty(_) => "reviewer_is_party",
+        CaseRejection::NoReviewer => "no_reviewer",
+        CaseRejection::NotTheReviewer { .. } => "not_the_reviewer",
+        CaseRejection::CheckNotRun => "check_not_run",
+        CaseRejection::CheckDoesNotSupport(_) => "check_does_not_support",
+        CaseRejection::ReasonRequired => "reason_required",
+        CaseRejection::CertificateMismatch { .. } => "certificate_mismatch",
+    }
+}
+
+fn case_kind(r: &CaseRejection) -> RejectionKind {
+    use RejectionKind as K;
+    match r {
+        CaseRejection::AlreadyOpen => K::AlreadyExists,
+        CaseRejection::NotOpen => K::NotFound,
+        CaseRejection::WrongStatus(_)
+        | CaseRejection::NothingToCertify(_)
+        | CaseRejection::NoReviewer
+        | CaseRejection::CheckNotRun
+        | CaseRejection::CheckDoesNotSupport(_)
+        | CaseRejection::CertificateMismatch { .. } => K::FailedPrecondition,
+        CaseRejection::NoEvidence
+        | CaseRejection::WrongLadder { .. }
+        | CaseRejection::UnknownGrade(_)
+        | CaseRejection::ReasonRequired => K::InvalidArgument,
+        CaseRejection::ReviewerIsParty(_) | CaseRejection::NotTheReviewer { .. } => K::PermissionDenied,
+    }
+}
+
+impl From<RatingRejection> for RankingRejection {
+    fn from(r: RatingRejection) -> Self {
+        RankingRejection::Rating(r)
+    }
+}
+
+impl From<CaseRejection> for RankingRejection {
+    fn from(r: CaseRejection) -> Self {
+        RankingRejection::Case(r)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The codes and kinds the gateway has always answered (and the tests assert).
+    #[test]
+    fn codes_and_kinds_are_stable() {
+        use RankingRejection as R;
+        use RejectionKind as K;
+        let table: Vec<(R, &str, K)> = vec![
+            (R::AlreadyRegistered(PlayerId::from("li")), "already_registered", K::AlreadyExists),
+            (R::NotRegistered(PlayerId::from("li")), "not_registered", K::NotFound),
+            (R::ReservedPlayerId(PlayerId::from("_x")), "bad_player_id", K::InvalidArgument),
+            (R::UnknownRank("30k".into()), "unknown_rank", K::InvalidArgument),
+            (R::Case(CaseRejection::ReviewerIsParty("li".into())), "reviewer_is_party", K::PermissionDenied),
+            (R::Case(CaseRejection::NoReviewer), "no_reviewer", K::FailedPrecondition),
+            (R::Case(CaseRejection::CheckDoesNotSupport("2d".into())), "check_does_not_support", K::FailedPrecondition),
+            (R::Rating(RatingRejection::AlreadyRated(PlayerId::from("li"))), "already_rated", K::FailedPrecondition),
+            (R::EvidenceRefused(vec!["a".into(), "b".into()]), "evidence_refused", K::InvalidArgument),
+            (R::NoSuchCase(CaseId::from("case-1")), "no_such_case", K::NotFound),
+            (R::MissingRequestId, "missing_request_id", K::InvalidArgument),
+            (R::RequestIdReused { other: None }, "request_id_reused", K::InvalidArgument),
+            (R::PermissionDenied("needs the reviewer role".into()), "permission_denied", K::PermissionDenied),
+            (R::UnknownBand { band: "x".into(), bands: vec![] }, "unknown_band", K::InvalidArgument),
+        ];
+        for (r, code, kind) in table {
+            assert_eq!((r.code(), r.kind()), (code, kind), "{r:?}");
+        }
+        assert_eq!(R::EvidenceRefused(vec!["a".into(), "b".into()]).to_string(), "a; b");
+    }
+}

@@ -1,0 +1,191 @@
+//! The ranking service: the player registry, the rating ledger and the certification desk composed,
+//! with the flows that cross them.
+//!
+//! * [`PlayerRegistry`], [`RatingLedger`] and [`CertificationDesk`] each run their aggregate on the one
+//!   runner ([`weiqi_aggregate::Runner`]: *load → decide → append with the expected sequence → retry →
+//!   answer duplicates*); each has only the lock it needs (see their module docs).
+//! * The flows: registration with a declared rank (seeded in the book), rating games as they end and
+//!   tournaments as they finish ([`ratings`]), applications, review, certificates, revocation and
+//!   automatic proposals ([`certification`], with the evidence checked in [`crate::evidence`]).
+//! * **State in memory is rebuilt from the logs.** Nothing else survives a restart, and nothing needs
+//!   to. One active instance per deployment is the intended shape; a second one stays correct because
+//!   every append names the expected sequence and every command id the service derives is
+//!   deterministic (a retry is answered with the original outcome).
+//! * **Crash points are repaired at start**, before the first request is served (`started`): the last
+//!   ledger entry is fanned out to the players' logs (only the last can be half fanned out); an approved
+//!   case without a certificate is issued; an issued or revoked case missing from the player's rank
+//!   history is recorded. All of these are idempotent.
+
+mod certification;
+mod players;
+mod ratings;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use weiqi_aggregate::{Environment, SystemEnvironment};
+use weiqi_eventlog::AnyEventLog;
+use weiqi_rating::{AssociationKey, AssociationRules, Ladder, Millis, RatingSystem};
+
+use crate::cases::CertificationDesk;
+use crate::error::RankingError;
+use crate::ledger::RatingLedger;
+use crate::registry::PlayerRegistry;
+use crate::tournaments::TournamentResults;
+
+pub use crate::registry::RegistryEntry;
+
+/// What the service is configured with.
+pub struct RankingConfig {
+    /// The rating system of the book (Glicko-2 by default).
+    pub system: RatingSystem,
+    /// The association's promotion rules, one file per ladder.
+    pub rules: Vec<AssociationRules>,
+    /// The association's signing key for certificates and revocation lists.
+    pub key: AssociationKey,
+    /// How often open Glicko-2 periods are checked for closing.
+    pub tick: Duration,
+    /// The actor id of the service itself (cases it opens on proposals).
+    pub service_id: String,
+}
+
+impl RankingConfig {
+    /// Glicko-2, the given rules and key, a one-minute tick.
+    #[must_use]
+    pub fn new(key: AssociationKey, rules: Vec<AssociationRules>) -> RankingConfig {
+        RankingConfig {
+            system: RatingSystem::default(),
+            rules,
+            key,
+            tick: Duration::from_secs(60),
+            service_id: "ranking".to_owned(),
+        }
+    }
+}
+
+impl std::fmt::Debug for RankingConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RankingConfig")
+            .field("system", &self.system.name())
+            .field("rules", &self.rules.iter().map(|r| &r.ladder.id).collect::<Vec<_>>())
+            .field("association", &self.key.association())
+            .field("tick", &self.tick)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The ranking service. Build with [`RankingService::new`], run with [`RankingService::run`].
+pub struct RankingService {
+    log: AnyEventLog,
+    results: Arc<dyn TournamentResults>,
+    env: Arc<dyn Environment>,
+    config: RankingConfig,
+    registry: PlayerRegistry<AnyEventLog>,
+    ledger: RatingLedger<AnyEventLog>,
+    desk: CertificationDesk<AnyEventLog>,
+    /// The start repairs, run once before the first request is served; a request waits for them, and
+    /// a failed start is tried again by the next request. A once-cell, not a lock over state: a tokio
+    /// one, because the repairs await appends.
+    started: tokio::sync::OnceCell<()>,
+}
+
+impl std::fmt::Debug for RankingService {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RankingService").field("config", &self.config).finish_non_exhaustive()
+    }
+}
+
+impl RankingService {
+    /// A service over the event log, reading tournament results from `results`, with the system clock.
+    #[must_use]
+    pub fn new(log: AnyEventLog, results: Arc<dyn TournamentResults>, config: RankingConfig) -> RankingService {
+        RankingService::with_environment(log, results, config, Arc::new(SystemEnvironment))
+    }
+
+    /// A service with an injected environment (tests move time by hand).
+    #[must_use]
+    pub fn with_environment(
+        log: AnyEventLog,
+        results: Arc<dyn TournamentResults>,
+        config: RankingConfig,
+        env: Arc<dyn Environment>,
+    ) -> RankingService {
+        RankingService {
+            registry: PlayerRegistry::new(log.clone(), env.clone()),
+            ledger: RatingLedger::new(log.clone(), env.clone(), config.system.clone(), &config.service_id),
+            desk: CertificationDesk::new(log.clone(), env.clone()),
+            log,
+            results,
+            env,
+            config,
+            started: tokio::sync::OnceCell::new(),
+        }
+    }
+
+    /// The configuration.
+    #[must_use]
+    pub fn config(&self) -> &RankingConfig {
+        &self.config
+    }
+
+    /// The event log.
+    #[must_use]
+    pub fn log(&self) -> &AnyEventLog {
+        &self.log
+    }
+
+    /// Server time now.
+    #[must_use]
+    pub fn now(&self) -> Millis {
+        self.env.now()
+    }
+
+    /// The rules for a ladder.
+    #[must_use]
+    pub fn rules_for(&self, ladder: &str) -> Option<&AssociationRules> {
+        self.config.rules.iter().find(|r| r.ladder.id == ladder)
+    }
+
+    /// A ladder by id: from the rules, else built in.
+    #[must_use]
+    pub fn ladder(&self, id: &str) -> Option<Ladder> {
+        self.rules_for(id).map(|r| r.ladder.clone()).or_else(|| Ladder::built_in(id))
+    }
+
+    /// Waits for the start repairs (running them if nobody has yet).
+    async fn ready(&self) -> Result<(), RankingError> {
+        self.started.get_or_try_init(|| self.start()).await.map(|_| ())
+    }
+
+    /// Loads the case index and repairs what a crash between two appends can leave (see the module
+    /// doc). Nothing here waits for [`Self::ready`].
+    async fn start(&self) -> Result<(), RankingError> {
+        let cases = self.desk.load().await?;
+        let (ledger, games, players) =
+            self.ledger.read(|book, _, version| (version, book.game_count(), book.player_count())).await?;
+        self.ledger.repair(&self.registry).await?;
+        for case in self.desk.ids() {
+            self.complete_case(&case).await?;
+        }
+        tracing::info!(ledger, games, players, cases, "ranking state loaded");
+        Ok(())
+    }
+
+    /// Runs the service: rates games as they end (following every game log), takes in tournament
+    /// results as events finish (proposals), and closes Glicko-2 periods on the tick. Runs until the
+    /// task is aborted; cancel-safe (everything resumes from the logs).
+    pub async fn run(self: Arc<Self>) {
+        tokio::join!(self.follow_games(), self.follow_results(), self.ticks());
+    }
+
+    async fn ticks(&self) {
+        let mut interval = tokio::time::interval(self.config.tick);
+        interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+        loop {
+            interval.tick().await;
+            if let Err(e) = self.close_periods().await {
+                tracing::warn!(error = %e, "ranking: closing rating periods failed, next tick retries");
+            }
+        }
+    }
+}

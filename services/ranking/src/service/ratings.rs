@@ -1,0 +1,227 @@
+//! Ratings: games rated as they end, tournaments as they finish (EGF), periods closed on the tick,
+//! seeds from declared ranks, and the ratings read back.
+
+use std::time::Duration;
+
+use futures::StreamExt;
+use weiqi_eventlog::{AggregateKind, EventLog, Position, RecordedEvent};
+use weiqi_game::domain::types::GAME_ENDED;
+use weiqi_rating::{GameId, PlayerId, RatingBook, RatingCommand, RatingEvent, RatingRejection};
+
+use super::RankingService;
+use crate::domain::RankingRejection;
+use crate::domain::ledger::rated_players;
+use crate::error::RankingError;
+use crate::games::{GameLogError, load_game};
+use crate::ledger::RatingReport;
+use crate::tournaments::FinalResults;
+
+impl RankingService {
+    /// Rates a game that ended (rated games only), as read from its log. Returns whether the book
+    /// changed.
+    ///
+    /// # Errors
+    /// Faults; a game log that does not replay is `Corrupt` and is never rated.
+    pub async fn rate_game(&self, game: &str, position: Option<Position>) -> Result<bool, RankingError> {
+        self.ready().await?;
+        let record = load_game(&self.log, game).await?;
+        let Some(rated) = record.as_ref().and_then(|r| r.rated_game()) else {
+            return Ok(false);
+        };
+        // Recorded before (e.g. when its tournament was rated first): nothing changes.
+        if self.ledger.read(|book, _, _| book.has_game(&rated.id)).await? {
+            return Ok(false);
+        }
+        let players = [rated.black.clone(), rated.white.clone()];
+        let events =
+            self.ledger.record(&self.registry, RatingCommand::RecordGame(rated), position.map(Position::raw)).await?;
+        let changed = !events.is_empty();
+        if changed {
+            for p in &players {
+                self.promotions_for(p).await?;
+            }
+        }
+        Ok(changed)
+    }
+
+    /// EGF: rates a finished tournament's games together (see [`weiqi_rating::RatingCommand::CloseTournament`]).
+    /// Every game the final results list is recorded first (from its own log; a game recorded before is
+    /// skipped), so a result the game follower has not reached yet is not rated on its own later.
+    /// Does nothing under other systems. Returns the number of players rated.
+    ///
+    /// # Errors
+    /// Faults. A listed game whose log does not replay is logged and left out.
+    pub async fn close_tournament(&self, results: &FinalResults) -> Result<usize, RankingError> {
+        self.ready().await?;
+        self.rate_tournament(results).await
+    }
+
+    pub(super) async fn rate_tournament(&self, results: &FinalResults) -> Result<usize, RankingError> {
+        if !matches!(&self.config.system, weiqi_rating::RatingSystem::Egf(s) if s.rate_by_tournament) {
+            return Ok(0);
+        }
+        let tournament = results.event.id.0.clone();
+        if self.ledger.read(|book, _, _| book.tournament_rated(&tournament)).await? {
+            return Ok(0);
+        }
+        let mut games: Vec<&GameId> = results.groups.iter().flat_map(|g| &g.placings).flat_map(|p| &p.games).collect();
+        games.sort();
+        games.dedup();
+        for game in games {
+            let record = match load_game(&self.log, &game.0).await {
+                Ok(record) => record,
+                // As when following games: a log that does not replay is never acted on; the rest of
+                // the tournament is still rated.
+                Err(GameLogError::Corrupt { game, reason }) => {
+                    tracing::error!(%game, %reason, %tournament, "ranking: tournament game not rated");
+                    continue;
+                }
+                Err(e) => return Err(e.into()),
+            };
+            if let Some(rated) = record.and_then(|r| r.rated_game()) {
+                self.ledger.record(&self.registry, RatingCommand::RecordGame(rated), None).await?;
+            }
+        }
+        let events = self.ledger.record(&self.registry, RatingCommand::CloseTournament { tournament }, None).await?;
+        Ok(events
+            .iter()
+            .map(|e| match e {
+                RatingEvent::TournamentRated { updates, .. } => updates.len(),
+                _ => 0,
+            })
+            .sum())
+    }
+
+    /// Closes the open Glicko-2 period if it is over now (the timer calls this). Returns the number
+    /// of players rated.
+    ///
+    /// # Errors
+    /// Faults.
+    pub async fn close_periods(&self) -> Result<usize, RankingError> {
+        self.ready().await?;
+        let events = self.ledger.record(&self.registry, RatingCommand::ClosePeriods, None).await?;
+        let players = rated_players(&events);
+        for p in &players {
+            self.promotions_for(p).await?;
+        }
+        Ok(players.len())
+    }
+
+    /// Seeds a new player's rating from a declared grade (the nominal rating of the association's
+    /// mapping for the system), if the player has no rated games yet.
+    pub(super) async fn seed_from_rank(
+        &self,
+        player: &PlayerId,
+        ladder: &str,
+        grade: &str,
+    ) -> Result<(), RankingError> {
+        let Some(rating) =
+            self.rules_for(ladder).and_then(|r| r.mapping(self.config.system.name())).and_then(|m| m.rating_for(grade))
+        else {
+            return Ok(());
+        };
+        if self.ledger.read(|book, _, _| book.stored(player).is_some()).await? {
+            return Ok(());
+        }
+        let seed = RatingCommand::Seed { player: player.clone(), rating, deviation: None };
+        match self.ledger.record(&self.registry, seed, None).await {
+            Ok(_) | Err(RankingError::Rejected(RankingRejection::Rating(RatingRejection::AlreadyRated(_)))) => Ok(()),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// A player's rating now.
+    ///
+    /// # Errors
+    /// Faults while loading.
+    pub async fn rating(&self, player: &PlayerId) -> Result<RatingReport, RankingError> {
+        self.ready().await?;
+        let now = self.now();
+        let (view, pending_games) =
+            self.ledger.read(|book, _, _| (book.view(player, now), book.pending_games(player))).await?;
+        let grade_for_rating = view.and_then(|v| {
+            self.rules_for("amateur")
+                .and_then(|r| r.mapping(self.config.system.name()))
+                .and_then(|m| m.grade_for(v.rating))
+                .map(str::to_owned)
+        });
+        Ok(RatingReport { system: self.config.system.name().to_owned(), view, grade_for_rating, pending_games })
+    }
+
+    /// A copy of the live rating book.
+    ///
+    /// # Errors
+    /// Faults while loading.
+    pub async fn book(&self) -> Result<RatingBook, RankingError> {
+        self.ready().await?;
+        self.ledger.book().await
+    }
+
+    /// The ledger's last sequence.
+    ///
+    /// # Errors
+    /// Faults while loading.
+    pub async fn ledger_sequence(&self) -> Result<u64, RankingError> {
+        self.ready().await?;
+        self.ledger.sequence().await
+    }
+
+    /// Follows every game log and rates each rated game when it ends. Runs until aborted; resumes
+    /// after the last game in the ledger (and, within a run, after the last event handled).
+    pub(super) async fn follow_games(&self) {
+        let mut backoff = Duration::from_millis(100);
+        let mut resume = Position::START;
+        loop {
+            let from = match self.follow_from().await {
+                Ok(from) => from.max(resume),
+                Err(e) => {
+                    tracing::warn!(error = %e, "ranking: cannot load state, retrying");
+                    tokio::time::sleep(backoff).await;
+                    backoff = (backoff * 2).min(Duration::from_secs(5));
+                    continue;
+                }
+            };
+            let mut stream = match self.log.follow(AggregateKind::Game, from).await {
+                Ok(s) => s,
+                Err(e) => {
+                    tracing::warn!(error = %e, "ranking: cannot follow games, retrying");
+                    tokio::time::sleep(backoff).await;
+                    backoff = (backoff * 2).min(Duration::from_secs(5));
+                    continue;
+                }
+            };
+            backoff = Duration::from_millis(100);
+            while let Some(item) = stream.next().await {
+                match item {
+                    Ok(r) if r.event_type == GAME_ENDED => {
+                        if let Err(e) = self.on_game_ended(&r).await {
+                            tracing::warn!(error = %e, game = %r.aggregate_id, "ranking: rating a game failed, resuming");
+                            tokio::time::sleep(backoff).await;
+                            break;
+                        }
+                        resume = resume.max(r.position.next());
+                    }
+                    Ok(r) => resume = resume.max(r.position.next()),
+                    Err(e) => tracing::warn!(error = %e, "ranking: game log follow"),
+                }
+            }
+        }
+    }
+
+    async fn follow_from(&self) -> Result<Position, RankingError> {
+        self.ready().await?;
+        self.ledger.games_from().await
+    }
+
+    async fn on_game_ended(&self, r: &RecordedEvent) -> Result<(), RankingError> {
+        match self.rate_game(r.aggregate_id.as_str(), Some(r.position)).await {
+            Ok(_) => Ok(()),
+            // A log that does not replay is never acted on; skip it and say so.
+            Err(RankingError::Corrupt(why)) => {
+                tracing::error!(game = %r.aggregate_id, %why, "ranking: game not rated");
+                Ok(())
+            }
+            Err(e) => Err(e),
+        }
+    }
+}
