@@ -38,7 +38,7 @@ async fn nigiri_secret_stays_hidden(s: &Suite) {
         size: 9,
         first: player("alice", "1d"),
         second: player("bob", "1k"),
-        colour_method: pb::game_created::ColourMethod::Nigiri as i32,
+        color_method: pb::game_created::ColorMethod::Nigiri as i32,
         start: true,
         ..Default::default()
     };
@@ -71,7 +71,7 @@ async fn nigiri_secret_stays_hidden(s: &Suite) {
     assert!(watch(s.token("tv", &[Role::Broadcaster])).await.iter().all(Vec::is_empty));
     let seen = watch(referee).await;
     assert_eq!(seen[0].len(), 32, "a referee sees the secret");
-    // Bob guesses; the reveal carries the secret, which checks against the commitment, and the colours
+    // Bob guesses; the reveal carries the secret, which checks against the commitment, and the colors
     // say they were decided by nigiri.
     let guess = pb::GuessNigiriRequest { game_id: created.game_id.clone(), request_id: rid(), even: true };
     let r = c.guess_nigiri(authed(guess, &bob)).await.expect("the guess").into_inner();
@@ -81,10 +81,10 @@ async fn nigiri_secret_stays_hidden(s: &Suite) {
     });
     assert_eq!(revealed.as_ref().map(Vec::len), Some(32));
     let method = r.events.iter().find_map(|e| match e.event.as_ref()?.kind.as_ref()? {
-        pb::game_event::Kind::ColoursDecided(d) => Some(d.method),
+        pb::game_event::Kind::ColorsDecided(d) => Some(d.method),
         _ => None,
     });
-    assert_eq!(method, Some(pb::colours_decided::Method::Nigiri as i32));
+    assert_eq!(method, Some(pb::colors_decided::Method::Nigiri as i32));
 }
 
 /// Bob reusing Alice's request id with another point, or as a pass, is refused and appends nothing.

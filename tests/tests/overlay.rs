@@ -195,14 +195,14 @@ async fn overlay(s: &Suite) {
         .as_array()
         .unwrap()
         .iter()
-        .map(|m| format!("{} {} {}", m["number"], m["colour"].as_str().unwrap(), m["move"].as_str().unwrap()))
+        .map(|m| format!("{} {} {}", m["number"], m["color"].as_str().unwrap(), m["move"].as_str().unwrap()))
         .collect();
     assert_eq!(moves, ["1 black E5", "2 white C3"]);
 
     // Live moves arrive as they are played.
     play(s, &alice, &g, "G3").await;
     let v = http.view_at(&mut pending, 3).await;
-    assert_eq!((v["last_move"]["colour"].as_str(), v["to_move"].as_str()), (Some("black"), Some("white")));
+    assert_eq!((v["last_move"]["color"].as_str(), v["to_move"].as_str()), (Some("black"), Some("white")));
     assert_eq!(&v["rows"][6].as_str().unwrap()[6..7], "X");
 
     // The end: a final view with the result, then the stream closes.

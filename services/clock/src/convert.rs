@@ -6,7 +6,7 @@ use weiqi_proto::v1 as pb;
 
 pub use pb::clock_tick::Reason;
 
-/// A side as a wire colour.
+/// A side as a wire color.
 pub fn color(side: Side) -> pb::Color {
     match side {
         Side::Black => pb::Color::Black,

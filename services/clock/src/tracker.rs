@@ -180,7 +180,7 @@ fn interval(every: Duration) -> DurationMs {
 mod tests {
     use super::*;
     use weiqi_clock::TimeControl;
-    use weiqi_game::domain::{ColourMethod, GameSetup, PlayerId, PlayerRef};
+    use weiqi_game::domain::{ColorMethod, GameSetup, PlayerId, PlayerRef};
     use weiqi_rules::Ruleset;
 
     const SECOND: Option<Duration> = Some(Duration::from_secs(1));
@@ -198,7 +198,7 @@ mod tests {
             handicap_points: Vec::new(),
             first: player("ann"),
             second: player("bob"),
-            colour_method: ColourMethod::Fixed,
+            color_method: ColorMethod::Fixed,
             time_control: control,
             tournament: None,
             event_id: None,
@@ -210,10 +210,10 @@ mod tests {
         let mut t = Tracked::new();
         for e in [
             GameEvent::Created(Box::new(setup)),
-            GameEvent::ColoursDecided {
+            GameEvent::ColorsDecided {
                 black: PlayerId("ann".into()),
                 white: PlayerId("bob".into()),
-                method: weiqi_game::domain::ColourMethod::Fixed,
+                method: weiqi_game::domain::ColorMethod::Fixed,
             },
             GameEvent::Started { at: Millis(0) },
         ] {

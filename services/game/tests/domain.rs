@@ -3,7 +3,7 @@
 use sha2::{Digest, Sha256};
 use weiqi_clock::{DurationMs, LagConfig, Millis, TimeControl};
 use weiqi_game::domain::{
-    Actor, ColourMethod, Command, Corrupt, EndReason, GameEvent, GameSetup, GameState, Outcome, Phase, PlayerId,
+    Actor, ColorMethod, Command, Corrupt, EndReason, GameEvent, GameSetup, GameState, Outcome, Phase, PlayerId,
     PlayerRef, Rejection, decide, nigiri_stones,
 };
 use weiqi_rules::{Color, Illegal, IllegalMovePolicy, Komi, Move, Point, Ruleset};
@@ -20,7 +20,7 @@ fn setup(size: u8, ruleset: Ruleset) -> GameSetup {
         handicap_points: Vec::new(),
         first: player("ann", "3d"),
         second: player("bob", "2d"),
-        colour_method: ColourMethod::Fixed,
+        color_method: ColorMethod::Fixed,
         time_control: TimeControl::absolute(DurationMs::from_mins(10)).unwrap().with_lag(LagConfig::NONE).unwrap(),
         tournament: None,
         event_id: Some("city-open".into()),
@@ -76,7 +76,7 @@ impl Game {
 
     fn moves(&mut self, list: &[&str]) {
         for v in list {
-            let ann_to_move = self.state.colour_of(&PlayerId("ann".into())) == self.state.to_move();
+            let ann_to_move = self.state.color_of(&PlayerId("ann".into())) == self.state.to_move();
             let actor = if ann_to_move { ANN() } else { BOB() };
             self.play(actor, v).unwrap_or_else(|r| panic!("{v}: {r}"));
         }
@@ -95,11 +95,11 @@ fn ended(events: &[GameEvent]) -> (Outcome, EndReason) {
 }
 
 #[test]
-fn creating_with_fixed_colours_decides_them_and_starts() {
+fn creating_with_fixed_colors_decides_them_and_starts() {
     let g = Game::given(setup(9, Ruleset::chinese()));
-    assert_eq!(names(&g.log), ["GameCreated", "ColoursDecided", "GameStarted"]);
+    assert_eq!(names(&g.log), ["GameCreated", "ColorsDecided", "GameStarted"]);
     assert_eq!(g.state.phase, Phase::Playing);
-    assert_eq!(g.state.colour_of(&PlayerId("ann".into())), Some(Color::Black));
+    assert_eq!(g.state.color_of(&PlayerId("ann".into())), Some(Color::Black));
 }
 
 #[test]
@@ -132,7 +132,7 @@ fn a_game_cannot_be_created_twice_or_with_one_player() {
 #[test]
 fn nigiri_is_committed_guessed_and_verifiable() {
     let mut s = setup(9, Ruleset::chinese());
-    s.colour_method = ColourMethod::Nigiri;
+    s.color_method = ColorMethod::Nigiri;
     let g = Game::given(s);
     assert_eq!(names(&g.log), ["GameCreated", "NigiriCommitted"]);
     let GameEvent::NigiriCommitted { holder, commitment, .. } = g.log[1].clone() else { unreachable!() };
@@ -141,13 +141,13 @@ fn nigiri_is_committed_guessed_and_verifiable() {
     // The holder does not guess.
     assert_eq!(g.when(ANN(), Command::GuessNigiri { even: true }), Err(Rejection::NotTheGuesser));
     let events = g.ok(BOB(), Command::GuessNigiri { even: true });
-    assert_eq!(names(&events), ["NigiriGuessed", "NigiriRevealed", "ColoursDecided", "GameStarted"]);
+    assert_eq!(names(&events), ["NigiriGuessed", "NigiriRevealed", "ColorsDecided", "GameStarted"]);
     let GameEvent::NigiriRevealed { secret, stones, guess_correct } = &events[1] else { unreachable!() };
     // Anyone can check the draw afterwards.
     assert_eq!(<[u8; 32]>::from(Sha256::digest(secret)), commitment);
     assert_eq!(*stones, nigiri_stones(secret));
     assert_eq!(*guess_correct, stones % 2 == 0);
-    let bob_black = g.state.colour_of(&PlayerId("bob".into())) == Some(Color::Black);
+    let bob_black = g.state.color_of(&PlayerId("bob".into())) == Some(Color::Black);
     assert_eq!(bob_black, *guess_correct, "a correct guess takes Black");
 }
 
@@ -156,7 +156,7 @@ fn handicap_stones_are_placed_and_white_moves_first() {
     let mut s = setup(19, Ruleset::chinese().with_komi(Komi(0)));
     s.handicap = 3;
     let mut g = Game::given(s);
-    assert_eq!(names(&g.log), ["GameCreated", "ColoursDecided", "HandicapPlaced", "GameStarted"]);
+    assert_eq!(names(&g.log), ["GameCreated", "ColorsDecided", "HandicapPlaced", "GameStarted"]);
     assert_eq!(g.state.to_move(), Some(Color::White));
     assert_eq!(g.play(ANN(), "Q4"), Err(Rejection::NotYourTurn));
     assert_eq!(g.play(BOB(), "Q16"), Err(Rejection::Illegal(Illegal::Occupied)));
@@ -314,13 +314,13 @@ fn a_second_warning_loses_and_warnings_cost_a_stone_at_the_count() {
 }
 
 #[test]
-fn colours_can_be_swapped_up_to_move_ten_only() {
+fn colors_can_be_swapped_up_to_move_ten_only() {
     let mut g = Game::given(setup(9, Ruleset::chinese()));
     g.moves(&["A1", "A2", "A3", "A4", "A5", "A6", "A7", "A8", "A9", "B1"]);
-    g.ok(REF(), Command::SwapColours);
-    assert_eq!(g.state.colour_of(&PlayerId("ann".into())), Some(Color::White));
+    g.ok(REF(), Command::SwapColors);
+    assert_eq!(g.state.color_of(&PlayerId("ann".into())), Some(Color::White));
     g.moves(&["B2"]);
-    assert_eq!(g.when(REF(), Command::SwapColours), Err(Rejection::SwapTooLate));
+    assert_eq!(g.when(REF(), Command::SwapColors), Err(Rejection::SwapTooLate));
 }
 
 #[test]

@@ -5,7 +5,7 @@ use proptest::prelude::*;
 use weiqi_clock::{DurationMs, LagConfig, Millis, TimeControl};
 use weiqi_game::convert::{event_from_pb, event_to_pb};
 use weiqi_game::domain::{
-    Actor, ColourMethod, Command, EndReason, GameEvent, GameSetup, GameState, Outcome, Phase, PlayerId, PlayerRef,
+    Actor, ColorMethod, Command, EndReason, GameEvent, GameSetup, GameState, Outcome, Phase, PlayerId, PlayerRef,
     Rejection, decide,
 };
 use weiqi_rules::{Color, Komi, Move, Ruleset};
@@ -22,7 +22,7 @@ fn setup(control: TimeControl) -> GameSetup {
         handicap_points: Vec::new(),
         first: player("ann", "3d"),
         second: player("bob", "2d"),
-        colour_method: ColourMethod::Fixed,
+        color_method: ColorMethod::Fixed,
         time_control: control.with_lag(LagConfig::NONE).unwrap(),
         tournament: None,
         event_id: Some("city-open".into()),
@@ -226,16 +226,15 @@ fn komi_is_limited_to_the_boards_point_count_and_seated_stones_to_19x19() {
 }
 
 #[test]
-fn colours_decided_by_nigiri_say_so() {
+fn colors_decided_by_nigiri_say_so() {
     let mut s = setup(TimeControl::no_clock());
-    s.colour_method = ColourMethod::Nigiri;
+    s.color_method = ColorMethod::Nigiri;
     let mut g = Game::given(s);
     let ev = g.ok(bob(), Command::GuessNigiri { even: false });
-    assert!(ev.iter().any(|e| matches!(e, GameEvent::ColoursDecided { method: ColourMethod::Nigiri, .. })), "{ev:?}");
-    let wire =
-        weiqi_game::convert::event_to_pb(ev.iter().find(|e| e.type_name() == "weiqi.v1.ColoursDecided").unwrap());
-    let Some(weiqi_proto::v1::game_event::Kind::ColoursDecided(c)) = wire.kind else { unreachable!() };
-    assert_eq!(c.method, weiqi_proto::v1::colours_decided::Method::Nigiri as i32);
+    assert!(ev.iter().any(|e| matches!(e, GameEvent::ColorsDecided { method: ColorMethod::Nigiri, .. })), "{ev:?}");
+    let wire = weiqi_game::convert::event_to_pb(ev.iter().find(|e| e.type_name() == "weiqi.v1.ColorsDecided").unwrap());
+    let Some(weiqi_proto::v1::game_event::Kind::ColorsDecided(c)) = wire.kind else { unreachable!() };
+    assert_eq!(c.method, weiqi_proto::v1::colors_decided::Method::Nigiri as i32);
 }
 
 #[test]
@@ -312,7 +311,7 @@ fn control() -> impl Strategy<Value = TimeControl> {
 
 fn command_of(g: &GameState, step: &Step) -> (Actor, Command) {
     let to_move = g.to_move().unwrap_or(Color::Black);
-    let mover = if g.colour_of(&PlayerId("ann".into())) == Some(to_move) { ann() } else { bob() };
+    let mover = if g.color_of(&PlayerId("ann".into())) == Some(to_move) { ann() } else { bob() };
     let point = |x: u8, y: u8| Move::Play(weiqi_rules::Point::new(x, y));
     let bank = |m: i64| weiqi_clock::Bank::with_main(&g.setup.as_ref().unwrap().time_control, DurationMs(m));
     match *step {
@@ -342,7 +341,7 @@ fn command_of(g: &GameState, step: &Step) -> (Actor, Command) {
             Command::Warn { color: if black { Color::Black } else { Color::White }, reason: "phone".into() },
         ),
         Step::Void => (referee(), Command::VoidLastMove { reason: "double move".into() }),
-        Step::Swap => (referee(), Command::SwapColours),
+        Step::Swap => (referee(), Command::SwapColors),
         Step::Expire => (Actor::System("clock".into()), Command::ExpireTime { seen: g.version }),
         Step::MarkDead(x, y) => (mover, Command::MarkDead { points: vec![weiqi_rules::Point::new(x, y)] }),
         Step::Accept => (mover, Command::AcceptScore),
@@ -359,14 +358,14 @@ proptest! {
     fn every_command_sequence_that_decide_accepts_folds(
         control in control(),
         start in any::<bool>(),
-        colours in 0..3u8,
+        colors in 0..3u8,
         steps in proptest::collection::vec(step(), 1..60),
     ) {
         let mut s = setup(control);
         s.size = 5;
         s.start_immediately = start;
-        match colours {
-            1 => s.colour_method = ColourMethod::Nigiri,
+        match colors {
+            1 => s.color_method = ColorMethod::Nigiri,
             2 => {
                 s.size = 9;
                 s.handicap = 2;

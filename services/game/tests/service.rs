@@ -66,7 +66,7 @@ async fn suite(log: AnyEventLog) {
     let again = answer(&svc, &command(g, "c-1", &ann(), create(g, 9)), &[]).await;
     let pb::game_command_reply::Outcome::Accepted(a) = outcome(&again) else { panic!("{again:?}") };
     assert!(a.duplicate);
-    assert_eq!(log_len(&log, g).await, 3, "GameCreated, ColoursDecided, GameStarted");
+    assert_eq!(log_len(&log, g).await, 3, "GameCreated, ColorsDecided, GameStarted");
 
     // A move, retried: appended once, answered with the same events.
     let first = answer(&svc, &command(g, "m-1", &ann(), play(g, 4, 4)), &[]).await;

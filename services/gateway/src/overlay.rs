@@ -249,7 +249,7 @@ fn last_moves(state: &GameState, size: u8) -> Vec<Value> {
         .collect();
     moves[moves.len().saturating_sub(LAST_MOVES)..]
         .iter()
-        .map(|(n, c, v)| json!({ "number": n, "colour": colour_name(*c), "move": v }))
+        .map(|(n, c, v)| json!({ "number": n, "color": color_name(*c), "move": v }))
         .collect()
 }
 
@@ -264,7 +264,7 @@ fn latest_call(state: &GameState, lang: Lang, at: weiqi_clock::Millis) -> Option
     Some(json!({ "side": side, "text": words::call(lang, call) }))
 }
 
-fn colour_name(c: Color) -> &'static str {
+fn color_name(c: Color) -> &'static str {
     match c {
         Color::Black => "black",
         Color::White => "white",
@@ -302,14 +302,14 @@ fn view_json(v: &pb::GameView, state: &GameState, lang: Lang, at: weiqi_clock::M
             })
         })
     };
-    let last_move = state.last_move.map(|(colour, mv)| {
+    let last_move = state.last_move.map(|(color, mv)| {
         let point = match mv {
             Move::Play(p) => p.to_gtp(size),
             Move::Pass => "pass".to_owned(),
         };
-        json!({ "colour": colour_name(colour), "move": point })
+        json!({ "color": color_name(color), "move": point })
     });
-    let to_move = (state.phase == Phase::Playing).then(|| state.to_move().map(colour_name)).flatten();
+    let to_move = (state.phase == Phase::Playing).then(|| state.to_move().map(color_name)).flatten();
     let setup = state.setup.as_deref();
     let tournament = setup.and_then(|s| s.tournament.as_ref());
     let result = state.result.as_ref().map(|r| {
@@ -441,7 +441,7 @@ source.addEventListener("view", (e) => {
   document.getElementById("system").textContent = v.time_system || "";
   document.getElementById("moves").replaceChildren(...(v.moves || []).map((m) => {
     const li = document.createElement("li");
-    li.textContent = t("move", m.number) + "  " + T[m.colour] + " " + (m.move === "pass" ? T.pass : m.move);
+    li.textContent = t("move", m.number) + "  " + T[m.color] + " " + (m.move === "pass" ? T.pass : m.move);
     return li;
   }));
   const box = document.getElementById("resultbox");
@@ -462,7 +462,7 @@ source.onerror = () => { document.getElementById("status").textContent = T.recon
 mod tests {
     use super::*;
     use weiqi_clock::{DurationMs, Millis, TimeControl};
-    use weiqi_game::domain::{Actor, ColourMethod, Command, GameSetup, PlayerId, PlayerRef, decide};
+    use weiqi_game::domain::{Actor, ColorMethod, Command, GameSetup, PlayerId, PlayerRef, decide};
 
     fn started(control: TimeControl) -> GameState {
         let player = |id: &str| PlayerRef { id: PlayerId(id.into()), name: id.into(), rank: "1d".into() };
@@ -473,7 +473,7 @@ mod tests {
             handicap_points: Vec::new(),
             first: player("ann"),
             second: player("bob"),
-            colour_method: ColourMethod::Fixed,
+            color_method: ColorMethod::Fixed,
             time_control: control,
             tournament: None,
             event_id: None,

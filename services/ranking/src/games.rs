@@ -138,7 +138,7 @@ impl GameRecord {
     }
 }
 
-/// Reads and replays one game's log; `Ok(None)` if the game does not exist or has no colours yet.
+/// Reads and replays one game's log; `Ok(None)` if the game does not exist or has no colors yet.
 ///
 /// # Errors
 /// [`GameLogError`] when the log cannot be read or does not replay.

@@ -6,8 +6,8 @@
 //! the service (see the crate doc, "The log's encoding").
 
 use weiqi_pairing::config::{ByeKind, Format, LineUpRule, McMahonBars, PointSystem, TeamSchedule, TournamentConfig};
-use weiqi_pairing::event::{ByeReason, ColourBy, TournamentEvent};
-use weiqi_pairing::ids::{Colour, Millis, PlayerId};
+use weiqi_pairing::event::{ByeReason, ColorBy, TournamentEvent};
+use weiqi_pairing::ids::{Color, Millis, PlayerId};
 use weiqi_pairing::outcome::{GameResult, Outcome, ResultReason};
 use weiqi_pairing::rank::Rank;
 use weiqi_pairing::registration::Registration;
@@ -248,8 +248,8 @@ pub fn result_from_pb(r: Option<&pb::TournamentGameOutcome>) -> Result<GameResul
     use pb::tournament_game_outcome::{Outcome as O, Reason as R};
     let r = r.ok_or_else(|| bad("missing_result", "result is required"))?;
     let outcome = match O::try_from(r.outcome) {
-        Ok(O::BlackWins) => Outcome::Win(Colour::Black),
-        Ok(O::WhiteWins) => Outcome::Win(Colour::White),
+        Ok(O::BlackWins) => Outcome::Win(Color::Black),
+        Ok(O::WhiteWins) => Outcome::Win(Color::White),
         Ok(O::Draw) => Outcome::Draw,
         Ok(O::BothLose) => Outcome::BothLose,
         Ok(O::Void) => Outcome::Void,
@@ -267,8 +267,8 @@ pub fn result_from_pb(r: Option<&pb::TournamentGameOutcome>) -> Result<GameResul
 pub fn result_to_pb(r: &GameResult) -> pb::TournamentGameOutcome {
     use pb::tournament_game_outcome::{Outcome as O, Reason as R};
     let outcome = match r.outcome {
-        Outcome::Win(Colour::Black) => O::BlackWins,
-        Outcome::Win(Colour::White) => O::WhiteWins,
+        Outcome::Win(Color::Black) => O::BlackWins,
+        Outcome::Win(Color::White) => O::WhiteWins,
         Outcome::Draw => O::Draw,
         Outcome::BothLose => O::BothLose,
         Outcome::Void => O::Void,
@@ -285,8 +285,8 @@ pub fn result_to_pb(r: &GameResult) -> pb::TournamentGameOutcome {
 pub fn result_text(r: Option<&GameResult>) -> String {
     let Some(r) = r else { return String::new() };
     let mut s = match r.outcome {
-        Outcome::Win(Colour::Black) => "B+",
-        Outcome::Win(Colour::White) => "W+",
+        Outcome::Win(Color::Black) => "B+",
+        Outcome::Win(Color::White) => "W+",
         Outcome::Draw => "draw",
         Outcome::BothLose => "both-lose",
         Outcome::Void => "void",
@@ -298,16 +298,16 @@ pub fn result_text(r: Option<&GameResult>) -> String {
     s
 }
 
-/// How colours were decided, as text.
-pub fn colour_by_text(c: ColourBy) -> &'static str {
+/// How colors were decided, as text.
+pub fn color_by_text(c: ColorBy) -> &'static str {
     match c {
-        ColourBy::Balance => "balance",
-        ColourBy::Alternation => "alternation",
-        ColourBy::Nigiri => "nigiri",
-        ColourBy::Handicap => "handicap",
-        ColourBy::Berger => "berger",
-        ColourBy::Organiser => "organiser",
-        ColourBy::BoardOrder => "board-order",
+        ColorBy::Balance => "balance",
+        ColorBy::Alternation => "alternation",
+        ColorBy::Nigiri => "nigiri",
+        ColorBy::Handicap => "handicap",
+        ColorBy::Berger => "berger",
+        ColorBy::Organiser => "organiser",
+        ColorBy::BoardOrder => "board-order",
     }
 }
 
@@ -332,7 +332,7 @@ pub fn bye_reason_text(r: ByeReason) -> &'static str {
 
 /// The game service's outcome of a game, as the tournament records it: `None` for a game that is to
 /// be replayed (a referee records the replay's result by hand). `winner_is_paired_black` maps the
-/// game's winning colour back to the pairing (colours can be swapped by a referee, Art. 17.1).
+/// game's winning color back to the pairing (colors can be swapped by a referee, Art. 17.1).
 pub fn result_from_game(
     result: &weiqi_game::domain::GameResult,
     game_black_is_paired_black: bool,
@@ -340,7 +340,7 @@ pub fn result_from_game(
     use weiqi_game::domain::{EndReason, Outcome as G};
     let paired = |c: weiqi_rules::Color| {
         let black = matches!(c, weiqi_rules::Color::Black) == game_black_is_paired_black;
-        if black { Colour::Black } else { Colour::White }
+        if black { Color::Black } else { Color::White }
     };
     let outcome = match result.outcome {
         G::BlackWins => Outcome::Win(paired(weiqi_rules::Color::Black)),
@@ -528,14 +528,14 @@ mod tests {
     }
 
     #[test]
-    fn game_results_map_back_to_the_pairing_colours() {
+    fn game_results_map_back_to_the_pairing_colors() {
         use weiqi_game::domain::{EndReason, GameResult as G, Outcome as O};
         let g = |outcome, reason| G { outcome, reason, score: None };
         let table = [
-            (g(O::BlackWins, EndReason::Resignation), true, Some(GameResult::win(Colour::Black))),
-            (g(O::BlackWins, EndReason::Resignation), false, Some(GameResult::win(Colour::White))),
-            (g(O::WhiteWins, EndReason::Time), true, Some(GameResult::win(Colour::White))),
-            (g(O::WhiteWins, EndReason::Lateness), true, Some(GameResult::forfeit(Colour::White))),
+            (g(O::BlackWins, EndReason::Resignation), true, Some(GameResult::win(Color::Black))),
+            (g(O::BlackWins, EndReason::Resignation), false, Some(GameResult::win(Color::White))),
+            (g(O::WhiteWins, EndReason::Time), true, Some(GameResult::win(Color::White))),
+            (g(O::WhiteWins, EndReason::Lateness), true, Some(GameResult::forfeit(Color::White))),
             (
                 g(O::BothLose, EndReason::Referee),
                 true,
@@ -557,15 +557,15 @@ mod tests {
     #[test]
     fn results_round_trip_through_the_wire() {
         for r in [
-            GameResult::win(Colour::Black),
-            GameResult::forfeit(Colour::White),
+            GameResult::win(Color::Black),
+            GameResult::forfeit(Color::White),
             GameResult::draw(),
             GameResult { outcome: Outcome::BothLose, reason: ResultReason::Referee },
             GameResult { outcome: Outcome::Void, reason: ResultReason::Referee },
         ] {
             assert_eq!(result_from_pb(Some(&result_to_pb(&r))).unwrap(), r);
         }
-        assert_eq!(result_text(Some(&GameResult::forfeit(Colour::White))), "W+!");
+        assert_eq!(result_text(Some(&GameResult::forfeit(Color::White))), "W+!");
     }
 }
 

@@ -10,7 +10,7 @@
 //!   ([`weiqi_aggregate::Runner`]): cached state, catch-up, append with the expected sequence and the
 //!   command id, bounded conflict retry, one duplicate policy; faults append nothing.
 //! - [`manager::ProcessManager`]: round paired → every game created in the game service (ruleset,
-//!   time control, handicap and colours of the pairing; deterministic ids); `GameEnded` → result
+//!   time control, handicap and colors of the pairing; deterministic ids); `GameEnded` → result
 //!   recorded; round completed → next round paired (when the settings ask); no-shows forfeited
 //!   (`ClaimNoShow`); games the tournament decided closed. Crash-safe: idempotent commands and
 //!   stored positions ([`ids`] lists every derived id).

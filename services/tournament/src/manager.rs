@@ -1,13 +1,13 @@
 //! The process manager: the tournament's hands in the game service.
 //!
 //! * **Round paired → games created.** For every game of a `RoundPaired` it creates the game in the
-//!   game service ([`GameClient`]) with the event's ruleset and time control, colours fixed by the
+//!   game service ([`GameClient`]) with the event's ruleset and time control, colors fixed by the
 //!   pairing (first = Black), the handicap of the pairing, and deterministic ids (game
 //!   `t-<tournament>-r<round>-b<table>`, command `create-<game>`): a retry, a restart or a second
 //!   manager gets a duplicate or `already_exists`, never a second game.
 //! * **`GameEnded` → result recorded.** It follows the game log; the end of a tournament game becomes
-//!   `RecordResult` with command id `result-<game>` (the winner mapped back to the pairing's colours,
-//!   so a referee's colour swap, Art. 17.1, is honoured). A result already there (recorded by hand,
+//!   `RecordResult` with command id `result-<game>` (the winner mapped back to the pairing's colors,
+//!   so a referee's color swap, Art. 17.1, is honoured). A result already there (recorded by hand,
 //!   or by an earlier run) is a rejection that is simply skipped.
 //! * **Round completed → next round paired**, when the tournament's settings ask for it
 //!   (`auto_pair`), with command `pair-<tournament>-r<next>` and the round number checked, so that no
@@ -107,11 +107,11 @@ impl Track {
                 self.black = setup.first.id.0.clone();
                 self.white = setup.second.id.0.clone();
             }
-            GameEvent::ColoursDecided { black, white, .. } => {
+            GameEvent::ColorsDecided { black, white, .. } => {
                 self.black = black.0.clone();
                 self.white = white.0.clone();
             }
-            GameEvent::ColoursSwapped => std::mem::swap(&mut self.black, &mut self.white),
+            GameEvent::ColorsSwapped => std::mem::swap(&mut self.black, &mut self.white),
             GameEvent::Started { at } => {
                 self.started_at.get_or_insert(at.0);
             }
@@ -344,11 +344,11 @@ impl<L: EventLog + Clone + 'static, M: ReadModel + 'static> ProcessManager<L, M>
         if track.ended {
             return;
         }
-        use weiqi_pairing::ids::Colour;
+        use weiqi_pairing::ids::Color;
         use weiqi_pairing::outcome::Outcome;
         let same = track.black == paired_black;
-        let win = |c: Colour| {
-            let game_black = (c == Colour::Black) == same;
+        let win = |c: Color| {
+            let game_black = (c == Color::Black) == same;
             if game_black { GameOutcome::BlackWins } else { GameOutcome::WhiteWins }
         };
         let outcome = match result.outcome {

@@ -258,7 +258,7 @@ pub fn round_pairings(id: &str, t: &TournamentAggregate, round: u32) -> Option<p
                     black_rank: rank(b),
                     white_rank: rank(w),
                     handicap: u32::from(g.paired.handicap),
-                    colours_by: convert::colour_by_text(g.paired.colour_by).into(),
+                    colors_by: convert::color_by_text(g.paired.color_by).into(),
                     result: convert::result_text(g.result.as_ref()),
                     game_id: crate::ids::game_id(id, round, g.paired.table),
                     fixed: g.paired.fixed,

@@ -2,7 +2,7 @@
 //! game setup of one paired game. Pure.
 
 use weiqi_clock::{DurationMs, TimeControl};
-use weiqi_game::domain::{ColourMethod, GameSetup, PlayerRef, TournamentRef};
+use weiqi_game::domain::{ColorMethod, GameSetup, PlayerRef, TournamentRef};
 use weiqi_rules::{Komi, Ruleset};
 
 /// How the games of a tournament are played.
@@ -47,7 +47,7 @@ impl Default for GameSettings {
 /// One paired game, as the tournament asks the game service to create it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PairedGameSetup {
-    /// Black (the paired colours are fixed).
+    /// Black (the paired colors are fixed).
     pub black: PlayerRef,
     /// White.
     pub white: PlayerRef,
@@ -61,7 +61,7 @@ pub struct PairedGameSetup {
 
 impl GameSettings {
     /// The game setup of a paired game: these settings' rules (no komi in a handicap game), time
-    /// control and options, the pairing's players, colours and handicap.
+    /// control and options, the pairing's players, colors and handicap.
     #[must_use]
     pub fn game_setup(&self, game: PairedGameSetup) -> GameSetup {
         let ruleset = if game.handicap == 0 { self.ruleset } else { self.ruleset.with_komi(Komi(0)) };
@@ -72,7 +72,7 @@ impl GameSettings {
             handicap_points: Vec::new(),
             first: game.black,
             second: game.white,
-            colour_method: ColourMethod::Fixed,
+            color_method: ColorMethod::Fixed,
             time_control: self.time_control.clone(),
             tournament: Some(game.tournament),
             event_id: Some(game.event_id),

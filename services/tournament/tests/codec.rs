@@ -12,10 +12,10 @@ use weiqi_eventlog::{AggregateId, AggregateKind, CommandId, EventLog, NewEvent};
 use weiqi_pairing::command::Command;
 use weiqi_pairing::config::{ByeKind, Format, LineUpRule, McMahonBars, PointSystem, TeamSchedule, TournamentConfig};
 use weiqi_pairing::event::{
-    BracketSlot, Bye, ByeReason, Champion, ColourBy, Correction, PairedGame, Stage, TeamBoard, TeamMatch,
+    BracketSlot, Bye, ByeReason, Champion, ColorBy, Correction, PairedGame, Stage, TeamBoard, TeamMatch,
     TournamentEvent, WithdrawalReason, WithdrawalRuling,
 };
-use weiqi_pairing::ids::{Colour, GameRef, Millis, PlayerId, TeamId};
+use weiqi_pairing::ids::{Color, GameRef, Millis, PlayerId, TeamId};
 use weiqi_pairing::outcome::{GameResult, Outcome, ResultReason};
 use weiqi_pairing::rank::Rank;
 use weiqi_pairing::registration::Registration;
@@ -234,13 +234,13 @@ fn configurations_of_every_format_round_trip() {
 
 // ---- every variant, every value ----
 
-fn game(table: u32, colour_by: ColourBy) -> PairedGame {
+fn game(table: u32, color_by: ColorBy) -> PairedGame {
     PairedGame {
         table,
         black: PlayerId(2 * table),
         white: PlayerId(2 * table + 1),
         handicap: 0,
-        colour_by,
+        color_by,
         cost: None,
         fixed: false,
         team_board: None,
@@ -295,14 +295,14 @@ fn every_kind_of_event() -> Vec<TournamentEvent> {
         events.push(E::ByeGranted { round: 2, player: PlayerId(5), kind });
     }
     events.push(E::LineUpSubmitted { round: 1, team: TeamId(2), players: vec![PlayerId(6), PlayerId(4)] });
-    // Paired rounds: games of every colour rule, with and without costs, team boards and groups; byes of
+    // Paired rounds: games of every color rule, with and without costs, team boards and groups; byes of
     // every kind for every reason; team matches; bracket slots of every kind; team byes.
-    let colours = all!(ColourBy: Balance, Alternation, Nigiri, Handicap, Berger, Organiser, BoardOrder);
-    let mut games: Vec<PairedGame> = colours.iter().zip(1..).map(|(&c, t)| game(t, c)).collect();
-    games[0].cost = Some(EdgeCost { rematch: 0, score_diff: 0, colour: 0, handicap: 0, separation: 0 });
-    games[1].cost = Some(EdgeCost { rematch: 1, score_diff: 3, colour: 2, handicap: 4, separation: 3 });
+    let colors = all!(ColorBy: Balance, Alternation, Nigiri, Handicap, Berger, Organiser, BoardOrder);
+    let mut games: Vec<PairedGame> = colors.iter().zip(1..).map(|(&c, t)| game(t, c)).collect();
+    games[0].cost = Some(EdgeCost { rematch: 0, score_diff: 0, color: 0, handicap: 0, separation: 0 });
+    games[1].cost = Some(EdgeCost { rematch: 1, score_diff: 3, color: 2, handicap: 4, separation: 3 });
     games[2].cost =
-        Some(EdgeCost { rematch: 255, score_diff: u32::MAX, colour: u32::MAX, handicap: 255, separation: 255 });
+        Some(EdgeCost { rematch: 255, score_diff: u32::MAX, color: u32::MAX, handicap: 255, separation: 255 });
     games[3].handicap = 9;
     games[4].handicap = u8::MAX;
     games[5].fixed = true;
@@ -351,9 +351,9 @@ fn every_kind_of_event() -> Vec<TournamentEvent> {
     }
     // Results: every outcome for every reason; corrections for every reason.
     let outcomes =
-        [Outcome::Win(Colour::Black), Outcome::Win(Colour::White), Outcome::Draw, Outcome::BothLose, Outcome::Void];
+        [Outcome::Win(Color::Black), Outcome::Win(Color::White), Outcome::Draw, Outcome::BothLose, Outcome::Void];
     let _exhaustive_outcome = |o: Outcome| match o {
-        Outcome::Win(Colour::Black | Colour::White) | Outcome::Draw | Outcome::BothLose | Outcome::Void => (),
+        Outcome::Win(Color::Black | Color::White) | Outcome::Draw | Outcome::BothLose | Outcome::Void => (),
     };
     let reasons = all!(ResultReason: Played, Forfeit, Referee);
     for (table, (outcome, reason)) in (1..).zip(outcomes.iter().flat_map(|&o| reasons.iter().map(move |&r| (o, r)))) {
@@ -445,7 +445,7 @@ fn swiss_with_rulings() -> Simulation {
     s.play_round().unwrap();
     let cheat = table_of(&s, 2, 1);
     s.run(Command::Withdraw { player: cheat.black, reason: WithdrawalReason::Disqualified }).unwrap();
-    let result = GameResult::forfeit(Colour::White);
+    let result = GameResult::forfeit(Color::White);
     s.run(Command::CorrectResult { game: GameRef { round: 2, table: 1 }, result, reason: Correction::Cheating })
         .unwrap();
     s.play_to_end(20).unwrap();
@@ -584,9 +584,9 @@ fn whole_tournaments_of_every_format_round_trip_event_by_event() {
     assert!(games().any(|g| g.cost.is_some_and(|c| c.score_diff > 0)));
     assert!(games().any(|g| g.cost.is_some_and(|c| c.separation > 0)));
     assert!(games().any(|g| g.cost.is_none()));
-    assert!(games().any(|g| g.fixed && g.colour_by == ColourBy::Organiser));
+    assert!(games().any(|g| g.fixed && g.color_by == ColorBy::Organiser));
     assert!(games().any(|g| g.team_board.is_some()) && games().any(|g| g.group.is_some()));
-    assert!(games().any(|g| g.colour_by == ColourBy::Handicap && g.handicap > 0));
+    assert!(games().any(|g| g.color_by == ColorBy::Handicap && g.handicap > 0));
     let stages: BTreeSet<_> = rounds().map(|r| format!("{:?}", r.0)).collect();
     assert_eq!(stages.len(), 3, "{stages:?}");
     let byes: BTreeSet<_> = rounds().flat_map(|r| r.2.iter()).map(|b| format!("{:?}/{:?}", b.kind, b.reason)).collect();
@@ -687,7 +687,7 @@ async fn write_old_log(log: &impl EventLog, tournament: &str) -> TournamentAggre
     commands.push(TournamentCommand::Core(Command::Start));
     commands.push(TournamentCommand::PairRound { round: Some(1) });
     for table in 1..=3 {
-        let result = GameResult::win(if table % 2 == 1 { Colour::Black } else { Colour::White });
+        let result = GameResult::win(if table % 2 == 1 { Color::Black } else { Color::White });
         commands.push(TournamentCommand::Core(Command::RecordResult { game: GameRef { round: 1, table }, result }));
     }
     let mut agg = TournamentAggregate::default();
@@ -796,8 +796,8 @@ fn json_bodies_of_the_previous_version_read_back() {
                     black: PlayerId(3),
                     white: PlayerId(1),
                     handicap: 0,
-                    colour_by: ColourBy::Nigiri,
-                    cost: Some(EdgeCost { rematch: 0, score_diff: 2, colour: 0, handicap: 0, separation: 1 }),
+                    color_by: ColorBy::Nigiri,
+                    cost: Some(EdgeCost { rematch: 0, score_diff: 2, color: 0, handicap: 0, separation: 1 }),
                     fixed: false,
                     team_board: None,
                     group: None,
@@ -816,7 +816,7 @@ fn json_bodies_of_the_previous_version_read_back() {
             ),
             TournamentEvent::ResultCorrected {
                 game: GameRef { round: 1, table: 1 },
-                result: GameResult { outcome: Outcome::Win(Colour::White), reason: ResultReason::Referee },
+                result: GameResult { outcome: Outcome::Win(Color::White), reason: ResultReason::Referee },
                 reason: Correction::Cheating,
                 at: Millis(5),
             },
@@ -854,8 +854,8 @@ fn json_bodies_of_the_previous_version_read_back() {
 /// by the service's reader (in the error text).
 #[test]
 fn an_unknown_enum_value_is_refused_naming_the_field() {
-    let mut g = game(1, ColourBy::Nigiri);
-    g.cost = Some(EdgeCost { rematch: 0, score_diff: 1, colour: 0, handicap: 0, separation: 0 });
+    let mut g = game(1, ColorBy::Nigiri);
+    g.cost = Some(EdgeCost { rematch: 0, score_diff: 1, color: 0, handicap: 0, separation: 0 });
     let paired = TournamentEvent::RoundPaired {
         round: 1,
         stage: Stage::Main,
@@ -867,15 +867,15 @@ fn an_unknown_enum_value_is_refused_naming_the_field() {
     };
     let mut m = codec::event_to_pb(&paired);
     let Some(P::RoundPaired(r)) = &mut m.event else { panic!("{m:?}") };
-    r.games[0].colour_by = 99;
+    r.games[0].color_by = 99;
     assert_eq!(
         codec::event_from_pb(&m),
-        Err(CodecError::UnknownEnum { field: "TournamentPairedGame.colour_by", value: 99 })
+        Err(CodecError::UnknownEnum { field: "TournamentPairedGame.color_by", value: 99 })
     );
     let stored = pb::TournamentEventEnvelope { body: Some(B::Core(m)), ..Default::default() }.encode_to_vec();
     let back = pb::TournamentEventEnvelope::decode(stored.as_slice()).unwrap();
     let err = weiqi_tournament::codec::log::body_from_pb(back.body.as_ref()).unwrap_err();
-    assert!(err.to_string().contains("TournamentPairedGame.colour_by") && err.to_string().contains("99"), "{err}");
+    assert!(err.to_string().contains("TournamentPairedGame.color_by") && err.to_string().contains("99"), "{err}");
 }
 
 /// Every way a stored message can fail to hold a core value, each refused with the field it is about.
@@ -923,8 +923,8 @@ fn messages_the_core_cannot_hold_are_refused_naming_the_field() {
     mcmahon_config.pairing.handicap = HandicapPolicy::ByRank { reduction: 1, ceiling: 9 };
     let team_created = TournamentEvent::Created { config: team_config, at: Millis(0) };
     let mcmahon_created = TournamentEvent::Created { config: mcmahon_config, at: Millis(0) };
-    let mut g = game(1, ColourBy::Balance);
-    g.cost = Some(EdgeCost { rematch: 0, score_diff: 0, colour: 1, handicap: 0, separation: 0 });
+    let mut g = game(1, ColorBy::Balance);
+    g.cost = Some(EdgeCost { rematch: 0, score_diff: 0, color: 1, handicap: 0, separation: 0 });
     let round = TournamentEvent::RoundPaired {
         round: 1,
         stage: Stage::Knockout,
@@ -936,7 +936,7 @@ fn messages_the_core_cannot_hold_are_refused_naming_the_field() {
     };
     let recorded = TournamentEvent::ResultRecorded {
         game: GameRef { round: 1, table: 1 },
-        result: GameResult::win(Colour::Black),
+        result: GameResult::win(Color::Black),
         at: Millis(0),
     };
     let corrected = TournamentEvent::ResultCorrected {
@@ -1039,7 +1039,7 @@ fn messages_the_core_cannot_hold_are_refused_naming_the_field() {
         case(&bye, |m| inner!(m, ByeGranted).kind = -1, unknown("TournamentByeGranted.kind", -1)),
         case(&round, |m| paired(m).stage = 0, unknown("TournamentRoundPaired.stage", 0)),
         case(&round, |m| paired(m).games[0].handicap = 256, range("TournamentPairedGame.handicap", 256)),
-        case(&round, |m| paired(m).games[0].colour_by = 8, unknown("TournamentPairedGame.colour_by", 8)),
+        case(&round, |m| paired(m).games[0].color_by = 8, unknown("TournamentPairedGame.color_by", 8)),
         case(
             &round,
             |m| paired(m).games[0].cost.as_mut().unwrap().rematch = 300,
@@ -1211,35 +1211,35 @@ mod arbitrary {
 
     fn paired_game() -> impl Strategy<Value = PairedGame> {
         let cost = (any::<u8>(), any::<u32>(), any::<u32>(), any::<u8>(), any::<u8>()).prop_map(
-            |(rematch, score_diff, colour, handicap, separation)| EdgeCost {
+            |(rematch, score_diff, color, handicap, separation)| EdgeCost {
                 rematch,
                 score_diff,
-                colour,
+                color,
                 handicap,
                 separation,
             },
         );
-        let colour_by = select(vec![
-            ColourBy::Balance,
-            ColourBy::Alternation,
-            ColourBy::Nigiri,
-            ColourBy::Handicap,
-            ColourBy::Berger,
-            ColourBy::Organiser,
-            ColourBy::BoardOrder,
+        let color_by = select(vec![
+            ColorBy::Balance,
+            ColorBy::Alternation,
+            ColorBy::Nigiri,
+            ColorBy::Handicap,
+            ColorBy::Berger,
+            ColorBy::Organiser,
+            ColorBy::BoardOrder,
         ]);
         let board = (any::<u32>(), any::<u32>()).prop_map(|(match_no, board)| TeamBoard { match_no, board });
         (
-            (any::<u32>(), any::<u32>(), any::<u32>(), any::<u8>(), colour_by),
+            (any::<u32>(), any::<u32>(), any::<u32>(), any::<u8>(), color_by),
             (of(cost), any::<bool>(), of(board), of(any::<u32>())),
         )
-            .prop_map(|((table, black, white, handicap, colour_by), (cost, fixed, team_board, group))| {
+            .prop_map(|((table, black, white, handicap, color_by), (cost, fixed, team_board, group))| {
                 PairedGame {
                     table,
                     black: PlayerId(black),
                     white: PlayerId(white),
                     handicap,
-                    colour_by,
+                    color_by,
                     cost,
                     fixed,
                     team_board,

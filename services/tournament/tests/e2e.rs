@@ -65,8 +65,8 @@ async fn play_game(
     let moves = rng.random_range(6..30u32);
     let mut n = 0u32;
     while n < moves {
-        let colour = local.to_move();
-        let Move::Play(p) = local.random_move(colour, |k| rng.random_range(0..k)) else { break };
+        let color = local.to_move();
+        let Move::Play(p) = local.random_move(color, |k| rng.random_range(0..k)) else { break };
         let r = pb::PlayMoveRequest {
             game_id: gid.clone(),
             request_id: format!("{gid}-m{n}"),
@@ -74,8 +74,8 @@ async fn play_game(
             expected_move_number: n + 1,
             lag: None,
         };
-        games.play_move(req(r, &token(colour))).await.unwrap_or_else(|s| panic!("{gid} move {n}: {s}"));
-        local.play(colour, Move::Play(p)).unwrap();
+        games.play_move(req(r, &token(color))).await.unwrap_or_else(|s| panic!("{gid} move {n}: {s}"));
+        local.play(color, Move::Play(p)).unwrap();
         n += 1;
     }
     let rid = |what: &str| format!("{gid}-{what}");
@@ -87,15 +87,15 @@ async fn play_game(
             .unwrap();
     } else {
         for k in 0..2 {
-            let colour = local.to_move();
+            let color = local.to_move();
             let r = pb::PassRequest {
                 game_id: gid.clone(),
                 request_id: rid(&format!("pass{k}")),
                 expected_move_number: n + 1,
                 lag: None,
             };
-            games.pass(req(r, &token(colour))).await.unwrap();
-            local.play(colour, Move::Pass).unwrap();
+            games.pass(req(r, &token(color))).await.unwrap();
+            local.play(color, Move::Pass).unwrap();
             n += 1;
         }
         for c in [Color::Black, Color::White] {

@@ -17,7 +17,7 @@ use weiqi_game::service::GameService;
 use weiqi_pairing::command::Command;
 use weiqi_pairing::config::{Format, TournamentConfig};
 use weiqi_pairing::event::TournamentEvent;
-use weiqi_pairing::ids::{Colour, GameRef};
+use weiqi_pairing::ids::{Color, GameRef};
 use weiqi_pairing::outcome::{GameResult, Outcome, ResultReason};
 use weiqi_pairing::state::Phase;
 use weiqi_proto::v1 as pb;
@@ -83,7 +83,7 @@ async fn tournament_events(log: &AnyEventLog, t: &str) -> Vec<(String, Body)> {
 /// The accounts of a game's Black and White as the game has them.
 async fn players(log: &AnyEventLog, gid: &str) -> Option<(String, String)> {
     game_events(log, gid).await.iter().find_map(|e| match e {
-        GameEvent::ColoursDecided { black, white, .. } => Some((black.0.clone(), white.0.clone())),
+        GameEvent::ColorsDecided { black, white, .. } => Some((black.0.clone(), white.0.clone())),
         _ => None,
     })
 }
@@ -236,7 +236,7 @@ async fn no_shows_are_forfeited_and_their_games_closed() {
         .await
         .unwrap()
         .unwrap();
-    assert_eq!(results, vec![GameResult::forfeit(Colour::Black), GameResult::forfeit(Colour::White)]);
+    assert_eq!(results, vec![GameResult::forfeit(Color::Black), GameResult::forfeit(Color::White)]);
     let no_shows = w.svc.read(t, |a| a.core.players.values().map(|e| e.no_shows).sum::<u32>()).await.unwrap();
     assert_eq!(no_shows, Some(2));
 

@@ -1,12 +1,12 @@
 //! The two players, and a pair of values indexed by them.
 //!
 //! The clock has its own `Side` so that it depends on nothing; the game service converts from the rules
-//! crate's colour.
+//! crate's color.
 
 use std::fmt;
 use std::ops::{Index, IndexMut};
 
-/// A player, by colour.
+/// A player, by color.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Side {

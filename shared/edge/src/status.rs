@@ -1,4 +1,4 @@
-//! Mapping the game service's replies to gRPC statuses, once.
+//! Mapping typed rejections (`weiqi.v1.Rejection`) to gRPC statuses and back, once for every edge.
 //!
 //! Domain rejections become `InvalidArgument` / `FailedPrecondition` / `NotFound` / `PermissionDenied`
 //! / `AlreadyExists`, with the typed reason (an encoded `weiqi.v1.Rejection`) in the status details;
@@ -7,7 +7,6 @@
 use prost::Message;
 use tonic::{Code, Status};
 use weiqi_proto::v1 as pb;
-use weiqi_proto::v1::game_command_reply::Outcome;
 
 /// A status for a rejection, with the rejection in its details.
 pub fn rejection_status(r: &pb::Rejection) -> Status {
@@ -29,30 +28,4 @@ pub fn gateway_rejection(kind: pb::rejection::Kind, code: &str, message: impl In
 /// The typed rejection carried by a status, if any (for clients and tests).
 pub fn rejection_of(status: &Status) -> Option<pb::Rejection> {
     pb::Rejection::decode(status.details()).ok().filter(|r| !r.code.is_empty())
-}
-
-/// The accepted command reply, or the status for anything else.
-pub fn command_reply(reply: pb::GameCommandReply) -> Result<pb::CommandReply, Status> {
-    match reply.outcome {
-        Some(Outcome::Accepted(a)) => Ok(a),
-        other => Err(other_status(other)),
-    }
-}
-
-/// The view, or the status for anything else.
-pub fn view_reply(reply: pb::GameCommandReply) -> Result<pb::GameView, Status> {
-    match reply.outcome {
-        Some(Outcome::View(v)) => Ok(v),
-        other => Err(other_status(other)),
-    }
-}
-
-fn other_status(outcome: Option<Outcome>) -> Status {
-    match outcome {
-        Some(Outcome::Rejected(r)) => rejection_status(&r),
-        Some(Outcome::Unavailable(why)) => Status::unavailable(why),
-        Some(Outcome::Internal(why)) => Status::internal(why),
-        Some(Outcome::Accepted(_)) | Some(Outcome::View(_)) => Status::internal("unexpected reply kind"),
-        None => Status::internal("empty reply from the game service"),
-    }
 }

@@ -1,11 +1,11 @@
-//! GTP arguments: colours, vertices and moves, and vertex lists in GNU Go's order.
+//! GTP arguments: colors, vertices and moves, and vertex lists in GNU Go's order.
 
 use weiqi_rules::{Color, Move, Point};
 
 /// GTP column letters: `I` is skipped.
 const COLUMNS: &[u8; 25] = b"ABCDEFGHJKLMNOPQRSTUVWXYZ";
 
-/// Parses a GTP colour: `b`, `black`, `w`, `white`, in any case.
+/// Parses a GTP color: `b`, `black`, `w`, `white`, in any case.
 pub fn color(token: Option<&str>) -> Option<Color> {
     token.and_then(Color::parse)
 }

@@ -10,13 +10,13 @@ pub enum CommandError {
     /// The command name is not one this engine knows.
     #[error("unknown command")]
     UnknownCommand,
-    /// A colour argument is missing or is not `b`, `black`, `w` or `white`.
+    /// A color argument is missing or is not `b`, `black`, `w` or `white`.
     #[error("invalid color")]
     InvalidColor,
     /// A vertex argument is missing, malformed or off the board.
     #[error("invalid coordinate")]
     InvalidCoordinate,
-    /// A move argument (colour and vertex) is missing or malformed.
+    /// A move argument (color and vertex) is missing or malformed.
     #[error("invalid color or coordinate")]
     InvalidMove,
     /// The rules refuse the move (the reason is kept for callers; the message stays GTP's).

@@ -5,8 +5,8 @@
 //! each with suicide forbidden and allowed. After every move (and every refused move and undo) the
 //! same batch of GTP commands goes to GNU Go and, in process, to our [`Engine`]:
 //! `list_stones black`, `list_stones white`, `captures black`, `captures white`, `is_legal` for both
-//! colours on every empty point, `countlib` on stones, and every few moves `all_legal` for both
-//! colours. The answers must be byte-for-byte equal.
+//! colors on every empty point, `countlib` on stones, and every few moves `all_legal` for both
+//! colors. The answers must be byte-for-byte equal.
 //!
 //! The move generator is biased toward what makes rules differ: it plays eye-filling moves, prefers
 //! captures and suicides half the time, passes now and then (so superko sees passes), tries illegal
@@ -322,7 +322,7 @@ fn play_game(gg: &mut GnuGo, rules: Rules, size: u8, seed: u64, tally: &mut Tall
     }
 }
 
-/// The queries after a step: stones, captures, `is_legal` for both colours on every empty point,
+/// The queries after a step: stones, captures, `is_legal` for both colors on every empty point,
 /// `countlib` on stones (all of them on small boards, a sample on 19×19), and `all_legal` every
 /// few steps. Each comes with the answer GNU Go may give instead of ours, where its superko blind
 /// spot makes it differ.

@@ -1,12 +1,12 @@
-//! Berger tables for round robins, with balanced colours.
+//! Berger tables for round robins, with balanced colors.
 //!
 //! For `n` entrants (a dummy is added when `n` is odd; meeting it is a rest), position `n − 1` is
 //! fixed and the others rotate: in round `r` (0-based) positions `i ≠ j` below `m = n − 1` meet when
-//! `i + j ≡ r (mod m)`, and the position `k` with `2k ≡ r` meets the fixed one. Colours: for a
+//! `i + j ≡ r (mod m)`, and the position `k` with `2k ≡ r` meets the fixed one. Colors: for a
 //! rotating pair, `i` takes Black when `(j − i) mod m` is odd (the reverse pair has the other parity
 //! because `m` is odd); the fixed position takes Black in even rounds. Over one cycle every entrant
 //! has Black and White within one of each other; the second cycle of a double round robin reverses
-//! every colour, so a double round robin is exactly balanced.
+//! every color, so a double round robin is exactly balanced.
 
 /// Rounds in one cycle for `n` entrants.
 pub fn rounds_per_cycle(n: usize) -> usize {
@@ -57,7 +57,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn everyone_meets_everyone_once_with_balanced_colours() {
+    fn everyone_meets_everyone_once_with_balanced_colors() {
         for n in 2..=15 {
             let per = rounds_per_cycle(n);
             let mut met = vec![vec![0; n]; n];
@@ -80,13 +80,13 @@ mod tests {
                 for (b, &k) in row.iter().enumerate() {
                     assert_eq!(k, i32::from(a != b), "n={n}: {a} and {b}");
                 }
-                assert!(blacks[a].abs() <= 1, "n={n}: colour balance {} for {a}", blacks[a]);
+                assert!(blacks[a].abs() <= 1, "n={n}: color balance {} for {a}", blacks[a]);
             }
         }
     }
 
     #[test]
-    fn the_second_cycle_reverses_colours() {
+    fn the_second_cycle_reverses_colors() {
         let n = 6;
         for r in 0..5 {
             let first = berger_round(n, r);

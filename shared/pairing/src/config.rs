@@ -77,7 +77,7 @@ pub enum Format {
         /// Losses that eliminate a player.
         losses: u32,
     },
-    /// Round robin by Berger tables, `cycles` times (colours reversed in even cycles).
+    /// Round robin by Berger tables, `cycles` times (colors reversed in even cycles).
     RoundRobin {
         /// Cycles (1 single, 2 double, ...).
         cycles: u32,
@@ -103,7 +103,7 @@ pub enum Format {
         losses: u32,
     },
     /// A best-of-N match between two players: first to `wins_needed` wins (2 of 3 … 4 of 7);
-    /// draws are replayed; colours alternate after a first nigiri.
+    /// draws are replayed; colors alternate after a first nigiri.
     Match {
         /// Wins needed (2 for best of 3, 4 for best of 7).
         wins_needed: u32,
@@ -111,7 +111,7 @@ pub enum Format {
     /// A match of a fixed number of games between two players (十番棋, the ten-game match): every game
     /// is played unless one side's lead can no longer be caught; games score on the event's points
     /// (a draw counts for both); the side with more points wins the match, equal points draw it.
-    /// Colours alternate after a first nigiri.
+    /// Colors alternate after a first nigiri.
     FixedMatch {
         /// Games in the match (10 for a ten-game match).
         games: u32,

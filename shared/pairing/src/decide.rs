@@ -5,7 +5,7 @@ use crate::berger::rounds_per_cycle;
 use crate::command::Command;
 use crate::config::{Format, TeamSchedule, TournamentConfig};
 use crate::event::{Champion, Stage, TournamentEvent, WithdrawalReason, WithdrawalRuling};
-use crate::ids::{Colour, GameRef, Millis, PlayerId, TeamId};
+use crate::ids::{Color, GameRef, Millis, PlayerId, TeamId};
 use crate::lot;
 use crate::outcome::{GameResult, Outcome, ResultReason};
 use crate::record::records;
@@ -308,8 +308,8 @@ fn no_show(
         return Err(Rejection::NoShowTooEarly { remaining_ms: cfg.no_show_limit_ms - waited });
     }
     let outcome = match (absent.contains(&black), absent.contains(&white)) {
-        (true, false) => Outcome::Win(Colour::White),
-        (false, true) => Outcome::Win(Colour::Black),
+        (true, false) => Outcome::Win(Color::White),
+        (false, true) => Outcome::Win(Color::Black),
         (true, true) => Outcome::BothLose,
         (false, false) => return Err(Rejection::NotInGame(black)),
     };
@@ -385,9 +385,9 @@ fn withdraw(
     if let Some(round) = t.rounds.last() {
         for g in round.games.iter().filter(|g| g.result.is_none()) {
             let outcome = if g.paired.black == p {
-                Outcome::Win(Colour::White)
+                Outcome::Win(Color::White)
             } else if g.paired.white == p {
-                Outcome::Win(Colour::Black)
+                Outcome::Win(Color::Black)
             } else {
                 continue;
             };

@@ -7,12 +7,12 @@ use crate::registration::Registration;
 use crate::weights::EdgeCost;
 use serde::{Deserialize, Serialize};
 
-/// How a game's colours were decided.
+/// How a game's colors were decided.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum ColourBy {
+pub enum ColorBy {
     /// The player with more games as Black takes White.
     Balance,
-    /// Equal balance: each takes the colour opposite to their last game.
+    /// Equal balance: each takes the color opposite to their last game.
     Alternation,
     /// Equal in every way: a recorded random draw (online nigiri) from the tournament seed.
     Nigiri,
@@ -81,8 +81,9 @@ pub struct PairedGame {
     pub white: PlayerId,
     /// Handicap stones (0 even, 1 = 让先 no komi, 2–9 placed stones).
     pub handicap: u8,
-    /// How colours were decided.
-    pub colour_by: ColourBy,
+    /// How colors were decided.
+    #[serde(rename = "colour_by")] // the JSON form keeps the name earlier versions wrote
+    pub color_by: ColorBy,
     /// The pairing criteria values of this pair (Swiss/McMahon and loss-group eliminations).
     pub cost: Option<EdgeCost>,
     /// Fixed by the organiser rather than by the pairing.

@@ -6,7 +6,7 @@
 //! are not used; a result corrected afterwards is used as corrected).
 
 use crate::config::Format;
-use crate::event::{ByeReason, ColourBy};
+use crate::event::{ByeReason, ColorBy};
 use crate::ids::PlayerId;
 use crate::record::records;
 use crate::rounds::{candidates, pairing_score};
@@ -97,8 +97,8 @@ pub struct PairingExplanation {
     pub cost: Option<EdgeCost>,
     /// Pairing scores of A and B before the round (matching only).
     pub scores: Option<(i64, i64)>,
-    /// How the colours were decided.
-    pub colours: ColourBy,
+    /// How the colors were decided.
+    pub colors: ColorBy,
     /// Nearby alternatives, closest in pairing order first.
     pub alternatives: Vec<Alternative>,
 }
@@ -133,10 +133,10 @@ pub fn explain_pairing(
         .iter()
         .find(|g| (g.paired.black, g.paired.white) == (a, b) || (g.paired.black, g.paired.white) == (b, a))
         .ok_or(ExplainError::NotPaired(a, b))?;
-    let basis = match game.paired.colour_by {
+    let basis = match game.paired.color_by {
         _ if game.paired.fixed => Basis::Organiser,
-        ColourBy::Berger => Basis::BergerTable,
-        ColourBy::BoardOrder => Basis::BoardOrder,
+        ColorBy::Berger => Basis::BergerTable,
+        ColorBy::BoardOrder => Basis::BoardOrder,
         _ if !r.bracket.is_empty() => Basis::Bracket,
         _ => Basis::Matching,
     };
@@ -147,7 +147,7 @@ pub fn explain_pairing(
         basis,
         cost: game.paired.cost,
         scores: None,
-        colours: game.paired.colour_by,
+        colors: game.paired.color_by,
         alternatives: Vec::new(),
     };
     let Some(cfg) = t.config.as_ref() else { return Ok(out) };
@@ -245,7 +245,7 @@ fn criterion(c: Criterion) -> &'static str {
     match c {
         Criterion::Rematch => "rematches",
         Criterion::ScoreDifference => "score difference",
-        Criterion::ColourBalance => "colour balance",
+        Criterion::ColorBalance => "color balance",
         Criterion::Handicap => "handicap stones",
         Criterion::Separation => "same club/region",
     }
@@ -264,8 +264,8 @@ impl fmt::Display for PairingExplanation {
         if let (Some((sa, sb)), Some(c)) = (self.scores, self.cost) {
             writeln!(
                 f,
-                " (scores {sa} and {sb}): score difference {}, colour balance {}, handicap {}, club/region {}; colours by {:?}.",
-                c.score_diff, c.colour, c.handicap, c.separation, self.colours
+                " (scores {sa} and {sb}): score difference {}, color balance {}, handicap {}, club/region {}; colors by {:?}.",
+                c.score_diff, c.color, c.handicap, c.separation, self.colors
             )?;
         }
         for alt in &self.alternatives {

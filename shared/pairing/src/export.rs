@@ -12,8 +12,8 @@
 //! when known, follows as `|PIN`.
 
 use crate::config::ByeKind;
-use crate::event::ColourBy;
-use crate::ids::{Colour, PlayerId};
+use crate::event::ColorBy;
+use crate::ids::{Color, PlayerId};
 use crate::outcome::{Outcome, PlayerResult};
 use crate::record::{Entry, records};
 use crate::standings::{Standings, standings};
@@ -64,23 +64,23 @@ pub fn standings_csv(t: &Tournament, st: &Standings) -> String {
     out
 }
 
-fn colour_by(c: ColourBy) -> &'static str {
+fn color_by(c: ColorBy) -> &'static str {
     match c {
-        ColourBy::Balance => "balance",
-        ColourBy::Alternation => "alternation",
-        ColourBy::Nigiri => "nigiri",
-        ColourBy::Handicap => "handicap",
-        ColourBy::Berger => "berger",
-        ColourBy::Organiser => "organiser",
-        ColourBy::BoardOrder => "board-order",
+        ColorBy::Balance => "balance",
+        ColorBy::Alternation => "alternation",
+        ColorBy::Nigiri => "nigiri",
+        ColorBy::Handicap => "handicap",
+        ColorBy::Berger => "berger",
+        ColorBy::Organiser => "organiser",
+        ColorBy::BoardOrder => "board-order",
     }
 }
 
 fn result_text(o: Option<Outcome>) -> &'static str {
     match o {
         None => "",
-        Some(Outcome::Win(Colour::Black)) => "B+",
-        Some(Outcome::Win(Colour::White)) => "W+",
+        Some(Outcome::Win(Color::Black)) => "B+",
+        Some(Outcome::Win(Color::White)) => "W+",
         Some(Outcome::Draw) => "draw",
         Some(Outcome::BothLose) => "both-lose",
         Some(Outcome::Void) => "void",
@@ -99,7 +99,7 @@ pub fn pairings_csv(t: &Tournament, round: u32) -> String {
         "white_name",
         "white_rank",
         "handicap",
-        "colours_by",
+        "colors_by",
         "result",
         "bye",
     ]
@@ -122,7 +122,7 @@ pub fn pairings_csv(t: &Tournament, round: u32) -> String {
             wn,
             wr,
             g.paired.handicap.to_string(),
-            colour_by(g.paired.colour_by).into(),
+            color_by(g.paired.color_by).into(),
             result_text(g.result.map(|x| x.outcome)).into(),
             String::new(),
         ]));
@@ -205,13 +205,13 @@ pub fn export_h9(t: &Tournament, header: &H9Header) -> String {
         if let Some(rec) = recs.get(r.player) {
             for e in &rec.entries {
                 let entry = match *e {
-                    Entry::Game { opponent, result, colour, handicap, forfeit, .. } => {
+                    Entry::Game { opponent, result, color, handicap, forfeit, .. } => {
                         let sym = match result {
                             PlayerResult::Win => '+',
                             PlayerResult::Draw => '=',
                             PlayerResult::Loss | PlayerResult::Void => '-',
                         };
-                        let c = if colour == Colour::Black { 'b' } else { 'w' };
+                        let c = if color == Color::Black { 'b' } else { 'w' };
                         let opp = place.get(&opponent).copied().unwrap_or(0);
                         let mut s = format!("{opp}{sym}/{c}");
                         if handicap > 0 {

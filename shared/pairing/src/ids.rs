@@ -42,21 +42,21 @@ impl fmt::Display for GameRef {
     }
 }
 
-/// The two colours of a game.
+/// The two colors of a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum Colour {
+pub enum Color {
     /// Black moves first.
     Black,
     /// White moves second (and receives komi).
     White,
 }
 
-impl Colour {
-    /// The other colour.
-    pub fn opposite(self) -> Colour {
+impl Color {
+    /// The other color.
+    pub fn opposite(self) -> Color {
         match self {
-            Colour::Black => Colour::White,
-            Colour::White => Colour::Black,
+            Color::Black => Color::White,
+            Color::White => Color::Black,
         }
     }
 }

@@ -20,7 +20,7 @@
 //!
 //! ## Formats ([`config::Format`])
 //! Knockout (single with a seeded bracket; double and multi-loss elimination by loss groups),
-//! round robin by Berger tables (single, double, multiple; balanced colours), Swiss (积分编排),
+//! round robin by Berger tables (single, double, multiple; balanced colors), Swiss (积分编排),
 //! McMahon (bars), Swiss plus multi-loss elimination (the field kept even by reprieves), best-of-N
 //! matches, groups then a cross knockout (seed 001), team events (fixed board order or line-ups
 //! per match; round robin or Swiss), full team rotation, and 擂台赛 win-and-continue. Each format's
@@ -31,7 +31,7 @@
 //! use weiqi_pairing::command::Command;
 //! use weiqi_pairing::config::{Format, TournamentConfig};
 //! use weiqi_pairing::decide::decide;
-//! use weiqi_pairing::ids::{Colour, GameRef, Millis, PlayerId};
+//! use weiqi_pairing::ids::{Color, GameRef, Millis, PlayerId};
 //! use weiqi_pairing::outcome::GameResult;
 //! use weiqi_pairing::rank::Rank;
 //! use weiqi_pairing::registration::Registration;
@@ -55,7 +55,7 @@
 //! assert_eq!(t.rounds[0].games.len(), 2);
 //! for table in 1..=2 {
 //!     let game = GameRef { round: 1, table };
-//!     run(&mut t, Command::RecordResult { game, result: GameResult::win(Colour::Black) });
+//!     run(&mut t, Command::RecordResult { game, result: GameResult::win(Color::Black) });
 //! }
 //! assert!(t.rounds[0].completed);
 //! let st = standings(&t);
@@ -77,7 +77,7 @@
 
 pub mod berger;
 pub mod bracket;
-pub mod colours;
+pub mod colors;
 pub mod command;
 pub mod config;
 pub mod decide;

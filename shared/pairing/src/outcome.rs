@@ -1,13 +1,13 @@
 //! Game results as the tournament sees them (Art. 13, 17.5, 22, 23).
 
-use crate::ids::Colour;
+use crate::ids::Color;
 use serde::{Deserialize, Serialize};
 
 /// What happened in a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Outcome {
-    /// The given colour won.
-    Win(Colour),
+    /// The given color won.
+    Win(Color),
     /// A draw (e.g. a triple ko ruled a draw).
     Draw,
     /// Both players lose (Art. 17.5, 22.3, 23.1): no points for either.
@@ -37,9 +37,9 @@ pub struct GameResult {
 }
 
 impl GameResult {
-    /// A played game won by `colour`.
-    pub fn win(colour: Colour) -> GameResult {
-        GameResult { outcome: Outcome::Win(colour), reason: ResultReason::Played }
+    /// A played game won by `color`.
+    pub fn win(color: Color) -> GameResult {
+        GameResult { outcome: Outcome::Win(color), reason: ResultReason::Played }
     }
 
     /// A played draw.
@@ -47,8 +47,8 @@ impl GameResult {
         GameResult { outcome: Outcome::Draw, reason: ResultReason::Played }
     }
 
-    /// A forfeit won by `colour`.
-    pub fn forfeit(winner: Colour) -> GameResult {
+    /// A forfeit won by `color`.
+    pub fn forfeit(winner: Color) -> GameResult {
         GameResult { outcome: Outcome::Win(winner), reason: ResultReason::Forfeit }
     }
 
@@ -72,10 +72,10 @@ pub enum PlayerResult {
 }
 
 impl Outcome {
-    /// The result for the player holding `colour`.
-    pub fn for_colour(self, colour: Colour) -> PlayerResult {
+    /// The result for the player holding `color`.
+    pub fn for_color(self, color: Color) -> PlayerResult {
         match self {
-            Outcome::Win(c) if c == colour => PlayerResult::Win,
+            Outcome::Win(c) if c == color => PlayerResult::Win,
             Outcome::Win(_) | Outcome::BothLose => PlayerResult::Loss,
             Outcome::Draw => PlayerResult::Draw,
             Outcome::Void => PlayerResult::Void,

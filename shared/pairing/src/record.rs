@@ -3,7 +3,7 @@
 
 use crate::config::{ByeKind, PointSystem};
 use crate::event::WithdrawalRuling;
-use crate::ids::{Colour, GameRef, PlayerId};
+use crate::ids::{Color, GameRef, PlayerId};
 use crate::outcome::{Outcome, PlayerResult, ResultReason};
 use crate::state::Tournament;
 use std::collections::HashMap;
@@ -17,8 +17,8 @@ pub enum Entry {
         opponent: PlayerId,
         /// This player's result.
         result: PlayerResult,
-        /// This player's colour.
-        colour: Colour,
+        /// This player's color.
+        color: Color,
         /// Handicap stones of the game.
         handicap: u8,
         /// Not actually played (forfeit).
@@ -147,11 +147,11 @@ pub fn records(t: &Tournament, up_to: u32) -> Records {
                 Some(res) if res.outcome == Outcome::Void => {}
                 Some(res) => {
                     let forfeit = res.reason == ResultReason::Forfeit;
-                    for (i, colour, opp) in [(ib, Colour::Black, w), (iw, Colour::White, b)] {
-                        let result = res.outcome.for_colour(colour);
+                    for (i, color, opp) in [(ib, Color::Black, w), (iw, Color::White, b)] {
+                        let result = res.outcome.for_color(color);
                         let rec = &mut list[i];
                         rec.entries[r] =
-                            Entry::Game { opponent: opp, result, colour, handicap: g.paired.handicap, forfeit, game };
+                            Entry::Game { opponent: opp, result, color, handicap: g.paired.handicap, forfeit, game };
                         rec.points += result_points(&points, result);
                         rec.games += 1;
                         match result {

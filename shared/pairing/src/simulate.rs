@@ -5,7 +5,7 @@ use crate::command::Command;
 use crate::config::TournamentConfig;
 use crate::decide::decide;
 use crate::event::TournamentEvent;
-use crate::ids::{Colour, GameRef, Millis, PlayerId};
+use crate::ids::{Color, GameRef, Millis, PlayerId};
 use crate::lot::{Purpose, stream};
 use crate::outcome::{GameResult, Outcome, ResultReason};
 use crate::rank::Rank;
@@ -67,7 +67,7 @@ impl Simulation {
         }
         let d = f64::from(black_rank - white_rank);
         let p_black = 1.0 / (1.0 + (-0.6 * d).exp());
-        let winner = if self.rng.random_bool(p_black.clamp(0.02, 0.98)) { Colour::Black } else { Colour::White };
+        let winner = if self.rng.random_bool(p_black.clamp(0.02, 0.98)) { Color::Black } else { Color::White };
         GameResult { outcome: Outcome::Win(winner), reason: ResultReason::Played }
     }
 

@@ -64,7 +64,7 @@ pub struct PlannedPair {
     pub cost: EdgeCost,
 }
 
-/// A round's pairing before colours are given.
+/// A round's pairing before colors are given.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RoundPlan {
     /// The pairs, in pairing order of their higher player.
@@ -177,7 +177,7 @@ impl Ctx<'_> {
                 cost: self.cost(i, j).unwrap_or(EdgeCost {
                     rematch: 1,
                     score_diff: 0,
-                    colour: 0,
+                    color: 0,
                     handicap: 0,
                     separation: 0,
                 }),

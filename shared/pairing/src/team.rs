@@ -5,7 +5,7 @@
 //! pairing bye and no board points; a round-robin rest scores nothing.
 
 use crate::config::{ByeKind, PointSystem};
-use crate::ids::{Colour, PlayerId, TeamId};
+use crate::ids::{Color, PlayerId, TeamId};
 use crate::ratio::Ratio;
 use crate::record::{bye_points, result_points};
 use crate::standings::{TieBreak, build_rows, refine};
@@ -63,9 +63,9 @@ pub fn match_scores(t: &Tournament, up_to: u32) -> Vec<MatchScore> {
             for g in &games {
                 let Some(res) = g.result else { continue };
                 let board = g.paired.team_board.map_or(1, |b| b.board) as usize;
-                for (colour, player) in [(Colour::Black, g.paired.black), (Colour::White, g.paired.white)] {
+                for (color, player) in [(Color::Black, g.paired.black), (Color::White, g.paired.white)] {
                     let side = usize::from(t.players.get(&player).and_then(|e| e.team) != Some(m.home));
-                    let p = result_points(&points, res.outcome.for_colour(colour));
+                    let p = result_points(&points, res.outcome.for_color(color));
                     bp[side] += p;
                     boards.push((side, board, p));
                 }

@@ -8,7 +8,7 @@
 //! | 1 | never a rematch (also: organiser's forbidden pairs) | no edge at all; under [`RematchPolicy::Discouraged`] (elimination formats) 1 per rematch | 2^68 |
 //! | 2 | a bye never twice, to the lowest eligible | decided before the matching (see [`crate::swiss`]) | — |
 //! | 3 | minimal score (or McMahon score) difference | \|score(a) − score(b)\| in points, capped at 1023 | 2^46 |
-//! | 4 | colour balance | \|balance(a) + balance(b)\| (+1 if both last had the same colour), capped at 15; 0 in handicap games | 2^30 |
+//! | 4 | color balance | \|balance(a) + balance(b)\| (+1 if both last had the same color), capped at 15; 0 in handicap games | 2^30 |
 //! | 5 | handicap policy | handicap stones the pair would get, 0–9 | 2^14 |
 //! | 6 | club / region separation (optional) | 2 for the same club, 1 for the same region | 1 |
 //!
@@ -16,10 +16,10 @@
 //! largest possible sum of all lower tiers over a whole window, so a maximum-weight matching is
 //! *lexicographic*: it first matches as many players as possible (every edge outweighs all costs
 //! together), then has the fewest rematches, then the smallest total score difference, and only then
-//! looks at colours, handicaps and clubs. No amount of colour balance ever buys one point of score
+//! looks at colors, handicaps and clubs. No amount of color balance ever buys one point of score
 //! difference. `balance` is the player's games with Black minus games with White in even games.
 
-use crate::ids::{Colour, PlayerId};
+use crate::ids::{Color, PlayerId};
 use crate::matching::Weight;
 use serde::{Deserialize, Serialize};
 
@@ -29,8 +29,8 @@ pub const BASE: Weight = 1 << 82;
 pub const REMATCH: Weight = 1 << 68;
 /// Multiplier of one point of score difference.
 pub const SCORE: Weight = 1 << 46;
-/// Multiplier of one unit of colour imbalance.
-pub const COLOUR: Weight = 1 << 30;
+/// Multiplier of one unit of color imbalance.
+pub const COLOR: Weight = 1 << 30;
 /// Multiplier of one handicap stone.
 pub const HANDICAP: Weight = 1 << 14;
 /// Multiplier of one unit of club/region closeness.
@@ -41,7 +41,7 @@ pub const MAX_WINDOW: usize = 8192;
 /// How handicaps are given in a pairing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum HandicapPolicy {
-    /// Every game is even (colours by balance or nigiri, full komi).
+    /// Every game is even (colors by balance or nigiri, full komi).
     Even,
     /// Handicap = rank difference minus `reduction`, at most `ceiling` stones (1 = 让先: Black, no komi).
     ByRank {
@@ -122,9 +122,9 @@ pub struct Candidate {
     /// Recorded lot: breaks ties of order (lower first).
     pub lot: u64,
     /// Games with Black minus games with White, in even games.
-    pub colour_balance: i32,
-    /// Colour of the last even game.
-    pub last_colour: Option<Colour>,
+    pub color_balance: i32,
+    /// Color of the last even game.
+    pub last_color: Option<Color>,
     /// Pairing byes received so far.
     pub byes: u32,
     /// Everyone already met (any order; duplicates harmless).
@@ -142,8 +142,9 @@ pub struct EdgeCost {
     pub rematch: u8,
     /// Absolute score difference in points.
     pub score_diff: u32,
-    /// Colour-imbalance units.
-    pub colour: u32,
+    /// Color-imbalance units.
+    #[serde(rename = "colour")] // the JSON form keeps the name earlier versions wrote
+    pub color: u32,
     /// Handicap stones.
     pub handicap: u8,
     /// 2 for the same club, 1 for the same region.
@@ -157,8 +158,9 @@ pub enum Criterion {
     Rematch,
     /// Score difference.
     ScoreDifference,
-    /// Colour balance.
-    ColourBalance,
+    /// Color balance.
+    #[serde(rename = "ColourBalance")] // the JSON form keeps the name earlier versions wrote
+    ColorBalance,
     /// Handicap stones.
     Handicap,
     /// Same club or region.
@@ -170,7 +172,7 @@ impl EdgeCost {
     pub fn scalar(&self) -> Weight {
         Weight::from(self.rematch) * REMATCH
             + Weight::from(self.score_diff.min(1023)) * SCORE
-            + Weight::from(self.colour.min(15)) * COLOUR
+            + Weight::from(self.color.min(15)) * COLOR
             + Weight::from(self.handicap.min(9)) * HANDICAP
             + Weight::from(self.separation.min(3)) * SEPARATION
     }
@@ -185,7 +187,7 @@ impl EdgeCost {
         [
             (Criterion::Rematch, u32::from(self.rematch)),
             (Criterion::ScoreDifference, self.score_diff),
-            (Criterion::ColourBalance, self.colour),
+            (Criterion::ColorBalance, self.color),
             (Criterion::Handicap, u32::from(self.handicap)),
             (Criterion::Separation, u32::from(self.separation)),
         ]
@@ -205,11 +207,11 @@ pub fn edge_cost(a: &Candidate, b: &Candidate, policy: &PairingPolicy) -> Option
         return None;
     }
     let handicap = policy.handicap.stones(a.rank, b.rank);
-    let colour = if handicap > 0 {
+    let color = if handicap > 0 {
         0
     } else {
-        let same_last = matches!((a.last_colour, b.last_colour), (Some(x), Some(y)) if x == y);
-        (a.colour_balance + b.colour_balance).unsigned_abs() + u32::from(same_last)
+        let same_last = matches!((a.last_color, b.last_color), (Some(x), Some(y)) if x == y);
+        (a.color_balance + b.color_balance).unsigned_abs() + u32::from(same_last)
     };
     let mut separation = 0;
     if policy.separate_clubs && a.club.is_some() && a.club == b.club {
@@ -221,7 +223,7 @@ pub fn edge_cost(a: &Candidate, b: &Candidate, policy: &PairingPolicy) -> Option
     Some(EdgeCost {
         rematch: u8::from(rematch),
         score_diff: (a.score - b.score).unsigned_abs().min(u64::from(u32::MAX)) as u32,
-        colour,
+        color,
         handicap,
         separation,
     })
@@ -236,10 +238,10 @@ mod tests {
     fn tiers_are_lexicographic_over_a_full_window() {
         let pairs = (MAX_WINDOW / 2) as Weight;
         assert!(pairs * 3 * SEPARATION < HANDICAP);
-        assert!(pairs * (9 * HANDICAP + 3 * SEPARATION) < COLOUR);
-        assert!(pairs * (15 * COLOUR + 9 * HANDICAP + 3) < SCORE);
-        assert!(pairs * (1023 * SCORE + 15 * COLOUR + 9 * HANDICAP + 3) < REMATCH);
-        assert!(pairs * (REMATCH + 1023 * SCORE + 15 * COLOUR + 9 * HANDICAP + 3) < BASE);
+        assert!(pairs * (9 * HANDICAP + 3 * SEPARATION) < COLOR);
+        assert!(pairs * (15 * COLOR + 9 * HANDICAP + 3) < SCORE);
+        assert!(pairs * (1023 * SCORE + 15 * COLOR + 9 * HANDICAP + 3) < REMATCH);
+        assert!(pairs * (REMATCH + 1023 * SCORE + 15 * COLOR + 9 * HANDICAP + 3) < BASE);
         // The solver's duals stay far from overflow even with doubled weights.
         assert!(BASE.checked_mul(4 * pairs).is_some());
     }

@@ -3,8 +3,8 @@
 use weiqi_pairing::command::Command;
 use weiqi_pairing::config::{ByeKind, Format, PointSystem, TournamentConfig};
 use weiqi_pairing::decide::decide;
-use weiqi_pairing::event::{ByeReason, Champion, ColourBy, TournamentEvent, WithdrawalReason, WithdrawalRuling};
-use weiqi_pairing::ids::{Colour, GameRef, Millis, PlayerId};
+use weiqi_pairing::event::{ByeReason, Champion, ColorBy, TournamentEvent, WithdrawalReason, WithdrawalRuling};
+use weiqi_pairing::ids::{Color, GameRef, Millis, PlayerId};
 use weiqi_pairing::lot;
 use weiqi_pairing::outcome::{GameResult, Outcome, ResultReason};
 use weiqi_pairing::rank::Rank;
@@ -144,11 +144,11 @@ fn the_last_result_completes_the_round_and_the_last_round_finishes() {
     s.run(Command::PairRound).unwrap();
     let game = GameRef { round: 1, table: 1 };
     let black = s.state.game(game).unwrap().paired.black;
-    let events = when(&s.state, Command::RecordResult { game, result: GameResult::win(Colour::Black) }).unwrap();
+    let events = when(&s.state, Command::RecordResult { game, result: GameResult::win(Color::Black) }).unwrap();
     assert_eq!(
         events,
         vec![
-            TournamentEvent::ResultRecorded { game, result: GameResult::win(Colour::Black), at: NOW },
+            TournamentEvent::ResultRecorded { game, result: GameResult::win(Color::Black), at: NOW },
             TournamentEvent::RoundCompleted { round: 1 },
             TournamentEvent::Finished { champion: Champion::Player(black) },
         ]
@@ -210,7 +210,7 @@ fn no_shows_are_forfeited_after_the_limit_and_withdrawn_after_two() {
     assert_eq!(
         when(&s.state, Command::ClaimNoShow { game, absent: vec![g.black], started_at: started }),
         Ok(vec![
-            TournamentEvent::ResultRecorded { game, result: GameResult::forfeit(Colour::White), at: NOW },
+            TournamentEvent::ResultRecorded { game, result: GameResult::forfeit(Color::White), at: NOW },
             TournamentEvent::NoShowRecorded { player: g.black, game },
         ])
     );
@@ -270,7 +270,7 @@ fn organiser_fixes_a_pairing_and_grants_a_bye() {
     let paired = when(&s.state, Command::PairRound).unwrap();
     let TournamentEvent::RoundPaired { games, byes, .. } = &paired[0] else { panic!() };
     assert_eq!((games[0].black, games[0].white, games[0].fixed), (PlayerId(1), PlayerId(2), true));
-    assert_eq!(games[0].colour_by, ColourBy::Organiser);
+    assert_eq!(games[0].color_by, ColorBy::Organiser);
     assert_eq!(games.len(), 2);
     assert!(
         byes.iter()
@@ -315,7 +315,7 @@ fn withdrawing_mid_round_forfeits_the_open_game() {
             },
             TournamentEvent::ResultRecorded {
                 game: GameRef { round: 1, table: g.table },
-                result: GameResult::forfeit(Colour::Black),
+                result: GameResult::forfeit(Color::Black),
                 at: NOW,
             },
         ]
@@ -334,13 +334,13 @@ fn the_same_commands_give_the_same_log_and_the_log_replays_to_the_state() {
     let (a, b) = (run(), run());
     assert_eq!(a.log, b.log);
     assert_eq!(Tournament::replay(&a.log), a.state);
-    // Nigiri draws are in the log: some games were coloured by lot.
+    // Nigiri draws are in the log: some games were colored by lot.
     let nigiri = a
         .log
         .iter()
         .filter_map(|e| if let TournamentEvent::RoundPaired { games, .. } = e { Some(games) } else { None })
         .flatten()
-        .filter(|g| g.colour_by == ColourBy::Nigiri)
+        .filter(|g| g.color_by == ColorBy::Nigiri)
         .count();
     assert!(nigiri > 0);
     // Serde round trip of the log (the service stores these).

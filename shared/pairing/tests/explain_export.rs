@@ -4,7 +4,7 @@ use weiqi_pairing::command::Command;
 use weiqi_pairing::config::{Format, TournamentConfig};
 use weiqi_pairing::explain::{Basis, Verdict, explain_pairing};
 use weiqi_pairing::export::{H9Header, export_h9, pairings_csv, standings_csv};
-use weiqi_pairing::ids::{Colour, GameRef, PlayerId};
+use weiqi_pairing::ids::{Color, GameRef, PlayerId};
 use weiqi_pairing::outcome::GameResult;
 use weiqi_pairing::rank::Rank;
 use weiqi_pairing::registration::Registration;
@@ -35,7 +35,7 @@ fn after_two_rounds() -> Simulation {
     s.run(Command::PairRound).unwrap();
     for g in s.state.rounds[0].games.clone() {
         let game = GameRef { round: 1, table: g.paired.table };
-        s.run(Command::RecordResult { game, result: GameResult::win(Colour::Black) }).unwrap();
+        s.run(Command::RecordResult { game, result: GameResult::win(Color::Black) }).unwrap();
     }
     s.run(Command::PairRound).unwrap();
     s
@@ -114,7 +114,7 @@ fn h9_table_for_the_european_database() {
     let mut s = after_two_rounds();
     for g in s.state.rounds[1].games.clone() {
         let game = GameRef { round: 2, table: g.paired.table };
-        s.run(Command::RecordResult { game, result: GameResult::win(Colour::White) }).unwrap();
+        s.run(Command::RecordResult { game, result: GameResult::win(Color::White) }).unwrap();
     }
     let header = H9Header {
         class: 'B',

@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use weiqi_pairing::command::Command;
 use weiqi_pairing::config::{ByeKind, Format, LineUpRule, McMahonBars, TeamSchedule, TournamentConfig};
 use weiqi_pairing::event::{BracketSlot, ByeReason, Champion, Stage, TournamentEvent};
-use weiqi_pairing::ids::{Colour, GameRef, PlayerId, TeamId};
+use weiqi_pairing::ids::{Color, GameRef, PlayerId, TeamId};
 use weiqi_pairing::outcome::Outcome;
 use weiqi_pairing::rank::Rank;
 use weiqi_pairing::record::records;
@@ -106,7 +106,7 @@ fn mcmahon_pairs_on_mcmahon_score_between_the_bars() {
     assert!(matches!(champion(&s), Champion::Player(_)));
 }
 
-fn colour_balance(s: &Simulation) -> HashMap<PlayerId, i32> {
+fn color_balance(s: &Simulation) -> HashMap<PlayerId, i32> {
     let mut b = HashMap::new();
     for r in &s.state.rounds {
         for g in &r.games {
@@ -125,7 +125,7 @@ fn round_robin_everyone_meets_everyone_once_per_cycle() {
         let m = meetings(&s);
         assert_eq!(m.len() as u32, n * (n - 1) / 2);
         assert!(m.values().all(|&k| k == cycles), "n={n} cycles={cycles}");
-        for (_, b) in colour_balance(&s) {
+        for (_, b) in color_balance(&s) {
             assert!(b.abs() <= if cycles % 2 == 0 { 0 } else { 1 }, "n={n} cycles={cycles}: balance {b}");
         }
         each_round_places_everyone_once(&s);
@@ -219,7 +219,7 @@ fn best_of_seven_ends_at_four_wins() {
     assert_eq!(recs.get(c).unwrap().wins, 4);
     let other = recs.list.iter().find(|r| r.player != c).unwrap();
     assert!(other.wins < 4);
-    // Colours alternate.
+    // Colors alternate.
     for w in s.state.rounds.windows(2) {
         assert_eq!(w[0].games[0].paired.black, w[1].games[0].paired.white);
     }
@@ -252,7 +252,7 @@ fn a_ten_game_match_stops_when_the_lead_cannot_be_caught() {
             early += 1;
         }
         for w in s.state.rounds.windows(2) {
-            assert_eq!(w[0].games[0].paired.black, w[1].games[0].paired.white, "colours alternate");
+            assert_eq!(w[0].games[0].paired.black, w[1].games[0].paired.white, "colors alternate");
         }
     }
     assert!(early > 0, "no match was decided early");
@@ -384,8 +384,8 @@ fn win_and_continue_ends_when_a_team_runs_out() {
         for w in s.state.rounds.windows(2) {
             let g = &w[0].games[0];
             let stay = match g.result.unwrap().outcome {
-                Outcome::Win(Colour::Black) => g.paired.black,
-                Outcome::Win(Colour::White) => g.paired.white,
+                Outcome::Win(Color::Black) => g.paired.black,
+                Outcome::Win(Color::White) => g.paired.white,
                 _ => continue,
             };
             let next = &w[1].games[0].paired;

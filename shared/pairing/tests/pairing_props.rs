@@ -5,7 +5,7 @@ use proptest::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};
 use weiqi_pairing::command::Command;
 use weiqi_pairing::config::{Format, TournamentConfig};
-use weiqi_pairing::ids::{Colour, PlayerId};
+use weiqi_pairing::ids::{Color, PlayerId};
 use weiqi_pairing::matching::{WeightMatrix, brute_force_max_weight, max_weight_matching};
 use weiqi_pairing::rank::Rank;
 use weiqi_pairing::registration::Registration;
@@ -35,11 +35,11 @@ fn candidate(i: usize, score: i64, balance: i32, opponents: Vec<PlayerId>, byes:
         score,
         rank: (i % 7) as i32,
         lot: i as u64,
-        colour_balance: balance,
-        last_colour: if balance > 0 {
-            Some(Colour::Black)
+        color_balance: balance,
+        last_color: if balance > 0 {
+            Some(Color::Black)
         } else if balance < 0 {
-            Some(Colour::White)
+            Some(Color::White)
         } else {
             None
         },

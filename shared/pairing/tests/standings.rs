@@ -4,9 +4,9 @@
 use weiqi_pairing::command::Command;
 use weiqi_pairing::config::{ByeKind, Format, McMahonBars, PointSystem, TournamentConfig};
 use weiqi_pairing::event::{
-    Bye, ByeReason, ColourBy, PairedGame, Stage, TournamentEvent, WithdrawalReason, WithdrawalRuling,
+    Bye, ByeReason, ColorBy, PairedGame, Stage, TournamentEvent, WithdrawalReason, WithdrawalRuling,
 };
-use weiqi_pairing::ids::{Colour, GameRef, Millis, PlayerId};
+use weiqi_pairing::ids::{Color, GameRef, Millis, PlayerId};
 use weiqi_pairing::outcome::{GameResult, Outcome};
 use weiqi_pairing::rank::Rank;
 use weiqi_pairing::ratio::Ratio;
@@ -53,7 +53,7 @@ impl Hand {
                 black: PlayerId(b),
                 white: PlayerId(w),
                 handicap: 0,
-                colour_by: ColourBy::Organiser,
+                color_by: ColorBy::Organiser,
                 cost: None,
                 fixed: true,
                 team_board: None,
@@ -75,8 +75,8 @@ impl Hand {
         });
         for (k, &(_, _, r)) in games.iter().enumerate() {
             let outcome = match r {
-                'B' => Outcome::Win(Colour::Black),
-                'W' => Outcome::Win(Colour::White),
+                'B' => Outcome::Win(Color::Black),
+                'W' => Outcome::Win(Color::White),
                 'D' => Outcome::Draw,
                 _ => Outcome::BothLose,
             };
@@ -326,8 +326,8 @@ fn art_28_round_robin_withdrawal_after_half_forfeits_the_rest() {
         let g = r.games.iter().find(|g| g.paired.black == PlayerId(1) || g.paired.white == PlayerId(1)).unwrap();
         let res = g.result.unwrap();
         assert_eq!(res.reason, weiqi_pairing::outcome::ResultReason::Forfeit);
-        let loser_colour = if g.paired.black == PlayerId(1) { Colour::Black } else { Colour::White };
-        assert_eq!(res.outcome, Outcome::Win(loser_colour.opposite()));
+        let loser_color = if g.paired.black == PlayerId(1) { Color::Black } else { Color::White };
+        assert_eq!(res.outcome, Outcome::Win(loser_color.opposite()));
     }
 }
 
@@ -360,7 +360,7 @@ fn a_result_changed_for_cheating_recomputes_standings() {
         Outcome::Win(c) => {
             GameResult { outcome: Outcome::Win(c.opposite()), reason: weiqi_pairing::outcome::ResultReason::Referee }
         }
-        _ => GameResult::win(Colour::Black),
+        _ => GameResult::win(Color::Black),
     };
     s.run(Command::CorrectResult {
         game: GameRef { round: 1, table: 1 },

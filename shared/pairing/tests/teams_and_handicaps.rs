@@ -2,8 +2,8 @@
 
 use weiqi_pairing::command::Command;
 use weiqi_pairing::config::{Format, LineUpRule, McMahonBars, TeamSchedule, TournamentConfig};
-use weiqi_pairing::event::ColourBy;
-use weiqi_pairing::ids::{Colour, GameRef, PlayerId, TeamId};
+use weiqi_pairing::event::ColorBy;
+use weiqi_pairing::ids::{Color, GameRef, PlayerId, TeamId};
 use weiqi_pairing::outcome::GameResult;
 use weiqi_pairing::rank::Rank;
 use weiqi_pairing::ratio::Ratio;
@@ -35,11 +35,11 @@ fn team_round_robin_tie_breaks_by_hand() {
         for g in &round.games {
             let team_of = |p: PlayerId| s.state.players[&p].team.unwrap();
             let winner = if team_of(g.paired.black) == TeamId(1) {
-                Colour::Black
+                Color::Black
             } else if team_of(g.paired.white) == TeamId(1) {
-                Colour::White
+                Color::White
             } else {
-                Colour::Black // 2 v 3: Black wins both boards, one for each team
+                Color::Black // 2 v 3: Black wins both boards, one for each team
             };
             s.run(Command::RecordResult {
                 game: GameRef { round: round.number, table: g.paired.table },
@@ -88,7 +88,7 @@ fn mcmahon_handicap_games_give_black_to_the_weaker_player() {
         let expected = ((rank(g.paired.black) - rank(g.paired.white)).abs() - 1).clamp(0, 9) as u8;
         assert_eq!(g.paired.handicap, expected);
         if g.paired.handicap > 0 {
-            assert_eq!(g.paired.colour_by, ColourBy::Handicap);
+            assert_eq!(g.paired.color_by, ColorBy::Handicap);
             assert!(rank(g.paired.black) < rank(g.paired.white), "the weaker player takes Black");
         }
     }

@@ -46,7 +46,7 @@ fn glicko2_reproduces_glickmans_worked_example() {
     seed(&mut book, "b", 1550.0, Some(100.0));
     seed(&mut book, "c", 1700.0, Some(300.0));
     let even = GameConditions::even();
-    // Colour does not matter in an even game; the player takes Black twice and White once.
+    // Color does not matter in an even game; the player takes Black twice and White once.
     let games = [
         game("g1", "player", "a", RatedResult::BlackWins, even, 10),
         game("g2", "b", "player", RatedResult::BlackWins, even, 20),

@@ -494,7 +494,7 @@ impl Board {
         }
     }
 
-    /// Recomputes every chain, list and liberty count from the colours alone (a full flood fill). Used
+    /// Recomputes every chain, list and liberty count from the colors alone (a full flood fill). Used
     /// after setup, and by tests as the from-scratch reference for the incremental counts. Returns a
     /// stone of a chain left without liberties, if any.
     pub(crate) fn rebuild_chains(&mut self) -> Option<Point> {

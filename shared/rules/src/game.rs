@@ -92,14 +92,14 @@ struct Start {
 /// history (one hash per position), prisoners, consecutive passes, and the list of actions (for undo
 /// by replay).
 ///
-/// Colours are not forced to alternate: [`Game::play`] takes the colour, as GTP does. Services that
+/// Colors are not forced to alternate: [`Game::play`] takes the color, as GTP does. Services that
 /// enforce turns check [`Game::to_move`] first.
 #[derive(Clone)]
 pub struct Game {
     ruleset: Ruleset,
     board: Board,
     to_move: Color,
-    /// A point forbidden to one colour by simple ko.
+    /// A point forbidden to one color by simple ko.
     ko: Option<(Cell, Color)>,
     passes: u8,
     prisoners: [u32; 2],
@@ -264,7 +264,7 @@ impl Game {
         self.board.hash()
     }
 
-    /// The point the given colour may not play on at once because of simple ko, if any.
+    /// The point the given color may not play on at once because of simple ko, if any.
     pub fn ko_point(&self) -> Option<(Point, Color)> {
         self.ko.map(|(c, color)| (self.board.geometry().point(c), color))
     }

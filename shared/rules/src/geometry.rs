@@ -23,7 +23,7 @@ pub(crate) struct Geometry {
     pub len: usize,
     /// Every on-board cell, in row-major order from the top-left.
     pub points: Box<[u16]>,
-    /// Zobrist key per cell and colour (0 for border cells).
+    /// Zobrist key per cell and color (0 for border cells).
     pub keys: Box<[[u64; 2]]>,
 }
 

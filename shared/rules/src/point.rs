@@ -1,4 +1,4 @@
-//! Colours, points and moves, and their GTP and SGF spellings.
+//! Colors, points and moves, and their GTP and SGF spellings.
 
 use std::fmt;
 
@@ -26,7 +26,7 @@ impl Color {
         }
     }
 
-    /// 0 for Black, 1 for White: an index into per-colour arrays.
+    /// 0 for Black, 1 for White: an index into per-color arrays.
     #[inline]
     pub const fn index(self) -> usize {
         match self {

@@ -20,9 +20,9 @@ pub enum KoRule {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Scoring {
     /// Area (数子法): living stones plus the empty points they alone surround. Empty points touching
-    /// both colours (dame, and shared liberties in seki) are split half to each side (Chinese rules).
+    /// both colors (dame, and shared liberties in seki) are split half to each side (Chinese rules).
     AreaDameSplit,
-    /// Area without splitting: an empty region counts for a colour only if it reaches that colour
+    /// Area without splitting: an empty region counts for a color only if it reaches that color
     /// alone; every other empty point counts for nobody (Tromp-Taylor, AGA, New Zealand, Ing).
     Area,
     /// Territory (数目法): surrounded empty points plus prisoners; no points in seki (Japanese,

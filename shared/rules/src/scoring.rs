@@ -5,10 +5,10 @@
 //! Chinese result of ¾ stone is 3 half points (one stone of area is two points).
 //!
 //! * **Area, dame split** (Chinese): a side's count is its living stones plus the empty points it
-//!   alone surrounds, plus half of every empty point that touches both colours (dame, and shared
+//!   alone surrounds, plus half of every empty point that touches both colors (dame, and shared
 //!   liberties in seki). Par on 19×19 is 180.5.
 //! * **Area** (Tromp-Taylor, AGA, New Zealand): the same without the split: an empty region that
-//!   reaches only one colour counts for it; any other empty point counts for nobody.
+//!   reaches only one color counts for it; any other empty point counts for nobody.
 //! * **Ing** (SST laws): area, with the neutral points shared evenly: each side gets half of them in
 //!   whole points, and when their number is odd one is left unfilled and counts for nobody. A tie goes to
 //!   Black, so under Ing's komi of 8 a game never ends drawn.
@@ -104,7 +104,7 @@ pub struct Score {
     pub black: SideCount,
     /// White's part.
     pub white: SideCount,
-    /// Empty points touching both colours (or none): dame and shared liberties in seki.
+    /// Empty points touching both colors (or none): dame and shared liberties in seki.
     pub dame: u32,
     /// Komi given to White.
     pub komi: Komi,
@@ -229,7 +229,7 @@ pub fn score_position(
     black.stones = board.stone_count(Color::Black);
     white.stones = board.stone_count(Color::White);
 
-    // Label empty regions and note which colours each one reaches.
+    // Label empty regions and note which colors each one reaches.
     const NONE: u16 = u16::MAX;
     let mut region = vec![NONE; geo.len];
     let mut reach: Vec<u8> = Vec::new();

@@ -2,7 +2,7 @@
 //!
 //! Position hashes are written into game events and checked on every replay, so the keys must never
 //! change between versions. They are defined here, in the source, as the output of SplitMix64 (a
-//! public, fixed algorithm) from a fixed seed, indexed by colour and by the point's *canonical*
+//! public, fixed algorithm) from a fixed seed, indexed by color and by the point's *canonical*
 //! coordinates `y * 25 + x`, never by the board's internal layout. A golden test in `lib.rs` pins
 //! known hashes: if it fails, the hash definition changed, and every stored game would stop
 //! replaying.

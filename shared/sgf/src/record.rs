@@ -47,8 +47,8 @@ pub enum RecordError {
         /// Its value.
         value: String,
     },
-    /// `PL` is not a colour.
-    #[error("byte {offset}: PL[{value}] is not a colour")]
+    /// `PL` is not a color.
+    #[error("byte {offset}: PL[{value}] is not a color")]
     BadColor {
         /// Byte offset of the property.
         offset: usize,

@@ -168,7 +168,7 @@ fn every_corpus_file_replays_or_is_refused_with_a_precise_reason() {
 }
 
 /// A position is played out (its count needs no dead-stone agreement) when no chain is in atari and
-/// every chain either touches an empty region that reaches its own colour only (it has territory, so it
+/// every chain either touches an empty region that reaches its own color only (it has territory, so it
 /// is not a dead stone inside the opponent's) or is in seki (has a liberty that neither side can fill
 /// without leaving its own chain in atari). Dead stones left on the board fail this test; so do a few
 /// living stones on the dame line, which only makes the check skip a record, never pass a wrong one.
@@ -195,7 +195,7 @@ fn finished(game: &Game) -> bool {
     if board.points().any(|p| board.liberties(p) == Some(1)) {
         return false;
     }
-    // Colours reached by the empty region of each empty point: bit 1 black, bit 2 white.
+    // Colors reached by the empty region of each empty point: bit 1 black, bit 2 white.
     let mut reach = vec![0u8; n as usize * n as usize];
     let mut seen = vec![false; n as usize * n as usize];
     for start in board.points() {

@@ -65,7 +65,7 @@ pub(crate) fn install(tracer: SdkTracer, output: Output) -> Result<Vec<String>, 
 
     let fmt: Option<Box<dyn Layer<Registry> + Send + Sync>> = match output {
         Output::Stderr => {
-            // Colour only on a terminal: a log written to a file or a pipe carries no ANSI escape codes.
+            // Color only on a terminal: a log written to a file or a pipe carries no ANSI escape codes.
             let ansi = std::io::IsTerminal::is_terminal(&std::io::stderr());
             Some(
                 tracing_subscriber::fmt::layer()

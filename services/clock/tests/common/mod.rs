@@ -114,7 +114,7 @@ impl World {
             rules: "chinese".into(),
             first: player("ann"),
             second: player("bob"),
-            colour_method: pb::game_created::ColourMethod::Fixed as i32,
+            color_method: pb::game_created::ColorMethod::Fixed as i32,
             time_control: Some(control),
             start: true,
             ..Default::default()

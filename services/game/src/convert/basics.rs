@@ -1,4 +1,4 @@
-//! Colours, points, lag reports and actors.
+//! Colors, points, lag reports and actors.
 
 use weiqi_clock::{DurationMs, LagReport};
 use weiqi_proto::v1 as pb;
@@ -8,13 +8,13 @@ use super::{DecodeError, err};
 use crate::domain::{Actor, PlayerId};
 
 wire_enum!(
-    /// Colour to and from the wire.
-    colour_enum, color_from_pb, "colour", Color => pb::Color { Color::Black => pb::Color::Black, Color::White => pb::Color::White }
+    /// Color to and from the wire.
+    color_enum, color_from_pb, "color", Color => pb::Color { Color::Black => pb::Color::Black, Color::White => pb::Color::White }
 );
 
-/// Colour to wire.
+/// Color to wire.
 pub fn color_to_pb(c: Color) -> i32 {
-    colour_enum(c) as i32
+    color_enum(c) as i32
 }
 
 /// Point to wire.

@@ -55,7 +55,7 @@ pub fn command_from_kind(cmd: &pb::game_command::Command) -> Result<Option<Comma
         C::Referee(r) => match &r.action {
             None => return err("referee action", "empty"),
             Some(A::Warn(w)) => Command::Warn { color: color_from_pb(w.color)?, reason: w.reason.clone() },
-            Some(A::SwapColours(_)) => Command::SwapColours,
+            Some(A::SwapColors(_)) => Command::SwapColors,
             Some(A::VoidLastMove(v)) => Command::VoidLastMove { reason: v.reason.clone() },
             Some(A::Pause(p)) => Command::Pause { reason: p.reason.clone() },
             Some(A::Resume(_)) => Command::Resume,
@@ -158,7 +158,7 @@ fn kind_to_pb(game_id: &str, command: &Command) -> pb::game_command::Command {
         Command::Warn { color, reason } => {
             referee(A::Warn(pb::referee_request::Warn { color: color_to_pb(*color), reason: reason.clone() }))
         }
-        Command::SwapColours => referee(A::SwapColours(pb::referee_request::SwapColours {})),
+        Command::SwapColors => referee(A::SwapColors(pb::referee_request::SwapColors {})),
         Command::VoidLastMove { reason } => {
             referee(A::VoidLastMove(pb::referee_request::VoidLastMove { reason: reason.clone() }))
         }

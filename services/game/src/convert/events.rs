@@ -9,7 +9,7 @@ use super::results::{outcome_from_pb, reason_from_pb, result_to_pb, score_from_p
 use super::rules::{bank_from_pb, bank_to_pb, snapshot_from_pb, snapshot_to_pb};
 use super::setup::{setup_from_pb, setup_to_pb};
 use super::{DecodeError, bytes32, err, need};
-use crate::domain::{ColourMethod, GameEvent, GameResult, PlayerId};
+use crate::domain::{ColorMethod, GameEvent, GameResult, PlayerId};
 
 /// A domain event on the wire.
 pub fn event_to_pb(e: &GameEvent) -> pb::GameEvent {
@@ -29,12 +29,12 @@ pub fn event_to_pb(e: &GameEvent) -> pb::GameEvent {
             stones: *stones,
             guess_correct: *guess_correct,
         }),
-        GameEvent::ColoursDecided { black, white, method } => K::ColoursDecided(pb::ColoursDecided {
+        GameEvent::ColorsDecided { black, white, method } => K::ColorsDecided(pb::ColorsDecided {
             black: black.0.clone(),
             white: white.0.clone(),
             method: match method {
-                ColourMethod::Fixed => pb::colours_decided::Method::Fixed,
-                ColourMethod::Nigiri => pb::colours_decided::Method::Nigiri,
+                ColorMethod::Fixed => pb::colors_decided::Method::Fixed,
+                ColorMethod::Nigiri => pb::colors_decided::Method::Nigiri,
             } as i32,
         }),
         GameEvent::HandicapPlaced { points } => {
@@ -77,7 +77,7 @@ pub fn event_to_pb(e: &GameEvent) -> pb::GameEvent {
         GameEvent::WarningIssued { color, reason, count } => {
             K::WarningIssued(pb::WarningIssued { color: color_to_pb(*color), reason: reason.clone(), count: *count })
         }
-        GameEvent::ColoursSwapped => K::ColoursSwapped(pb::ColoursSwapped::default()),
+        GameEvent::ColorsSwapped => K::ColorsSwapped(pb::ColorsSwapped::default()),
         GameEvent::MoveVoided { color, mv, reason, taken_back, at } => K::MoveVoided(pb::MoveVoided {
             color: color_to_pb(*color),
             point: match mv {
@@ -177,13 +177,13 @@ pub fn event_from_pb(e: &pb::GameEvent) -> Result<GameEvent, DecodeError> {
             stones: n.stones,
             guess_correct: n.guess_correct,
         },
-        K::ColoursDecided(c) => GameEvent::ColoursDecided {
+        K::ColorsDecided(c) => GameEvent::ColorsDecided {
             black: PlayerId(c.black.clone()),
             white: PlayerId(c.white.clone()),
-            method: if c.method == pb::colours_decided::Method::Nigiri as i32 {
-                ColourMethod::Nigiri
+            method: if c.method == pb::colors_decided::Method::Nigiri as i32 {
+                ColorMethod::Nigiri
             } else {
-                ColourMethod::Fixed
+                ColorMethod::Fixed
             },
         },
         K::HandicapPlaced(h) => GameEvent::HandicapPlaced { points: points_from_pb(&h.points)? },
@@ -212,7 +212,7 @@ pub fn event_from_pb(e: &pb::GameEvent) -> Result<GameEvent, DecodeError> {
         K::WarningIssued(w) => {
             GameEvent::WarningIssued { color: color_from_pb(w.color)?, reason: w.reason.clone(), count: w.count }
         }
-        K::ColoursSwapped(_) => GameEvent::ColoursSwapped,
+        K::ColorsSwapped(_) => GameEvent::ColorsSwapped,
         K::MoveVoided(v) => GameEvent::MoveVoided {
             color: color_from_pb(v.color)?,
             mv: match &v.point {

@@ -3,7 +3,7 @@
 //!
 //! | file | what |
 //! | --- | --- |
-//! | `basics.rs` | colours, points, lag reports, actors |
+//! | `basics.rs` | colors, points, lag reports, actors |
 //! | `rules.rs` | rulesets, time controls, clock banks and readings |
 //! | `setup.rs` | players and the game setup (`GameCreated`, `CreateGameRequest`) |
 //! | `results.rs` | outcomes, reasons, results and counts |

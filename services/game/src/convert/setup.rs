@@ -7,13 +7,13 @@ use weiqi_rules::{Komi, Ruleset};
 use super::basics::{point_to_pb, points_from_pb};
 use super::rules::{ruleset_from_pb, ruleset_to_pb, time_control_from_pb, time_control_to_pb};
 use super::{DecodeError, err};
-use crate::domain::{ColourMethod, GameSetup, PlayerId, PlayerRef, TournamentRef};
+use crate::domain::{ColorMethod, GameSetup, PlayerId, PlayerRef, TournamentRef};
 
 wire_enum!(
-    /// How colours are decided, to and from the wire.
-    colour_method_to_pb, colour_method_from_pb, "colour_method", ColourMethod => pb::game_created::ColourMethod {
-        ColourMethod::Fixed => pb::game_created::ColourMethod::Fixed,
-        ColourMethod::Nigiri => pb::game_created::ColourMethod::Nigiri,
+    /// How colors are decided, to and from the wire.
+    color_method_to_pb, color_method_from_pb, "color_method", ColorMethod => pb::game_created::ColorMethod {
+        ColorMethod::Fixed => pb::game_created::ColorMethod::Fixed,
+        ColorMethod::Nigiri => pb::game_created::ColorMethod::Nigiri,
     }
 );
 
@@ -54,8 +54,7 @@ pub fn setup_from_request(r: &pb::CreateGameRequest) -> Result<GameSetup, Decode
         return err("setup", format!("handicap = {} is out of range: 0 to 99 stones", r.handicap));
     }
     // Unspecified means the first player takes Black.
-    let colour_method =
-        if r.colour_method == 0 { ColourMethod::Fixed } else { colour_method_from_pb(r.colour_method)? };
+    let color_method = if r.color_method == 0 { ColorMethod::Fixed } else { color_method_from_pb(r.color_method)? };
     Ok(GameSetup {
         ruleset,
         size: r.size as u8,
@@ -63,7 +62,7 @@ pub fn setup_from_request(r: &pb::CreateGameRequest) -> Result<GameSetup, Decode
         handicap_points: points_from_pb(&r.handicap_points)?,
         first: player_from_pb(r.first.as_ref()),
         second: player_from_pb(r.second.as_ref()),
-        colour_method,
+        color_method,
         time_control: time_control_from_pb(r.time_control.as_ref())?,
         tournament: (!r.tournament_id.is_empty()).then(|| TournamentRef {
             id: r.tournament_id.clone(),
@@ -97,7 +96,7 @@ pub(crate) fn setup_to_pb(s: &GameSetup) -> pb::GameCreated {
         event_id: s.event_id.clone().unwrap_or_default(),
         scheduled_start_ms: s.scheduled_start.map_or(0, |m| m.0),
         rated: s.rated,
-        colour_method: colour_method_to_pb(s.colour_method) as i32,
+        color_method: color_method_to_pb(s.color_method) as i32,
         lateness_limit_ms: s.lateness_limit.0,
         handicap_points: s.handicap_points.iter().copied().map(point_to_pb).collect(),
         start_immediately: s.start_immediately,
@@ -114,7 +113,7 @@ pub(crate) fn setup_from_pb(c: &pb::GameCreated) -> Result<GameSetup, DecodeErro
         handicap_points: points_from_pb(&c.handicap_points)?,
         first: player_from_pb(c.first.as_ref()),
         second: player_from_pb(c.second.as_ref()),
-        colour_method: if c.colour_method == 0 { ColourMethod::Fixed } else { colour_method_from_pb(c.colour_method)? },
+        color_method: if c.color_method == 0 { ColorMethod::Fixed } else { color_method_from_pb(c.color_method)? },
         time_control: time_control_from_pb(c.time_control.as_ref())?,
         tournament: (!c.tournament_id.is_empty()).then(|| TournamentRef {
             id: c.tournament_id.clone(),
@@ -139,7 +138,7 @@ pub fn setup_to_request(s: &GameSetup) -> pb::CreateGameRequest {
         handicap_points: s.handicap_points.iter().copied().map(point_to_pb).collect(),
         first: Some(player_to_pb(&s.first)),
         second: Some(player_to_pb(&s.second)),
-        colour_method: colour_method_to_pb(s.colour_method) as i32,
+        color_method: color_method_to_pb(s.color_method) as i32,
         time_control: Some(time_control_to_pb(&s.time_control)),
         tournament_id: s.tournament.as_ref().map(|t| t.id.clone()).unwrap_or_default(),
         round: s.tournament.as_ref().map_or(0, |t| t.round),

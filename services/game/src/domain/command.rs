@@ -14,7 +14,7 @@ pub enum Command {
     Create {
         /// The setup.
         setup: Box<GameSetup>,
-        /// 32 random bytes for nigiri (ignored for fixed colours).
+        /// 32 random bytes for nigiri (ignored for fixed colors).
         nigiri_secret: [u8; 32],
     },
     /// The guesser's nigiri guess: even (two stones shown) or odd (one).
@@ -60,8 +60,8 @@ pub enum Command {
         /// Why.
         reason: String,
     },
-    /// Referee: swap colours (Art. 17.1, up to move 10).
-    SwapColours,
+    /// Referee: swap colors (Art. 17.1, up to move 10).
+    SwapColors,
     /// Referee: the last move is void and its player forfeits the turn (Art. 17.2, 18.3, 19).
     VoidLastMove {
         /// Why.
@@ -125,7 +125,7 @@ impl Command {
             Command::RequestPassOnOverrun => "request_pass_on_overrun",
             Command::ExpireTime { .. } => "expire_time",
             Command::Warn { .. }
-            | Command::SwapColours
+            | Command::SwapColors
             | Command::VoidLastMove { .. }
             | Command::Pause { .. }
             | Command::Resume

@@ -10,7 +10,7 @@ use weiqi_rules::{
 
 use super::command::Command;
 use super::event::{
-    ClockSnapshot, ColourMethod, CycleRulingExt, EndReason, GameEvent, GameResult, GameSetup, LagReport, Outcome,
+    ClockSnapshot, ColorMethod, CycleRulingExt, EndReason, GameEvent, GameResult, GameSetup, LagReport, Outcome,
     SideClock,
 };
 use super::ids::{Actor, PlayerId};
@@ -75,7 +75,7 @@ fn decide_events(
         Command::Play { mv, expected_number, lag } => play(state, actor, *mv, *expected_number, *lag, now),
         Command::Resign => {
             require(state, &[Phase::Playing, Phase::Paused, Phase::Adjourned, Phase::Scoring])?;
-            let color = player_colour(state, actor)?;
+            let color = player_color(state, actor)?;
             Ok(vec![
                 GameEvent::Resigned { color, at: now },
                 ended(Outcome::win(color.opponent()), EndReason::Resignation, None, now),
@@ -83,7 +83,7 @@ fn decide_events(
         }
         Command::MarkDead { points } => {
             require(state, &[Phase::Scoring])?;
-            let by = player_colour(state, actor)?;
+            let by = player_color(state, actor)?;
             let game = state.game.as_ref().ok_or(Rejection::NotFound)?;
             let mut points = points.clone();
             for p in &points {
@@ -100,7 +100,7 @@ fn decide_events(
         }
         Command::AcceptScore => {
             require(state, &[Phase::Scoring])?;
-            let by = player_colour(state, actor)?;
+            let by = player_color(state, actor)?;
             let mut events = vec![GameEvent::ScoreAccepted { by }];
             if state.proposal.accepted[by.opponent().index()] {
                 events.push(counted(state, &state.proposal.points, now)?);
@@ -109,13 +109,13 @@ fn decide_events(
         }
         Command::DisputeScore => {
             require(state, &[Phase::Scoring])?;
-            let by = player_colour(state, actor)?;
+            let by = player_color(state, actor)?;
             let first = state.proposal.by.unwrap_or(by);
             Ok(vec![GameEvent::ScoreDisputed { by }, GameEvent::PlayResumed { first, at: now }])
         }
         Command::Seal { mv, lag } => {
             require(state, &[Phase::Playing])?;
-            let color = player_colour(state, actor)?;
+            let color = player_color(state, actor)?;
             if state.to_move() != Some(color) {
                 return Err(Rejection::NotTheSealer);
             }
@@ -130,7 +130,7 @@ fn decide_events(
         }
         Command::RequestPassOnOverrun => {
             require(state, &[Phase::Ready, Phase::Playing, Phase::Paused, Phase::Adjourned])?;
-            let color = player_colour(state, actor)?;
+            let color = player_color(state, actor)?;
             let setup = state.setup.as_ref().ok_or(Rejection::NotFound)?;
             if setup.time_control.overrun != OverrunRule::PassOnRequest {
                 return Err(Rejection::OverrunPassNotAllowed);
@@ -151,13 +151,13 @@ fn decide_events(
             }
             Ok(events)
         }
-        Command::SwapColours => {
+        Command::SwapColors => {
             require_referee(actor)?;
             require(state, &[Phase::Ready, Phase::Playing, Phase::Paused])?;
             if state.move_number > 10 {
                 return Err(Rejection::SwapTooLate);
             }
-            Ok(vec![GameEvent::ColoursSwapped])
+            Ok(vec![GameEvent::ColorsSwapped])
         }
         Command::VoidLastMove { reason } => {
             require_referee(actor)?;
@@ -294,9 +294,9 @@ fn require_referee(actor: &Actor) -> Result<(), Rejection> {
     if actor.is_referee() { Ok(()) } else { Err(Rejection::NotAReferee) }
 }
 
-fn player_colour(state: &GameState, actor: &Actor) -> Result<Color, Rejection> {
+fn player_color(state: &GameState, actor: &Actor) -> Result<Color, Rejection> {
     match actor {
-        Actor::Player(p) => state.colour_of(p).ok_or(Rejection::NotAPlayer),
+        Actor::Player(p) => state.color_of(p).ok_or(Rejection::NotAPlayer),
         _ => Err(Rejection::NotAPlayer),
     }
 }
@@ -374,7 +374,7 @@ fn play(
     now: Millis,
 ) -> Result<Vec<GameEvent>, Rejection> {
     require(state, &[Phase::Playing])?;
-    let color = player_colour(state, actor)?;
+    let color = player_color(state, actor)?;
     let game = state.game.as_ref().ok_or(Rejection::NotFound)?;
     if game.to_move() != color {
         return Err(Rejection::NotYourTurn);
@@ -431,15 +431,15 @@ fn create(state: &GameState, setup: &GameSetup, secret: &[u8; 32], now: Millis) 
     }
     validate(setup)?;
     let mut events = vec![GameEvent::Created(Box::new(setup.clone()))];
-    if setup.colour_method == ColourMethod::Nigiri && setup.handicap == 0 {
+    if setup.color_method == ColorMethod::Nigiri && setup.handicap == 0 {
         let holder = higher_ranked(setup);
         events.push(GameEvent::NigiriCommitted { holder, commitment: Sha256::digest(secret).into(), secret: *secret });
         return Ok(events);
     }
-    events.push(GameEvent::ColoursDecided {
+    events.push(GameEvent::ColorsDecided {
         black: setup.first.id.clone(),
         white: setup.second.id.clone(),
-        method: ColourMethod::Fixed,
+        method: ColorMethod::Fixed,
     });
     if setup.handicap >= 2 {
         let points = if setup.handicap_points.is_empty() {
@@ -600,7 +600,7 @@ fn guess_nigiri(state: &GameState, actor: &Actor, even: bool, now: Millis) -> Re
     let mut events = vec![
         GameEvent::NigiriGuessed { guesser: nigiri.guesser.clone(), even },
         GameEvent::NigiriRevealed { secret, stones, guess_correct },
-        GameEvent::ColoursDecided { black, white, method: ColourMethod::Nigiri },
+        GameEvent::ColorsDecided { black, white, method: ColorMethod::Nigiri },
     ];
     if state.setup.as_ref().is_some_and(|s| s.start_immediately) {
         events.push(GameEvent::Started { at: now });

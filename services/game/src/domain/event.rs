@@ -17,9 +17,9 @@ pub struct PlayerRef {
     pub rank: String,
 }
 
-/// How colours are decided.
+/// How colors are decided.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ColourMethod {
+pub enum ColorMethod {
     /// The first player takes Black (handicap games, organiser's draw).
     Fixed,
     /// Nigiri (Art. 10), verifiable: commit, guess, reveal.
@@ -48,12 +48,12 @@ pub struct GameSetup {
     pub handicap: u8,
     /// Free placement: the points Black chose (empty for fixed placement on the star points).
     pub handicap_points: Vec<Point>,
-    /// The players (colours decided by [`ColourMethod`]).
+    /// The players (colors decided by [`ColorMethod`]).
     pub first: PlayerRef,
     /// The second player.
     pub second: PlayerRef,
-    /// How colours are decided.
-    pub colour_method: ColourMethod,
+    /// How colors are decided.
+    pub color_method: ColorMethod,
     /// The time control.
     pub time_control: TimeControl,
     /// The tournament, if any.
@@ -64,7 +64,7 @@ pub struct GameSetup {
     pub scheduled_start: Option<Millis>,
     /// Whether the game counts for ratings.
     pub rated: bool,
-    /// Start as soon as colours are decided.
+    /// Start as soon as colors are decided.
     pub start_immediately: bool,
     /// Lateness beyond this forfeits (Art. 22: 1 h, or 15 min at the same venue).
     pub lateness_limit: DurationMs,
@@ -220,14 +220,14 @@ pub enum GameEvent {
         /// Whether the guess was right (the guesser then takes Black).
         guess_correct: bool,
     },
-    /// Colours are decided.
-    ColoursDecided {
+    /// Colors are decided.
+    ColorsDecided {
         /// Black.
         black: PlayerId,
         /// White.
         white: PlayerId,
         /// How: fixed by the setup, or by the nigiri just revealed.
-        method: ColourMethod,
+        method: ColorMethod,
     },
     /// Handicap stones are on the board.
     HandicapPlaced {
@@ -293,8 +293,8 @@ pub enum GameEvent {
         /// That side's warnings in this game, this one included.
         count: u32,
     },
-    /// Colours corrected (Art. 17.1).
-    ColoursSwapped,
+    /// Colors corrected (Art. 17.1).
+    ColorsSwapped,
     /// A move is void and the player forfeits the turn (Art. 17.2, 18.3, 19).
     MoveVoided {
         /// The player.
@@ -442,14 +442,14 @@ impl GameEvent {
             GameEvent::NigiriCommitted { .. } => types::NIGIRI_COMMITTED,
             GameEvent::NigiriGuessed { .. } => types::NIGIRI_GUESSED,
             GameEvent::NigiriRevealed { .. } => types::NIGIRI_REVEALED,
-            GameEvent::ColoursDecided { .. } => types::COLOURS_DECIDED,
+            GameEvent::ColorsDecided { .. } => types::COLORS_DECIDED,
             GameEvent::HandicapPlaced { .. } => types::HANDICAP_PLACED,
             GameEvent::Started { .. } => types::GAME_STARTED,
             GameEvent::StonePlayed { .. } => types::STONE_PLAYED,
             GameEvent::Passed { .. } => types::PASSED,
             GameEvent::Resigned { .. } => types::RESIGNED,
             GameEvent::WarningIssued { .. } => types::WARNING_ISSUED,
-            GameEvent::ColoursSwapped => types::COLOURS_SWAPPED,
+            GameEvent::ColorsSwapped => types::COLORS_SWAPPED,
             GameEvent::MoveVoided { .. } => types::MOVE_VOIDED,
             GameEvent::Paused { .. } => types::PAUSED,
             GameEvent::Resumed { .. } => types::RESUMED,
@@ -481,8 +481,8 @@ pub mod types {
     pub const NIGIRI_GUESSED: &str = "weiqi.v1.NigiriGuessed";
     /// `NigiriRevealed`.
     pub const NIGIRI_REVEALED: &str = "weiqi.v1.NigiriRevealed";
-    /// `ColoursDecided`.
-    pub const COLOURS_DECIDED: &str = "weiqi.v1.ColoursDecided";
+    /// `ColorsDecided`.
+    pub const COLORS_DECIDED: &str = "weiqi.v1.ColorsDecided";
     /// `HandicapPlaced`.
     pub const HANDICAP_PLACED: &str = "weiqi.v1.HandicapPlaced";
     /// `GameStarted`.
@@ -495,8 +495,8 @@ pub mod types {
     pub const RESIGNED: &str = "weiqi.v1.Resigned";
     /// `WarningIssued`.
     pub const WARNING_ISSUED: &str = "weiqi.v1.WarningIssued";
-    /// `ColoursSwapped`.
-    pub const COLOURS_SWAPPED: &str = "weiqi.v1.ColoursSwapped";
+    /// `ColorsSwapped`.
+    pub const COLORS_SWAPPED: &str = "weiqi.v1.ColorsSwapped";
     /// `MoveVoided`.
     pub const MOVE_VOIDED: &str = "weiqi.v1.MoveVoided";
     /// `Paused`.

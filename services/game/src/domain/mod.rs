@@ -12,7 +12,7 @@ mod state;
 pub use command::Command;
 pub use decide::{decide, decide_and_fold, nigiri_stones, rank_value};
 pub use event::{
-    ClockSnapshot, ColourMethod, CycleRulingExt, EndReason, GameEvent, GameResult, GameSetup, LagReport, Outcome,
+    ClockSnapshot, ColorMethod, CycleRulingExt, EndReason, GameEvent, GameResult, GameSetup, LagReport, Outcome,
     PlayerRef, SideClock, TournamentRef, types,
 };
 pub use ids::{Actor, GameId, PlayerId};

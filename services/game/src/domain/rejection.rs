@@ -57,8 +57,8 @@ pub enum Rejection {
     /// The game is not in a phase that allows this.
     #[error("not allowed while the game is {0}")]
     WrongPhase(Phase),
-    /// Colours may be corrected only up to and including move 10 (Art. 17.1).
-    #[error("colours can only be swapped up to move 10")]
+    /// Colors may be corrected only up to and including move 10 (Art. 17.1).
+    #[error("colors can only be swapped up to move 10")]
     SwapTooLate,
     /// There is no move to void.
     #[error("there is no move to void")]

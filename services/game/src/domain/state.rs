@@ -17,9 +17,9 @@ use super::ids::PlayerId;
 pub enum Phase {
     /// No event yet: the game does not exist.
     New,
-    /// Created; colours are being decided by nigiri.
+    /// Created; colors are being decided by nigiri.
     Nigiri,
-    /// Colours decided; waiting for the start.
+    /// Colors decided; waiting for the start.
     Ready,
     /// Play in progress.
     Playing,
@@ -37,7 +37,7 @@ impl fmt::Display for Phase {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
             Phase::New => "not created",
-            Phase::Nigiri => "deciding colours by nigiri",
+            Phase::Nigiri => "deciding colors by nigiri",
             Phase::Ready => "waiting to start",
             Phase::Playing => "in play",
             Phase::Paused => "paused",
@@ -150,7 +150,7 @@ pub struct GameState {
     pub ruling: Option<String>,
     /// Dead chains agreed at the count.
     pub dead: Vec<Point>,
-    /// The last stone or pass: (colour, move, whether a stone can be taken back).
+    /// The last stone or pass: (color, move, whether a stone can be taken back).
     pub last_move: Option<(Color, Move)>,
     /// Server time of the last event with a timestamp.
     pub last_at: Millis,
@@ -188,7 +188,7 @@ impl Default for GameState {
     }
 }
 
-/// The clock core's side for a colour.
+/// The clock core's side for a color.
 pub fn side(color: Color) -> Side {
     match color {
         Color::Black => Side::Black,
@@ -211,8 +211,8 @@ impl GameState {
         Ok(state)
     }
 
-    /// The colour a player has in this game, if they play in it.
-    pub fn colour_of(&self, player: &PlayerId) -> Option<Color> {
+    /// The color a player has in this game, if they play in it.
+    pub fn color_of(&self, player: &PlayerId) -> Option<Color> {
         if self.black.as_ref().is_some_and(|p| &p.id == player) {
             Some(Color::Black)
         } else if self.white.as_ref().is_some_and(|p| &p.id == player) {
@@ -222,7 +222,7 @@ impl GameState {
         }
     }
 
-    /// Whether the player is one of the two (colours decided or not).
+    /// Whether the player is one of the two (colors decided or not).
     pub fn is_player(&self, player: &PlayerId) -> bool {
         self.setup.as_ref().is_some_and(|s| &s.first.id == player || &s.second.id == player)
     }
@@ -298,7 +298,7 @@ impl GameState {
                 }
             }
             GameEvent::NigiriGuessed { .. } | GameEvent::NigiriRevealed { .. } => {}
-            GameEvent::ColoursDecided { black, white, .. } => {
+            GameEvent::ColorsDecided { black, white, .. } => {
                 let setup = self.setup.as_ref().ok_or(out_of_place(self.phase))?;
                 let find = |id: &PlayerId| {
                     if &setup.first.id == id {
@@ -355,7 +355,7 @@ impl GameState {
             }
             GameEvent::Resigned { at, .. } => self.touch(*at),
             GameEvent::WarningIssued { color, count, .. } => self.warnings[color.index()] = *count,
-            GameEvent::ColoursSwapped => std::mem::swap(&mut self.black, &mut self.white),
+            GameEvent::ColorsSwapped => std::mem::swap(&mut self.black, &mut self.white),
             GameEvent::MoveVoided { color, taken_back, at, .. } => {
                 let revealing = self.revealing;
                 let game = self.game_mut(name)?;

@@ -1,7 +1,7 @@
 //! Results: recorded, corrected after the fact, forfeited for a no-show; and warnings.
 
 use weiqi_pairing::event::{Correction, TournamentEvent};
-use weiqi_pairing::ids::{Colour, GameRef, Millis, PlayerId};
+use weiqi_pairing::ids::{Color, GameRef, Millis, PlayerId};
 use weiqi_pairing::outcome::{GameResult, Outcome, ResultReason};
 use weiqi_proto::v1 as pb;
 
@@ -12,8 +12,8 @@ use pb::tournament_core_result::{Outcome as PbOutcome, Reason as PbReason};
 use pb::tournament_result_corrected::Reason as PbCorrection;
 
 const OUTCOMES: EnumPairs<Outcome, PbOutcome> = EnumPairs(&[
-    (Outcome::Win(Colour::Black), PbOutcome::BlackWins),
-    (Outcome::Win(Colour::White), PbOutcome::WhiteWins),
+    (Outcome::Win(Color::Black), PbOutcome::BlackWins),
+    (Outcome::Win(Color::White), PbOutcome::WhiteWins),
     (Outcome::Draw, PbOutcome::Draw),
     (Outcome::BothLose, PbOutcome::BothLose),
     (Outcome::Void, PbOutcome::Void),

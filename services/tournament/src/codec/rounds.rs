@@ -1,9 +1,9 @@
-//! Pairing: the organiser's overrides for a coming round, paired rounds (games with their colours and
+//! Pairing: the organiser's overrides for a coming round, paired rounds (games with their colors and
 //! costs, byes, team matches, brackets) and their completion.
 
 use weiqi_pairing::config::ByeKind;
 use weiqi_pairing::event::{
-    BracketSlot, Bye, ByeReason, ColourBy, PairedGame, Stage, TeamBoard, TeamMatch, TournamentEvent,
+    BracketSlot, Bye, ByeReason, ColorBy, PairedGame, Stage, TeamBoard, TeamMatch, TournamentEvent,
 };
 use weiqi_pairing::ids::{PlayerId, TeamId};
 use weiqi_pairing::weights::EdgeCost;
@@ -12,21 +12,21 @@ use weiqi_proto::v1 as pb;
 use super::values::{BYE_KINDS, player_numbers, players, team_numbers, teams};
 use super::{CodecError, EnumPairs, narrow, required};
 
-use pb::tournament_paired_game::ColourBy as PbColourBy;
+use pb::tournament_paired_game::ColorBy as PbColorBy;
 use pb::tournament_round_bye::Reason as PbByeReason;
 use pb::tournament_round_paired::Stage as PbStage;
 
 const STAGES: EnumPairs<Stage, PbStage> =
     EnumPairs(&[(Stage::Main, PbStage::Main), (Stage::Groups, PbStage::Groups), (Stage::Knockout, PbStage::Knockout)]);
 
-const COLOURS_BY: EnumPairs<ColourBy, PbColourBy> = EnumPairs(&[
-    (ColourBy::Balance, PbColourBy::Balance),
-    (ColourBy::Alternation, PbColourBy::Alternation),
-    (ColourBy::Nigiri, PbColourBy::Nigiri),
-    (ColourBy::Handicap, PbColourBy::Handicap),
-    (ColourBy::Berger, PbColourBy::Berger),
-    (ColourBy::Organiser, PbColourBy::Organiser),
-    (ColourBy::BoardOrder, PbColourBy::BoardOrder),
+const COLORS_BY: EnumPairs<ColorBy, PbColorBy> = EnumPairs(&[
+    (ColorBy::Balance, PbColorBy::Balance),
+    (ColorBy::Alternation, PbColorBy::Alternation),
+    (ColorBy::Nigiri, PbColorBy::Nigiri),
+    (ColorBy::Handicap, PbColorBy::Handicap),
+    (ColorBy::Berger, PbColorBy::Berger),
+    (ColorBy::Organiser, PbColorBy::Organiser),
+    (ColorBy::BoardOrder, PbColorBy::BoardOrder),
 ]);
 
 const BYE_REASONS: EnumPairs<ByeReason, PbByeReason> = EnumPairs(&[
@@ -125,11 +125,11 @@ fn paired_game_to_pb(g: &PairedGame) -> pb::TournamentPairedGame {
         black: g.black.0,
         white: g.white.0,
         handicap: u32::from(g.handicap),
-        colour_by: COLOURS_BY.encode(g.colour_by),
+        color_by: COLORS_BY.encode(g.color_by),
         cost: g.cost.map(|c| pb::TournamentEdgeCost {
             rematch: u32::from(c.rematch),
             score_diff: c.score_diff,
-            colour: c.colour,
+            color: c.color,
             handicap: u32::from(c.handicap),
             separation: u32::from(c.separation),
         }),
@@ -145,7 +145,7 @@ fn paired_game_from_pb(g: &pb::TournamentPairedGame) -> Result<PairedGame, Codec
         black: PlayerId(g.black),
         white: PlayerId(g.white),
         handicap: narrow(g.handicap, "TournamentPairedGame.handicap")?,
-        colour_by: COLOURS_BY.decode("TournamentPairedGame.colour_by", g.colour_by)?,
+        color_by: COLORS_BY.decode("TournamentPairedGame.color_by", g.color_by)?,
         cost: g.cost.as_ref().map(edge_cost_from_pb).transpose()?,
         fixed: g.fixed,
         team_board: g.team_board.as_ref().map(|b| TeamBoard { match_no: b.match_no, board: b.board }),
@@ -157,7 +157,7 @@ fn edge_cost_from_pb(c: &pb::TournamentEdgeCost) -> Result<EdgeCost, CodecError>
     Ok(EdgeCost {
         rematch: narrow(c.rematch, "TournamentEdgeCost.rematch")?,
         score_diff: c.score_diff,
-        colour: c.colour,
+        color: c.color,
         handicap: narrow(c.handicap, "TournamentEdgeCost.handicap")?,
         separation: narrow(c.separation, "TournamentEdgeCost.separation")?,
     })

@@ -8,7 +8,7 @@ use weiqi_aggregate::Environment;
 use weiqi_eventlog::{AnyEventLog, EmbeddedConfig, EmbeddedLog, EventLog};
 use weiqi_pairing::command::Command;
 use weiqi_pairing::config::{Format, McMahonBars, TournamentConfig};
-use weiqi_pairing::ids::{Colour, GameRef, PlayerId};
+use weiqi_pairing::ids::{Color, GameRef, PlayerId};
 use weiqi_pairing::outcome::GameResult;
 use weiqi_pairing::rank::Rank;
 use weiqi_pairing::registration::Registration;
@@ -92,10 +92,10 @@ pub async fn play_round<L: EventLog>(svc: &TournamentService<L>, t: &str) -> u32
     run(svc, t, &format!("pair-{t}-{round}"), TournamentCommand::PairRound { round: Some(round) }).await;
     let tables = svc.read(t, |a| a.core.rounds[round as usize - 1].games.len() as u32).await.unwrap().unwrap();
     for table in 1..=tables {
-        let colour = if table % 2 == 1 { Colour::Black } else { Colour::White };
+        let color = if table % 2 == 1 { Color::Black } else { Color::White };
         let cmd = TournamentCommand::Core(Command::RecordResult {
             game: GameRef { round, table },
-            result: GameResult::win(colour),
+            result: GameResult::win(color),
         });
         run(svc, t, &format!("res-{t}-{round}-{table}"), cmd).await;
     }

@@ -369,7 +369,7 @@ async fn create(client: &GameClient, game: &str, control: pb::TimeControl) -> Re
         rules: "chinese".into(),
         first: player(&format!("{game}-b")),
         second: player(&format!("{game}-w")),
-        colour_method: pb::game_created::ColourMethod::Fixed as i32,
+        color_method: pb::game_created::ColorMethod::Fixed as i32,
         time_control: Some(control),
         start: true,
         ..Default::default()

@@ -21,7 +21,7 @@ pub fn run(players: usize, swiss: bool, seed: u64, json: bool) -> Result<ExitCod
             ("median round pairing time (s)", format!("{:.3}", r.pair_seconds_median), ""),
             ("rematches", r.rematches.to_string(), "0"),
             ("score difference sum", r.score_diff_sum.to_string(), ""),
-            ("colour imbalance", r.colour_imbalance.to_string(), ""),
+            ("color imbalance", r.color_imbalance.to_string(), ""),
             ("gap to exact optimum, 1,000 players (%)", format!("{:.6}", r.optimum_gap_pct), "≤ 0.1"),
             ("criteria-cost gap, 1,000 players (%)", format!("{:.6}", r.optimum_cost_gap_pct), ""),
             ("standings (ms)", format!("{:.1}", r.standings_ms), "≤ 200"),

@@ -5,11 +5,11 @@
 //! origin; the CLI passes `Instant`), so the crate itself never reads a clock.
 //!
 //! - `pair_seconds`: the **worst** round's `decide(PairRound)` time (records, candidates, matching
-//!   windows, colours); `pair_seconds_median` is the median round.
+//!   windows, colors); `pair_seconds_median` is the median round.
 //! - `rematches`: pairs that met before, over all rounds (must be 0).
 //! - `score_diff_sum`: the sum over all rounds and pairs of |pairing score difference| in points
 //!   (McMahon: MMS × 2 + points; Swiss: points).
-//! - `colour_imbalance`: after the last round, Σ over players of |games as Black − games as White|
+//! - `color_imbalance`: after the last round, Σ over players of |games as Black − games as White|
 //!   in even games.
 //! - `optimum_gap_pct`: on 1,000-player fields (the first 1,000 players' own simulation, or the
 //!   field itself when smaller), the largest relative shortfall over the 7 rounds of the windowed
@@ -58,7 +58,7 @@ pub struct PairingBenchReport {
     /// Σ |score difference| over all pairs of all rounds, in points.
     pub score_diff_sum: u64,
     /// Σ |Black − White| over players at the end.
-    pub colour_imbalance: u64,
+    pub color_imbalance: u64,
     /// Worst round's weight shortfall against the exact optimum, percent (1,000-player field).
     pub optimum_gap_pct: f64,
     /// Worst round's criteria-cost excess over the exact optimum, percent (1,000-player field).
@@ -122,19 +122,19 @@ pub fn bench_pairing_with(
         }
     }
     let recs = records(&sim.state, sim.state.current_round());
-    let mut colour_imbalance = 0u64;
+    let mut color_imbalance = 0u64;
     for rec in &recs.list {
         let b: i64 = rec
             .entries
             .iter()
             .map(|e| match e {
-                weiqi_pairing::record::Entry::Game { colour, handicap: 0, forfeit: false, .. } => {
-                    if *colour == weiqi_pairing::ids::Colour::Black { 1 } else { -1 }
+                weiqi_pairing::record::Entry::Game { color, handicap: 0, forfeit: false, .. } => {
+                    if *color == weiqi_pairing::ids::Color::Black { 1 } else { -1 }
                 }
                 _ => 0,
             })
             .sum();
-        colour_imbalance += b.unsigned_abs();
+        color_imbalance += b.unsigned_abs();
     }
     let t0 = clock();
     let st = standings(&sim.state);
@@ -186,7 +186,7 @@ pub fn bench_pairing_with(
         pair_seconds_median: sorted.get(sorted.len() / 2).copied().unwrap_or(0.0),
         rematches,
         score_diff_sum,
-        colour_imbalance,
+        color_imbalance,
         optimum_gap_pct: gap,
         optimum_cost_gap_pct: cost_gap,
         compared_score_diff_sum: sd_win,

@@ -303,9 +303,9 @@ async fn play(
         Actor::Player(GamePlayer(if c == weiqi_rules::Color::Black { black.clone() } else { white.clone() }))
     };
     loop {
-        let colour = local.to_move();
+        let color = local.to_move();
         let (command, cid, next) = if n < moves
-            && let Move::Play(p) = local.random_move(colour, |k| rng.random_range(0..k))
+            && let Move::Play(p) = local.random_move(color, |k| rng.random_range(0..k))
         {
             let play = GameCommand::Play { mv: Move::Play(p), expected_number: n + 1, lag: None };
             (play, format!("{gid}-m{n}"), Some(p))
@@ -316,7 +316,7 @@ async fn play(
             game_id: gid.clone(),
             command_id: cid,
             correlation_id: String::new(),
-            actor: actor(colour),
+            actor: actor(color),
             command,
         };
         match games.execute(&request, &[]).await {
@@ -324,7 +324,7 @@ async fn play(
                 sent += 1;
                 match next {
                     Some(p) => {
-                        local.play(colour, Move::Play(p)).map_err(fail)?;
+                        local.play(color, Move::Play(p)).map_err(fail)?;
                         n += 1;
                     }
                     None => return Ok(sent),

@@ -26,7 +26,7 @@ pub struct PlayArgs {
 enum PlayCommand {
     /// Create a game (organisers; or a player for a casual game of their own).
     New {
-        /// Black's player id (the first player; with --nigiri, colours are drawn).
+        /// Black's player id (the first player; with --nigiri, colors are drawn).
         #[arg(long)]
         black: String,
         /// White's player id.
@@ -42,7 +42,7 @@ enum PlayCommand {
         komi: Option<f64>,
         #[arg(long, default_value_t = 0)]
         handicap: u32,
-        /// Decide colours by nigiri (the second player guesses with `weiqi play guess`).
+        /// Decide colors by nigiri (the second player guesses with `weiqi play guess`).
         #[arg(long)]
         nigiri: bool,
         /// Event id (referees of this event may act on the game).
@@ -243,10 +243,10 @@ pub async fn run(args: PlayArgs) -> Result<ExitCode> {
                 handicap,
                 first: Some(pb::PlayerRef { id: black, ..Default::default() }),
                 second: Some(pb::PlayerRef { id: white, ..Default::default() }),
-                colour_method: if nigiri {
-                    pb::game_created::ColourMethod::Nigiri
+                color_method: if nigiri {
+                    pb::game_created::ColorMethod::Nigiri
                 } else {
-                    pb::game_created::ColourMethod::Fixed
+                    pb::game_created::ColorMethod::Fixed
                 } as i32,
                 time_control: parse_time(&time)?,
                 event_id: event,
@@ -369,7 +369,7 @@ pub fn describe(e: &pb::EventEnvelope, size: u8) -> String {
             c.size,
             c.ruleset.as_ref().map(|r| r.preset.as_str()).unwrap_or("")
         ),
-        Some(K::ColoursDecided(c)) => format!("colours: Black {} White {}", c.black, c.white),
+        Some(K::ColorsDecided(c)) => format!("colors: Black {} White {}", c.black, c.white),
         Some(K::Started(_)) => "clock started".into(),
         Some(K::StonePlayed(s)) => format!(
             "move {}: {} {}{}",

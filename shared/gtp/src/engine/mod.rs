@@ -115,7 +115,7 @@ impl Engine {
         self.time_settings
     }
 
-    /// The time left last reported by `time_left` for a colour.
+    /// The time left last reported by `time_left` for a color.
     pub fn time_left(&self, color: weiqi_rules::Color) -> Option<TimeLeft> {
         self.time_left[color.index()]
     }

@@ -7,7 +7,7 @@ use crate::args;
 use crate::command::Command;
 use crate::error::CommandError;
 
-/// `play COLOR VERTEX`: plays a stone or a pass for either colour (GTP does not force turns).
+/// `play COLOR VERTEX`: plays a stone or a pass for either color (GTP does not force turns).
 pub(super) fn play(engine: &mut Engine, command: &Command) -> Outcome {
     let size = engine.game.size();
     let color = args::color(command.arg(0)).ok_or(CommandError::InvalidMove)?;

@@ -30,7 +30,7 @@ pub(super) fn all_legal(engine: &mut Engine, command: &Command) -> Outcome {
     Ok(args::point_list(engine.game.legal_points(color), engine.game.size()))
 }
 
-/// `list_stones COLOR`: the stones of one colour, in board order.
+/// `list_stones COLOR`: the stones of one color, in board order.
 pub(super) fn list_stones(engine: &mut Engine, command: &Command) -> Outcome {
     let color = args::color(command.arg(0)).ok_or(CommandError::InvalidColor)?;
     let board = engine.game.board();

@@ -22,7 +22,7 @@ enum Until {
 /// `loadsgf FILE [MOVE_NUMBER | VERTEX]`: reads the first game of an SGF file and replays its main
 /// line under the engine's rules, with the record's board size and komi (the engine's komi if the
 /// record has none). With a move number N it stops just before move N (so `loadsgf f 1` gives the
-/// starting position); with a vertex, just before the first move there. Answers the colour to move.
+/// starting position); with a vertex, just before the first move there. Answers the color to move.
 pub(super) fn loadsgf(engine: &mut Engine, command: &Command) -> Outcome {
     let file = command.arg(0).ok_or(CommandError::MissingFilename)?;
     let cannot = |reason: String| CommandError::CannotLoad { file: file.to_string(), reason };
@@ -57,7 +57,7 @@ pub(super) fn loadsgf(engine: &mut Engine, command: &Command) -> Outcome {
     Ok(to_move.to_string())
 }
 
-/// Cuts the record's main line where `until` says; returns the colour of the first move cut off.
+/// Cuts the record's main line where `until` says; returns the color of the first move cut off.
 fn truncate(record: &mut Record, until: Until) -> Option<Color> {
     let mut number = 0;
     let cut = record.nodes.iter().position(|node| {

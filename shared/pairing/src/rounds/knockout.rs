@@ -8,8 +8,8 @@
 use super::{Draft, active_players, seeded};
 use crate::bracket::first_round;
 use crate::config::{ByeKind, TournamentConfig};
-use crate::event::{BracketSlot, Bye, ByeReason, ColourBy, Stage};
-use crate::ids::{Colour, PlayerId};
+use crate::event::{BracketSlot, Bye, ByeReason, ColorBy, Stage};
+use crate::ids::{Color, PlayerId};
 use crate::lot;
 use crate::outcome::Outcome;
 use crate::rejection::Rejection;
@@ -24,8 +24,8 @@ fn advancing(t: &Tournament, round: &crate::state::Round) -> Vec<Option<PlayerId
             BracketSlot::Game(table) => {
                 let g = round.games.get(table as usize - 1)?;
                 match g.result?.outcome {
-                    Outcome::Win(Colour::Black) => Some(g.paired.black),
-                    Outcome::Win(Colour::White) => Some(g.paired.white),
+                    Outcome::Win(Color::Black) => Some(g.paired.black),
+                    Outcome::Win(Color::White) => Some(g.paired.white),
                     _ => None,
                 }
             }
@@ -55,7 +55,7 @@ pub(super) fn bracket_round(
         let slot = match (a, b) {
             (Some(a), Some(b)) => {
                 let (black, white) = if nigiri() { (a, b) } else { (b, a) };
-                BracketSlot::Game(d.game(black, white, ColourBy::Nigiri).table)
+                BracketSlot::Game(d.game(black, white, ColorBy::Nigiri).table)
             }
             (Some(p), None) | (None, Some(p)) => {
                 d.byes.push(Bye { player: p, kind: ByeKind::FullPoint, reason: ByeReason::Advance });

@@ -1,5 +1,5 @@
 //! Pairing the next round, format by format. Everything here is a pure function of the state;
-//! the events it returns record every outcome (pairs, colours, nigiri draws, byes, reprieves).
+//! the events it returns record every outcome (pairs, colors, nigiri draws, byes, reprieves).
 //!
 //! This module holds what the formats share (the round draft, the dispatch `pair_next`, entrants,
 //! seeding, forfeits and the two-team helpers); each format of Art. 26 (RULES.md section 4) has its
@@ -36,8 +36,8 @@ pub(crate) use win_and_continue::arena_next;
 
 use crate::berger::rounds_per_cycle;
 use crate::config::{Format, TournamentConfig};
-use crate::event::{BracketSlot, Bye, ColourBy, PairedGame, Stage, TeamMatch, TournamentEvent};
-use crate::ids::{Colour, GameRef, Millis, PlayerId, TeamId};
+use crate::event::{BracketSlot, Bye, ColorBy, PairedGame, Stage, TeamMatch, TournamentEvent};
+use crate::ids::{Color, GameRef, Millis, PlayerId, TeamId};
 use crate::outcome::{GameResult, Outcome, ResultReason};
 use crate::rejection::Rejection;
 use crate::state::Tournament;
@@ -69,14 +69,14 @@ struct Draft {
 }
 
 impl Draft {
-    fn game(&mut self, black: PlayerId, white: PlayerId, colour_by: ColourBy) -> &mut PairedGame {
+    fn game(&mut self, black: PlayerId, white: PlayerId, color_by: ColorBy) -> &mut PairedGame {
         let table = self.games.len() as u32 + 1;
         self.games.push(PairedGame {
             table,
             black,
             white,
             handicap: 0,
-            colour_by,
+            color_by,
             cost: None,
             fixed: false,
             team_board: None,
@@ -202,8 +202,8 @@ fn seeded(t: &Tournament, mut players: Vec<PlayerId>) -> Vec<PlayerId> {
 /// The forfeit outcome of a game when the black and/or white player has withdrawn.
 fn forfeit_outcome(black_gone: bool, white_gone: bool) -> Option<Outcome> {
     match (black_gone, white_gone) {
-        (true, false) => Some(Outcome::Win(Colour::White)),
-        (false, true) => Some(Outcome::Win(Colour::Black)),
+        (true, false) => Some(Outcome::Win(Color::White)),
+        (false, true) => Some(Outcome::Win(Color::Black)),
         (true, true) => Some(Outcome::BothLose),
         (false, false) => None,
     }

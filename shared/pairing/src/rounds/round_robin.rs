@@ -5,7 +5,7 @@
 use super::{Draft, forfeit_outcome};
 use crate::berger::berger_round;
 use crate::config::ByeKind;
-use crate::event::{Bye, ByeReason, ColourBy, WithdrawalRuling};
+use crate::event::{Bye, ByeReason, ColorBy, WithdrawalRuling};
 use crate::ids::PlayerId;
 use crate::state::Tournament;
 use std::collections::BTreeSet;
@@ -28,7 +28,7 @@ pub(super) fn round_robin(t: &Tournament, d: &mut Draft, entrants: &[PlayerId], 
                 }
             }
             (rb, rw) => {
-                let g = d.game(black, white, ColourBy::Berger);
+                let g = d.game(black, white, ColorBy::Berger);
                 g.group = group;
                 let table = g.table;
                 if let Some(o) = forfeit_outcome(rb.is_some(), rw.is_some()) {

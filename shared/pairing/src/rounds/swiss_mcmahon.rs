@@ -4,10 +4,10 @@
 //! multi-loss knockouts and the rounds of [`swiss_elimination`](mod@super::swiss_elimination).
 
 use super::{Draft, active_players};
-use crate::colours;
+use crate::colors;
 use crate::config::{ByeKind, Format, TournamentConfig};
-use crate::event::{Bye, ByeReason, ColourBy};
-use crate::ids::{Colour, PlayerId};
+use crate::event::{Bye, ByeReason, ColorBy};
+use crate::ids::{Color, PlayerId};
 use crate::lot;
 use crate::record::{Entry, Records, records};
 use crate::rejection::Rejection;
@@ -55,9 +55,9 @@ pub(crate) fn candidates(
                 points = rec.points;
                 opponents = rec.opponents().collect();
                 for en in &rec.entries {
-                    if let Entry::Game { colour, handicap: 0, forfeit: false, .. } = *en {
-                        balance += if colour == Colour::Black { 1 } else { -1 };
-                        last = Some(colour);
+                    if let Entry::Game { color, handicap: 0, forfeit: false, .. } = *en {
+                        balance += if color == Color::Black { 1 } else { -1 };
+                        last = Some(color);
                     }
                 }
             }
@@ -66,8 +66,8 @@ pub(crate) fn candidates(
                 score: score(p, points),
                 rank: e.registration.rank.value(),
                 lot: e.lot,
-                colour_balance: balance,
-                last_colour: last,
+                color_balance: balance,
+                last_color: last,
                 byes: byes.get(&p).copied().unwrap_or(0),
                 opponents,
                 club: clubs.id(e.registration.club.as_ref()),
@@ -105,7 +105,7 @@ pub(super) fn swiss_like(
     let mut d = Draft::default();
     let fixed = t.fixed.get(&next).cloned().unwrap_or_default();
     for &(black, white) in &fixed {
-        let g = d.game(black, white, ColourBy::Organiser);
+        let g = d.game(black, white, ColorBy::Organiser);
         g.fixed = true;
     }
     let granted = t.granted_byes.get(&next).cloned().unwrap_or_default();
@@ -143,7 +143,7 @@ pub(super) fn swiss_like(
     let mut nigiri = lot::nigiri(cfg.seed, next);
     for pair in &plan.pairs {
         let (a, b) = (by_id[&pair.a], by_id[&pair.b]);
-        let (black, white, how) = colours::assign(a, b, pair.cost.handicap, &mut nigiri);
+        let (black, white, how) = colors::assign(a, b, pair.cost.handicap, &mut nigiri);
         let g = d.game(black, white, how);
         g.handicap = pair.cost.handicap;
         g.cost = Some(pair.cost);

@@ -4,9 +4,9 @@
 
 use super::{Draft, teams_by_lot};
 use crate::berger::{berger_round, rounds_per_cycle};
-use crate::colours;
+use crate::colors;
 use crate::config::{LineUpRule, TeamSchedule, TournamentConfig};
-use crate::event::{ColourBy, TeamBoard, TeamMatch};
+use crate::event::{ColorBy, TeamBoard, TeamMatch};
 use crate::ids::{PlayerId, TeamId};
 use crate::lot;
 use crate::rejection::Rejection;
@@ -40,7 +40,7 @@ fn team_match(d: &mut Draft, home: (TeamId, &[PlayerId]), away: (TeamId, &[Playe
     d.team_matches.push(TeamMatch { match_no, home: home.0, away: away.0 });
     for (k, (&h, &a)) in home.1.iter().zip(away.1).enumerate() {
         let (black, white) = if k % 2 == 0 { (h, a) } else { (a, h) };
-        let g = d.game(black, white, ColourBy::BoardOrder);
+        let g = d.game(black, white, ColorBy::BoardOrder);
         g.team_board = Some(TeamBoard { match_no, board: k as u32 + 1 });
     }
 }
@@ -79,8 +79,8 @@ pub(super) fn team_round(
                         score: r.match_points,
                         rank: 0,
                         lot: t.teams[&k].lot,
-                        colour_balance: r.home as i32 - r.away as i32,
-                        last_colour: None,
+                        color_balance: r.home as i32 - r.away as i32,
+                        last_color: None,
                         byes: r.byes,
                         opponents: r.opponents.iter().map(|o| PlayerId(o.0)).collect(),
                         club: None,
@@ -99,7 +99,7 @@ pub(super) fn team_round(
             plan.pairs
                 .iter()
                 .map(|p| {
-                    let (home, _, _) = colours::assign(by_id[&p.a], by_id[&p.b], 0, &mut nigiri);
+                    let (home, _, _) = colors::assign(by_id[&p.a], by_id[&p.b], 0, &mut nigiri);
                     let away = if home == p.a { p.b } else { p.a };
                     (TeamId(home.0), TeamId(away.0))
                 })

@@ -2,7 +2,7 @@
 //! player of the other team; a withdrawn player's remaining games are forfeits (Art. 28).
 
 use super::{Draft, forfeit_outcome, two_teams};
-use crate::event::{ColourBy, TeamBoard, TeamMatch};
+use crate::event::{ColorBy, TeamBoard, TeamMatch};
 use crate::ids::PlayerId;
 use crate::rejection::Rejection;
 use crate::state::Tournament;
@@ -20,7 +20,7 @@ pub(super) fn rotation_round(t: &Tournament, next: u32) -> Result<Draft, Rejecti
     for i in 0..n {
         let (x, y) = (am[i], bm[(i + r) % n]);
         let (black, white) = if (i + r).is_multiple_of(2) { (x, y) } else { (y, x) };
-        let g = d.game(black, white, ColourBy::BoardOrder);
+        let g = d.game(black, white, ColorBy::BoardOrder);
         g.team_board = Some(TeamBoard { match_no: 1, board: i as u32 + 1 });
         let table = g.table;
         let gone = |p: PlayerId| t.players[&p].withdrawn.is_some();

@@ -4,7 +4,7 @@
 
 use super::{Draft, two_teams};
 use crate::config::TournamentConfig;
-use crate::event::{ColourBy, TeamBoard, TeamMatch};
+use crate::event::{ColorBy, TeamBoard, TeamMatch};
 use crate::ids::{PlayerId, TeamId};
 use crate::lot;
 use crate::outcome::PlayerResult;
@@ -35,7 +35,7 @@ pub(super) fn arena_round(t: &Tournament, cfg: &TournamentConfig, next: u32) -> 
     let mut d = Draft::default();
     d.team_matches.push(TeamMatch { match_no: 1, home: a, away: b });
     let (black, white) = if lot::nigiri(cfg.seed, next)() { (pa, pb) } else { (pb, pa) };
-    let g = d.game(black, white, ColourBy::Nigiri);
+    let g = d.game(black, white, ColorBy::Nigiri);
     g.team_board = Some(TeamBoard { match_no: 1, board: next });
     Ok(d)
 }
