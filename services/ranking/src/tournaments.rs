@@ -14,7 +14,8 @@ use futures::future::BoxFuture;
 use futures::stream::BoxStream;
 use futures::{StreamExt, TryStreamExt};
 use prost::Message;
-use weiqi_eventlog::{AggregateId, AggregateKind, AppendError, CommandId, EventLog, NewEvent, Position, RecordedEvent};
+use weiqi_aggregate::{Aggregate, Context, EventMeta, Request, RunError, Runner, SystemEnvironment};
+use weiqi_eventlog::{AggregateId, AggregateKind, EventLog, NewEvent, Position, RecordedEvent};
 use weiqi_proto::v1 as pb;
 use weiqi_rating::{EventRef, GameId, Millis, PlayerId, TournamentPlacing};
 
@@ -113,14 +114,24 @@ pub trait TournamentResults: Send + Sync + 'static {
 }
 
 /// Results stored in the event log (see the module doc).
-#[derive(Clone, Debug)]
-pub struct ResultsLog<L> {
+pub struct ResultsLog<L: EventLog> {
     log: L,
+    runner: Runner<RecordedResults, L>,
+}
+
+impl<L: EventLog + std::fmt::Debug> std::fmt::Debug for ResultsLog<L> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ResultsLog").field("log", &self.log).finish_non_exhaustive()
+    }
 }
 
 fn aggregate(tournament: &str) -> Result<AggregateId, PortError> {
-    AggregateId::new(format!("results-{tournament}"))
+    AggregateId::new(aggregate_name(tournament))
         .map_err(|e| PortError::Corrupt(format!("tournament id {tournament:?}: {e}")))
+}
+
+fn aggregate_name(tournament: &str) -> String {
+    format!("results-{tournament}")
 }
 
 fn decode(r: &RecordedEvent) -> Result<FinalResults, PortError> {
@@ -128,10 +139,54 @@ fn decode(r: &RecordedEvent) -> Result<FinalResults, PortError> {
     results_from_pb(&m).map_err(|e| PortError::Corrupt(e.to_string()))
 }
 
+/// The results log of one event as a runner aggregate: recording results is a fact, never refused,
+/// appended with the expected sequence and its command id like every other event (so a retry records
+/// once and a conflict is retried by the one runner).
+pub struct RecordedResults;
+
+impl Aggregate for RecordedResults {
+    const KIND: AggregateKind = AggregateKind::Tournament;
+    const NAME: &'static str = "results";
+    type State = ();
+    type Actor = &'static str;
+    type Command = FinalResults;
+    type Event = FinalResults;
+    type Stored = FinalResults;
+    /// Only an event that does not fold (it always does: the state is empty).
+    type Rejection = String;
+
+    fn decide(_: &(), _: &&'static str, command: &FinalResults, _: &Context<'_>) -> Result<Vec<FinalResults>, String> {
+        Ok(vec![command.clone()])
+    }
+
+    fn evolve(_: &mut (), _: &FinalResults) -> Result<(), String> {
+        Ok(())
+    }
+
+    fn inconsistent(reason: String) -> String {
+        reason
+    }
+
+    fn encode(event: &FinalResults, _: &EventMeta<'_, Self>) -> (NewEvent, FinalResults) {
+        (NewEvent::new(RESULTS_TYPE, results_pb(event).encode_to_vec()), event.clone())
+    }
+
+    fn decode(recorded: &RecordedEvent) -> Result<FinalResults, String> {
+        if recorded.event_type != RESULTS_TYPE {
+            return Err(format!("sequence {}: not results ({})", recorded.sequence, recorded.event_type));
+        }
+        decode(recorded).map_err(|e| e.to_string())
+    }
+
+    fn event(stored: &FinalResults) -> &FinalResults {
+        stored
+    }
+}
+
 impl<L: EventLog + Clone + 'static> ResultsLog<L> {
     /// Results over `log`.
     pub fn new(log: L) -> ResultsLog<L> {
-        ResultsLog { log }
+        ResultsLog { runner: Runner::new(log.clone(), Arc::new(SystemEnvironment)), log }
     }
 
     /// Records an event's final results (a retry with the same `command_id` records once).
@@ -139,24 +194,15 @@ impl<L: EventLog + Clone + 'static> ResultsLog<L> {
     /// # Errors
     /// [`PortError::Unavailable`] when the log cannot be reached, `Corrupt` for an unusable id.
     pub async fn record(&self, results: &FinalResults, command_id: &str) -> Result<(), PortError> {
-        let id = aggregate(&results.event.id.0)?;
-        let command = CommandId::new(command_id).map_err(|e| PortError::Corrupt(e.to_string()))?;
-        let event = NewEvent::new(RESULTS_TYPE, results_pb(results).encode_to_vec());
-        loop {
-            let expected = self
-                .log
-                .last_sequence(AggregateKind::Tournament, &id)
-                .await
-                .map_err(|e| PortError::Unavailable(e.to_string()))?;
-            match self
-                .log
-                .append(AggregateKind::Tournament, &id, expected, &command, std::slice::from_ref(&event))
-                .await
-            {
-                Ok(_) => return Ok(()),
-                Err(AppendError::Conflict { .. }) => continue,
-                Err(e) => return Err(PortError::Unavailable(e.to_string())),
+        aggregate(&results.event.id.0)?;
+        let id = aggregate_name(&results.event.id.0);
+        match self.runner.execute(Request::new(&id, command_id, &"recorder", results)).await {
+            Ok(_) => Ok(()),
+            Err(RunError::Rejected(why)) => Err(PortError::Corrupt(why)),
+            Err(e @ (RunError::BadId { .. } | RunError::RequestIdReused { .. })) => {
+                Err(PortError::Corrupt(e.to_string()))
             }
+            Err(e) => Err(PortError::Unavailable(e.to_string())),
         }
     }
 }
@@ -349,9 +395,15 @@ mod tests {
     async fn append(log: &EmbeddedLog, id: &str, n: u64, payload: Vec<u8>, kind: &str) {
         let aggregate = AggregateId::new(id).unwrap();
         let event = NewEvent::new(kind, payload);
-        log.append(AggregateKind::Tournament, &aggregate, n, &CommandId::new(format!("{id}-{n}")).unwrap(), &[event])
-            .await
-            .unwrap();
+        log.append(
+            AggregateKind::Tournament,
+            &aggregate,
+            n,
+            &weiqi_eventlog::CommandId::new(format!("{id}-{n}")).unwrap(),
+            &[event],
+        )
+        .await
+        .unwrap();
     }
 
     #[tokio::test]

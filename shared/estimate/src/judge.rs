@@ -1,0 +1,273 @@
+//! From the static picture and the playouts to a status per chain and an owner per point.
+
+use weiqi_rules::random::SplitMix64;
+use weiqi_rules::{Color, Ruleset, Scoring};
+
+use crate::benson::{Unconditional, unconditional};
+use crate::chains::{Chains, NO_ID};
+use crate::grid::{BLACK, Cell, EMPTY, Grid, WHITE, color_of, other};
+use crate::playout::PlayoutBoard;
+use crate::{EstimateConfig, Status};
+
+/// Per-cell results of the playouts.
+pub(crate) struct Playouts {
+    /// Mean owner, +1 Black, −1 White.
+    pub ownership: Vec<f32>,
+    /// How often the cell ended neutral (empty, touching both colors).
+    pub neutral: Vec<f32>,
+}
+
+/// Runs `config.playouts` playouts from `grid`, alternately with `to_move` and its opponent first.
+pub(crate) fn run_playouts(grid: &Grid, to_move: u8, seed: u64, config: &EstimateConfig) -> Playouts {
+    let base = PlayoutBoard::new(grid);
+    let mut board = base.clone();
+    let mut rng = SplitMix64(seed);
+    let mut sum = vec![0i32; grid.len];
+    let mut neutral = vec![0u32; grid.len];
+    let limit = 3 * grid.points.len() + 50;
+    let n = config.playouts.max(1);
+    for i in 0..n {
+        board.copy_from(&base);
+        let first = if i % 2 == 0 { to_move } else { other(to_move) };
+        board.run(first, limit, &mut rng);
+        for &c in &grid.points {
+            match board.owner(c) {
+                BLACK => sum[c] += 1,
+                WHITE => sum[c] -= 1,
+                _ => {
+                    if board.color(c) == EMPTY {
+                        neutral[c] += 1;
+                    }
+                }
+            }
+        }
+    }
+    let scale = 1.0 / n as f32;
+    Playouts {
+        ownership: sum.iter().map(|&s| s as f32 * scale).collect(),
+        neutral: neutral.iter().map(|&s| s as f32 * scale).collect(),
+    }
+}
+
+/// Disjoint sets over chain indices.
+struct UnionFind(Vec<u32>);
+
+impl UnionFind {
+    fn new(n: usize) -> UnionFind {
+        UnionFind((0..n as u32).collect())
+    }
+    fn find(&mut self, mut a: u32) -> u32 {
+        while self.0[a as usize] != a {
+            let up = self.0[self.0[a as usize] as usize];
+            self.0[a as usize] = up;
+            a = up;
+        }
+        a
+    }
+    fn union(&mut self, a: u32, b: u32) {
+        let (ra, rb) = (self.find(a), self.find(b));
+        if ra != rb {
+            self.0[ra.max(rb) as usize] = ra.min(rb);
+        }
+    }
+}
+
+/// Groups: chains of one color that share an empty region touching only their color, or two
+/// liberties. Returns the group index of every chain.
+fn groups(grid: &Grid, chains: &Chains) -> Vec<u32> {
+    let mut uf = UnionFind::new(chains.chains.len());
+    for region in &chains.regions {
+        if region.touches != 1 && region.touches != 2 {
+            continue;
+        }
+        let mut first = NO_ID;
+        for &c in &region.cells {
+            for n in grid.neighbours(c) {
+                let ch = chains.chain_of[n];
+                if ch == NO_ID {
+                    continue;
+                }
+                if first == NO_ID {
+                    first = ch;
+                } else {
+                    uf.union(first, ch);
+                }
+            }
+        }
+    }
+    // Two shared liberties: a miai connection. Each liberty lists the chains around it.
+    let mut shared: Vec<(u32, u32)> = Vec::new();
+    for &c in &grid.points {
+        if grid.color[c] != EMPTY {
+            continue;
+        }
+        let mut around = [NO_ID; 4];
+        let mut n_around = 0;
+        for n in grid.neighbours(c) {
+            let ch = chains.chain_of[n];
+            if ch != NO_ID && !around[..n_around].contains(&ch) {
+                around[n_around] = ch;
+                n_around += 1;
+            }
+        }
+        for i in 0..n_around {
+            for j in i + 1..n_around {
+                let (a, b) = (around[i], around[j]);
+                if chains.chains[a as usize].color == chains.chains[b as usize].color {
+                    shared.push((a.min(b), a.max(b)));
+                }
+            }
+        }
+    }
+    shared.sort_unstable();
+    for w in shared.windows(2) {
+        if w[0] == w[1] {
+            uf.union(w[0].0, w[0].1);
+        }
+    }
+    (0..chains.chains.len() as u32).map(|i| uf.find(i)).collect()
+}
+
+/// Whether `me` could fill the empty cell `c` of `color` and keep at least two liberties, or capture.
+fn fill_is_safe(grid: &Grid, color: &[u8], chains: &Chains, c: Cell, me: u8) -> bool {
+    let mut libs: Vec<Cell> = Vec::with_capacity(8);
+    for n in grid.neighbours(c) {
+        match color[n] {
+            EMPTY => libs.push(n),
+            k if k == me => {
+                libs.extend(chains.chains[chains.chain_of[n] as usize].liberties.iter().copied().filter(|&l| l != c))
+            }
+            k if k == other(me) && chains.chains[chains.chain_of[n] as usize].liberties.len() == 1 => return true,
+            _ => {}
+        }
+    }
+    libs.sort_unstable();
+    libs.dedup();
+    libs.len() >= 2
+}
+
+/// The verdict on a position: a status per stone cell, an owner per cell.
+pub(crate) struct Verdict {
+    pub status: Vec<Option<Status>>,
+    pub owner: Vec<Option<Color>>,
+    pub ownership: Vec<f32>,
+}
+
+/// Judges the position of `grid` under `ruleset`.
+pub(crate) fn judge(grid: &Grid, to_move: u8, ruleset: &Ruleset, seed: u64, config: &EstimateConfig) -> Verdict {
+    let chains = Chains::of(grid, &grid.color);
+    let proofs: [Unconditional; 2] =
+        [unconditional(grid, &grid.color, &chains, BLACK), unconditional(grid, &grid.color, &chains, WHITE)];
+    let playouts = run_playouts(grid, to_move, seed, config);
+    let mut ownership = playouts.ownership;
+    for &c in &grid.points {
+        if proofs[0].safe[c] {
+            ownership[c] = 1.0;
+        } else if proofs[1].safe[c] {
+            ownership[c] = -1.0;
+        }
+    }
+
+    // A chain's score: how much of it its own color keeps, in [-1, 1]; a group's: the mean over
+    // its stones.
+    let n_chains = chains.chains.len();
+    let sign = |k: u8| if k == BLACK { 1.0f32 } else { -1.0 };
+    let group_of = groups(grid, &chains);
+    let mut group_sum = vec![0f32; n_chains];
+    let mut group_stones = vec![0u32; n_chains];
+    for (i, chain) in chains.chains.iter().enumerate() {
+        let s: f32 = chain.stones.iter().map(|&c| ownership[c]).sum::<f32>() * sign(chain.color);
+        group_sum[group_of[i] as usize] += s;
+        group_stones[group_of[i] as usize] += chain.stones.len() as u32;
+    }
+    let mut dead = vec![false; n_chains];
+    for (i, chain) in chains.chains.iter().enumerate() {
+        let ci = if chain.color == BLACK { 0 } else { 1 };
+        let proven_alive = proofs[ci].alive[i];
+        let proven_dead = proofs[1 - ci].safe[chain.stones[0]];
+        let g = group_of[i] as usize;
+        let score = group_sum[g] / group_stones[g] as f32;
+        dead[i] = !proven_alive && (proven_dead || score < 0.0);
+    }
+
+    // The position with the dead removed, and its seki: shared liberties that neither side can fill
+    // without self-atari and that the playouts left neutral.
+    let mut cleaned = grid.color.clone();
+    for (i, chain) in chains.chains.iter().enumerate() {
+        if dead[i] {
+            for &s in &chain.stones {
+                cleaned[s] = EMPTY;
+            }
+        }
+    }
+    let after = Chains::of(grid, &cleaned);
+    let mut seki_chain = vec![false; after.chains.len()];
+    for &c in &grid.points {
+        if cleaned[c] != EMPTY || playouts.neutral[c] < 0.5 {
+            continue;
+        }
+        let mut touches = 0;
+        for n in grid.neighbours(c) {
+            touches |= match cleaned[n] {
+                BLACK => 1,
+                WHITE => 2,
+                _ => 0,
+            };
+        }
+        if touches != 3
+            || fill_is_safe(grid, &cleaned, &after, c, BLACK)
+            || fill_is_safe(grid, &cleaned, &after, c, WHITE)
+        {
+            continue;
+        }
+        for n in grid.neighbours(c) {
+            let ch = after.chain_of[n];
+            if ch != NO_ID {
+                seki_chain[ch as usize] = true;
+            }
+        }
+    }
+    // Benson-alive chains are never in seki.
+    for (i, chain) in after.chains.iter().enumerate() {
+        let before = chains.chain_of[chain.stones[0]] as usize;
+        let ci = if chain.color == BLACK { 0 } else { 1 };
+        if proofs[ci].alive[before] {
+            seki_chain[i] = false;
+        }
+    }
+
+    let mut status = vec![None; grid.len];
+    let mut owner = vec![None; grid.len];
+    for (i, chain) in chains.chains.iter().enumerate() {
+        for &s in &chain.stones {
+            if dead[i] {
+                status[s] = Some(Status::Dead);
+            } else {
+                let seki = seki_chain[after.chain_of[s] as usize];
+                status[s] = Some(if seki { Status::Seki } else { Status::Alive });
+                owner[s] = color_of(chain.color);
+            }
+        }
+    }
+    // Empty points (and the points of dead stones) belong to the one color their region touches;
+    // under territory scoring the eyes of a group in seki belong to nobody.
+    for region in &after.regions {
+        let mut k = match region.touches {
+            1 => color_of(BLACK),
+            2 => color_of(WHITE),
+            _ => None,
+        };
+        if k.is_some() && ruleset.scoring == Scoring::Territory {
+            let in_seki = region.cells.iter().any(|&c| {
+                grid.neighbours(c).iter().any(|&n| after.chain_of[n] != NO_ID && seki_chain[after.chain_of[n] as usize])
+            });
+            if in_seki {
+                k = None;
+            }
+        }
+        for &c in &region.cells {
+            owner[c] = k;
+        }
+    }
+    Verdict { status, owner, ownership }
+}

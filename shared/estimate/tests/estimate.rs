@@ -1,0 +1,295 @@
+//! Life and death on positions drawn as diagrams: `X` Black, `O` White, `.` empty, top row first.
+
+use weiqi_estimate::{Estimate, Status, estimate, unconditionally_alive};
+use weiqi_rules::{Color, Game, Komi, Point, Ruleset, score};
+
+use Color::{Black, White};
+
+/// A game holding the position of `diagram`, `to_move` to play.
+fn position(ruleset: Ruleset, diagram: &str, to_move: Color) -> Game {
+    let rows: Vec<Vec<char>> = diagram
+        .lines()
+        .map(|l| l.split_whitespace().filter_map(|t| t.chars().next()).collect::<Vec<_>>())
+        .filter(|r| !r.is_empty())
+        .collect();
+    let mut black = Vec::new();
+    let mut white = Vec::new();
+    for (y, row) in rows.iter().enumerate() {
+        assert_eq!(row.len(), rows.len(), "diagram must be square");
+        for (x, &c) in row.iter().enumerate() {
+            let p = Point::new(x as u8, y as u8);
+            match c {
+                'X' => black.push(p),
+                'O' => white.push(p),
+                '.' => {}
+                other => panic!("unexpected {other:?} in diagram"),
+            }
+        }
+    }
+    let mut game = Game::new(rows.len() as u8, ruleset).unwrap();
+    game.setup(&black, &white, &[]).unwrap();
+    if game.to_move() != to_move {
+        game.set_to_move(to_move);
+    }
+    game
+}
+
+fn judged(ruleset: Ruleset, diagram: &str, to_move: Color) -> (Game, Estimate) {
+    let game = position(ruleset, diagram, to_move);
+    let e = estimate(game.board(), to_move, game.ruleset());
+    (game, e)
+}
+
+/// Points as GTP vertices, in the order given.
+fn vertices(game: &Game, points: &[Point]) -> String {
+    points.iter().map(|p| p.to_gtp(game.size())).collect::<Vec<_>>().join(" ")
+}
+
+fn pt(game: &Game, v: &str) -> Point {
+    Point::from_gtp(v, game.size()).unwrap_or_else(|| panic!("bad vertex {v}"))
+}
+
+/// Every chain has one status.
+fn assert_chains_agree(game: &Game, e: &Estimate) {
+    let board = game.board();
+    for p in board.points().filter(|&p| board.get(p).is_some()) {
+        for q in board.chain(p) {
+            assert_eq!(
+                e.status(q),
+                e.status(p),
+                "{} and {} are one chain",
+                p.to_gtp(game.size()),
+                q.to_gtp(game.size())
+            );
+        }
+    }
+}
+
+#[test]
+fn groups_without_eyes_in_the_opponents_territory_are_dead() {
+    let (game, e) = judged(
+        Ruleset::chinese(),
+        r"
+        . . . . X O . . .
+        . . . . X O . . .
+        . . O . X O . . .
+        . . O O X O . . .
+        . . . . X O . . .
+        . . . . X O . X .
+        . . . . X O . X .
+        . . . . X O . . .
+        . . . . X O . . .",
+        Black,
+    );
+    assert_eq!(vertices(&game, &e.dead_stones()), "C7 C6 D6 H4 H3");
+    assert_eq!(e.status(pt(&game, "E5")), Some(Status::Alive));
+    assert_eq!(e.status(pt(&game, "F5")), Some(Status::Alive));
+    assert_eq!(e.owner(pt(&game, "C7")), Some(Black));
+    assert_eq!(e.owner(pt(&game, "H3")), Some(White));
+    assert!(e.ownership(pt(&game, "C7")) > 0.5, "Black keeps C7 in most playouts");
+    assert_chains_agree(&game, &e);
+    // Black: the wall and four columns, 45 points; White: 36; komi 7.5.
+    assert_eq!(score(&game, &e.dead_stones(), [0, 0]).unwrap().result.to_sgf(), "B+1.5");
+}
+
+const SEKI: &str = r"
+    . O X X O X .
+    . O X . O X .
+    . O X X O X .
+    . O X . O X .
+    . O X O O X .
+    . O X X O X .
+    . O X X O X .";
+
+#[test]
+fn seki_stones_are_alive_and_their_shared_liberties_are_dame() {
+    let (game, e) = judged(Ruleset::japanese().with_komi(Komi(0)), SEKI, Black);
+    assert!(e.dead_stones().is_empty(), "{}", vertices(&game, &e.dead_stones()));
+    assert_eq!(
+        vertices(&game, &e.seki_stones()),
+        "C7 D7 E7 C6 E6 C5 D5 E5 C4 E4 C3 D3 E3 C2 D2 E2 C1 D1 E1",
+        "the inner chains, which share D6 and D4 and have no eye"
+    );
+    assert_eq!(e.status(pt(&game, "B4")), Some(Status::Alive));
+    assert_eq!(e.status(pt(&game, "F4")), Some(Status::Alive));
+    assert_eq!((e.owner(pt(&game, "D6")), e.owner(pt(&game, "D4"))), (None, None));
+    assert_eq!(e.owner(pt(&game, "A4")), Some(White));
+    assert_chains_agree(&game, &e);
+    assert_eq!(score(&game, &e.dead_stones(), [0, 0]).unwrap().result.to_sgf(), "Draw");
+}
+
+const SEKI_WITH_EYES: &str = r"
+    O X . X . O . O X
+    O X X X X O O O X
+    O O O O O X X X X
+    . . . . O X . . .
+    . . . . O X . . .
+    . . . . O X . . .
+    . . . . O X . . .
+    . . . . O X . . .
+    . . . . O X . . .";
+
+#[test]
+fn a_seki_with_one_eye_each_leaves_the_eyes_to_nobody_under_territory_scoring() {
+    let (game, e) = judged(Ruleset::japanese().with_komi(Komi(0)), SEKI_WITH_EYES, Black);
+    assert!(e.dead_stones().is_empty(), "{}", vertices(&game, &e.dead_stones()));
+    assert_eq!(vertices(&game, &e.seki_stones()), "B9 D9 F9 H9 B8 C8 D8 E8 F8 G8 H8");
+    let owners = |v: &str| e.owner(pt(&game, v));
+    assert_eq!((owners("C9"), owners("E9"), owners("G9")), (None, None, None));
+    assert_eq!((owners("A1"), owners("J1")), (Some(White), Some(Black)));
+    // White's 24 points against Black's 18; the seki counts for nobody.
+    assert_eq!(score(&game, &e.dead_stones(), [0, 0]).unwrap().result.to_sgf(), "W+6");
+
+    let (game, e) = judged(Ruleset::chinese().with_komi(Komi(0)), SEKI_WITH_EYES, White);
+    let owners = |v: &str| e.owner(pt(&game, v));
+    assert_eq!((owners("C9"), owners("E9"), owners("G9")), (Some(Black), None, Some(White)), "area counts the eyes");
+}
+
+#[test]
+fn a_false_eye_is_not_a_second_eye() {
+    // White's corner has a real eye at A9; C9 looks like one, but Black's D8 makes it false: Black
+    // captures D9 from C9, and the corner is left with one eye.
+    let (game, e) = judged(
+        Ruleset::japanese(),
+        r"
+        . O . O X X O . .
+        O O O X X X O . .
+        X X X X . X O . .
+        . . . . . X O . .
+        . . . . . X O . .
+        . . . . . X O . .
+        . . . . . X O . .
+        . . . . . X O . .
+        . . . . . X O . .",
+        White,
+    );
+    assert_eq!(vertices(&game, &e.dead_stones()), "B9 D9 A8 B8 C8");
+    assert_eq!(e.status(pt(&game, "D8")), Some(Status::Alive));
+    assert_chains_agree(&game, &e);
+}
+
+#[test]
+fn two_eyes_that_no_ko_can_take_make_life() {
+    let game = position(
+        Ruleset::japanese(),
+        r"
+        . O . O X X O . .
+        O O O O X X O . .
+        X X X X X X O . .
+        . . . . . X O . .
+        . . . . . X O . .
+        . . . . . X O . .
+        . . . . . X O . .
+        . . . . . X O . .
+        . . . . . X O . .",
+        Black,
+    );
+    let e = estimate(game.board(), Black, game.ruleset());
+    assert!(e.dead_stones().is_empty(), "{}", vertices(&game, &e.dead_stones()));
+    assert_eq!(e.status(pt(&game, "B9")), Some(Status::Alive));
+    assert_eq!(vertices(&game, &unconditionally_alive(game.board(), White)), "B9 D9 A8 B8 C8 D8");
+    assert_eq!(e.ownership(pt(&game, "A9")), -1.0, "a proven eye is White's in every count");
+    assert_eq!(e.owner(pt(&game, "C9")), Some(White));
+}
+
+#[test]
+fn bent_four_in_the_corner_is_dead() {
+    // Black A2 makes the bent four: White takes at C2 and Black starts a ko White cannot win once
+    // Black has removed every threat. White's seven stones are dead; Black's three inside live.
+    let (game, e) = judged(
+        Ruleset::japanese(),
+        r"
+        . . . . . X O . .
+        . . . . . X O . .
+        . . . . . X O . .
+        . . . . . X O . .
+        . . . . . X O . .
+        X X X X X X O . .
+        O O O O X X O . .
+        . O . O X X O . .
+        X X X O X X O . .",
+        White,
+    );
+    assert_eq!(vertices(&game, &e.dead_stones()), "A3 B3 C3 D3 B2 D2 D1");
+    assert_eq!(e.status(pt(&game, "A1")), Some(Status::Alive));
+    assert!(e.seki_stones().is_empty(), "it is not a seki: {}", vertices(&game, &e.seki_stones()));
+    assert_chains_agree(&game, &e);
+}
+
+#[test]
+fn a_big_group_with_one_eye_is_dead() {
+    let (game, e) = judged(
+        Ruleset::chinese(),
+        r"
+        . . . . . . . . . . X O .
+        . X X X X X X X X . X O .
+        . X O O O O O O X . X O .
+        . X O O . . O O X . X O .
+        . X O O O O O O X . X O .
+        . X O O O O O O X . X O .
+        . X X X X X X X X . X O .
+        . . . . . . . . . . X O .
+        . . . . . . . . . . X O .
+        . . . . . . . . . . X O .
+        . . . . . . . . . . X O .
+        . . . . . . . . . . X O .
+        . . . . . . . . . . X O .",
+        White,
+    );
+    let dead = e.dead_stones();
+    assert_eq!(dead.len(), 22, "{}", vertices(&game, &dead));
+    assert!(dead.iter().all(|&p| game.board().get(p) == Some(White) && (2..=7).contains(&p.x)));
+    assert_chains_agree(&game, &e);
+    // Black: eleven columns of 13, White: two; komi 7.5.
+    assert_eq!(score(&game, &dead, [0, 0]).unwrap().result.to_sgf(), "B+109.5");
+}
+
+#[test]
+fn chains_that_share_two_liberties_share_a_status() {
+    // White's B4 and C3 are two chains, but Black cannot cut them apart: they live or die together,
+    // and here they die. Black's wall has a cutting point at D6 that White cannot use.
+    let (game, e) = judged(
+        Ruleset::chinese(),
+        r"
+        . . . X O . . . .
+        . . . X O . . . .
+        . . . X O . . . .
+        X X X . O . . . .
+        . . . X O . . . .
+        . O . X O . . . .
+        . . O X O . . . .
+        . . . X O . . . .
+        . . . X O . . . .",
+        Black,
+    );
+    assert_eq!(vertices(&game, &e.dead_stones()), "B4 C3");
+    for v in ["D9", "A6", "D5"] {
+        assert_eq!(e.status(pt(&game, v)), Some(Status::Alive), "{v}");
+    }
+}
+
+#[test]
+fn the_same_position_always_gets_the_same_answer() {
+    let game = position(Ruleset::japanese(), SEKI_WITH_EYES, Black);
+    let first = estimate(game.board(), Black, game.ruleset());
+    for _ in 0..3 {
+        assert_eq!(estimate(game.board(), Black, game.ruleset()), first);
+    }
+}
+
+#[test]
+fn benson_proves_only_chains_with_two_vital_regions() {
+    let game = position(
+        Ruleset::chinese(),
+        r"
+        . X . X O .
+        X X X X O .
+        O O O O O .
+        . . . . . .
+        . . . . . .
+        . . . . . .",
+        Black,
+    );
+    assert_eq!(vertices(&game, &unconditionally_alive(game.board(), Black)), "B6 D6 A5 B5 C5 D5");
+    assert_eq!(vertices(&game, &unconditionally_alive(game.board(), White)), "", "one big region is not two eyes");
+}

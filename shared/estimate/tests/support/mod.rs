@@ -1,0 +1,2 @@
+//! Shared by the integration tests.
+pub mod fixture;
