@@ -166,6 +166,35 @@ impl GameGateway {
 }
 
 type WatchStream = Pin<Box<dyn Stream<Item = Result<pb::EventEnvelope, Status>> + Send>>;
+type MyGamesStream = Pin<Box<dyn Stream<Item = Result<pb::MyGame, Status>> + Send>>;
+
+/// The game a `GameCreated` event creates, as `player` sees it (`None`: not seated in it).
+fn my_game(envelope: &pb::EventEnvelope, player: &str) -> Option<pb::MyGame> {
+    let Some(pb::game_event::Kind::Created(c)) = envelope.event.as_ref().and_then(|e| e.kind.as_ref()) else {
+        return None;
+    };
+    let id_of = |p: &Option<pb::PlayerRef>| p.as_ref().map(|p| p.id.clone()).unwrap_or_default();
+    let opponent = if id_of(&c.first) == player {
+        c.second.clone()
+    } else if id_of(&c.second) == player {
+        c.first.clone()
+    } else {
+        return None;
+    };
+    Some(pb::MyGame {
+        game_id: envelope.game_id.clone(),
+        size: c.size,
+        ruleset: c.ruleset.clone(),
+        time_control: c.time_control,
+        tournament_id: c.tournament_id.clone(),
+        round: c.round,
+        board: c.board,
+        created_by: envelope.actor.as_ref().map(|a| a.id.clone()).unwrap_or_default(),
+        opponent,
+        handicap: c.handicap,
+        rated: c.rated,
+    })
+}
 
 /// Ends `events` right after the game's `GameEnded` (without waiting for another event that will never
 /// come), or at once if the game ended before the stream began (`over`).
@@ -337,6 +366,36 @@ impl pb::game_service_server::GameService for GameGateway {
     }
 
     type WatchStream = WatchStream;
+    type MyGamesStream = MyGamesStream;
+
+    async fn my_games(&self, request: Request<pb::MyGamesRequest>) -> Result<Response<Self::MyGamesStream>, Status> {
+        let claims = self.auth.caller(&request)?;
+        if !claims.has(Role::Player) {
+            return Err(denied("only players are seated in games; ask with a player token"));
+        }
+        let player = claims.sub.clone();
+        // Every game's log from the start, creations only. (A read model of seats would answer without
+        // reading every creation; at the league's scale, a few hundred thousand small events, the
+        // follow is cheap enough and needs nothing new to rebuild.)
+        let events = self
+            .log
+            .follow(AggregateKind::Game, weiqi_eventlog::Position::START)
+            .await
+            .map_err(|e| Status::unavailable(e.to_string()))?;
+        let created = weiqi_game::domain::types::GAME_CREATED;
+        let games = events.filter_map(move |item| {
+            let out = match item {
+                Err(e) => Some(Err(Status::unavailable(e.to_string()))),
+                Ok(r) if r.event_type != created => None,
+                Ok(r) => match pb::EventEnvelope::decode(r.payload) {
+                    Ok(envelope) => my_game(&envelope, &player).map(Ok),
+                    Err(e) => Some(Err(Status::internal(format!("stored event: {e}")))),
+                },
+            };
+            std::future::ready(out)
+        });
+        Ok(Response::new(Box::pin(games)))
+    }
 
     async fn watch(&self, request: Request<pb::WatchRequest>) -> Result<Response<Self::WatchStream>, Status> {
         let claims = self.auth.caller(&request)?;

@@ -46,6 +46,8 @@ enum Command {
     Play(cmd::play::PlayArgs),
     /// Issue a token signed with this data directory's secret.
     Token(cmd::token::TokenArgs),
+    /// Connect a GTP engine (GNU Go, KataGo, Pachi, `weiqi gtp`) to the platform as a player.
+    Bot(cmd::bot::BotArgs),
     /// A GTP version 2 engine on stdin/stdout.
     Gtp(cmd::gtp::GtpArgs),
     /// SGF tools.
@@ -117,6 +119,7 @@ fn main() -> std::process::ExitCode {
         Command::Play(args) => runtime().block_on(cmd::play::run(args)),
         Command::Token(args) => cmd::token::run(args),
         Command::Gtp(args) => cmd::gtp::run(args),
+        Command::Bot(args) => serve_until_stopped(cmd::bot::run(args)),
         Command::Sgf(c) => cmd::sgf::run(c),
         Command::Cert(c) => cmd::cert::run(c),
         Command::Bench(b) => bench::run(b),

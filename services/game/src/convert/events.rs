@@ -110,6 +110,10 @@ pub fn event_to_pb(e: &GameEvent) -> pb::GameEvent {
             at_ms: at.0,
         }),
         GameEvent::ScoringStarted { at } => K::ScoringStarted(pb::ScoringStarted { at_ms: at.0 }),
+        GameEvent::DeadStonesSuggested { points, seki } => K::DeadStonesSuggested(pb::DeadStonesSuggested {
+            points: points.iter().copied().map(point_to_pb).collect(),
+            seki: seki.iter().copied().map(point_to_pb).collect(),
+        }),
         GameEvent::DeadChainsMarked { by, points } => K::DeadChainsMarked(pb::DeadChainsMarked {
             by: color_to_pb(*by),
             points: points.iter().copied().map(point_to_pb).collect(),
@@ -245,6 +249,9 @@ pub fn event_from_pb(e: &pb::GameEvent) -> Result<GameEvent, DecodeError> {
             at: Millis(s.at_ms),
         },
         K::ScoringStarted(s) => GameEvent::ScoringStarted { at: Millis(s.at_ms) },
+        K::DeadStonesSuggested(d) => {
+            GameEvent::DeadStonesSuggested { points: points_from_pb(&d.points)?, seki: points_from_pb(&d.seki)? }
+        }
         K::DeadChainsMarked(d) => {
             GameEvent::DeadChainsMarked { by: color_from_pb(d.by)?, points: points_from_pb(&d.points)? }
         }

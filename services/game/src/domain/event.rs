@@ -345,6 +345,14 @@ pub enum GameEvent {
         /// Server time.
         at: Millis,
     },
+    /// When the count begins, the estimator's proposal of dead stones: a suggestion for both players to
+    /// accept or correct, never a decision.
+    DeadStonesSuggested {
+        /// Every stone taken for dead.
+        points: Vec<Point>,
+        /// Stones taken for seki.
+        seki: Vec<Point>,
+    },
     /// A side proposes the dead chains.
     DeadChainsMarked {
         /// Who proposes.
@@ -456,6 +464,7 @@ impl GameEvent {
             GameEvent::Adjourned { .. } => types::ADJOURNED,
             GameEvent::SealedMoveRevealed { .. } => types::SEALED_MOVE_REVEALED,
             GameEvent::ScoringStarted { .. } => types::SCORING_STARTED,
+            GameEvent::DeadStonesSuggested { .. } => types::DEAD_STONES_SUGGESTED,
             GameEvent::DeadChainsMarked { .. } => types::DEAD_CHAINS_MARKED,
             GameEvent::ScoreAccepted { .. } => types::SCORE_ACCEPTED,
             GameEvent::ScoreDisputed { .. } => types::SCORE_DISPUTED,
@@ -509,6 +518,8 @@ pub mod types {
     pub const SEALED_MOVE_REVEALED: &str = "weiqi.v1.SealedMoveRevealed";
     /// `ScoringStarted`.
     pub const SCORING_STARTED: &str = "weiqi.v1.ScoringStarted";
+    /// `DeadStonesSuggested`.
+    pub const DEAD_STONES_SUGGESTED: &str = "weiqi.v1.DeadStonesSuggested";
     /// `DeadChainsMarked`.
     pub const DEAD_CHAINS_MARKED: &str = "weiqi.v1.DeadChainsMarked";
     /// `ScoreAccepted`.

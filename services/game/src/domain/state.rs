@@ -403,6 +403,9 @@ impl GameState {
                 self.phase = Phase::Scoring;
                 self.touch(*at);
             }
+            GameEvent::DeadStonesSuggested { points, .. } => {
+                self.proposal = Proposal { by: None, points: points.clone(), accepted: [false, false] };
+            }
             GameEvent::DeadChainsMarked { by, points } => {
                 self.proposal = Proposal { by: Some(*by), points: points.clone(), accepted: [false, false] };
                 self.proposal.accepted[by.index()] = true;

@@ -380,6 +380,7 @@ pub fn describe(e: &pb::EventEnvelope, size: u8) -> String {
         ),
         Some(K::Passed(p)) => format!("move {}: {} passes", p.move_number, color(p.color)),
         Some(K::ScoringStarted(_)) => "two passes: counting (mark dead chains, then accept)".into(),
+        Some(K::DeadStonesSuggested(d)) => format!("the estimate suggests {} dead stone(s)", d.points.len()),
         Some(K::DeadChainsMarked(d)) => format!("{} marks {} dead chain(s)", color(d.by), d.points.len()),
         Some(K::ScoreAccepted(a)) => format!("{} accepts the count", color(a.by)),
         Some(K::Ended(g)) => format!(
