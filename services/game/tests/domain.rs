@@ -231,7 +231,8 @@ fn two_passes_start_the_count_then_dead_chains_are_agreed() {
     g.moves(&["E5", "A1"]);
     g.ok(ANN(), Command::Play { mv: Move::Pass, expected_number: 3, lag: None });
     let ev = g.ok(BOB(), Command::Play { mv: Move::Pass, expected_number: 4, lag: None });
-    assert_eq!(names(&ev), ["Passed", "ScoringStarted"]);
+    assert_eq!(names(&ev), ["Passed", "ScoringStarted", "DeadStonesSuggested"]);
+    assert_eq!(g.state.proposal.accepted, [false, false], "a suggestion nobody has accepted");
     assert_eq!(g.play(ANN(), "C3"), Err(Rejection::WrongPhase(Phase::Scoring)));
     let a1 = Point::from_gtp("A1", 9).unwrap();
     assert!(matches!(
@@ -245,6 +246,46 @@ fn two_passes_start_the_count_then_dead_chains_are_agreed() {
     assert_eq!(dead, &vec![a1]);
     assert_eq!(result.to_sgf(), "B+73.5", "81 points of area, 1 captured... all Black's, less 7.5 komi");
     assert_eq!(g.play(ANN(), "C3"), Err(Rejection::Illegal(Illegal::GameOver)));
+}
+
+/// ```text
+///   A B C D E F G H J
+/// 9 . . . . X O . . .
+/// 8 . . . . X O . . .
+/// 7 . . . . X O . . .
+/// 6 . . . . X O . . .
+/// 5 . O . . X O . . .     White's B5 is dead inside Black's side.
+/// 4 . . . . X O . . .
+/// 3 . . . . X O . . .
+/// 2 . . . . X O . . .
+/// 1 . . . . X O . . .
+/// ```
+#[test]
+fn the_count_starts_from_the_estimate_and_the_players_accept_it() {
+    // Given a wall game with one dead white stone,
+    let mut g = Game::given(setup(9, Ruleset::chinese()));
+    let mut moves: Vec<String> = Vec::new();
+    for row in 1..=9 {
+        moves.push(format!("E{row}"));
+        moves.push(format!("F{row}"));
+    }
+    moves.extend(["pass", "B5"].map(String::from));
+    g.moves(&moves.iter().map(String::as_str).collect::<Vec<_>>());
+    // when both pass,
+    g.ok(ANN(), Command::Play { mv: Move::Pass, expected_number: 21, lag: None });
+    let ev = g.ok(BOB(), Command::Play { mv: Move::Pass, expected_number: 22, lag: None });
+    // then the estimate suggests B5 dead, and nothing is decided until both accept:
+    let b5 = Point::from_gtp("B5", 9).unwrap();
+    assert!(
+        matches!(ev.last(), Some(GameEvent::DeadStonesSuggested { points, seki }) if points == &vec![b5] && seki.is_empty()),
+        "{ev:?}"
+    );
+    assert_eq!(g.state.phase, Phase::Scoring);
+    assert_eq!(names(&g.ok(ANN(), Command::AcceptScore)), ["ScoreAccepted"]);
+    let ev = g.ok(BOB(), Command::AcceptScore);
+    let GameEvent::Ended { result, dead, .. } = ev.last().unwrap() else { panic!("{ev:?}") };
+    assert_eq!(dead, &vec![b5]);
+    assert_eq!(result.to_sgf(), "B+1.5", "45 points to 36, less 7.5 komi");
 }
 
 #[test]

@@ -273,7 +273,7 @@ fn decide_events(
             if !counted_as_pass {
                 events.push(ended(Outcome::win(color.opponent()), EndReason::Time, None, now));
             } else if state.game.as_ref().is_some_and(|g| g.pass_ends_play(color)) {
-                events.push(after_two_passes(state, now)?);
+                events.extend(after_two_passes(state, color.opponent(), now)?);
             }
             Ok(events)
         }
@@ -355,14 +355,20 @@ fn counted(state: &GameState, dead: &[Point], now: Millis) -> Result<GameEvent, 
 }
 
 /// Two passes end play: Tromp-Taylor counts at once (every stone alive, by definition); otherwise the
-/// players agree on dead chains.
-fn after_two_passes(state: &GameState, now: Millis) -> Result<GameEvent, Rejection> {
+/// players agree on dead chains, starting from the estimator's suggestion (`DeadStonesSuggested`: a
+/// proposal nobody has accepted yet; the estimate decides nothing by itself). `next` is the side
+/// that would move next (the estimator plays its playouts from that side first).
+fn after_two_passes(state: &GameState, next: Color, now: Millis) -> Result<Vec<GameEvent>, Rejection> {
     let rules = state.setup.as_ref().map(|s| s.ruleset).unwrap_or_default();
     if rules == Ruleset::tromp_taylor().with_komi(rules.komi) {
-        counted(state, &[], now)
-    } else {
-        Ok(GameEvent::ScoringStarted { at: now })
+        return Ok(vec![counted(state, &[], now)?]);
     }
+    let game = state.game.as_ref().ok_or(Rejection::NotFound)?;
+    let estimate = weiqi_estimate::estimate(game.board(), next, game.ruleset());
+    Ok(vec![
+        GameEvent::ScoringStarted { at: now },
+        GameEvent::DeadStonesSuggested { points: estimate.dead_stones(), seki: estimate.seki_stones() },
+    ])
 }
 
 fn play(
@@ -390,7 +396,7 @@ fn play(
         Move::Pass => {
             let mut events = vec![GameEvent::Passed { color, number, at: now, lag, clock }];
             if game.pass_ends_play(color) {
-                events.push(after_two_passes(state, now)?);
+                events.extend(after_two_passes(state, color.opponent(), now)?);
             }
             Ok(events)
         }
