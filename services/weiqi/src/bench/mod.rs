@@ -5,6 +5,7 @@
 mod clocks;
 mod clocks_harness;
 mod e2e;
+mod estimate;
 mod pairing;
 mod pairing_harness;
 mod ratings;
@@ -84,6 +85,24 @@ pub enum BenchCommand {
         #[arg(long)]
         json: bool,
     },
+    /// The dead-stone estimator on counted end-of-game positions of the corpus, against GNU Go 3.8 at
+    /// level 10 on the same positions: agreement with GNU Go and with `RE[]`, time per position.
+    Estimate {
+        /// Positions (the first counted records in path order).
+        #[arg(long, default_value_t = 100)]
+        positions: usize,
+        /// Board size.
+        #[arg(long, default_value_t = 19)]
+        size: u8,
+        /// The SGF corpus (default: $WEIQI_CORPUS).
+        #[arg(long)]
+        corpus: Option<std::path::PathBuf>,
+        /// GNU Go's program.
+        #[arg(long, default_value = "gnugo")]
+        gnugo: String,
+        #[arg(long)]
+        json: bool,
+    },
     /// Swiss/McMahon pairing of a large field, rounds 1–7, quality against the exact optimum, and standings.
     Pairing {
         #[arg(long, default_value_t = 10_000)]
@@ -114,6 +133,9 @@ pub enum BenchCommand {
 pub fn run(command: BenchCommand) -> Result<ExitCode> {
     match command {
         BenchCommand::Rules { games, runs, json } => rules::run(games, runs, json),
+        BenchCommand::Estimate { positions, size, corpus, gnugo, json } => {
+            estimate::run(corpus, positions, size, gnugo, json)
+        }
         BenchCommand::Pairing { players, swiss, seed, json } => pairing::run(players, swiss, seed, json),
         BenchCommand::Tournament { players, rounds, nats, json } => {
             crate::runtime().block_on(tournament::run(players, rounds, nats, json))

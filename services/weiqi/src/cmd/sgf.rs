@@ -19,9 +19,13 @@ pub enum SgfCommand {
         /// Files and directories.
         #[arg(required = true)]
         paths: Vec<PathBuf>,
-        /// Print one JSON object instead of the summary.
+        /// Print one JSON object instead of the summary. It also says, for every record whose `RE[]`
+        /// was counted (`B+3.5`), whether counting with the estimated dead stones gives that result.
         #[arg(long)]
         json: bool,
+        /// Compare the estimated count with `RE[]` in the summary too (always done with `--json`).
+        #[arg(long)]
+        estimate: bool,
     },
     /// Count the final position of a record: the counts and the result.
     Score {
@@ -30,9 +34,12 @@ pub enum SgfCommand {
         /// has no `KM`.
         #[arg(long)]
         rules: Option<String>,
-        /// Dead chains, one GTP vertex per chain (comma or space separated).
+        /// Dead chains, one GTP vertex per chain (comma or space separated). Overrides `--estimate`.
         #[arg(long, value_delimiter = ',', num_args = 1..)]
         dead: Vec<String>,
+        /// Count with the dead stones the estimator finds (weiqi-estimate), not every stone alive.
+        #[arg(long)]
+        estimate: bool,
         /// Komi in points (default: the record's `KM`).
         #[arg(long)]
         komi: Option<f64>,
@@ -73,6 +80,15 @@ struct Warning {
     warning: String,
 }
 
+/// A counted record's result against the count with the estimated dead stones.
+#[derive(Serialize)]
+struct EstimateCheck {
+    file: String,
+    recorded: String,
+    estimated: String,
+    agrees: bool,
+}
+
 #[derive(Serialize)]
 struct CheckReport {
     files: usize,
@@ -80,6 +96,38 @@ struct CheckReport {
     refused: usize,
     refusals: Vec<Refusal>,
     warnings: Vec<Warning>,
+    /// Replayed records whose `RE[]` is a count (`B+3.5`, `W+0.5`, `0`/`Draw`).
+    counted: usize,
+    /// Of those, how many the estimated count gives exactly.
+    estimate_agrees: usize,
+    estimates: Vec<EstimateCheck>,
+}
+
+/// `RE[]` as a count in half points for Black (`None`: not a count: resignation, time, unknown).
+pub fn counted_result(re: &str) -> Option<i64> {
+    let re = re.trim();
+    if re == "0" || re.eq_ignore_ascii_case("draw") || re.eq_ignore_ascii_case("jigo") {
+        return Some(0);
+    }
+    let (sign, margin) = match re.split_once('+') {
+        Some(("B" | "b", m)) => (1, m),
+        Some(("W" | "w", m)) => (-1, m),
+        _ => return None,
+    };
+    let points: f64 = margin.trim().parse().ok()?;
+    let halves = points * 2.0;
+    (halves.fract() == 0.0 && halves > 0.0).then(|| sign * halves as i64)
+}
+
+/// The count of `game`'s final position with the estimated dead stones, and those stones.
+pub fn estimated_count(game: &weiqi_rules::Game) -> Result<(weiqi_rules::Score, Vec<Point>)> {
+    let e = weiqi_estimate::estimate(game.board(), game.to_move(), game.ruleset());
+    let dead = e.dead_stones();
+    Ok((score(game, &dead, [0, 0])?, dead))
+}
+
+fn halves_for_black(s: &weiqi_rules::Score) -> i64 {
+    i64::from(s.black_total.0) - i64::from(s.white_total.0)
 }
 
 /// The files to check under `path`: `path` itself if it is a file (named explicitly, it is always
@@ -110,10 +158,25 @@ fn collect_dir(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
     Ok(())
 }
 
-/// Replays one record: its warnings (what was read leniently), or why it is refused.
-fn check_one(bytes: &[u8]) -> Result<Vec<String>, (Option<usize>, Option<String>, String)> {
+/// What one record gave: its warnings (what was read leniently) and, if asked and `RE[]` is a count,
+/// the recorded and the estimated result.
+type Checked = (Vec<String>, Option<(String, String, bool)>);
+
+/// Replays one record, or says why it is refused.
+fn check_one(bytes: &[u8], estimate: bool) -> Result<Checked, (Option<usize>, Option<String>, String)> {
     match weiqi_sgf::load(bytes) {
-        Ok((record, _)) => Ok(record.warnings.iter().map(ToString::to_string).collect()),
+        Ok((record, game)) => {
+            let warnings = record.warnings.iter().map(ToString::to_string).collect();
+            let recorded = record.result.as_deref().filter(|_| estimate).and_then(|re| Some((re, counted_result(re)?)));
+            let compared = match recorded {
+                Some((re, want)) => match estimated_count(&game) {
+                    Ok((s, _)) => Some((re.to_string(), s.result.to_sgf(), halves_for_black(&s) == want)),
+                    Err(e) => Some((re.to_string(), format!("not counted: {e}"), false)),
+                },
+                None => None,
+            };
+            Ok((warnings, compared))
+        }
         Err(e) => {
             let (number, point) = match &e {
                 SgfError::Replay(ReplayError::Illegal { move_number, vertex, .. }) => {
@@ -128,8 +191,10 @@ fn check_one(bytes: &[u8]) -> Result<Vec<String>, (Option<usize>, Option<String>
 
 pub fn run(command: SgfCommand) -> Result<ExitCode> {
     match command {
-        SgfCommand::Check { paths, json } => check(paths, json),
-        SgfCommand::Score { file, rules, dead, komi, json } => score_file(file, rules, dead, komi, json),
+        SgfCommand::Check { paths, json, estimate } => check(paths, json, json || estimate),
+        SgfCommand::Score { file, rules, dead, estimate, komi, json } => {
+            score_file(file, rules, dead, estimate, komi, json)
+        }
         SgfCommand::Export { out, unfinished, nats, data_dir } => {
             let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
             runtime.block_on(async {
@@ -162,7 +227,7 @@ async fn open_log(nats: Option<&str>, data_dir: &Path) -> Result<weiqi_eventlog:
     })
 }
 
-fn check(paths: Vec<PathBuf>, json: bool) -> Result<ExitCode> {
+fn check(paths: Vec<PathBuf>, json: bool, estimate: bool) -> Result<ExitCode> {
     let mut files = Vec::new();
     for p in &paths {
         anyhow::ensure!(p.exists(), "{} does not exist", p.display());
@@ -176,15 +241,28 @@ fn check(paths: Vec<PathBuf>, json: bool) -> Result<ExitCode> {
     if json {
         bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
     }
-    let mut report =
-        CheckReport { files: files.len(), replayed: 0, refused: 0, refusals: Vec::new(), warnings: Vec::new() };
+    let mut report = CheckReport {
+        files: files.len(),
+        replayed: 0,
+        refused: 0,
+        refusals: Vec::new(),
+        warnings: Vec::new(),
+        counted: 0,
+        estimate_agrees: 0,
+        estimates: Vec::new(),
+    };
     for f in &files {
         let bytes = std::fs::read(f).with_context(|| format!("reading {}", f.display()))?;
-        match check_one(&bytes) {
-            Ok(warnings) => {
+        match check_one(&bytes, estimate) {
+            Ok((warnings, compared)) => {
                 report.replayed += 1;
                 let file = f.display().to_string();
                 report.warnings.extend(warnings.into_iter().map(|warning| Warning { file: file.clone(), warning }));
+                if let Some((recorded, estimated, agrees)) = compared {
+                    report.counted += 1;
+                    report.estimate_agrees += usize::from(agrees);
+                    report.estimates.push(EstimateCheck { file, recorded, estimated, agrees });
+                }
             }
             Err((move_number, point, reason)) => {
                 report.refused += 1;
@@ -204,6 +282,12 @@ fn check(paths: Vec<PathBuf>, json: bool) -> Result<ExitCode> {
             println!("refused  {}: {}", r.file, r.reason);
         }
         println!("{} files: {} replayed, {} refused", report.files, report.replayed, report.refused);
+        if estimate {
+            println!(
+                "{} counted records: the estimated count gives RE[] exactly in {}",
+                report.counted, report.estimate_agrees
+            );
+        }
     }
     Ok(if report.refused == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
@@ -223,12 +307,17 @@ struct ScoreReport {
     result: String,
     stones: String,
     recorded_result: Option<String>,
+    /// The dead stones counted (GTP vertices): given with `--dead`, or estimated with `--estimate`.
+    dead: Vec<String>,
+    /// Whether the dead stones are the estimator's.
+    estimated: bool,
 }
 
 fn score_file(
     file: PathBuf,
     rules: Option<String>,
     dead: Vec<String>,
+    estimate: bool,
     komi: Option<f64>,
     json: bool,
 ) -> Result<ExitCode> {
@@ -249,7 +338,8 @@ fn score_file(
         .flat_map(|s| s.split_whitespace())
         .map(|v| Point::from_gtp(v, record.size).with_context(|| format!("{v} is not a vertex of this board")))
         .collect::<Result<_>>()?;
-    let s = score(&game, &dead, [0, 0])?;
+    let estimated = estimate && dead.is_empty();
+    let (s, dead) = if estimated { estimated_count(&game)? } else { (score(&game, &dead, [0, 0])?, dead) };
     let side = |c: &weiqi_rules::SideCount| serde_json::json!({"stones": c.stones, "territory": c.territory, "prisoners": c.prisoners, "dead": c.dead, "seki_eyes": c.seki_eyes});
     let report = ScoreReport {
         file: file.display().to_string(),
@@ -265,10 +355,16 @@ fn score_file(
         result: s.result.to_sgf(),
         stones: s.result.in_stones(),
         recorded_result: record.result.clone(),
+        dead: dead.iter().map(|p| p.to_gtp(record.size)).collect(),
+        estimated,
     };
     if json {
         println!("{}", serde_json::to_string(&report)?);
     } else {
+        if estimated {
+            let list: Vec<String> = dead.iter().map(|p| p.to_gtp(record.size)).collect();
+            println!("estimated dead: {}", if list.is_empty() { "none".to_string() } else { list.join(" ") });
+        }
         println!("{s}");
         if let Some(re) = &record.result {
             println!("recorded RE[{re}]");
