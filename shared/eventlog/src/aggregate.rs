@@ -14,11 +14,13 @@ pub enum AggregateKind {
     Player,
     /// A rank certification (promotion) case.
     Case,
+    /// A person's account: created, password set, roles granted or revoked, disabled, API tokens.
+    Account,
 }
 
 impl AggregateKind {
     /// Every kind, in a fixed order.
-    pub const ALL: [AggregateKind; 4] = [Self::Game, Self::Tournament, Self::Player, Self::Case];
+    pub const ALL: [AggregateKind; 5] = [Self::Game, Self::Tournament, Self::Player, Self::Case, Self::Account];
 
     /// The lower-case name used in subjects and file tables: `game`, `tournament`, …
     pub fn as_str(self) -> &'static str {
@@ -27,6 +29,7 @@ impl AggregateKind {
             Self::Tournament => "tournament",
             Self::Player => "player",
             Self::Case => "case",
+            Self::Account => "account",
         }
     }
 

@@ -97,6 +97,7 @@ fn batches(kind: AggregateKind) -> Batches {
         AggregateKind::Tournament => "tournament.batches",
         AggregateKind::Player => "player.batches",
         AggregateKind::Case => "case.batches",
+        AggregateKind::Account => "account.batches",
     })
 }
 
@@ -106,6 +107,7 @@ fn index(kind: AggregateKind) -> Index {
         AggregateKind::Tournament => "tournament.index",
         AggregateKind::Player => "player.index",
         AggregateKind::Case => "case.index",
+        AggregateKind::Account => "account.index",
     })
 }
 
@@ -115,6 +117,7 @@ fn commands(kind: AggregateKind) -> Commands {
         AggregateKind::Tournament => "tournament.commands",
         AggregateKind::Player => "player.commands",
         AggregateKind::Case => "case.commands",
+        AggregateKind::Account => "account.commands",
     })
 }
 
