@@ -46,6 +46,8 @@ enum Command {
     Play(cmd::play::PlayArgs),
     /// Issue a token signed with this data directory's secret.
     Token(cmd::token::TokenArgs),
+    /// Accounts: add, disable, enable, grant and revoke roles.
+    Account(cmd::account::AccountArgs),
     /// Connect a GTP engine (GNU Go, KataGo, Pachi, `weiqi gtp`) to the platform as a player.
     Bot(cmd::bot::BotArgs),
     /// A GTP version 2 engine on stdin/stdout.
@@ -119,6 +121,7 @@ fn main() -> std::process::ExitCode {
         Command::Play(args) => runtime().block_on(cmd::play::run(args)),
         Command::Token(args) => cmd::token::run(args),
         Command::Gtp(args) => cmd::gtp::run(args),
+        Command::Account(args) => runtime().block_on(cmd::account::run(args)),
         Command::Bot(args) => serve_until_stopped(cmd::bot::run(args)),
         Command::Sgf(c) => cmd::sgf::run(c),
         Command::Cert(c) => cmd::cert::run(c),

@@ -1,5 +1,6 @@
 //! One file per command.
 
+pub mod account;
 pub mod bot;
 pub mod cert;
 pub mod export;
