@@ -316,3 +316,35 @@ async fn a_round_of_a_bot_tournament() {
         assert_counted(&view, "");
     }
 }
+
+/// A GTP engine that answers every `genmove` with A1 (legal once, occupied after).
+const STUBBORN: &str = r#"while read -r line; do
+  case "${line%% *}" in
+    list_commands) printf '= protocol_version\nname\nboardsize\nclear_board\nkomi\nplay\ngenmove\nfinal_status_list\nquit\n\n' ;;
+    genmove) printf '= A1\n\n' ;;
+    quit) printf '= \n\n'; exit 0 ;;
+    *) printf '= \n\n' ;;
+  esac
+done
+"#;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_illegal_move_from_an_engine_is_reported_not_retried_forever() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("stubborn.sh");
+    std::fs::write(&script, STUBBORN).unwrap();
+    let up = Up::start(dir.path(), None);
+    let _stubborn = up.bot("stubborn", &format!("sh {}", script.display()), 1);
+    let _rnd = up.bot("randbot", &random_engine(), 1);
+    let organiser = up.token("org", "organiser");
+    let game = create_game(&up, &organiser, "stubborn", "randbot").await;
+    let view = wait_until_ended(&up, &organiser, &game, Duration::from_secs(240)).await;
+    let log = up.bot_log("stubborn", 1);
+    assert_eq!(view.phase, pb::game_view::Phase::Ended as i32, "the game went on: {log}");
+    assert!(log.contains("the engine played an illegal move"), "{log}");
+    assert!(log.contains("passing for the engine after 3 illegal moves"), "{log}");
+    // Every refusal was of A1, three in a row at most: the bridge never retried without end.
+    let illegal = log.matches("the engine played an illegal move").count();
+    let passes = log.matches("passing for the engine").count();
+    assert!(illegal <= 3 * passes, "{illegal} illegal moves, {passes} passes");
+}

@@ -27,6 +27,8 @@ use super::engine::{Engine, EngineError, Generated, parse_genmove};
 const ENGINE_RESTARTS: u32 = 3;
 /// Illegal moves in a row from the engine before the bridge passes for it.
 const ILLEGAL_IN_A_ROW: u32 = 3;
+/// Refusals of a stone that are the engine's fault (the rules core's codes, and a point off the board).
+const ENGINE_FAULTS: [&str; 6] = ["occupied", "suicide", "ko", "superko", "off_board", "bad_point"];
 /// Disputes of the count per game after which the bridge accepts the proposal on the table (a
 /// referee can still correct the result); two engines that never agree must not play forever.
 const DISPUTES: u32 = 2;
@@ -449,9 +451,7 @@ async fn send_move(
             Err(s) => {
                 let rejection = weiqi_gateway::error::rejection_of(&s).map(|r| r.code).unwrap_or_default();
                 f.pending = None;
-                if !matches!(generated, Generated::Play(_))
-                    || !rejection.starts_with("illegal") && rejection != "bad_point"
-                {
+                if !matches!(generated, Generated::Play(_)) || !ENGINE_FAULTS.contains(&rejection.as_str()) {
                     // Not the engine's fault (the game moved on: time, a referee): follow the log.
                     tracing::info!(game = %id, why = %describe(&s), "move not recorded");
                     replay(engine, f).await?;
