@@ -28,11 +28,22 @@ fn main() {
     let mut exclude: Option<PathBuf> = None;
     let mut config = EstimateConfig::default();
     let mut verbose = false;
+    let mut show = 0usize;
+    let mut diagnose = false;
+    let mut right_out: Option<PathBuf> = None;
+    let mut right_names = String::new();
+    let mut fixable = 0usize;
     while let Some(a) = args.next() {
         match a.as_str() {
             "--exclude" => exclude = Some(PathBuf::from(args.next().expect("--exclude FILE"))),
-            "--playouts" => config.playouts = args.next().expect("--playouts N").parse().expect("a number"),
+            "--playouts" => {
+                config.playouts = args.next().expect("--playouts N").parse().expect("a number");
+                config.moves = u64::from(config.playouts) * 150;
+            }
             "--verbose" => verbose = true,
+            "--diagnose" => diagnose = true,
+            "--right" => right_out = Some(PathBuf::from(args.next().expect("--right FILE"))),
+            "--show" => show = args.next().expect("--show N").parse().expect("a number"),
             _ => path = PathBuf::from(a),
         }
     }
@@ -41,18 +52,100 @@ fn main() {
     let entries: Vec<_> = fixture::read(&path).into_iter().filter(|e| !excluded.contains(&e.name)).collect();
     let (mut ours, mut gnugo, mut same, mut either) = (0, 0, 0, 0);
     let mut times = Vec::new();
+    let mut checksum = 0u64;
+    let mut times19: Vec<(f64, String)> = Vec::new();
     for e in &entries {
         let start = Instant::now();
         let est = estimate_with(e.game.board(), e.to_move, &e.ruleset, &config);
-        times.push(start.elapsed().as_secs_f64() * 1000.0);
+        let ms = start.elapsed().as_secs_f64() * 1000.0;
+        times.push(ms);
+        if e.game.size() == 19 {
+            times19.push((ms, e.name.clone()));
+        }
         let dead = est.dead_stones();
+        checksum = dead.iter().fold(checksum.rotate_left(5), |h, p| {
+            h.wrapping_mul(31).wrapping_add(u64::from(p.x) * 32 + u64::from(p.y))
+        });
         let ok = e.counts_as_recorded(&dead);
         let gnugo_ok = e.counts_as_recorded(&e.gnugo_dead);
         let agree = sorted(dead.clone()) == sorted(e.gnugo_dead.clone());
         ours += usize::from(ok);
+        if ok {
+            right_names.push_str(&e.name);
+            right_names.push('\n');
+        }
         gnugo += usize::from(gnugo_ok);
         same += usize::from(agree);
         either += usize::from(ok || gnugo_ok);
+        if diagnose && !ok {
+            // Would changing the status of one chain give the recorded result?
+            let board = e.game.board();
+            let mut seen = std::collections::HashSet::new();
+            for p in board.points().filter(|&p| board.get(p).is_some()) {
+                let chain = board.chain(p);
+                if !seen.insert(chain[0]) {
+                    continue;
+                }
+                let is_dead = dead.contains(&p);
+                let toggled: Vec<Point> = if is_dead {
+                    dead.iter().copied().filter(|q| !chain.contains(q)).collect()
+                } else {
+                    dead.iter().copied().chain(chain.iter().copied()).collect()
+                };
+                if e.counts_as_recorded(&toggled) {
+                    let own: f32 = chain.iter().map(|&q| est.ownership(q)).sum::<f32>() / chain.len() as f32;
+                    println!(
+                        "FIX {} by {} {} ({} stones, ownership {:.2}, to move {})",
+                        e.name,
+                        if is_dead { "reviving" } else { "killing" },
+                        p.to_gtp(board.size()),
+                        chain.len(),
+                        own,
+                        e.to_move
+                    );
+                    fixable += 1;
+                    break;
+                }
+            }
+        }
+        if show > 0 && !ok {
+            show -= 1;
+            let count = weiqi_rules::score_position(e.game.board(), &e.ruleset, e.prisoners, e.handicap, &dead, [0, 0])
+                .expect("dead stones are stones");
+            println!(
+                "{} ({:?}, to move {}): ours {} recorded {:?}",
+                e.name,
+                e.ruleset.family,
+                e.to_move,
+                count.result.to_sgf(),
+                e.result
+            );
+            let board = e.game.board();
+            for y in 0..board.size() {
+                let row: String = (0..board.size())
+                    .map(|x| {
+                        let p = Point::new(x, y);
+                        let c = match (board.get(p), est.status(p)) {
+                            (Some(_), Some(weiqi_estimate::Status::Dead)) => 'd',
+                            (Some(_), Some(weiqi_estimate::Status::Seki)) => 's',
+                            (Some(weiqi_rules::Color::Black), _) => 'X',
+                            (Some(weiqi_rules::Color::White), _) => 'O',
+                            (None, _) => match est.owner(p) {
+                                Some(weiqi_rules::Color::Black) => '+',
+                                Some(weiqi_rules::Color::White) => '-',
+                                None => '.',
+                            },
+                        };
+                        let g = if e.gnugo_dead.contains(&p) { '*' } else { ' ' };
+                        format!("{c}{g}")
+                    })
+                    .collect();
+                let own: String = (0..board.size())
+                    .map(|x| format!("{:>3}", (est.ownership(Point::new(x, y)) * 9.0).round() as i32))
+                    .collect();
+                println!("  {row}  {own}");
+            }
+        }
         if verbose && !ok {
             let size = e.game.size();
             let v = |ps: &[Point]| ps.iter().map(|p| p.to_gtp(size)).collect::<Vec<_>>().join(" ");
@@ -67,16 +160,38 @@ fn main() {
             );
         }
     }
+    if let Some(path) = right_out {
+        std::fs::write(path, &right_names).expect("write --right");
+    }
     times.sort_by(f64::total_cmp);
     let n = entries.len();
     let pct = |k: usize| 100.0 * k as f64 / n.max(1) as f64;
-    println!("{n} positions ({} playouts)", config.playouts);
+    println!("{n} positions ({} playouts), dead-set checksum {checksum:x}", config.playouts);
     println!("estimator exactly right: {ours} ({:.1}%)", pct(ours));
     println!("GNU Go exactly right:    {gnugo} ({:.1}%)", pct(gnugo));
     println!("either right:            {either} ({:.1}%)", pct(either));
     println!("same dead set as GNU Go: {same} ({:.1}%)", pct(same));
+    if diagnose {
+        println!("misses one chain's status away from the result: {fixable}");
+    }
     if n > 0 {
         let at = |q: f64| times[((n - 1) as f64 * q).round() as usize];
         println!("ms per position: median {:.1}, p99 {:.1}, max {:.1}", at(0.5), at(0.99), times[n - 1]);
+    }
+    times19.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let m = times19.len();
+    if m > 0 {
+        let at = |q: f64| times19[((m - 1) as f64 * q).round() as usize].0;
+        println!(
+            "ms per 19×19 position ({m}): median {:.1}, p99 {:.1}, max {:.1}",
+            at(0.5),
+            at(0.99),
+            times19[m - 1].0
+        );
+        if verbose {
+            for (ms, name) in times19.iter().rev().take(5) {
+                println!("  slow: {ms:.1} ms {name}");
+            }
+        }
     }
 }

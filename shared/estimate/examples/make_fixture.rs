@@ -14,6 +14,9 @@
 //! `--out`, the committed fixture, so the positions not committed can be used to tune the estimator
 //! and the committed ones stay a held-out test.
 //!
+//! With `--no-gnugo`, every position goes to `--out` with an empty GNU Go list (to measure the
+//! estimator alone).
+//!
 //! Line format, tab-separated: name, size, to move (`B`/`W`), rules preset, komi, handicap,
 //! prisoners taken by Black and by White, `RE[]`, GNU Go's dead stones (GTP vertices separated by
 //! spaces, `-` for none), and the board (rows top first, joined by `/`, of `X`, `O`, `.`).
@@ -182,6 +185,9 @@ fn line(p: &Position, gnugo_dead: &[String]) -> String {
     )
 }
 
+const HEADER: &str =
+    "# name\tsize\tto_move\trules\tkomi\thandicap\tprisoners_black\tprisoners_white\tresult\tgnugo_dead\tboard\n";
+
 fn main() {
     let mut args = std::env::args().skip(1);
     let mut gnugo = "gnugo".to_string();
@@ -189,6 +195,7 @@ fn main() {
     let mut all: Option<PathBuf> = None;
     let mut every = 3usize;
     let mut jobs = 1usize;
+    let mut ask_gnugo = true;
     while let Some(a) = args.next() {
         let mut value = || args.next().unwrap_or_else(|| panic!("{a} needs a value"));
         match a.as_str() {
@@ -197,6 +204,7 @@ fn main() {
             "--all" => all = Some(PathBuf::from(value())),
             "--every" => every = value().parse().expect("--every N"),
             "--jobs" => jobs = value().parse().expect("--jobs N"),
+            "--no-gnugo" => ask_gnugo = false,
             other => panic!("unknown argument {other}"),
         }
     }
@@ -204,6 +212,12 @@ fn main() {
     let positions = positions(&corpus);
     eprintln!("{} counted positions", positions.len());
 
+    if !ask_gnugo {
+        // Only the positions, for measuring the estimator alone: GNU Go's list is left empty.
+        let lines: Vec<String> = positions.iter().map(|p| line(p, &[])).collect();
+        std::fs::write(&out, format!("{HEADER}{}\n", lines.join("\n"))).expect("write --out");
+        return;
+    }
     let next = Mutex::new(0usize);
     let answers: Mutex<Vec<Option<Vec<String>>>> = Mutex::new(vec![None; positions.len()]);
     std::thread::scope(|s| {
@@ -238,13 +252,12 @@ fn main() {
     let answers = answers.into_inner().expect("not poisoned");
     let lines: Vec<String> =
         positions.iter().zip(&answers).filter_map(|(p, a)| a.as_ref().map(|dead| line(p, dead))).collect();
-    let header =
-        "# name\tsize\tto_move\trules\tkomi\thandicap\tprisoners_black\tprisoners_white\tresult\tgnugo_dead\tboard\n";
+
     if let Some(all) = all {
-        std::fs::write(&all, format!("{header}{}\n", lines.join("\n"))).expect("write --all");
+        std::fs::write(&all, format!("{HEADER}{}\n", lines.join("\n"))).expect("write --all");
     }
     let chosen: Vec<&String> = lines.iter().step_by(every.max(1)).collect();
     let text: String = chosen.iter().map(|l| format!("{l}\n")).collect();
-    std::fs::write(&out, format!("{header}{text}")).expect("write --out");
+    std::fs::write(&out, format!("{HEADER}{text}")).expect("write --out");
     eprintln!("{} positions, {} in {}", lines.len(), chosen.len(), out.display());
 }

@@ -71,7 +71,7 @@ impl Grid {
     }
 
     /// The cell of an on-board point.
-    #[inline]
+    #[cfg(test)]
     pub fn cell(&self, p: Point) -> Cell {
         (p.y as usize + 1) * self.stride + p.x as usize + 1
     }
@@ -92,11 +92,5 @@ impl Grid {
     #[inline(always)]
     pub fn neighbours(&self, c: Cell) -> [Cell; 4] {
         [c - self.stride, c - 1, c + 1, c + self.stride]
-    }
-
-    /// The four diagonal neighbours of a cell, border cells included.
-    #[inline(always)]
-    pub fn diagonals(&self, c: Cell) -> [Cell; 4] {
-        [c - self.stride - 1, c - self.stride + 1, c + self.stride - 1, c + self.stride + 1]
     }
 }

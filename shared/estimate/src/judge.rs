@@ -7,7 +7,16 @@ use crate::benson::{Unconditional, unconditional};
 use crate::chains::{Chains, NO_ID};
 use crate::grid::{BLACK, Cell, EMPTY, Grid, WHITE, color_of, other};
 use crate::playout::PlayoutBoard;
+use crate::shape::killing_shape;
 use crate::{EstimateConfig, Status};
+
+/// A group whose score (the mean ownership of its stones, from its own side) is below this is dead.
+/// Above zero: a group that random play captures in nearly half of the playouts is, at the end of a
+/// real game, dead far more often than alive (measured on the corpus: see the crate docs).
+pub(crate) const DEAD_BELOW: f32 = 0.2;
+
+/// Playouts run whatever the move budget.
+pub(crate) const MIN_PLAYOUTS: u32 = 64;
 
 /// Per-cell results of the playouts.
 pub(crate) struct Playouts {
@@ -15,9 +24,12 @@ pub(crate) struct Playouts {
     pub ownership: Vec<f32>,
     /// How often the cell ended neutral (empty, touching both colors).
     pub neutral: Vec<f32>,
+    /// Playouts run.
+    pub playouts: u32,
 }
 
-/// Runs `config.playouts` playouts from `grid`, alternately with `to_move` and its opponent first.
+/// Runs `config.playouts` playouts from `grid`, alternately with `to_move` and its opponent first,
+/// stopping early (after at least [`MIN_PLAYOUTS`]) once `config.moves` moves have been played.
 pub(crate) fn run_playouts(grid: &Grid, to_move: u8, seed: u64, config: &EstimateConfig) -> Playouts {
     let base = PlayoutBoard::new(grid);
     let mut board = base.clone();
@@ -25,11 +37,13 @@ pub(crate) fn run_playouts(grid: &Grid, to_move: u8, seed: u64, config: &Estimat
     let mut sum = vec![0i32; grid.len];
     let mut neutral = vec![0u32; grid.len];
     let limit = 3 * grid.points.len() + 50;
-    let n = config.playouts.max(1);
-    for i in 0..n {
+    let mut moves = 0u64;
+    let mut n = 0u32;
+    while n < config.playouts.max(1) && (n < MIN_PLAYOUTS || moves < config.moves) {
         board.copy_from(&base);
-        let first = if i % 2 == 0 { to_move } else { other(to_move) };
-        board.run(first, limit, &mut rng);
+        let first = if n.is_multiple_of(2) { to_move } else { other(to_move) };
+        moves += board.run(first, limit, &mut rng) as u64;
+        n += 1;
         for &c in &grid.points {
             match board.owner(c) {
                 BLACK => sum[c] += 1,
@@ -46,6 +60,7 @@ pub(crate) fn run_playouts(grid: &Grid, to_move: u8, seed: u64, config: &Estimat
     Playouts {
         ownership: sum.iter().map(|&s| s as f32 * scale).collect(),
         neutral: neutral.iter().map(|&s| s as f32 * scale).collect(),
+        playouts: n,
     }
 }
 
@@ -146,11 +161,98 @@ fn fill_is_safe(grid: &Grid, color: &[u8], chains: &Chains, c: Cell, me: u8) -> 
     libs.len() >= 2
 }
 
+/// The largest eye region [`nakade_kills`] reads.
+const MAX_EYE_REGION: usize = 7;
+
+/// Chains that look like a seki but die to a nakade: a chain `D` whose only liberties are the two
+/// empty points of one small region `R` that only `D` encloses, with enemy stones inside, where `D`
+/// cannot fill either point without self-atari and the enemy can fill one of them so that its stones
+/// in `R` make one chain in atari whose shape, once `D` captures it, is a killing eye shape (the bent
+/// four in the corner among them). Returns each such `D` with the enemy chains inside its region.
+fn nakade_kills(grid: &Grid, chains: &Chains) -> Vec<(usize, Vec<usize>)> {
+    let color = &grid.color;
+    let mut out = Vec::new();
+    for (d, chain) in chains.chains.iter().enumerate() {
+        if chain.liberties.len() != 2 {
+            continue;
+        }
+        let me = chain.color;
+        // The region of non-`me` points around the two liberties.
+        let mut region: Vec<Cell> = chain.liberties.clone();
+        let mut i = 0;
+        let mut enclosed = true;
+        while i < region.len() && region.len() <= MAX_EYE_REGION {
+            let c = region[i];
+            i += 1;
+            for n in grid.neighbours(c) {
+                match color[n] {
+                    k if k == me => enclosed &= chains.chain_of[n] as usize == d,
+                    crate::grid::BORDER => {}
+                    _ => {
+                        if !region.contains(&n) {
+                            region.push(n);
+                        }
+                    }
+                }
+            }
+        }
+        if !enclosed || region.len() > MAX_EYE_REGION {
+            continue;
+        }
+        let empties: Vec<Cell> = region.iter().copied().filter(|&c| color[c] == EMPTY).collect();
+        if empties.len() != 2 || empties.len() == region.len() {
+            continue;
+        }
+        let inside: Vec<usize> = {
+            let mut v: Vec<usize> =
+                region.iter().filter(|&&c| color[c] != EMPTY).map(|&c| chains.chain_of[c] as usize).collect();
+            v.sort_unstable();
+            v.dedup();
+            v
+        };
+        // `D` filling an empty point must not capture: every enemy chain next to it has another
+        // liberty.
+        let captures_at = |e: Cell| {
+            grid.neighbours(e)
+                .iter()
+                .any(|&n| color[n] == other(me) && chains.chains[chains.chain_of[n] as usize].liberties == [e])
+        };
+        if empties.iter().any(|&e| captures_at(e)) {
+            continue;
+        }
+        // The enemy fills one empty point and keeps the other as its last liberty.
+        let kills = empties.iter().any(|&keep| {
+            let shape: Vec<Cell> = region.iter().copied().filter(|&c| c != keep).collect();
+            // The enemy's stones with `fill` must be one chain: flood within the shape.
+            let mut reached = vec![shape[0]];
+            let mut j = 0;
+            while j < reached.len() {
+                let c = reached[j];
+                j += 1;
+                for n in grid.neighbours(c) {
+                    if shape.contains(&n) && !reached.contains(&n) {
+                        reached.push(n);
+                    }
+                }
+            }
+            let keep_is_its_liberty = grid.neighbours(keep).iter().any(|n| shape.contains(n));
+            reached.len() == shape.len()
+                && keep_is_its_liberty
+                && killing_shape(&shape, grid.stride, |c| color[c] == crate::grid::BORDER)
+        });
+        if kills {
+            out.push((d, inside));
+        }
+    }
+    out
+}
+
 /// The verdict on a position: a status per stone cell, an owner per cell.
 pub(crate) struct Verdict {
     pub status: Vec<Option<Status>>,
     pub owner: Vec<Option<Color>>,
     pub ownership: Vec<f32>,
+    pub playouts: u32,
 }
 
 /// Judges the position of `grid` under `ruleset`.
@@ -159,7 +261,7 @@ pub(crate) fn judge(grid: &Grid, to_move: u8, ruleset: &Ruleset, seed: u64, conf
     let proofs: [Unconditional; 2] =
         [unconditional(grid, &grid.color, &chains, BLACK), unconditional(grid, &grid.color, &chains, WHITE)];
     let playouts = run_playouts(grid, to_move, seed, config);
-    let mut ownership = playouts.ownership;
+    let mut ownership = playouts.ownership.clone();
     for &c in &grid.points {
         if proofs[0].safe[c] {
             ownership[c] = 1.0;
@@ -187,20 +289,46 @@ pub(crate) fn judge(grid: &Grid, to_move: u8, ruleset: &Ruleset, seed: u64, conf
         let proven_dead = proofs[1 - ci].safe[chain.stones[0]];
         let g = group_of[i] as usize;
         let score = group_sum[g] / group_stones[g] as f32;
-        dead[i] = !proven_alive && (proven_dead || score < 0.0);
+        dead[i] = !proven_alive && (proven_dead || score < DEAD_BELOW);
+    }
+    for (d, inside) in nakade_kills(grid, &chains) {
+        dead[d] = true;
+        for k in inside {
+            dead[k] = false;
+        }
     }
 
     // The position with the dead removed, and its seki: shared liberties that neither side can fill
     // without self-atari and that the playouts left neutral.
-    let mut cleaned = grid.color.clone();
-    for (i, chain) in chains.chains.iter().enumerate() {
-        if dead[i] {
-            for &s in &chain.stones {
-                cleaned[s] = EMPTY;
+    //
+    // A dead chain must leave its points to the opponent or to nobody: one whose removal would leave
+    // them in a region touching only its own color is alive after all (it sits in its own area).
+    let (cleaned, after) = loop {
+        let mut cleaned = grid.color.clone();
+        for (i, chain) in chains.chains.iter().enumerate() {
+            if dead[i] {
+                for &s in &chain.stones {
+                    cleaned[s] = EMPTY;
+                }
             }
         }
-    }
-    let after = Chains::of(grid, &cleaned);
+        let after = Chains::of(grid, &cleaned);
+        let own_area = |chain: &crate::chains::Chain| {
+            let touches = after.regions[after.region_of[chain.stones[0]] as usize].touches;
+            touches == if chain.color == BLACK { 1 } else { 2 }
+        };
+        let mut revived = false;
+        for (i, chain) in chains.chains.iter().enumerate() {
+            let ci = if chain.color == BLACK { 1 } else { 0 };
+            if dead[i] && !proofs[ci].safe[chain.stones[0]] && own_area(chain) {
+                dead[i] = false;
+                revived = true;
+            }
+        }
+        if !revived {
+            break (cleaned, after);
+        }
+    };
     let mut seki_chain = vec![false; after.chains.len()];
     for &c in &grid.points {
         if cleaned[c] != EMPTY || playouts.neutral[c] < 0.5 {
@@ -269,5 +397,5 @@ pub(crate) fn judge(grid: &Grid, to_move: u8, ruleset: &Ruleset, seed: u64, conf
             owner[c] = k;
         }
     }
-    Verdict { status, owner, ownership }
+    Verdict { status, owner, ownership, playouts: playouts.playouts }
 }

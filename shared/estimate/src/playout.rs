@@ -24,6 +24,7 @@
 use weiqi_rules::random::SplitMix64;
 
 use crate::grid::{BLACK, BORDER, Cell, EMPTY, Grid, WHITE, other};
+use crate::shape::killing_shape;
 
 const NONE: u16 = u16::MAX;
 
@@ -35,7 +36,12 @@ struct Candidate {
     self_atari: bool,
     /// Stones of the merged chain, the new stone included.
     stones: u32,
+    /// The merged chain's one liberty, when it is left in atari.
+    liberty: Cell,
 }
+
+/// The most stones a nakade sacrifice may have (a rabbity six).
+const MAX_NAKADE: usize = 6;
 
 /// A playout board.
 #[derive(Clone)]
@@ -54,6 +60,8 @@ pub(crate) struct PlayoutBoard {
     empty_at: Vec<u16>,
     /// The point the side to move may not play (simple ko), or 0.
     ko: Cell,
+    /// Stones of chains that were left in atari by some move (stale entries are dropped when read).
+    ataris: Vec<u16>,
 }
 
 impl PlayoutBoard {
@@ -74,6 +82,7 @@ impl PlayoutBoard {
             empty: Vec::with_capacity(grid.points.len()),
             empty_at: vec![NONE; len],
             ko: 0,
+            ataris: Vec::new(),
         };
         for &c in &grid.points {
             b.empty_at[c] = b.empty.len() as u16;
@@ -85,6 +94,12 @@ impl PlayoutBoard {
             }
         }
         b.ko = 0;
+        b.ataris.clear();
+        for &c in &grid.points {
+            if matches!(b.color[c], BLACK | WHITE) && b.head(c) == c && b.in_atari(c) {
+                b.ataris.push(c as u16);
+            }
+        }
         b
     }
 
@@ -101,6 +116,8 @@ impl PlayoutBoard {
         self.empty.extend_from_slice(&other.empty);
         self.empty_at.copy_from_slice(&other.empty_at);
         self.ko = other.ko;
+        self.ataris.clear();
+        self.ataris.extend_from_slice(&other.ataris);
     }
 
     #[inline(always)]
@@ -208,6 +225,14 @@ impl PlayoutBoard {
         }
         let h = self.head(c);
         self.ko = if captured == 1 && self.stones[h] == 1 && self.libs[h] == 1 { captured_at } else { 0 };
+        if self.in_atari(h) {
+            self.ataris.push(h as u16);
+        }
+        for n in self.neighbours(c) {
+            if self.color[n] == opp && self.in_atari(self.head(n)) {
+                self.ataris.push(n as u16);
+            }
+        }
     }
 
     /// A pass: only the ko point is forgotten.
@@ -312,17 +337,101 @@ impl PlayoutBoard {
             }
         }
         let one = libs > 0 && libs * sq == sum * sum;
-        Candidate { suicide: !captures && libs == 0, self_atari: !captures && one, stones }
+        let liberty = if one { (sum / libs) as Cell } else { 0 };
+        Candidate { suicide: !captures && libs == 0, self_atari: !captures && one, stones, liberty }
     }
 
     /// Whether the policy lets `me` play the empty cell `c` at random.
     #[inline]
     fn acceptable(&self, c: Cell, me: u8) -> bool {
-        if c == self.ko || self.is_true_eye(c, me) {
+        if c == self.ko {
+            return false;
+        }
+        let empty_neighbours = self.neighbours(c).iter().filter(|&&n| self.color[n] == EMPTY).count();
+        if empty_neighbours >= 2 {
+            // Two liberties of its own: neither suicide nor self-atari, and not an eye.
+            return true;
+        }
+        if empty_neighbours == 0 && self.is_true_eye(c, me) {
             return false;
         }
         let m = self.candidate(c, me);
-        !(m.suicide || (m.self_atari && m.stones >= 2))
+        if m.suicide {
+            return false;
+        }
+        !m.self_atari || m.stones == 1 || (m.stones as usize <= MAX_NAKADE && self.is_nakade(c, me, m.liberty))
+    }
+
+    /// Whether `me` on `c` makes a chain in atari, held inside one enemy chain, whose capture leaves
+    /// the enemy an eye space that cannot make two eyes: any three points or fewer, the square and the
+    /// pyramid four, the bent four in the corner, the bulky and crossed five, the rabbity six. Such a
+    /// sacrifice (nakade) kills; any other self-atari of two or more stones only helps the enemy.
+    fn is_nakade(&self, c: Cell, me: u8, liberty: Cell) -> bool {
+        let mut cells = [0usize; MAX_NAKADE];
+        cells[0] = c;
+        let mut n = 1;
+        for nb in self.neighbours(c) {
+            if self.color[nb] != me || cells[..n].contains(&nb) {
+                continue;
+            }
+            let h = self.head(nb);
+            let mut s = h;
+            loop {
+                if n == MAX_NAKADE {
+                    return false;
+                }
+                cells[n] = s;
+                n += 1;
+                s = self.next[s] as Cell;
+                if s == h {
+                    break;
+                }
+            }
+        }
+        let cells = &cells[..n];
+        let mut enclosing = NONE;
+        for &s in cells {
+            for nb in self.neighbours(s) {
+                if nb == liberty || nb == c || cells.contains(&nb) {
+                    continue;
+                }
+                match self.color[nb] {
+                    BORDER => {}
+                    k if k == other(me) => {
+                        let h = self.head[nb];
+                        if enclosing == NONE {
+                            enclosing = h;
+                        } else if enclosing != h {
+                            return false;
+                        }
+                    }
+                    _ => return false,
+                }
+            }
+        }
+        if enclosing == NONE || !killing_shape(cells, self.stride, |s| self.color[s] == BORDER) {
+            return false;
+        }
+        // An enclosing chain with an eye elsewhere lives whatever shape it captures: then the
+        // sacrifice only breaks a seki.
+        let enemy = other(me);
+        let h = enclosing as Cell;
+        let mut s = h;
+        loop {
+            for nb in self.neighbours(s) {
+                if nb != liberty
+                    && self.color[nb] == EMPTY
+                    && self.neighbours(nb).iter().all(|&m| self.color[m] == enemy || self.color[m] == BORDER)
+                {
+                    return false;
+                }
+            }
+            s = self.next[s] as Cell;
+            if s == h {
+                break;
+            }
+        }
+        true
     }
 
     /// A legal move at `c` for `me` that leaves its chain at least two liberties.
@@ -335,7 +444,7 @@ impl PlayoutBoard {
     }
 
     /// Chooses the move of `me` after the opponent's `last` move (0 after a pass), or `None` to pass.
-    fn choose(&self, me: u8, last: Cell, rng: &mut SplitMix64) -> Option<Cell> {
+    fn choose(&mut self, me: u8, last: Cell, rng: &mut SplitMix64) -> Option<Cell> {
         if last != 0 && self.color[last] == other(me) {
             let h = self.head(last);
             if self.in_atari(h) {
@@ -356,6 +465,28 @@ impl PlayoutBoard {
                 }
             }
         }
+        // Anywhere on the board: capture the biggest enemy chain in atari. (Saving our own chains in
+        // atari anywhere, not only next to the last move, makes dead stones run and loses accuracy.)
+        let mut capture = (0, 0);
+        let mut i = 0;
+        while i < self.ataris.len() {
+            let s = self.ataris[i] as Cell;
+            let k = self.color[s];
+            if !matches!(k, BLACK | WHITE) || !self.in_atari(self.head(s)) {
+                self.ataris.swap_remove(i);
+                continue;
+            }
+            i += 1;
+            let h = self.head(s);
+            let size = self.stones[h];
+            let lib = self.atari_liberty(h);
+            if k != me && size > capture.0 && lib != self.ko {
+                capture = (size, lib);
+            }
+        }
+        if capture.0 > 0 {
+            return Some(capture.1);
+        }
         let len = self.empty.len();
         if len == 0 {
             return None;
@@ -365,12 +496,14 @@ impl PlayoutBoard {
     }
 
     /// Plays the position out from here, `first` to move, until two passes in a row or `limit`
-    /// moves.
-    pub fn run(&mut self, first: u8, limit: usize, rng: &mut SplitMix64) {
+    /// moves. Returns the moves played (passes included).
+    pub fn run(&mut self, first: u8, limit: usize, rng: &mut SplitMix64) -> usize {
         let mut me = first;
         let mut last = 0;
         let mut passes = 0;
+        let mut played = 0;
         for _ in 0..limit {
+            played += 1;
             match self.choose(me, last, rng) {
                 Some(c) => {
                     self.play(c, me);
@@ -388,6 +521,7 @@ impl PlayoutBoard {
             }
             me = other(me);
         }
+        played
     }
 
     /// The owner of a cell at the end of a playout: its stone's code, or for an empty cell the one

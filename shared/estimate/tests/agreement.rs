@@ -15,7 +15,7 @@ use weiqi_estimate::estimate;
 use weiqi_rules::Point;
 
 /// Positions the estimator got exactly right when this was last measured (see the crate docs).
-const MEASURED_EXACT: usize = 0;
+const MEASURED_EXACT: usize = 288;
 
 struct Tally {
     ours: usize,

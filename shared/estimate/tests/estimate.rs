@@ -66,29 +66,29 @@ fn assert_chains_agree(game: &Game, e: &Estimate) {
 }
 
 #[test]
-fn groups_without_eyes_in_the_opponents_territory_are_dead() {
+fn stones_without_eyes_in_the_opponents_territory_are_dead() {
     let (game, e) = judged(
         Ruleset::chinese(),
         r"
-        . . . . X O . . .
-        . . . . X O . . .
-        . . O . X O . . .
-        . . O O X O . . .
-        . . . . X O . . .
-        . . . . X O . X .
-        . . . . X O . X .
-        . . . . X O . . .
-        . . . . X O . . .",
+        . . . . . . . . .
+        . . . . . X . . .
+        . . . . . . . . .
+        O O O O O O O O O
+        X X X X X X X X X
+        . . . . . . . . .
+        . . . O . . . . .
+        . . . . . . . . .
+        . . . . . . . . .",
         Black,
     );
-    assert_eq!(vertices(&game, &e.dead_stones()), "C7 C6 D6 H4 H3");
+    assert_eq!(vertices(&game, &e.dead_stones()), "F8 D3");
     assert_eq!(e.status(pt(&game, "E5")), Some(Status::Alive));
-    assert_eq!(e.status(pt(&game, "F5")), Some(Status::Alive));
-    assert_eq!(e.owner(pt(&game, "C7")), Some(Black));
-    assert_eq!(e.owner(pt(&game, "H3")), Some(White));
-    assert!(e.ownership(pt(&game, "C7")) > 0.5, "Black keeps C7 in most playouts");
+    assert_eq!(e.status(pt(&game, "E6")), Some(Status::Alive));
+    assert_eq!(e.owner(pt(&game, "D3")), Some(Black));
+    assert_eq!(e.owner(pt(&game, "F8")), Some(White));
+    assert!(e.ownership(pt(&game, "D3")) > 0.0, "Black keeps D3 in most playouts");
     assert_chains_agree(&game, &e);
-    // Black: the wall and four columns, 45 points; White: 36; komi 7.5.
+    // Black: the wall and four rows, 45 points; White: 36; komi 7.5.
     assert_eq!(score(&game, &e.dead_stones(), [0, 0]).unwrap().result.to_sgf(), "B+1.5");
 }
 

@@ -16,7 +16,7 @@ proptest! {
         let rules = if japanese { Ruleset::japanese() } else { Ruleset::chinese() };
         let (_, game) = random_game(size, rules, seed, moves);
         let board = game.board();
-        let config = EstimateConfig { playouts };
+        let config = EstimateConfig { playouts, ..EstimateConfig::default() };
         let a = estimate_with(board, game.to_move(), &rules, &config);
         let b = estimate_with(&board.clone(), game.to_move(), &rules, &config);
         prop_assert_eq!(&a, &b);
