@@ -32,8 +32,10 @@
 //! * `genmove` plays a uniformly random legal move that does not fill one of the mover's own
 //!   single-point eyes, chosen by a [`weiqi_rules::random::SplitMix64`] seeded from
 //!   [`Config::seed`]; it passes when no such move is left.
-//! * `final_score` does not judge life and death: every stone on the board counts as alive.
-//!   `final_status_list alive` lists every chain; `dead` and `seki` list nothing.
+//! * `final_score` and `final_status_list alive|dead|seki` judge life and death with
+//!   [`weiqi_estimate::estimate`] (Benson's unconditional life, seeded playouts, seki detection) on the
+//!   position as it stands, the side to move and the configured rules; the score is the count with the
+//!   dead stones removed. The answers are deterministic: the estimator seeds itself from the position.
 //! * `place_free_handicap` uses the fixed placement when one exists; beyond nine stones, the star
 //!   points and then a balanced spread on the fourth and third lines, as GNU Go places them (its exact
 //!   points come from its own evaluation and are not reproduced) ([`free_placement`]).
