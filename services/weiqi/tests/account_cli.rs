@@ -22,10 +22,9 @@ async fn accounts_added_on_the_command_line_log_in_until_disabled() {
     let pw = dir.path().join("pw");
     std::fs::write(&pw, "correct horse\n").unwrap();
     let pw = pw.to_str().unwrap();
-    assert_eq!(
-        account(&data, &["add", "li", "--role", "player", "--display-name", "李明", "--password-file", pw]).0,
-        true
-    );
+    let (ok, text) =
+        account(&data, &["add", "li", "--role", "player", "--display-name", "李明", "--password-file", pw]);
+    assert!(ok, "{text}");
     let (ok, text) = account(&data, &["add", "li", "--role", "player"]);
     assert!(!ok && text.contains("exists already"), "{text}");
     let (ok, text) = account(&data, &["add", "wang", "--role", "wizard"]);
