@@ -155,6 +155,37 @@ impl<L: EventLog + Clone + 'static> AccountService<L> {
         self.run(name, request_id, actor, Command::Enable).await
     }
 
+    /// Records an API token issued for the account (the holder, or an administrator).
+    ///
+    /// # Errors
+    /// A refusal (label), or the log.
+    pub async fn issue_token(
+        &self,
+        name: &str,
+        id: &str,
+        label: &str,
+        expires_at_ms: i64,
+        actor: &Actor,
+        request_id: &str,
+    ) -> Result<(), AccountError> {
+        let command = Command::IssueToken { id: id.to_string(), label: label.to_string(), expires_at_ms };
+        self.run(name, request_id, actor, command).await
+    }
+
+    /// Revokes an API token (the holder, or an administrator).
+    ///
+    /// # Errors
+    /// No such token, or the log.
+    pub async fn revoke_token(
+        &self,
+        name: &str,
+        id: &str,
+        actor: &Actor,
+        request_id: &str,
+    ) -> Result<(), AccountError> {
+        self.run(name, request_id, actor, Command::RevokeToken(id.to_string())).await
+    }
+
     /// The account as its log folds, `None` if it does not exist.
     ///
     /// # Errors

@@ -225,9 +225,14 @@ fn now() -> weiqi_clock::Millis {
 }
 
 fn view_event(game: &str, lang: Lang, state: &GameState) -> Event {
-    let at = now();
+    Event::default().event("view").data(view_value(game, lang, state, now()).to_string())
+}
+
+/// The overlay's view of a game read at `at` (see the module doc), for other pages that draw games
+/// (the web's game page adds what a player needs on top of it).
+pub fn view_value(game: &str, lang: Lang, state: &GameState, at: weiqi_clock::Millis) -> Value {
     let view = weiqi_game::convert::view(game, state, at);
-    Event::default().event("view").data(view_json(&view, state, lang, at).to_string())
+    view_json(&view, state, lang, at)
 }
 
 /// How many of the last moves a view lists.

@@ -87,6 +87,9 @@ pub struct UpArgs {
     /// Do not print the quick start.
     #[arg(long)]
     pub quiet: bool,
+    /// The web is served over TLS (directly or behind a proxy): mark its cookies `Secure`.
+    #[arg(long, env = "WEIQI_SECURE_COOKIES")]
+    pub secure_cookies: bool,
     /// Which services run besides the game service and the gateway (default: all of them). The
     /// end-to-end benchmark runs `--services none` to measure the move path alone.
     #[arg(long, value_delimiter = ',', default_value = "clock,tournament,ranking")]

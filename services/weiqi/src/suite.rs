@@ -234,6 +234,35 @@ impl weiqi_tournament::directory::PlayerDirectory for Registry {
     }
 }
 
+/// The web (WEB.md) over this gateway's game RPCs, with its index caught up with the logs.
+async fn web(
+    backbone: &Backbone,
+    auth: &Authority,
+    game: &GameClient,
+    secure_cookies: bool,
+) -> Result<Arc<weiqi_web::Web>> {
+    let roles = Role::ALL.iter().map(|r| r.name().to_string());
+    let accounts =
+        weiqi_account::AccountService::new(backbone.log.clone(), Arc::new(weiqi_aggregate::SystemEnvironment), roles);
+    let gateway = GameGateway::new(game.clone(), backbone.log.clone(), auth.clone(), trace_fn());
+    let web = weiqi_web::Web::new(
+        backbone.log.clone(),
+        auth.clone(),
+        gateway,
+        accounts,
+        weiqi_web::WebConfig { secure_cookies },
+    );
+    web.start().await.context("reading the logs for the web's lists")?;
+    Ok(web)
+}
+
+/// The HTTP side of a gateway: the web's pages, overlays and records, metrics and health.
+fn http_routes(backbone: &Backbone, auth: &Authority, web: &Arc<weiqi_web::Web>) -> axum::Router {
+    weiqi_gateway::server::http_router(weiqi_telemetry::render_metrics)
+        .merge(weiqi_gateway::overlay::router(backbone.log.clone(), auth.clone()))
+        .merge(web.router())
+}
+
 /// The gRPC routes of a gateway: games, identity, clocks, tournaments, ranking.
 async fn gateway_routes(
     backbone: &Backbone,
@@ -311,14 +340,15 @@ async fn run_up(args: UpArgs, shutdown: Shutdown) -> Result<ExitCode> {
 
     let grpc = weiqi_gateway::server::bind(args.grpc).await?;
     let http = weiqi_gateway::server::bind(args.http).await?;
+    let web = web(&backbone, &auth, &client, args.secure_cookies).await?;
     let routes = gateway_routes(&backbone, &auth, client, tournaments, model, ranking, rank_model).await;
+    print_web(&args, &web);
     if !args.quiet {
         print_quick_start(&args, &auth, backbone.backend);
     }
     let grpc_task = tokio::spawn(weiqi_gateway::server::serve_grpc(routes, grpc, shutdown.signalled()));
     let http_task = tokio::spawn(weiqi_gateway::server::serve_http(
-        weiqi_gateway::server::http_router(weiqi_telemetry::render_metrics)
-            .merge(weiqi_gateway::overlay::router(backbone.log.clone(), auth.clone())),
+        http_routes(&backbone, &auth, &web),
         http,
         shutdown.signalled(),
     ));
@@ -403,11 +433,12 @@ async fn run_serve(service: Service, args: UpArgs, shutdown: Shutdown) -> Result
             }
             let grpc = weiqi_gateway::server::bind(args.grpc).await?;
             let http = weiqi_gateway::server::bind(args.http).await?;
+            let web = web(&backbone, &auth, &remote_game, args.secure_cookies).await?;
             let routes = gateway_routes(&backbone, &auth, remote_game, tournaments, model, ranking, rank_model).await;
             eprintln!("weiqi: gateway on {} (gRPC, gRPC-web), HTTP on {}", args.grpc, args.http);
+            print_web(&args, &web);
             tokio::spawn(weiqi_gateway::server::serve_http(
-                weiqi_gateway::server::http_router(weiqi_telemetry::render_metrics)
-                    .merge(weiqi_gateway::overlay::router(backbone.log.clone(), auth.clone())),
+                http_routes(&backbone, &auth, &web),
                 http,
                 shutdown_signal(),
             ));
@@ -429,6 +460,18 @@ pub const DEMO_ACCOUNTS: &[(&str, &[Role], &str)] = &[
     ("broadcaster", &[Role::Broadcaster], "reads games and clocks"),
     ("reviewer", &[Role::Reviewer], "rank certification reviewer"),
 ];
+
+/// The web's address and, while no administrator exists, the one-time link that creates the first
+/// one. Printed even with `--quiet` (scripts and tests read them).
+fn print_web(args: &UpArgs, web: &weiqi_web::Web) {
+    let scheme = if args.secure_cookies { "https" } else { "http" };
+    let host =
+        if args.http.ip().is_unspecified() { format!("127.0.0.1:{}", args.http.port()) } else { args.http.to_string() };
+    println!("weiqi: home page {scheme}://{host}/");
+    if let Some(path) = web.first_admin_path() {
+        println!("weiqi: create the first administrator: {scheme}://{host}{path}");
+    }
+}
 
 fn print_quick_start(args: &UpArgs, auth: &Authority, backend: &str) {
     let ttl = Duration::from_secs(30 * 24 * 3600);

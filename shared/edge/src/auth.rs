@@ -78,6 +78,10 @@ pub struct Claims {
     pub iat: u64,
     /// Issuer.
     pub iss: String,
+    /// The token's id, for tokens an account issued from its page (so it can revoke them); absent
+    /// in tokens from `weiqi token` and in browser sessions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub jti: Option<String>,
 }
 
 impl Claims {
@@ -113,6 +117,15 @@ pub struct Authority {
     /// checking the signature and parsing the JSON each time costs more than the move itself. Entries
     /// are only used before their expiry and the cache is emptied when it grows past a bound.
     verified: std::sync::Arc<std::sync::Mutex<std::collections::HashMap<String, Claims>>>,
+    /// Subjects (disabled accounts) and token ids (revoked tokens) no token may act for any more,
+    /// kept up to date by whoever follows the account logs (the web's index).
+    denied: std::sync::Arc<std::sync::RwLock<Denied>>,
+}
+
+#[derive(Default)]
+struct Denied {
+    subjects: std::collections::HashSet<String>,
+    tokens: std::collections::HashSet<String>,
 }
 
 /// Tokens the verification cache holds before it is emptied.
@@ -136,6 +149,9 @@ pub enum AuthError {
     /// The token has expired.
     #[error("token expired")]
     Expired,
+    /// The token was revoked, or its account disabled.
+    #[error("token revoked: {0}")]
+    Revoked(&'static str),
 }
 
 impl From<AuthError> for Status {
@@ -156,7 +172,50 @@ impl Authority {
             decoding: DecodingKey::from_secret(secret),
             issuer: issuer.into(),
             verified: Default::default(),
+            denied: Default::default(),
         }
+    }
+
+    /// Refuses (or, with `false`, accepts again) every token of `subject`: its account was disabled.
+    pub fn deny_subject(&self, subject: &str, denied: bool) {
+        let mut d = self.denied.write().expect("denied lock");
+        if denied {
+            d.subjects.insert(subject.to_string());
+        } else {
+            d.subjects.remove(subject);
+        }
+    }
+
+    /// Refuses the token with id `jti` from now on.
+    pub fn revoke_token(&self, jti: &str) {
+        self.denied.write().expect("denied lock").tokens.insert(jti.to_string());
+    }
+
+    fn check_denied(&self, claims: &Claims) -> Result<(), AuthError> {
+        let d = self.denied.read().expect("denied lock");
+        if d.subjects.contains(&claims.sub) {
+            return Err(AuthError::Revoked("the account is disabled"));
+        }
+        if claims.jti.as_ref().is_some_and(|j| d.tokens.contains(j)) {
+            return Err(AuthError::Revoked("the token was revoked on its account page"));
+        }
+        Ok(())
+    }
+
+    /// Issues a token with an id (`jti`), which the account can revoke.
+    pub fn issue_with_id(&self, subject: &str, roles: &[Role], events: &[&str], ttl: Duration, jti: &str) -> String {
+        let now = now_secs();
+        let claims = Claims {
+            sub: subject.to_string(),
+            roles: roles.to_vec(),
+            events: events.iter().map(|e| e.to_string()).collect(),
+            exp: now + ttl.as_secs(),
+            iat: now,
+            iss: self.issuer.clone(),
+            jti: Some(jti.to_string()),
+        };
+        jsonwebtoken::encode(&Header::new(Algorithm::HS256), &claims, &self.encoding)
+            .expect("HS256 signing cannot fail")
     }
 
     /// Issues a token.
@@ -169,6 +228,7 @@ impl Authority {
             exp: now + ttl.as_secs(),
             iat: now,
             iss: self.issuer.clone(),
+            jti: None,
         };
         jsonwebtoken::encode(&Header::new(Algorithm::HS256), &claims, &self.encoding)
             .expect("HS256 signing cannot fail")
@@ -179,9 +239,11 @@ impl Authority {
         if let Some(claims) = self.verified.lock().expect("token cache").get(token)
             && claims.exp > now_secs()
         {
+            self.check_denied(claims)?;
             return Ok(claims.clone());
         }
         let claims = self.verify_uncached(token)?;
+        self.check_denied(&claims)?;
         let mut cache = self.verified.lock().expect("token cache");
         if cache.len() >= VERIFIED_CACHE {
             cache.clear();
@@ -235,6 +297,7 @@ mod tests {
                 exp: now_secs() - 3600,
                 iat: now_secs() - 7200,
                 iss: "weiqi-test".into(),
+                jti: None,
             };
             jsonwebtoken::encode(
                 &Header::new(Algorithm::HS256),
@@ -244,6 +307,21 @@ mod tests {
             .unwrap()
         };
         assert_eq!(a.verify(&expired), Err(AuthError::Expired));
+    }
+
+    #[test]
+    fn a_disabled_subject_and_a_revoked_token_stop_verifying_at_once() {
+        let a = Authority::new(b"0123456789abcdef0123456789abcdef", "weiqi-test");
+        let plain = a.issue("ann", &[Role::Player], &[], Duration::from_secs(60));
+        let bot = a.issue_with_id("ann", &[Role::Player], &[], Duration::from_secs(60), "t1");
+        assert!(a.verify(&plain).is_ok() && a.verify(&bot).is_ok());
+        a.revoke_token("t1");
+        assert!(matches!(a.verify(&bot), Err(AuthError::Revoked(_))), "the cached claims are not trusted either");
+        assert!(a.verify(&plain).is_ok());
+        a.deny_subject("ann", true);
+        assert!(matches!(a.verify(&plain), Err(AuthError::Revoked(_))));
+        a.deny_subject("ann", false);
+        assert!(a.verify(&plain).is_ok());
     }
 
     #[test]

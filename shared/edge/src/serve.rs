@@ -41,7 +41,10 @@ pub async fn serve_http(
     listener: TcpListener,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    axum::serve(listener, router).with_graceful_shutdown(shutdown).await
+    // With the peer's address in each request (`ConnectInfo`), for the web's login limits per address.
+    axum::serve(listener, router.into_make_service_with_connect_info::<SocketAddr>())
+        .with_graceful_shutdown(shutdown)
+        .await
 }
 
 /// Binds a listener, with the address in the error.

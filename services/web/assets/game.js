@@ -1,0 +1,296 @@
+// The game page: draws the server's views (Server-Sent Events from /games/{id}/live) and sends the
+// viewer's commands to /games/{id}/act with the CSRF token. A stone is shown at once and taken back,
+// with the reason, if the server refuses it. The clocks count down locally between readings.
+import { Board, chainOf, parseVertex, territory, vertexName } from "./board.js";
+
+const config = JSON.parse(document.getElementById("game-config").textContent);
+const S = config.strings, LANG = config.lang, GAME = config.game;
+const csrf = document.querySelector('meta[name="csrf-token"]').content;
+const $ = (sel) => document.querySelector(sel);
+const fmt = (key, args = {}) => String(S[key] || key).replace(/\{ ?\$?(\w+) ?\}/g, (_, k) => args[k] ?? "");
+
+let view = config.view, board = null, receivedAt = Date.now(), pending = null, confirming = null;
+let sealMode = false, muted = localStorage.getItem("weiqi-muted") === "1", lastCall = "";
+
+function rid() { return (crypto.randomUUID ? crypto.randomUUID() : String(Math.random()).slice(2) + Date.now()); }
+
+function showError(text) {
+  const e = $("#error");
+  if (text) { e.textContent = text; e.setAttribute("data-error", "true"); } else { e.textContent = ""; e.removeAttribute("data-error"); }
+}
+
+async function act(action, body = {}, requestId = rid()) {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    let res;
+    try {
+      res = await fetch(`/games/${encodeURIComponent(GAME)}/act?lang=${LANG}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-csrf-token": csrf },
+        body: JSON.stringify({ request_id: requestId, action, ...body }),
+      });
+    } catch (_) { await new Promise((r) => setTimeout(r, 400 * (attempt + 1))); continue; }
+    let answer = {};
+    try { answer = await res.json(); } catch (_) { answer = { ok: false, message: S["refusal-unavailable"] }; }
+    if (res.status === 503 && attempt < 2) { await new Promise((r) => setTimeout(r, 400 * (attempt + 1))); continue; }
+    return answer;
+  }
+  return { ok: false, code: "unavailable", message: S["refusal-unavailable"] };
+}
+
+function rows() { return view.rows || []; }
+function deadSet() {
+  const n = view.size, set = new Set(), marks = view.scoring ? view.scoring.marks : (view.dead || []);
+  for (const m of marks) { const p = parseVertex(m, n); if (p) for (const [x, y] of chainOf(rows(), p[0], p[1])) set.add(y * n + x); }
+  return set;
+}
+
+function myTurn() { return view.phase === "playing" && view.me && view.to_move === view.me; }
+
+function draw() {
+  const n = view.size;
+  if (!n) return;
+  if (!board || board.n !== n) {
+    board = new Board($("#board"), n, { interactive: true, label: fmt("board-label", { n }) });
+    $("#board").addEventListener("click", onBoardClick);
+    $("#board").addEventListener("keydown", onBoardKey);
+  }
+  const dead = (view.phase === "scoring" || view.phase === "ended") ? deadSet() : new Set();
+  const owner = view.phase === "scoring" || (view.phase === "ended" && view.result && /\+\d/.test(view.result.sgf || "")) ? territory(rows(), dead) : null;
+  let last = null;
+  if (view.last_move && view.last_move.move !== "pass") last = parseVertex(view.last_move.move, n);
+  board.draw(rows(), { dead, owner, last });
+  board.ghostColor = myTurn() ? view.me : null;
+  pending = null;
+  drawPanel();
+}
+
+function sideText(side) {
+  const p = view[side] || {};
+  const box = document.querySelector(`.side[data-side="${side}"]`);
+  box.querySelector(".name").textContent = p.name || p.id || S[side];
+  box.querySelector(".rank").textContent = p.rank ? " " + p.rank : "";
+  box.querySelector(".captures").textContent = `${S.captures} ${p.prisoners || 0}`;
+  box.querySelector(".warnings").textContent = p.warnings ? `${S.warnings} ${p.warnings}` : "";
+  box.classList.toggle("turn", view.phase === "playing" && view.to_move === side);
+  box.classList.toggle("me", view.me === side);
+}
+
+function button(action, text, onClick, extra = "") {
+  const b = document.createElement("button");
+  b.type = "button"; b.dataset.action = action; b.textContent = text; if (extra) b.className = extra;
+  b.addEventListener("click", onClick);
+  return b;
+}
+
+function ask(kind, question, run) {
+  confirming = { kind, question, run }; drawControls();
+  const c = document.querySelector('[data-action="confirm"]'); if (c) c.focus();
+}
+
+function drawControls() {
+  const box = $("#controls"); box.replaceChildren();
+  if (confirming) {
+    const q = document.createElement("p"); q.textContent = confirming.question; q.className = "question";
+    box.append(q, button("confirm", S.confirm, async () => { const run = confirming.run; confirming = null; drawControls(); await run(); }, "primary"),
+      button("cancel", S.cancel, () => { confirming = null; sealMode = false; drawControls(); }));
+    return;
+  }
+  const seated = view.me || view.seated;
+  if (!seated) return;
+  if (view.phase === "nigiri" && view.nigiri && view.nigiri.guesser === view.viewer) {
+    box.append(button("guess-even", S["guess-even"], () => send("guess", { even: true })),
+      button("guess-odd", S["guess-odd"], () => send("guess", { even: false })));
+  }
+  if (view.phase === "ready") box.append(button("start", S["start-clock"], () => send("start")));
+  if (view.phase === "playing" && view.me) {
+    box.append(button("pass", S.pass, () => ask("pass", S["confirm-pass"], () => send("pass", { move_number: view.move_number + 1 }))));
+    box.append(button("resign", S.resign, () => ask("resign", S["confirm-resign"], () => send("resign")), "danger"));
+    if (myTurn()) box.append(button("seal", S["seal"], () => { sealMode = true; status(S["seal-help"]); }));
+  }
+  if (view.phase === "scoring" && view.me) {
+    box.append(button("accept", S["accept-count"], () => send("accept"), "primary"), button("dispute", S["dispute-count"], () => send("dispute")));
+  }
+}
+
+
+function status(text) { $("#status").textContent = text; }
+
+function drawPanel() {
+  sideText("black"); sideText("white");
+  const st = $("#status");
+  if (view.phase === "playing" && view.to_move) {
+    st.setAttribute("data-to-move", view.to_move);
+    st.textContent = myTurn() ? S["your-turn"] : S[`to-move-${view.to_move}`];
+  } else {
+    st.removeAttribute("data-to-move");
+    let text = S[`phase-${view.phase}`] || view.phase;
+    if (view.phase === "nigiri" && view.nigiri) text += " · " + (view.nigiri.guesser === view.viewer ? S["nigiri-you-guess"] : S["nigiri-wait"]);
+    if (view.sealed) text += " · " + S["sealed-note"];
+    st.textContent = text;
+  }
+  const count = $("#count"); count.replaceChildren();
+  if (view.phase === "scoring" && view.scoring) {
+    const sc = view.scoring, p = document.createElement("p");
+    p.textContent = view.me ? S["scoring-help"] : S["phase-scoring"];
+    count.append(p);
+    if (sc.count) {
+      const c = document.createElement("p"); c.className = "count-line";
+      c.textContent = fmt("count-line", { sgf: sc.count.sgf, stones: sc.count.stones });
+      count.append(c);
+    }
+    const a = document.createElement("p"); a.className = "small";
+    a.textContent = [sc.accepted.black ? S["scoring-accepted-black"] : "", sc.accepted.white ? S["scoring-accepted-white"] : ""].filter(Boolean).join(" · ") || S["scoring-waiting"];
+    count.append(a);
+  }
+  const rb = $("#result"); rb.replaceChildren();
+  if (view.result) {
+    const label = document.createElement("span"); label.textContent = S["result-label"] + " ";
+    const r = document.createElement("strong"); r.setAttribute("data-result", ""); r.textContent = view.result.sgf || "";
+    const w = document.createElement("p"); w.className = "words"; w.textContent = [view.result.words, view.result.text].filter(Boolean).join(" · ");
+    rb.append(label, r, w);
+  }
+  const list = $("#moves"); const moves = view.all_moves || [];
+  if (list.children.length !== moves.length) {
+    list.replaceChildren(...moves.map(([c, m], i) => {
+      const li = document.createElement("li"); li.textContent = `${i + 1}. ${S[c]} ${m === "pass" ? S.pass : m}`; return li;
+    }));
+    list.scrollTop = list.scrollHeight;
+  }
+  $("#vertex-entry").hidden = !(view.me && (view.phase === "playing" || view.phase === "scoring"));
+  drawControls(); tickClocks(); announce();
+}
+
+function clockText(ms) {
+  const t = Math.max(0, Math.ceil(ms / 1000)), h = Math.floor(t / 3600), m = Math.floor(t / 60) % 60, s = String(t % 60).padStart(2, "0");
+  return (h ? h + ":" + String(m).padStart(2, "0") : m) + ":" + s;
+}
+
+function tickClocks() {
+  for (const side of ["black", "white"]) {
+    const el = document.querySelector(`[data-clock="${side}"]`), per = el.nextElementSibling;
+    const c = view.clock && view.clock[side];
+    if (!c) { el.textContent = "—"; per.textContent = ""; continue; }
+    const running = view.phase === "playing" && view.to_move === side;
+    let elapsed = running ? Date.now() - receivedAt : 0, main = c.main_ms, period = c.period_left_ms;
+    if (main > 0) { const used = Math.min(main, elapsed); main -= used; elapsed -= used; if (main > 0) elapsed = 0; }
+    if (main <= 0 && elapsed > 0) period = Math.max(0, period - elapsed);
+    if (main > 0) { el.textContent = clockText(main); per.textContent = c.periods_left ? fmt("periods-left", { n: c.periods_left }) : ""; }
+    else { el.textContent = clockText(period); per.textContent = `${S["byo-yomi"]} ` + (c.moves_left ? fmt("moves-left", { n: c.moves_left }) : fmt("periods-left", { n: c.periods_left })); }
+    el.setAttribute("aria-label", `${S[side]} ${el.textContent} ${per.textContent}`);
+  }
+}
+
+function announce() {
+  for (const side of ["black", "white"]) document.querySelector(`.side[data-side="${side}"] .call`).textContent = "";
+  const call = view.phase === "playing" ? view.call : null;
+  if (!call) { lastCall = ""; return; }
+  document.querySelector(`.side[data-side="${call.side}"] .call`).textContent = call.text;
+  const key = `${view.move_number}:${call.side}:${call.text}`;
+  if (key === lastCall) return;
+  lastCall = key;
+  if (!muted && window.speechSynthesis) {
+    const u = new SpeechSynthesisUtterance(call.text); u.lang = LANG; speechSynthesis.cancel(); speechSynthesis.speak(u);
+  }
+}
+
+async function send(action, body = {}) {
+  showError("");
+  const answer = await act(action, body);
+  if (!answer.ok) { showError(answer.message || answer.code); draw(); }
+  return answer;
+}
+
+async function playAt(x, y) {
+  const n = view.size, vertex = vertexName(x, y, n);
+  if (sealMode) {
+    ask("seal", fmt("confirm-seal", { vertex }), async () => { sealMode = false; await send("seal", { vertex }); });
+    return;
+  }
+  if (view.phase === "scoring" && view.me) { toggleDead(x, y); return; }
+  if (!myTurn() || pending) return;
+  const cell = board.cell(x, y);
+  if (cell.hasAttribute("data-stone")) { showError(S["vertex-" + cell.getAttribute("data-stone")]); return; }
+  showError("");
+  pending = vertex; board.place(x, y, view.me); board.ghostColor = null;
+  const answer = await act("play", { vertex, move_number: view.move_number + 1 });
+  if (!answer.ok) { pending = null; showError(answer.message || answer.code); draw(); }
+}
+
+function toggleDead(x, y) {
+  const n = view.size, r = rows();
+  if (r[y][x] !== "X" && r[y][x] !== "O") return;
+  const chain = new Set(chainOf(r, x, y).map(([a, b]) => b * n + a));
+  const marks = (view.scoring.marks || []).filter((m) => { const p = parseVertex(m, n); return p && !chain.has(p[1] * n + p[0]); });
+  const wasDead = marks.length !== (view.scoring.marks || []).length;
+  if (!wasDead) marks.push(vertexName(x, y, n));
+  send("mark", { vertices: marks });
+}
+
+function onBoardClick(e) {
+  const g = e.target.closest && e.target.closest("[data-vertex]");
+  if (!g || !board) return;
+  const p = parseVertex(g.getAttribute("data-vertex"), board.n);
+  if (p) playAt(p[0], p[1]);
+}
+
+function onBoardKey(e) {
+  if (!board) return;
+  const n = board.n, [x, y] = board.cursor || [Math.floor(n / 2), Math.floor(n / 2)];
+  const moves = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+  if (moves[e.key]) {
+    e.preventDefault();
+    const nx = Math.min(n - 1, Math.max(0, x + moves[e.key][0])), ny = Math.min(n - 1, Math.max(0, y + moves[e.key][1]));
+    board.setCursor(nx, ny);
+    const c = board.cell(nx, ny), stone = c.getAttribute("data-stone");
+    status(`${vertexName(nx, ny, n)} · ${S[stone ? "vertex-" + stone : "vertex-empty"]}${c.hasAttribute("data-dead") ? " · " + S["vertex-dead"] : ""}`);
+  } else if ((e.key === "Enter" || e.key === " ") && board.cursor) { e.preventDefault(); playAt(x, y); }
+}
+
+$("#vertex-entry").addEventListener("submit", (e) => {
+  e.preventDefault();
+  const input = $("#vertex-input"), p = board && parseVertex(input.value, board.n);
+  if (!p) { showError(fmt("board-label", { n: view.size })); return; }
+  input.value = ""; playAt(p[0], p[1]);
+});
+
+const mute = document.querySelector('[data-action="mute"]');
+function drawMute() { mute.textContent = muted ? S["sound-off"] : S["sound-on"]; mute.setAttribute("aria-pressed", String(muted)); }
+mute.addEventListener("click", () => { muted = !muted; localStorage.setItem("weiqi-muted", muted ? "1" : "0"); if (muted && window.speechSynthesis) speechSynthesis.cancel(); drawMute(); });
+drawMute();
+
+// The referee panel: each form is one command.
+for (const form of document.querySelectorAll("form[data-referee]")) {
+  form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    const f = new FormData(form), kind = form.dataset.referee;
+    if (kind === "warn") send("warn", { color: f.get("color"), reason: f.get("reason") });
+    else if (kind === "pause") send("pause", { reason: f.get("reason") || "" });
+    else if (kind === "void") send("void", { reason: f.get("reason") });
+    else if (kind === "lateness") send("lateness", { color: f.get("color"), minutes: Number(f.get("minutes")) });
+    else if (kind === "adjudicate") send("adjudicate", { outcome: f.get("outcome"), note: f.get("note") });
+    else if (kind === "correct-clock") {
+      const side = (s) => f.get(`${s}_on`) ? { main_s: Number(f.get(`${s}_main`)), periods_left: Number(f.get(`${s}_periods`)) } : null;
+      send("correct-clock", { black: side("black"), white: side("white"), reason: f.get("reason") });
+    }
+  });
+  for (const b of form.querySelectorAll('button[type="button"]')) b.addEventListener("click", () => send(b.dataset.action));
+}
+
+// Live: one view per event; EventSource reconnects by itself and the server starts again from the log.
+let lostAt = 0;
+function connect() {
+  const source = new EventSource(`/games/${encodeURIComponent(GAME)}/live?lang=${LANG}`);
+  source.addEventListener("view", (e) => {
+    view = JSON.parse(e.data); receivedAt = Date.now();
+    if (lostAt) { lostAt = 0; document.body.classList.remove("offline"); status(S.reconnected); }
+    draw();
+  });
+  source.addEventListener("open", () => { if (lostAt) document.body.classList.remove("offline"); });
+  source.addEventListener("error", () => {
+    if (!lostAt) lostAt = Date.now();
+    document.body.classList.add("offline"); status(S.reconnecting);
+  });
+}
+draw();
+connect();
+setInterval(tickClocks, 250);

@@ -1,0 +1,27 @@
+// Several boards at once, each following its game's stream, read-only.
+import { Board, parseVertex } from "./board.js";
+
+const config = JSON.parse(document.getElementById("watch-config").textContent);
+const S = config.strings;
+const clock = (ms) => { const t = Math.max(0, Math.ceil(ms / 1000)); return Math.floor(t / 60) + ":" + String(t % 60).padStart(2, "0"); };
+for (const article of document.querySelectorAll("article.mini")) {
+  const id = article.dataset.game, svg = article.querySelector("svg");
+  let board = null;
+  const source = new EventSource(`/games/${encodeURIComponent(id)}/live?lang=${config.lang}`);
+  source.addEventListener("view", (e) => {
+    const v = JSON.parse(e.data);
+    if (!v.size) return;
+    if (!board || board.n !== v.size) board = new Board(svg, v.size, { label: (S["board-label"] || "").replace(/\{ ?\$?n ?\}/g, v.size) });
+    const last = v.last_move && v.last_move.move !== "pass" ? parseVertex(v.last_move.move, v.size) : null;
+    board.draw(v.rows || [], { last });
+    const name = (p) => (p && (p.name || p.id)) || "";
+    article.querySelector(".names").textContent = `${S.black} ${name(v.black)} – ${S.white} ${name(v.white)}`;
+    article.querySelector(".status").textContent = v.result ? v.result.sgf : (S[`phase-${v.phase}`] || "") + (v.move_number ? " · " + v.move_number : "");
+    for (const side of ["black", "white"]) {
+      const c = v.clock && v.clock[side], el = article.querySelector(`[data-clock="${side}"]`);
+      el.textContent = c ? clock(c.main_ms > 0 ? c.main_ms : c.period_left_ms) : "—";
+    }
+  });
+  source.addEventListener("error", () => article.classList.add("offline"));
+  source.addEventListener("view", () => article.classList.remove("offline"));
+}

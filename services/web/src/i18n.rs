@@ -1,0 +1,98 @@
+//! Every string the pages show, from the Fluent catalogues `locales/zh-CN/web.ftl` and
+//! `locales/en/web.ftl` (compiled in). The Go vocabulary follows Chinese usage: 黑, 白, 提子, 读秒,
+//! 数子, 贴目, 猜先, 封盘, 中盘胜. Results, byo-yomi calls and time systems in words come from
+//! [`weiqi_gateway::words`], shared with the overlay.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::sync::LazyLock;
+
+use fluent_templates::fluent_bundle::FluentValue;
+use fluent_templates::{LanguageIdentifier, Loader};
+pub use weiqi_gateway::words::Lang;
+
+fluent_templates::static_loader! {
+    static LOCALES = {
+        locales: "./locales",
+        fallback_language: "en",
+        // No Unicode isolation marks around arguments: they show up in copied text and in tests.
+        customise: |bundle| bundle.set_use_isolating(false),
+    };
+}
+
+static ZH: LazyLock<LanguageIdentifier> = LazyLock::new(|| "zh-CN".parse().expect("a language tag"));
+static EN: LazyLock<LanguageIdentifier> = LazyLock::new(|| "en".parse().expect("a language tag"));
+
+fn id(lang: Lang) -> &'static LanguageIdentifier {
+    match lang {
+        Lang::ZhCn => &ZH,
+        Lang::En => &EN,
+    }
+}
+
+/// The message `key` in `lang`.
+pub fn t(lang: Lang, key: &str) -> String {
+    LOCALES.lookup(id(lang), key)
+}
+
+/// The message `key` in `lang`, if the catalogue has it.
+pub fn try_t(lang: Lang, key: &str) -> Option<String> {
+    LOCALES.try_lookup(id(lang), key)
+}
+
+/// The message `key` in `lang` with arguments (`{ $name }` in the catalogue).
+pub fn ta(lang: Lang, key: &str, args: &[(&'static str, String)]) -> String {
+    let args: HashMap<Cow<'static, str>, FluentValue> =
+        args.iter().map(|(k, v)| (Cow::Borrowed(*k), FluentValue::from(v.clone()))).collect();
+    LOCALES.lookup_with_args(id(lang), key, &args)
+}
+
+/// The strings the page scripts need, as one JSON object (`key` → text), so scripts speak the
+/// page's language from the same catalogue.
+pub fn script_strings(lang: Lang, keys: &[&str]) -> serde_json::Value {
+    serde_json::Value::Object(keys.iter().map(|k| (k.to_string(), serde_json::Value::String(t(lang, k)))).collect())
+}
+
+/// A refusal's reason in `lang`, from its stable code (`ko`, `superko`, `not_your_turn`, …), else the
+/// server's own words.
+pub fn refusal(lang: Lang, code: &str, fallback: &str) -> String {
+    try_t(lang, &format!("refusal-{}", code.replace('_', "-")))
+        .unwrap_or_else(|| if fallback.is_empty() { t(lang, "refusal-unknown") } else { fallback.to_string() })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ids(text: &str) -> std::collections::BTreeSet<String> {
+        text.lines()
+            .filter(|l| l.chars().next().is_some_and(|c| c.is_ascii_lowercase()))
+            .filter_map(|l| l.split_once('=').map(|(k, _)| k.trim().to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn both_catalogues_have_every_message() {
+        let zh = ids(include_str!("../locales/zh-CN/web.ftl"));
+        let en = ids(include_str!("../locales/en/web.ftl"));
+        let only_zh: Vec<_> = zh.difference(&en).collect();
+        let only_en: Vec<_> = en.difference(&zh).collect();
+        assert!(only_zh.is_empty() && only_en.is_empty(), "only in zh-CN: {only_zh:?}; only in en: {only_en:?}");
+        assert!(zh.len() > 100, "{} messages", zh.len());
+    }
+
+    #[test]
+    fn go_terms_are_in_their_usual_chinese() {
+        assert_eq!(t(Lang::ZhCn, "black"), "黑");
+        assert_eq!(t(Lang::ZhCn, "white"), "白");
+        assert_eq!(t(Lang::ZhCn, "captures"), "提子");
+        assert_eq!(t(Lang::ZhCn, "komi"), "贴目");
+        assert_eq!(t(Lang::ZhCn, "time-chinese"), "读秒（保留分钟）");
+        assert_eq!(t(Lang::ZhCn, "phase-scoring"), "数子");
+        assert_eq!(t(Lang::En, "black"), "Black");
+        assert_eq!(refusal(Lang::ZhCn, "ko", ""), "打劫：不能立即提回");
+        assert_eq!(refusal(Lang::En, "not_your_turn", ""), "It is not your turn.");
+        assert_eq!(refusal(Lang::En, "no_such_code", "the server's words"), "the server's words");
+        assert_eq!(ta(Lang::En, "move-number", &[("n", "12".into())]), "Move 12");
+    }
+}

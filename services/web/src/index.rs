@@ -1,0 +1,191 @@
+//! What the pages list: every game and every account, folded from their logs.
+//!
+//! Two followers read the `game` and `account` logs from the start (on every start: the index is a
+//! read model, rebuilt rather than stored) and fold each aggregate through its own pure `evolve`. The
+//! lobby's lists are queries on it; a change bumps a counter the lobby's stream waits on.
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::{Arc, Mutex};
+
+use futures::StreamExt;
+use tokio::sync::watch;
+use weiqi_account::Account;
+use weiqi_account::aggregate::Accounts;
+use weiqi_aggregate::Aggregate;
+use weiqi_eventlog::{AggregateKind, EventLog, LogError, Position};
+use weiqi_game::convert::fold_recorded;
+use weiqi_game::domain::{GameState, Phase};
+
+use crate::Web;
+
+/// The folded games and accounts.
+pub struct Index {
+    inner: Mutex<Folded>,
+    changes: watch::Sender<u64>,
+}
+
+#[derive(Default)]
+struct Folded {
+    games: HashMap<String, GameState>,
+    /// Game ids in order of creation.
+    order: Vec<String>,
+    accounts: BTreeMap<String, Account>,
+    version: u64,
+}
+
+impl Default for Index {
+    fn default() -> Index {
+        Index { inner: Mutex::new(Folded::default()), changes: watch::channel(0).0 }
+    }
+}
+
+/// A game as the lobby lists it.
+#[derive(Clone, Debug)]
+pub struct Listed {
+    /// Its id.
+    pub id: String,
+    /// Its state.
+    pub state: GameState,
+}
+
+impl Listed {
+    /// Whether it is being played (or counted, paused, adjourned, or waiting for its nigiri).
+    pub fn live(&self) -> bool {
+        matches!(
+            self.state.phase,
+            Phase::Nigiri | Phase::Ready | Phase::Playing | Phase::Paused | Phase::Adjourned | Phase::Scoring
+        )
+    }
+
+    /// Whether `player` is seated in it.
+    pub fn seats(&self, player: &str) -> bool {
+        self.state.setup.as_ref().is_some_and(|s| s.first.id.0 == player || s.second.id.0 == player)
+    }
+}
+
+impl Index {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Folded> {
+        self.inner.lock().expect("index lock")
+    }
+
+    /// Whether some enabled account holds the `admin` role.
+    pub fn has_admin(&self) -> bool {
+        self.lock().accounts.values().any(|a| a.disabled.is_none() && a.roles.contains("admin"))
+    }
+
+    /// Every account, by name.
+    pub fn accounts(&self) -> Vec<(String, Account)> {
+        self.lock().accounts.iter().map(|(k, v)| (k.clone(), v.clone())).collect()
+    }
+
+    /// The account `name` as last folded.
+    pub fn account(&self, name: &str) -> Option<Account> {
+        self.lock().accounts.get(name).cloned()
+    }
+
+    /// The games `keep` selects, newest first, at most `limit`.
+    pub fn games(&self, limit: usize, keep: impl Fn(&Listed) -> bool) -> Vec<Listed> {
+        let folded = self.lock();
+        folded
+            .order
+            .iter()
+            .rev()
+            .filter_map(|id| folded.games.get(id).map(|s| Listed { id: id.clone(), state: s.clone() }))
+            .filter(|l| keep(l))
+            .take(limit)
+            .collect()
+    }
+
+    /// One game.
+    pub fn game(&self, id: &str) -> Option<Listed> {
+        self.lock().games.get(id).map(|s| Listed { id: id.to_string(), state: s.clone() })
+    }
+
+    /// A receiver that changes whenever a game or an account does.
+    pub fn changes(&self) -> watch::Receiver<u64> {
+        self.changes.subscribe()
+    }
+
+    /// Tells the lobby's streams something changed that is not in a log (a challenge).
+    pub fn poke(&self) {
+        let mut folded = self.lock();
+        self.bump(&mut folded);
+    }
+
+    fn bump(&self, folded: &mut Folded) {
+        folded.version += 1;
+        self.changes.send_replace(folded.version);
+    }
+}
+
+/// Starts both followers; returns once both have folded what the logs held when called.
+pub(crate) async fn spawn(web: Arc<Web>) -> Result<(), LogError> {
+    let (games_ready, games_done) = tokio::sync::oneshot::channel();
+    let (accounts_ready, accounts_done) = tokio::sync::oneshot::channel();
+    let games_head = web.log.head(AggregateKind::Game).await?;
+    let accounts_head = web.log.head(AggregateKind::Account).await?;
+    let mut games = web.log.follow(AggregateKind::Game, Position::START).await?;
+    let mut accounts = web.log.follow(AggregateKind::Account, Position::START).await?;
+    let w = web.clone();
+    tokio::spawn(async move {
+        let mut ready = Some(games_ready);
+        if Position::START.reaches(games_head) {
+            let _ = ready.take().map(|r| r.send(()));
+        }
+        while let Some(item) = games.next().await {
+            let Ok(recorded) = item else { continue };
+            {
+                let mut folded = w.index.lock();
+                let id = recorded.aggregate_id.to_string();
+                if !folded.games.contains_key(&id) {
+                    folded.order.push(id.clone());
+                }
+                let state = folded.games.entry(id.clone()).or_default();
+                if recorded.sequence == state.version + 1
+                    && let Err(e) = fold_recorded(state, &recorded)
+                {
+                    tracing::warn!(game = %id, error = %e, "the web's index cannot fold this game");
+                }
+                w.index.bump(&mut folded);
+            }
+            if recorded.position.reaches(games_head) {
+                let _ = ready.take().map(|r| r.send(()));
+            }
+        }
+    });
+    let w = web.clone();
+    tokio::spawn(async move {
+        let mut ready = Some(accounts_ready);
+        if Position::START.reaches(accounts_head) {
+            let _ = ready.take().map(|r| r.send(()));
+        }
+        while let Some(item) = accounts.next().await {
+            let Ok(recorded) = item else { continue };
+            match Accounts::decode(&recorded) {
+                Ok(event) => {
+                    let mut folded = w.index.lock();
+                    let account = folded.accounts.entry(recorded.aggregate_id.to_string()).or_default();
+                    if let Err(e) = Accounts::evolve(account, &event) {
+                        tracing::warn!(account = %recorded.aggregate_id, error = %e, "cannot fold this account");
+                    }
+                    // Tokens of a disabled account, and revoked tokens, stop verifying everywhere the
+                    // authority is used (gRPC, overlays, sessions) as soon as the event is folded.
+                    w.auth.deny_subject(recorded.aggregate_id.as_str(), account.disabled.is_some());
+                    for (id, token) in &account.tokens {
+                        if token.revoked {
+                            w.auth.revoke_token(id);
+                        }
+                    }
+                    w.index.bump(&mut folded);
+                }
+                Err(e) => tracing::warn!(error = %e, "an account event that does not decode"),
+            }
+            if recorded.position.reaches(accounts_head) {
+                let _ = ready.take().map(|r| r.send(()));
+            }
+        }
+    });
+    let _ = games_done.await;
+    let _ = accounts_done.await;
+    Ok(())
+}

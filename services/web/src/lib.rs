@@ -1,0 +1,131 @@
+//! `weiqi-web`: the web front door (`../shared/spec/WEB.md`), served by the gateway's HTTP side at `/`.
+//!
+//! Pages are rendered on the server with [`maud`] and made live with two small ES modules
+//! (`assets/game.js`, `assets/lobby.js`) and Server-Sent Events. There is no Node step: the assets are
+//! files in this crate, compiled into the binary and served under their content hash with a year's
+//! cache lifetime.
+//!
+//! * [`session`] — who is asking: the session cookie (HttpOnly, SameSite=Lax, Secure under TLS) carries
+//!   an API token with the account's claims, checked against the account's log on every request, so
+//!   a disabled account is logged out at once; the CSRF token (double-submit cookie, compared in
+//!   constant time) that every form and `fetch` POST carries; the language (`?lang=`, the `lang`
+//!   cookie, `Accept-Language`, else Chinese).
+//! * [`limits`] — login attempts per address and per account (GCRA from `governor`).
+//! * [`i18n`] — every string in a Fluent catalogue, zh-CN and en (`locales/`), with the Go vocabulary
+//!   in its usual Chinese (黑, 白, 提子, 读秒, 数子, 贴目, 中盘胜…).
+//! * [`index`] — the games and accounts the pages list, folded from the logs (rebuilt on start).
+//! * [`challenges`] — casual games offered and taken up in the lobby.
+//! * [`pages`] — home and lobby, login, the first-administrator page, the account page (API tokens),
+//!   the administrators' accounts page, the game page (players, spectators, referees), the
+//!   multi-board view.
+//! * [`live`] — a game's view as Server-Sent Events, for the viewer's role (the sealed move hidden).
+//! * [`act`] — a page's commands (`POST /games/{id}/act`), sent through the gRPC gateway's own
+//!   [`weiqi_gateway::game::GameGateway`] with the session's token, so the web decides no rule and
+//!   adds no second permission model.
+//!
+//! # Stable test contract (WEB.md)
+//!
+//! `[data-vertex]` on every intersection (with `data-stone`, `data-dead`), `[data-action]` on every
+//! command control (`confirm` for confirmations), `[data-result]`, `[data-to-move]`,
+//! `[data-clock=black|white]`, `[data-error]`; `/login` with `input[name=name]`,
+//! `input[name=password]` and one submit button; `/games/{id}`.
+//!
+//! # Invariants
+//!
+//! * Architecture Invariant: the web calls the same game service and makes the same actor checks as
+//!   gRPC callers, through the same gateway code; it keeps no game state of its own.
+//! * A POST without the CSRF token appends nothing.
+//! * What a role may not see (the sealed move, the nigiri secret) is not in any page or stream sent to
+//!   it: views are folded through the game domain, which keeps both hidden until revealed.
+
+pub mod act;
+pub mod assets;
+pub mod challenges;
+pub mod i18n;
+pub mod index;
+pub mod limits;
+pub mod live;
+pub mod pages;
+pub mod session;
+
+use std::sync::{Arc, Mutex};
+
+use weiqi_account::AccountService;
+use weiqi_eventlog::AnyEventLog;
+use weiqi_gateway::auth::Authority;
+use weiqi_gateway::game::GameGateway;
+
+/// How the web is set up.
+#[derive(Clone, Debug, Default)]
+pub struct WebConfig {
+    /// Mark cookies `Secure` (the site is served over TLS, directly or behind a proxy).
+    pub secure_cookies: bool,
+}
+
+/// The web's shared state.
+pub struct Web {
+    pub(crate) log: AnyEventLog,
+    pub(crate) auth: Authority,
+    pub(crate) game: GameGateway,
+    pub(crate) accounts: AccountService<AnyEventLog>,
+    pub(crate) index: index::Index,
+    pub(crate) challenges: challenges::Challenges,
+    pub(crate) limits: limits::LoginLimits,
+    pub(crate) config: WebConfig,
+    /// The one-time secret of the first-administrator link, while no administrator exists.
+    pub(crate) setup: Mutex<Option<String>>,
+}
+
+impl Web {
+    /// The web over the log, the token authority, the gateway's game RPCs and the accounts.
+    pub fn new(
+        log: AnyEventLog,
+        auth: Authority,
+        game: GameGateway,
+        accounts: AccountService<AnyEventLog>,
+        config: WebConfig,
+    ) -> Arc<Web> {
+        Arc::new(Web {
+            index: index::Index::default(),
+            challenges: challenges::Challenges::default(),
+            limits: limits::LoginLimits::default(),
+            setup: Mutex::new(None),
+            log,
+            auth,
+            game,
+            accounts,
+            config,
+        })
+    }
+
+    /// Starts folding the game and account logs into the index, and waits until it has caught up with
+    /// what is stored (so the first page lists every game).
+    ///
+    /// # Errors
+    /// The log is unreachable.
+    pub async fn start(self: &Arc<Web>) -> Result<(), weiqi_eventlog::LogError> {
+        index::spawn(self.clone()).await
+    }
+
+    /// The path of the first-administrator page (`/setup/{secret}`), made once while no account holds
+    /// the `admin` role; `None` once one does.
+    pub fn first_admin_path(&self) -> Option<String> {
+        if self.index.has_admin() {
+            return None;
+        }
+        let mut setup = self.setup.lock().expect("setup lock");
+        let secret = setup.get_or_insert_with(|| {
+            let mut bytes = Vec::with_capacity(32);
+            bytes.extend_from_slice(uuid::Uuid::new_v4().as_bytes());
+            bytes.extend_from_slice(uuid::Uuid::new_v4().as_bytes());
+            hex::encode(bytes)
+        });
+        Some(format!("/setup/{secret}"))
+    }
+
+    /// The pages, to merge into the gateway's HTTP router (beside `/overlay`, `/metrics`, `/healthz`
+    /// and `/games/{id}/sgf`).
+    pub fn router(self: &Arc<Web>) -> axum::Router {
+        pages::router(self.clone())
+    }
+}

@@ -1,0 +1,87 @@
+//! Login attempts, limited per address and per account name (GCRA, `governor`).
+//!
+//! * Per account: 5 attempts at once, then one every 20 s. Guessing one member's password is slow
+//!   whichever addresses it comes from.
+//! * Per address: 9 attempts at once, then one every 6 s. One machine cannot try many names quickly
+//!   (a venue behind one NAT still logs in a table of players a minute).
+//!
+//! Every attempt counts, right or wrong: a limiter that only counted failures would tell which
+//! attempts succeeded. A limited attempt is not checked at all (no Argon2 work is done for it).
+
+use std::net::IpAddr;
+use std::num::NonZeroU32;
+use std::time::Duration;
+
+use governor::clock::{Clock, DefaultClock};
+use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
+
+/// Attempts per account before the limit bites.
+pub const ACCOUNT_BURST: u32 = 5;
+/// Attempts per address before the limit bites.
+pub const ADDRESS_BURST: u32 = 9;
+
+/// The two limiters.
+pub struct LoginLimits {
+    by_account: DefaultKeyedRateLimiter<String>,
+    by_address: DefaultKeyedRateLimiter<IpAddr>,
+}
+
+fn quota(burst: u32, every: Duration) -> Quota {
+    Quota::with_period(every).expect("a nonzero period").allow_burst(NonZeroU32::new(burst).expect("nonzero burst"))
+}
+
+impl Default for LoginLimits {
+    fn default() -> LoginLimits {
+        LoginLimits {
+            by_account: RateLimiter::keyed(quota(ACCOUNT_BURST, Duration::from_secs(20))),
+            by_address: RateLimiter::keyed(quota(ADDRESS_BURST, Duration::from_secs(6))),
+        }
+    }
+}
+
+impl LoginLimits {
+    /// Counts an attempt on `account` from `address`; `Err(wait)` if either limit is reached.
+    pub fn attempt(&self, account: &str, address: Option<IpAddr>) -> Result<(), Duration> {
+        let now = DefaultClock::default().now();
+        if let Some(ip) = address
+            && let Err(until) = self.by_address.check_key(&ip)
+        {
+            return Err(until.wait_time_from(now));
+        }
+        let key = account.to_lowercase();
+        self.by_account.check_key(&key).map_err(|until| until.wait_time_from(now))?;
+        // Keep the maps small: forget keys whose limit has fully replenished.
+        if self.by_account.len() > 10_000 {
+            self.by_account.retain_recent();
+            self.by_address.retain_recent();
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_sixth_rapid_attempt_on_one_account_is_limited() {
+        let limits = LoginLimits::default();
+        for i in 0..ACCOUNT_BURST {
+            assert!(limits.attempt("li", None).is_ok(), "attempt {}", i + 1);
+        }
+        let wait = limits.attempt("LI", None).unwrap_err();
+        assert!(wait > Duration::ZERO && wait <= Duration::from_secs(20), "{wait:?}");
+        assert!(limits.attempt("wang", None).is_ok(), "another account is not limited");
+    }
+
+    #[test]
+    fn the_tenth_rapid_attempt_from_one_address_is_limited() {
+        let limits = LoginLimits::default();
+        let ip: IpAddr = "192.0.2.7".parse().unwrap();
+        for i in 0..ADDRESS_BURST {
+            assert!(limits.attempt(&format!("p{i}"), Some(ip)).is_ok(), "attempt {}", i + 1);
+        }
+        assert!(limits.attempt("p99", Some(ip)).is_err());
+        assert!(limits.attempt("p99", Some("192.0.2.8".parse().unwrap())).is_ok());
+    }
+}

@@ -1,0 +1,230 @@
+//! `GET /games/{id}/live`: the game page's Server-Sent Events.
+//!
+//! Each event is a `view`: the overlay's view of the game (board, players, clocks read at the server's
+//! time, the byo-yomi call, the last moves, the result in words) plus what the page needs on top: the
+//! move list, the dead-chain proposal during the count with who has accepted it and the live count it
+//! gives (points and stones), the nigiri's guesser, whether a move is sealed (never which), and who the
+//! viewer is in this game. A view is sent when the stream opens (folded from the log), after every
+//! event, and once a second while a clock runs, so byo-yomi calls are announced on time.
+//!
+//! `EventSource` reconnects by itself after a lost connection (a restarted gateway, a phone changing
+//! networks); the new stream starts again from the log, so the page resumes without a reload. The
+//! session cookie is sent with it (same origin), so no token is in the URL.
+
+use std::convert::Infallible;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::extract::{Path, RawQuery, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
+use futures::{Stream, StreamExt};
+use serde_json::{Value, json};
+use weiqi_eventlog::{AggregateId, AggregateKind, EventLog, EventStream};
+use weiqi_game::convert::fold_recorded;
+use weiqi_game::domain::{GameState, Phase};
+use weiqi_gateway::overlay::view_value;
+use weiqi_rules::{Action, Color};
+
+use crate::Web;
+use crate::i18n::Lang;
+use crate::session::Viewer;
+
+/// Who the viewer is in one game.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Seat {
+    /// The viewer's account, if signed in.
+    pub name: Option<String>,
+    /// May act as referee on this game.
+    pub referee: bool,
+    /// Acts as chief referee (one-sided clock corrections).
+    pub chief: bool,
+}
+
+impl Seat {
+    /// The seat of `viewer` at a game of `event` (`None`: a casual game).
+    pub fn of(viewer: &Viewer, event: Option<&str>) -> Seat {
+        match &viewer.member {
+            None => Seat::default(),
+            Some(m) => Seat {
+                name: Some(m.name().to_string()),
+                referee: m.claims.referees(event),
+                chief: m.has(weiqi_gateway::auth::Role::ChiefReferee),
+            },
+        }
+    }
+}
+
+fn color_name(c: Color) -> &'static str {
+    match c {
+        Color::Black => "black",
+        Color::White => "white",
+    }
+}
+
+/// The game's event (for referee scope).
+pub fn event_of(state: &GameState) -> Option<String> {
+    let setup = state.setup.as_ref()?;
+    setup.event_id.clone().or_else(|| setup.tournament.as_ref().map(|t| t.id.clone()))
+}
+
+/// The page's view of `state` for `seat`, read at `at`.
+pub fn page_view(game: &str, lang: Lang, state: &GameState, seat: &Seat, at: weiqi_clock::Millis) -> Value {
+    let mut v = view_value(game, lang, state, at);
+    let size = state.setup.as_ref().map_or(19, |s| s.size);
+    let gtp = |p: &weiqi_rules::Point| p.to_gtp(size);
+    let mut moves = Vec::new();
+    if let Some(g) = &state.game {
+        for a in g.actions() {
+            match a {
+                Action::Play(c, p) => moves.push(json!([color_name(*c), p.to_gtp(size)])),
+                Action::Pass(c) => moves.push(json!([color_name(*c), "pass"])),
+                _ => {}
+            }
+        }
+    }
+    let me = seat.name.as_deref().and_then(|n| {
+        if state.black.as_ref().is_some_and(|b| b.id.0 == n) {
+            Some("black")
+        } else if state.white.as_ref().is_some_and(|w| w.id.0 == n) {
+            Some("white")
+        } else {
+            None
+        }
+    });
+    let seated = seat
+        .name
+        .as_deref()
+        .is_some_and(|n| state.setup.as_ref().is_some_and(|s| s.first.id.0 == n || s.second.id.0 == n));
+    let scoring = (state.phase == Phase::Scoring).then(|| {
+        let count =
+            state.game.as_ref().and_then(|g| weiqi_rules::score(g, &state.proposal.points, state.warnings).ok());
+        json!({
+            "marks": state.proposal.points.iter().map(gtp).collect::<Vec<_>>(),
+            "by": state.proposal.by.map(color_name),
+            "accepted": { "black": state.proposal.accepted[0], "white": state.proposal.accepted[1] },
+            "count": count.map(|s| json!({
+                "sgf": s.result.to_sgf(),
+                "stones": s.result.in_stones(),
+                "black_half_points": s.black_total.0,
+                "white_half_points": s.white_total.0,
+                "black_area_halves": s.black_area_halves(),
+                "white_area_halves": s.white_area_halves(),
+            })),
+        })
+    });
+    let nigiri = state.nigiri.as_ref().map(|n| json!({ "guesser": n.guesser.0, "holder": n.holder.0 }));
+    let obj = v.as_object_mut().expect("the view is an object");
+    obj.insert("all_moves".into(), json!(moves));
+    obj.insert("dead".into(), json!(state.dead.iter().map(gtp).collect::<Vec<_>>()));
+    obj.insert("scoring".into(), scoring.unwrap_or(Value::Null));
+    obj.insert("nigiri".into(), nigiri.unwrap_or(Value::Null));
+    // That a move is sealed, never which: the point stays in the log until the referee resumes.
+    obj.insert("sealed".into(), json!(state.sealed.is_some()));
+    obj.insert("me".into(), json!(me));
+    obj.insert("seated".into(), json!(seated));
+    obj.insert("referee".into(), json!(seat.referee));
+    obj.insert("chief".into(), json!(seat.chief));
+    obj.insert("viewer".into(), json!(seat.name));
+    v
+}
+
+/// How often a running clock is re-sent.
+const TICK: Duration = Duration::from_secs(1);
+
+struct Follow {
+    game: String,
+    lang: Lang,
+    seat: Seat,
+    caught_up_at: u64,
+    events: EventStream,
+    ticker: tokio::time::Interval,
+    state: GameState,
+    done: bool,
+}
+
+fn now() -> weiqi_clock::Millis {
+    let d = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+    weiqi_clock::Millis(i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+}
+
+fn clock_runs(state: &GameState) -> bool {
+    state.phase == Phase::Playing
+        && state.clock.as_ref().is_some_and(|c| c.control().system != weiqi_clock::TimeSystem::NoClock)
+}
+
+fn view_event(f: &Follow) -> Event {
+    Event::default().event("view").data(page_view(&f.game, f.lang, &f.state, &f.seat, now()).to_string())
+}
+
+fn views(follow: Follow) -> impl Stream<Item = Result<Event, Infallible>> {
+    futures::stream::unfold(follow, |mut f| async move {
+        if f.done {
+            return None;
+        }
+        loop {
+            let running = f.state.version >= f.caught_up_at && clock_runs(&f.state);
+            tokio::select! {
+                item = f.events.next() => {
+                    let folded = match item {
+                        Some(Ok(recorded)) => fold_recorded(&mut f.state, &recorded),
+                        Some(Err(e)) => Err(e.to_string()),
+                        None => return None,
+                    };
+                    if let Err(e) = folded {
+                        return Some((Ok(Event::default().event("problem").data(e)), Follow { done: true, ..f }));
+                    }
+                    if f.state.version < f.caught_up_at {
+                        continue;
+                    }
+                    let view = view_event(&f);
+                    return Some((Ok(view), f));
+                }
+                _ = f.ticker.tick(), if running => {
+                    let view = view_event(&f);
+                    return Some((Ok(view), f));
+                }
+            }
+        }
+    })
+}
+
+/// `GET /games/{id}/live`.
+pub async fn live(
+    State(web): State<Arc<Web>>,
+    Path(game): Path<String>,
+    RawQuery(query): RawQuery,
+    headers: HeaderMap,
+) -> Response {
+    let viewer = web.viewer(&headers, query.as_deref()).await;
+    let Ok(id) = AggregateId::new(&game) else {
+        return (StatusCode::BAD_REQUEST, "bad game id").into_response();
+    };
+    let last = match web.log.last_sequence(AggregateKind::Game, &id).await {
+        Ok(0) => return (StatusCode::NOT_FOUND, "no such game").into_response(),
+        Ok(n) => n,
+        Err(e) => return (StatusCode::SERVICE_UNAVAILABLE, e.to_string()).into_response(),
+    };
+    let event = web.index.game(&game).and_then(|g| event_of(&g.state));
+    let seat = Seat::of(&viewer, event.as_deref());
+    let events = match web.log.watch(AggregateKind::Game, &id, 1).await {
+        Ok(s) => s,
+        Err(e) => return (StatusCode::SERVICE_UNAVAILABLE, e.to_string()).into_response(),
+    };
+    let mut ticker = tokio::time::interval_at(tokio::time::Instant::now() + TICK, TICK);
+    ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+    let follow = Follow {
+        game,
+        lang: viewer.lang,
+        seat,
+        caught_up_at: last,
+        events,
+        ticker,
+        state: GameState::default(),
+        done: false,
+    };
+    let sse = Sse::new(views(follow)).keep_alive(KeepAlive::new().interval(Duration::from_secs(15)));
+    ([(header::HeaderName::from_static("x-accel-buffering"), "no"), (header::CACHE_CONTROL, "no-store")], sse)
+        .into_response()
+}

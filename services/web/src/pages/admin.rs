@@ -1,0 +1,198 @@
+//! `/admin/accounts`: administrators create accounts, grant and revoke roles, disable and enable
+//! them. A disabled account's sessions stop at its next request (each request reads the account's
+//! log), and so do its API tokens' web sessions.
+
+use std::sync::Arc;
+
+use axum::Form;
+use axum::extract::{Path, RawQuery, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::Response;
+use maud::html;
+use serde::Deserialize;
+use weiqi_account::{AccountError, Actor};
+use weiqi_gateway::auth::Role;
+
+use super::{csrf_field, csrf_refused, message, page as layout, redirect};
+use crate::Web;
+use crate::i18n::{Lang, refusal, t, ta};
+use crate::session::{Member, Viewer, csrf_ok};
+
+/// An account refusal in the page's language.
+pub fn account_error(lang: Lang, e: &AccountError) -> String {
+    match e {
+        AccountError::Refused(r) => refusal(lang, r.code(), &r.to_string()),
+        AccountError::Password(_) => t(lang, "refusal-password-length"),
+        AccountError::RequestIdReused => t(lang, "refusal-request-id-reused"),
+        AccountError::Unavailable(_) => t(lang, "refusal-unavailable"),
+    }
+}
+
+fn admin_of(viewer: &Viewer) -> Option<&Member> {
+    viewer.member.as_ref().filter(|m| m.has(Role::Admin))
+}
+
+fn request_id() -> String {
+    uuid::Uuid::new_v4().to_string()
+}
+
+fn render(web: &Web, viewer: &Viewer, notice: Option<(bool, String)>) -> Response {
+    let lang = viewer.lang;
+    let accounts = web.index.accounts();
+    let body = html! {
+        h1 { (t(lang, "admin-title")) }
+        @if let Some((ok, text)) = &notice {
+            @if *ok { p.notice role="status" { (text) } } @else { p.error data-error="admin" role="alert" { (text) } }
+        }
+        section.card {
+            h2 { (t(lang, "admin-new-account")) }
+            form.grid method="post" action="/admin/accounts" {
+                (csrf_field(viewer))
+                label { (t(lang, "field-name")) input name="name" required pattern="[A-Za-z0-9_-]{1,64}" autocapitalize="none"; }
+                label { (t(lang, "field-display-name")) input name="display_name"; }
+                label { (t(lang, "field-role")) select name="role" { @for r in Role::ALL { option value=(r.name()) selected[r == Role::Player] { (t(lang, &format!("role-{}", r.name().replace('_', "-")))) } } } }
+                label { (t(lang, "field-new-password")) input name="password" type="password" minlength="8" autocomplete="new-password" required; }
+                button type="submit" data-action="create-account" { (t(lang, "admin-create")) }
+            }
+        }
+        section.card {
+            h2 { (t(lang, "admin-accounts")) }
+            div.table-wrap {
+                table {
+                    thead { tr { th { (t(lang, "field-name")) } th { (t(lang, "field-display-name")) } th { (t(lang, "field-roles")) } th { (t(lang, "field-status")) } th { } } }
+                    tbody {
+                        @for (name, a) in &accounts {
+                            tr data-account=(name) {
+                                td { (name) }
+                                td { (a.display_name) }
+                                td { (a.roles.iter().map(|r| t(lang, &format!("role-{}", r.replace('_', "-")))).collect::<Vec<_>>().join("、")) }
+                                td { @if let Some(why) = &a.disabled { (ta(lang, "account-disabled", &[("reason", why.clone())])) } @else { (t(lang, "account-enabled")) } }
+                                td.actions {
+                                    form.inline method="post" action={ "/admin/accounts/" (name) "/" (if a.disabled.is_some() { "enable" } else { "disable" }) } {
+                                        (csrf_field(viewer))
+                                        @if a.disabled.is_some() {
+                                            button type="submit" data-action="enable" { (t(lang, "admin-enable")) }
+                                        } @else {
+                                            button type="submit" data-action="disable" { (t(lang, "admin-disable")) }
+                                        }
+                                    }
+                                    form.inline method="post" action={ "/admin/accounts/" (name) "/grant" } {
+                                        (csrf_field(viewer))
+                                        select name="role" aria-label=(t(lang, "field-role")) { @for r in Role::ALL { option value=(r.name()) { (t(lang, &format!("role-{}", r.name().replace('_', "-")))) } } }
+                                        button type="submit" data-action="grant" { (t(lang, "admin-grant")) }
+                                        button type="submit" formaction={ "/admin/accounts/" (name) "/revoke" } data-action="revoke" { (t(lang, "admin-revoke")) }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    };
+    layout(web, viewer, &t(lang, "admin-title"), body, &[])
+}
+
+/// `GET /admin/accounts`.
+pub async fn page_get(web: &Web, viewer: &Viewer) -> Response {
+    if admin_of(viewer).is_none() {
+        return message(web, viewer, StatusCode::FORBIDDEN, &t(viewer.lang, "admin-only"));
+    }
+    render(web, viewer, None)
+}
+
+/// `GET /admin/accounts`.
+pub async fn page(State(web): State<Arc<Web>>, RawQuery(q): RawQuery, headers: HeaderMap) -> Response {
+    let viewer = web.viewer(&headers, q.as_deref()).await;
+    if viewer.member.is_none() {
+        return redirect("/login?next=/admin/accounts", web.cookies_for(&viewer));
+    }
+    page_get(&web, &viewer).await
+}
+
+/// The new-account form.
+#[derive(Deserialize)]
+pub struct CreateForm {
+    name: String,
+    #[serde(default)]
+    display_name: String,
+    role: String,
+    password: String,
+    #[serde(default)]
+    csrf: String,
+}
+
+/// `POST /admin/accounts`.
+pub async fn create(State(web): State<Arc<Web>>, headers: HeaderMap, Form(form): Form<CreateForm>) -> Response {
+    let viewer = web.viewer(&headers, None).await;
+    if !csrf_ok(&headers, Some(&form.csrf)) {
+        return csrf_refused(&web, &viewer);
+    }
+    let Some(admin) = admin_of(&viewer) else {
+        return message(&web, &viewer, StatusCode::FORBIDDEN, &t(viewer.lang, "admin-only"));
+    };
+    let name = form.name.trim();
+    let shown = if form.display_name.trim().is_empty() { name } else { form.display_name.trim() };
+    let actor = Actor::Admin(admin.name().to_string());
+    let result =
+        web.accounts.create(name, shown, &[form.role.clone()], Some(&form.password), &actor, &request_id()).await;
+    let lang = viewer.lang;
+    let notice = match result {
+        Ok(()) => (true, ta(lang, "admin-created", &[("name", name.to_string())])),
+        Err(e) => (false, account_error(lang, &e)),
+    };
+    wait_for_index(&web, name).await;
+    render(&web, &viewer, Some(notice))
+}
+
+/// Waits (briefly) until the index has folded `name`'s latest change, so the list shows it.
+async fn wait_for_index(web: &Web, name: &str) {
+    let target = web.accounts.get(name).await.ok().flatten();
+    for _ in 0..50 {
+        if web.index.account(name) == target {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+}
+
+/// A change to one account.
+#[derive(Deserialize)]
+pub struct ChangeForm {
+    #[serde(default)]
+    role: String,
+    #[serde(default)]
+    csrf: String,
+}
+
+/// `POST /admin/accounts/{name}/{disable|enable|grant|revoke}`.
+pub async fn change(
+    State(web): State<Arc<Web>>,
+    Path((name, verb)): Path<(String, String)>,
+    headers: HeaderMap,
+    Form(form): Form<ChangeForm>,
+) -> Response {
+    let viewer = web.viewer(&headers, None).await;
+    if !csrf_ok(&headers, Some(&form.csrf)) {
+        return csrf_refused(&web, &viewer);
+    }
+    let Some(admin) = admin_of(&viewer) else {
+        return message(&web, &viewer, StatusCode::FORBIDDEN, &t(viewer.lang, "admin-only"));
+    };
+    let actor = Actor::Admin(admin.name().to_string());
+    let lang = viewer.lang;
+    let id = request_id();
+    let result = match verb.as_str() {
+        "disable" => web.accounts.disable(&name, &t(lang, "admin-disabled-reason"), &actor, &id).await,
+        "enable" => web.accounts.enable(&name, &actor, &id).await,
+        "grant" => web.accounts.grant(&name, &form.role, &actor, &id).await,
+        "revoke" => web.accounts.revoke(&name, &form.role, &actor, &id).await,
+        _ => return message(&web, &viewer, StatusCode::NOT_FOUND, &t(lang, "not-found")),
+    };
+    let notice = match result {
+        Ok(()) => (true, ta(lang, &format!("admin-done-{verb}"), &[("name", name.clone())])),
+        Err(e) => (false, account_error(lang, &e)),
+    };
+    wait_for_index(&web, &name).await;
+    render(&web, &viewer, Some(notice))
+}

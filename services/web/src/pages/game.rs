@@ -1,0 +1,259 @@
+//! `/games/{id}`: the game page, for its players, for spectators (read-only), and with the referee
+//! panel for referees of its event. The page is rendered with the game's current view (so it draws at
+//! once), then `game.js` follows `/games/{id}/live` and sends commands to `/games/{id}/act`.
+//!
+//! Which controls a viewer gets is only a convenience: every command goes through the gateway's checks,
+//! so a player who forges a referee request is refused there (and the page shows the refusal).
+
+use std::sync::Arc;
+
+use axum::extract::{Path, RawQuery, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::Response;
+use maud::html;
+use serde_json::json;
+use weiqi_eventlog::{AggregateId, AggregateKind, EventLog};
+use weiqi_game::convert::fold_recorded;
+use weiqi_game::domain::GameState;
+
+use super::{json_block, message};
+use crate::Web;
+use crate::i18n::{script_strings, t};
+use crate::live::{Seat, event_of, page_view};
+
+/// The catalogue keys `game.js` uses.
+pub const SCRIPT_KEYS: &[&str] = &[
+    "black",
+    "white",
+    "captures",
+    "warnings",
+    "pass",
+    "resign",
+    "confirm",
+    "cancel",
+    "confirm-pass",
+    "confirm-resign",
+    "confirm-seal",
+    "to-move-black",
+    "to-move-white",
+    "your-turn",
+    "reconnecting",
+    "reconnected",
+    "phase-new",
+    "phase-nigiri",
+    "phase-ready",
+    "phase-playing",
+    "phase-paused",
+    "phase-adjourned",
+    "phase-scoring",
+    "phase-ended",
+    "nigiri-you-guess",
+    "nigiri-wait",
+    "scoring-help",
+    "scoring-accepted-black",
+    "scoring-accepted-white",
+    "scoring-waiting",
+    "count-line",
+    "seal-help",
+    "sealed-note",
+    "move-number",
+    "periods-left",
+    "moves-left",
+    "byo-yomi",
+    "board-label",
+    "vertex-empty",
+    "vertex-black",
+    "vertex-white",
+    "vertex-dead",
+    "sound-on",
+    "sound-off",
+    "refusal-unavailable",
+    "refusal-signed-out",
+    "done",
+    "result-label",
+    "last-move",
+    "guess-even",
+    "guess-odd",
+    "start-clock",
+    "seal",
+    "accept-count",
+    "dispute-count",
+];
+
+/// The game's state folded from its log (`None`: no such game).
+async fn state_of(web: &Web, game: &str) -> Result<Option<GameState>, String> {
+    let id = AggregateId::new(game).map_err(|e| e.to_string())?;
+    let events = web.log.read(AggregateKind::Game, &id, 1).await.map_err(|e| e.to_string())?;
+    if events.is_empty() {
+        return Ok(None);
+    }
+    let mut state = GameState::default();
+    for e in &events {
+        fold_recorded(&mut state, e)?;
+    }
+    Ok(Some(state))
+}
+
+fn now() -> weiqi_clock::Millis {
+    let d = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+    weiqi_clock::Millis(i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+}
+
+/// `GET /games/{id}`.
+pub async fn page(
+    State(web): State<Arc<Web>>,
+    Path(game): Path<String>,
+    RawQuery(q): RawQuery,
+    headers: HeaderMap,
+) -> Response {
+    page_for(&web, &game, q.as_deref(), &headers).await
+}
+
+async fn page_for(web: &Web, game: &str, q: Option<&str>, headers: &HeaderMap) -> Response {
+    let viewer = web.viewer(headers, q).await;
+    let lang = viewer.lang;
+    let state = match state_of(web, game).await {
+        Ok(Some(s)) => s,
+        Ok(None) => return message(web, &viewer, StatusCode::NOT_FOUND, &t(lang, "game-not-found")),
+        Err(e) => {
+            tracing::warn!(game = %game, error = %e, "game page");
+            return message(web, &viewer, StatusCode::SERVICE_UNAVAILABLE, &t(lang, "refusal-unavailable"));
+        }
+    };
+    let event = event_of(&state);
+    let seat = Seat::of(&viewer, event.as_deref());
+    let view = page_view(game, lang, &state, &seat, now());
+    let config = json!({
+        "game": game,
+        "lang": lang.tag(),
+        "strings": script_strings(lang, SCRIPT_KEYS),
+        "view": view,
+    });
+    let title = match (&state.black, &state.white, &state.setup) {
+        (Some(b), Some(w), _) => format!("{} – {}", b.name_or_id(), w.name_or_id()),
+        (_, _, Some(s)) => format!("{} – {}", s.first.name_or_id(), s.second.name_or_id()),
+        _ => t(lang, "game-title"),
+    };
+    let sides = ["black", "white"];
+    let body = html! {
+        section.game data-game=(game) {
+            div.board-wrap {
+                svg id="board" class="board" viewBox="0 0 100 100" role="application" tabindex="0"
+                    aria-label=(t(lang, "board-label")) aria-describedby="board-help" {}
+                p id="board-help" class="sr-only" { (t(lang, "board-help")) }
+            }
+            aside.panel {
+                h1.title { (title) }
+                div.sides {
+                    @for side in sides {
+                        div.side data-side=(side) {
+                            div.who { span.stone-icon.(side) aria-hidden="true" {} span.name {} span.rank {} }
+                            div.clock-line {
+                                span.clock data-clock=(side) role="timer" aria-live="off" aria-label=(t(lang, side)) { "—" }
+                                span.periods {}
+                            }
+                            div.call aria-live="assertive" {}
+                            div.small { span.captures {} " " span.warnings {} }
+                        }
+                    }
+                }
+                p id="status" class="status" aria-live="polite" {}
+                p id="error" class="error" role="alert" {}
+                div id="controls" class="controls" {}
+                form id="vertex-entry" class="vertex-entry" autocomplete="off" {
+                    label for="vertex-input" { (t(lang, "type-vertex")) }
+                    input id="vertex-input" name="vertex" inputmode="text" autocapitalize="characters" placeholder="D4" maxlength="3" pattern="[A-Ta-t][0-9]{1,2}";
+                    button type="submit" data-action="play-typed" { (t(lang, "play")) }
+                }
+                div id="count" class="count" aria-live="polite" {}
+                div id="result" class="result-box" {}
+                details.moves-box open {
+                    summary { (t(lang, "moves-title")) }
+                    ol id="moves" class="moves" {}
+                }
+                p.links {
+                    a href={ "/games/" (game) "/sgf" } download={ (game) ".sgf" } data-link="sgf" { (t(lang, "link-sgf")) }
+                    " · "
+                    a href={ "/overlay/" (game) } data-link="overlay" { (t(lang, "link-overlay")) }
+                    " · "
+                    button type="button" class="link" data-action="mute" aria-pressed="false" { (t(lang, "sound-on")) }
+                }
+                @if seat.referee {
+                    (referee_panel(lang, seat.chief))
+                }
+            }
+        }
+        script type="application/json" id="game-config" { (json_block(&config)) }
+    };
+    super::page(web, &viewer, &title, body, &["game.js"])
+}
+
+trait NameOrId {
+    fn name_or_id(&self) -> String;
+}
+
+impl NameOrId for weiqi_game::domain::PlayerRef {
+    fn name_or_id(&self) -> String {
+        if self.name.is_empty() { self.id.0.clone() } else { self.name.clone() }
+    }
+}
+
+fn referee_panel(lang: crate::i18n::Lang, chief: bool) -> maud::Markup {
+    let color_select = |name: &str| {
+        html! {
+            select name=(name) aria-label=(t(lang, "field-color")) {
+                option value="black" { (t(lang, "black")) }
+                option value="white" { (t(lang, "white")) }
+            }
+        }
+    };
+    html! {
+        section id="referee" class="referee card" aria-label=(t(lang, "referee-title")) {
+            h2 { (t(lang, "referee-title")) }
+            form data-referee="warn" {
+                (color_select("color"))
+                input name="reason" required maxlength="500" placeholder=(t(lang, "field-reason")) aria-label=(t(lang, "field-reason"));
+                button type="submit" data-action="warn" { (t(lang, "referee-warn")) }
+            }
+            form data-referee="pause" {
+                input name="reason" maxlength="500" placeholder=(t(lang, "field-reason")) aria-label=(t(lang, "field-reason"));
+                button type="submit" data-action="pause" { (t(lang, "referee-pause")) }
+                button type="button" data-action="resume" { (t(lang, "referee-resume")) }
+                button type="button" data-action="resume-adjourned" { (t(lang, "referee-resume-adjourned")) }
+                button type="button" data-action="start-now" { (t(lang, "referee-start-now")) }
+            }
+            form data-referee="void" {
+                input name="reason" required maxlength="500" placeholder=(t(lang, "field-reason")) aria-label=(t(lang, "field-reason"));
+                button type="submit" data-action="void" { (t(lang, "referee-void")) }
+                button type="button" data-action="swap" { (t(lang, "referee-swap")) }
+            }
+            form data-referee="lateness" {
+                (color_select("color"))
+                input name="minutes" type="number" min="0" max="1440" value="5" aria-label=(t(lang, "field-minutes"));
+                button type="submit" data-action="lateness" { (t(lang, "referee-lateness")) }
+            }
+            form data-referee="correct-clock" {
+                fieldset {
+                    legend { (t(lang, "referee-correct-clock")) }
+                    @for side in ["black", "white"] {
+                        label { input type="checkbox" name={ (side) "_on" } checked[!chief]; " " (t(lang, side)) }
+                        input name={ (side) "_main" } type="number" min="0" max="86400" value="600" aria-label={ (t(lang, side)) " " (t(lang, "field-main-seconds")) };
+                        input name={ (side) "_periods" } type="number" min="0" max="1000" value="3" aria-label={ (t(lang, side)) " " (t(lang, "field-periods")) };
+                    }
+                    p.small { (t(lang, if chief { "referee-chief-note" } else { "referee-both-sides-note" })) }
+                    input name="reason" required maxlength="500" placeholder=(t(lang, "field-reason")) aria-label=(t(lang, "field-reason"));
+                    button type="submit" data-action="correct-clock" { (t(lang, "referee-correct")) }
+                }
+            }
+            form data-referee="adjudicate" {
+                select name="outcome" aria-label=(t(lang, "field-outcome")) {
+                    @for o in ["black", "white", "draw", "both-lose", "no-result", "replay"] {
+                        option value=(o) { (t(lang, &format!("outcome-{o}"))) }
+                    }
+                }
+                input name="note" required maxlength="500" placeholder=(t(lang, "field-note")) aria-label=(t(lang, "field-note"));
+                button type="submit" data-action="adjudicate" { (t(lang, "referee-adjudicate")) }
+            }
+        }
+    }
+}

@@ -1,0 +1,526 @@
+//! `/`: home and lobby. Everyone sees the live games (players, ranks, move number, clocks); a member
+//! also sees their own games, their next paired tournament game with its start time, the challenges
+//! open to them, and the form to offer one. `GET /lobby/live` tells the page (Server-Sent Events)
+//! when something changed, and `lobby.js` fetches the lobby again.
+
+use std::convert::Infallible;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::Form;
+use axum::extract::{Path, RawQuery, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
+use maud::{Markup, html};
+use serde::Deserialize;
+use tonic::Request;
+use weiqi_game::domain::{GameState, Phase};
+use weiqi_proto::v1 as pb;
+use weiqi_proto::v1::game_service_server::GameService;
+use weiqi_rules::PRESET_NAMES;
+
+use super::{clock_text, csrf_field, csrf_refused, message, page, redirect};
+use crate::Web;
+use crate::challenges::{Challenge, ChallengeError, ColorChoice, FormError, TimeChoice, TimeSpec};
+use crate::i18n::{Lang, refusal, t, ta};
+use crate::index::Listed;
+use crate::session::{Member, Viewer, csrf_ok};
+
+/// How many live games the lobby lists.
+const LIVE_LIMIT: usize = 50;
+
+fn phase_key(p: Phase) -> &'static str {
+    match p {
+        Phase::New => "phase-new",
+        Phase::Nigiri => "phase-nigiri",
+        Phase::Ready => "phase-ready",
+        Phase::Playing => "phase-playing",
+        Phase::Paused => "phase-paused",
+        Phase::Adjourned => "phase-adjourned",
+        Phase::Scoring => "phase-scoring",
+        Phase::Ended => "phase-ended",
+    }
+}
+
+fn player_cell(p: Option<&weiqi_game::domain::PlayerRef>, fallback: &weiqi_game::domain::PlayerRef) -> Markup {
+    let p = p.unwrap_or(fallback);
+    let shown = if p.name.is_empty() { &p.id.0 } else { &p.name };
+    html! { span.player { (shown) @if !p.rank.is_empty() { " " span.rank { (p.rank) } } } }
+}
+
+fn clocks(state: &GameState) -> Option<(String, String)> {
+    let clock = state.clock.as_ref().filter(|c| c.control().system != weiqi_clock::TimeSystem::NoClock)?;
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+    let reading = clock.reading(weiqi_clock::Millis(i64::try_from(now.as_millis()).unwrap_or(i64::MAX)));
+    let side = |s| {
+        let r = reading.side(s);
+        let main = r.bank.main.0;
+        if main > 0 { clock_text(main) } else { format!("{} ×{}", clock_text(r.bank.period_left.0), r.periods_left) }
+    };
+    Some((side(weiqi_clock::Side::Black), side(weiqi_clock::Side::White)))
+}
+
+fn games_table(lang: Lang, games: &[Listed], caption: &str) -> Markup {
+    html! {
+        div.table-wrap {
+            table.games {
+                caption { (caption) }
+                thead { tr {
+                    th scope="col" { (t(lang, "black")) } th scope="col" { (t(lang, "white")) }
+                    th scope="col" { (t(lang, "col-size")) } th scope="col" { (t(lang, "col-move")) }
+                    th scope="col" { (t(lang, "col-clocks")) } th scope="col" { (t(lang, "col-state")) }
+                } }
+                tbody {
+                    @for g in games {
+                        @let setup = g.state.setup.as_deref();
+                        @if let Some(s) = setup {
+                            tr data-game=(g.id) {
+                                td { a href={ "/games/" (g.id) } { (player_cell(g.state.black.as_ref(), &s.first)) } }
+                                td { a href={ "/games/" (g.id) } { (player_cell(g.state.white.as_ref(), &s.second)) } }
+                                td { (s.size) "×" (s.size) }
+                                td { (g.state.move_number) }
+                                td.mono { @if let Some((b, w)) = clocks(&g.state) { (b) " / " (w) } @else { "—" } }
+                                td {
+                                    @if let Some(r) = &g.state.result { (weiqi_gateway::words::result(lang, r)) }
+                                    @else { (t(lang, phase_key(g.state.phase))) }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn time_label(lang: Lang, c: TimeChoice) -> String {
+    t(lang, &format!("time-{}", c.key()))
+}
+
+fn challenge_form(lang: Lang, viewer: &Viewer, error: Option<&str>) -> Markup {
+    let d = TimeSpec::default();
+    html! {
+        section.card id="challenge" {
+            h2 { (t(lang, "challenge-new")) }
+            @if let Some(e) = error { p.error data-error="challenge" role="alert" { (e) } }
+            form.grid method="post" action="/challenges" {
+                (csrf_field(viewer))
+                label { (t(lang, "field-opponent")) input name="to" autocapitalize="none" placeholder=(t(lang, "challenge-anyone")); }
+                label { (t(lang, "field-size"))
+                    select name="size" { @for n in [19u32, 13, 9] { option value=(n) selected[n == 19] { (n) "×" (n) } } }
+                }
+                label { (t(lang, "field-rules"))
+                    select name="rules" { @for r in PRESET_NAMES { option value=(r) selected[*r == "chinese"] { (t(lang, &format!("rules-{r}"))) } } }
+                }
+                label { (t(lang, "field-color"))
+                    select name="color" {
+                        option value="nigiri" selected { (t(lang, "color-nigiri")) }
+                        option value="black" { (t(lang, "color-black")) }
+                        option value="white" { (t(lang, "color-white")) }
+                    }
+                }
+                label { (t(lang, "field-handicap")) input name="handicap" type="number" min="0" max="9" value="0"; }
+                label { (t(lang, "komi")) input name="komi" type="number" step="0.5" min="-50" max="50" placeholder=(t(lang, "komi-default")); }
+                label { (t(lang, "field-time"))
+                    select name="time" { @for c in TimeChoice::ALL { option value=(c.key()) selected[c == d.system] { (time_label(lang, c)) } } }
+                }
+                label { (t(lang, "field-main-minutes")) input name="main_minutes" type="number" min="0" max="600" value=(d.main_minutes); }
+                label { (t(lang, "field-periods")) input name="periods" type="number" min="1" max="60" value=(d.periods); }
+                label { (t(lang, "field-period-seconds")) input name="period_seconds" type="number" min="5" max="3600" value=(d.period_seconds); }
+                label { (t(lang, "field-moves")) input name="moves" type="number" min="1" max="100" value=(d.moves); }
+                label { (t(lang, "field-increment")) input name="increment_seconds" type="number" min="0" max="600" value=(d.increment_seconds); }
+                button type="submit" data-action="challenge" { (t(lang, "challenge-offer")) }
+            }
+            p.small { (t(lang, "challenge-memory-note")) }
+        }
+    }
+}
+
+fn describe(lang: Lang, c: &Challenge) -> String {
+    let komi = c.komi_half_points.map_or_else(|| t(lang, "komi-default"), |k| format!("{}", f64::from(k) / 2.0));
+    ta(
+        lang,
+        "challenge-terms",
+        &[
+            ("size", c.size.to_string()),
+            ("rules", t(lang, &format!("rules-{}", c.rules))),
+            ("handicap", c.handicap.to_string()),
+            ("komi", komi),
+            ("time", time_label(lang, c.time.system)),
+            (
+                "color",
+                t(
+                    lang,
+                    match c.color {
+                        ColorChoice::Nigiri => "color-nigiri",
+                        ColorChoice::Black => "color-black",
+                        ColorChoice::White => "color-white",
+                    },
+                ),
+            ),
+        ],
+    )
+}
+
+fn challenges_list(lang: Lang, viewer: &Viewer, member: &Member, list: &[Challenge]) -> Markup {
+    html! {
+        section.card id="challenges" {
+            h2 { (t(lang, "challenges-title")) }
+            @if list.is_empty() { p.small { (t(lang, "challenges-none")) } }
+            ul.challenges {
+                @for c in list {
+                    li data-challenge=(c.id) data-by=(c.by) {
+                        span {
+                            @if c.by == member.name() {
+                                (ta(lang, "challenge-yours", &[("to", c.to.clone().unwrap_or_else(|| t(lang, "challenge-anyone")))]))
+                            } @else {
+                                (ta(lang, "challenge-from", &[("by", c.by.clone())]))
+                            }
+                            " — " (describe(lang, c))
+                        }
+                        @if c.by == member.name() {
+                            form.inline method="post" action={ "/challenges/" (c.id) "/cancel" } {
+                                (csrf_field(viewer)) button type="submit" data-action="cancel" { (t(lang, "challenge-cancel")) }
+                            }
+                        } @else {
+                            form.inline method="post" action={ "/challenges/" (c.id) "/accept" } {
+                                (csrf_field(viewer)) button type="submit" data-action="accept-challenge" { (t(lang, "challenge-accept")) }
+                            }
+                            @if c.to.as_deref() == Some(member.name()) {
+                                form.inline method="post" action={ "/challenges/" (c.id) "/decline" } {
+                                    (csrf_field(viewer)) button type="submit" data-action="decline" { (t(lang, "challenge-decline")) }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn next_paired(lang: Lang, web: &Web, member: &Member) -> Markup {
+    let name = member.name().to_string();
+    let next = web.index.games(1, |g| {
+        g.seats(&name)
+            && g.state.setup.as_ref().is_some_and(|s| s.tournament.is_some())
+            && matches!(g.state.phase, Phase::New | Phase::Nigiri | Phase::Ready)
+    });
+    html! {
+        @if let Some(g) = next.first() {
+            @let s = g.state.setup.as_deref().expect("seated games have a setup");
+            @let tournament = s.tournament.as_ref().expect("filtered on it");
+            section.card.next {
+                h2 { (t(lang, "next-game")) }
+                p {
+                    a href={ "/games/" (g.id) } {
+                        (ta(lang, "next-game-line", &[
+                            ("tournament", tournament.id.clone()),
+                            ("round", tournament.round.to_string()),
+                            ("board", tournament.board.to_string()),
+                        ]))
+                    }
+                    @if let Some(at) = s.scheduled_start {
+                        " · " time datetime=(at.0) data-time=(at.0) { (ta(lang, "starts-at", &[("ms", at.0.to_string())])) }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The lobby's content (also what `lobby.js` fetches again).
+fn lobby(web: &Web, viewer: &Viewer) -> Markup {
+    let lang = viewer.lang;
+    let live = web.index.games(LIVE_LIMIT, Listed::live);
+    html! {
+        div id="lobby" {
+            @if let Some(m) = &viewer.member {
+                (next_paired(lang, web, m))
+                @let mine = web.index.games(20, |g| g.seats(m.name()));
+                section.card id="my-games" {
+                    h2 { (t(lang, "my-games")) }
+                    @if mine.is_empty() { p.small { (t(lang, "my-games-none")) } } @else { (games_table(lang, &mine, &t(lang, "my-games"))) }
+                }
+                (challenges_list(lang, viewer, m, &web.challenges.visible_to(m.name())))
+            } @else {
+                section.card.welcome {
+                    h1 { (t(lang, "welcome-title")) }
+                    p { (t(lang, "welcome-text")) " " a href="/login" { (t(lang, "login")) } }
+                }
+            }
+            section.card id="live-games" {
+                h2 { (t(lang, "live-games")) }
+                @if live.is_empty() { p.small { (t(lang, "live-games-none")) } } @else {
+                    (games_table(lang, &live, &t(lang, "live-games")))
+                    p { a href={ "/watch?games=" (live.iter().take(4).map(|g| g.id.as_str()).collect::<Vec<_>>().join(",")) } { (t(lang, "watch-several")) } }
+                }
+            }
+        }
+    }
+}
+
+/// `GET /`.
+pub async fn home(State(web): State<Arc<Web>>, RawQuery(q): RawQuery, headers: HeaderMap) -> Response {
+    let viewer = web.viewer(&headers, q.as_deref()).await;
+    render(&web, &viewer, None)
+}
+
+fn render(web: &Web, viewer: &Viewer, error: Option<&str>) -> Response {
+    let lang = viewer.lang;
+    let body = html! {
+        (lobby(web, viewer))
+        @if viewer.member.is_some() { (challenge_form(lang, viewer, error)) }
+    };
+    page(web, viewer, &t(lang, "nav-home"), body, &["lobby.js"])
+}
+
+/// `GET /lobby/live`: an event whenever a game or an account changes (at most two a second).
+pub async fn lobby_stream(State(web): State<Arc<Web>>) -> Response {
+    let changes = web.index.changes();
+    let stream = futures::stream::unfold(changes, |mut rx| async move {
+        rx.changed().await.ok()?;
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        rx.borrow_and_update();
+        Some((Ok::<_, Infallible>(Event::default().event("changed").data("")), rx))
+    });
+    Sse::new(stream).keep_alive(KeepAlive::new().interval(Duration::from_secs(15))).into_response()
+}
+
+/// The challenge form.
+#[derive(Deserialize)]
+pub struct ChallengeForm {
+    #[serde(default)]
+    to: String,
+    size: u32,
+    rules: String,
+    color: String,
+    #[serde(default)]
+    handicap: String,
+    #[serde(default)]
+    komi: String,
+    time: String,
+    #[serde(default)]
+    main_minutes: String,
+    #[serde(default)]
+    periods: String,
+    #[serde(default)]
+    period_seconds: String,
+    #[serde(default)]
+    moves: String,
+    #[serde(default)]
+    increment_seconds: String,
+    #[serde(default)]
+    csrf: String,
+}
+
+fn number(field: &'static str, s: &str, default: u32, max: u32) -> Result<u32, FormError> {
+    if s.trim().is_empty() {
+        return Ok(default);
+    }
+    s.trim().parse::<u32>().ok().filter(|n| *n <= max).ok_or(FormError::OutOfRange { field, min: 0, max: max.into() })
+}
+
+fn form_error(lang: Lang, e: &FormError) -> String {
+    match e {
+        FormError::OutOfRange { field, min, max } => ta(
+            lang,
+            "form-out-of-range",
+            &[("field", t(lang, field)), ("min", min.to_string()), ("max", max.to_string())],
+        ),
+        FormError::Unknown(field) => ta(lang, "form-unknown", &[("field", t(lang, field))]),
+        FormError::Yourself => t(lang, "challenge-yourself"),
+        FormError::NoSuchPlayer => t(lang, "challenge-no-such-player"),
+    }
+}
+
+fn parse_challenge(web: &Web, by: &str, f: &ChallengeForm) -> Result<Challenge, FormError> {
+    let to = Some(f.to.trim().to_string()).filter(|s| !s.is_empty());
+    if let Some(to) = &to {
+        if to == by {
+            return Err(FormError::Yourself);
+        }
+        if web
+            .index
+            .account(to)
+            .is_none_or(|a| a.disabled.is_some() || !a.roles.iter().any(|r| r == "player" || r == "admin"))
+        {
+            return Err(FormError::NoSuchPlayer);
+        }
+    }
+    if !matches!(f.size, 2..=25) {
+        return Err(FormError::OutOfRange { field: "field-size", min: 2, max: 25 });
+    }
+    if !PRESET_NAMES.contains(&f.rules.as_str()) {
+        return Err(FormError::Unknown("field-rules"));
+    }
+    let color = match f.color.as_str() {
+        "nigiri" => ColorChoice::Nigiri,
+        "black" => ColorChoice::Black,
+        "white" => ColorChoice::White,
+        _ => return Err(FormError::Unknown("field-color")),
+    };
+    let handicap = number("field-handicap", &f.handicap, 0, 9)?;
+    if handicap == 1 {
+        return Err(FormError::OutOfRange { field: "field-handicap", min: 2, max: 9 });
+    }
+    let komi_half_points = if f.komi.trim().is_empty() {
+        None
+    } else {
+        let k: f64 = f.komi.trim().parse().map_err(|_| FormError::OutOfRange { field: "komi", min: -50, max: 50 })?;
+        if !(-50.0..=50.0).contains(&k) || (k * 2.0).fract() != 0.0 {
+            return Err(FormError::OutOfRange { field: "komi", min: -50, max: 50 });
+        }
+        #[allow(clippy::cast_possible_truncation)]
+        Some((k * 2.0) as i32)
+    };
+    let system = TimeChoice::parse(&f.time).ok_or(FormError::Unknown("field-time"))?;
+    let d = TimeSpec::default();
+    let time = TimeSpec {
+        system,
+        main_minutes: number("field-main-minutes", &f.main_minutes, d.main_minutes, 600)?,
+        periods: number("field-periods", &f.periods, d.periods, 60)?,
+        period_seconds: number("field-period-seconds", &f.period_seconds, d.period_seconds, 3600)?,
+        moves: number("field-moves", &f.moves, d.moves, 100)?,
+        increment_seconds: number("field-increment", &f.increment_seconds, d.increment_seconds, 600)?,
+    };
+    time.check()?;
+    Ok(Challenge {
+        id: uuid::Uuid::new_v4().to_string(),
+        by: by.to_string(),
+        to,
+        size: f.size,
+        rules: f.rules.clone(),
+        handicap,
+        komi_half_points,
+        color: if handicap > 0 && color == ColorChoice::Nigiri { ColorChoice::White } else { color },
+        time,
+    })
+}
+
+/// `POST /challenges`.
+pub async fn create_challenge(
+    State(web): State<Arc<Web>>,
+    headers: HeaderMap,
+    Form(form): Form<ChallengeForm>,
+) -> Response {
+    let viewer = web.viewer(&headers, None).await;
+    if !csrf_ok(&headers, Some(&form.csrf)) {
+        return csrf_refused(&web, &viewer);
+    }
+    let Some(m) = &viewer.member else { return redirect("/login", vec![]) };
+    if !m.has(weiqi_gateway::auth::Role::Player) {
+        return message(&web, &viewer, StatusCode::FORBIDDEN, &t(viewer.lang, "refusal-not-a-player"));
+    }
+    match parse_challenge(&web, m.name(), &form) {
+        Ok(c) => {
+            web.challenges.offer(c);
+            web.index.poke();
+            redirect("/#challenges", vec![])
+        }
+        Err(e) => {
+            let mut r = render(&web, &viewer, Some(&form_error(viewer.lang, &e)));
+            *r.status_mut() = StatusCode::BAD_REQUEST;
+            r
+        }
+    }
+}
+
+/// A challenge answer's form.
+#[derive(Deserialize)]
+pub struct AnswerForm {
+    #[serde(default)]
+    csrf: String,
+}
+
+/// `POST /challenges/{id}/{accept|decline|cancel}`.
+pub async fn answer_challenge(
+    State(web): State<Arc<Web>>,
+    Path((id, verb)): Path<(String, String)>,
+    headers: HeaderMap,
+    Form(form): Form<AnswerForm>,
+) -> Response {
+    let viewer = web.viewer(&headers, None).await;
+    let lang = viewer.lang;
+    if !csrf_ok(&headers, Some(&form.csrf)) {
+        return csrf_refused(&web, &viewer);
+    }
+    let Some(m) = viewer.member.clone() else { return redirect("/login", vec![]) };
+    let gone = |e: ChallengeError| {
+        let key = match e {
+            ChallengeError::Gone => "challenge-gone",
+            ChallengeError::NotYours => "challenge-not-yours",
+        };
+        let mut r = render(&web, &viewer, Some(&t(lang, key)));
+        *r.status_mut() = StatusCode::CONFLICT;
+        r
+    };
+    match verb.as_str() {
+        "accept" => {
+            let c = match web.challenges.take_for(&id, m.name()) {
+                Ok(c) => c,
+                Err(e) => return gone(e),
+            };
+            match create_game(&web, lang, &m, &c).await {
+                Ok(game) => {
+                    web.index.poke();
+                    redirect(&format!("/games/{game}"), vec![])
+                }
+                Err(why) => {
+                    web.challenges.put_back(c);
+                    let mut r = render(&web, &viewer, Some(&why));
+                    *r.status_mut() = StatusCode::CONFLICT;
+                    r
+                }
+            }
+        }
+        "decline" | "cancel" => match web.challenges.withdraw(&id, m.name(), verb == "cancel") {
+            Ok(_) => {
+                web.index.poke();
+                redirect("/#challenges", vec![])
+            }
+            Err(e) => gone(e),
+        },
+        _ => message(&web, &viewer, StatusCode::NOT_FOUND, &t(lang, "not-found")),
+    }
+}
+
+/// Creates the challenge's game as `accepter`, through the gateway; its id.
+async fn create_game(web: &Web, lang: Lang, accepter: &Member, c: &Challenge) -> Result<String, String> {
+    let player = |name: &str| {
+        let shown = web.index.account(name).map(|a| a.display_name).unwrap_or_default();
+        pb::PlayerRef { id: name.to_string(), name: shown, rank: String::new() }
+    };
+    let (challenger, taker) = (player(&c.by), player(accepter.name()));
+    let (first, second, method) = match c.color {
+        ColorChoice::Nigiri => (challenger, taker, pb::game_created::ColorMethod::Nigiri),
+        ColorChoice::Black => (challenger, taker, pb::game_created::ColorMethod::Fixed),
+        ColorChoice::White => (taker, challenger, pb::game_created::ColorMethod::Fixed),
+    };
+    let game_id = uuid::Uuid::new_v4().to_string();
+    let request = pb::CreateGameRequest {
+        request_id: format!("challenge-{}", c.id),
+        game_id: game_id.clone(),
+        size: c.size,
+        rules: c.rules.clone(),
+        komi_half_points: c.komi_half_points,
+        handicap: c.handicap,
+        first: Some(first),
+        second: Some(second),
+        color_method: method as i32,
+        time_control: Some(c.time.to_pb()),
+        start: true,
+        rated: false,
+        ..Default::default()
+    };
+    let mut r = Request::new(request);
+    r.metadata_mut().insert("authorization", format!("Bearer {}", accepter.token).parse().expect("ASCII"));
+    match web.game.create_game(r).await {
+        Ok(_) => Ok(game_id),
+        Err(status) => Err(match weiqi_gateway::error::rejection_of(&status) {
+            Some(rej) => refusal(lang, &rej.code, &rej.message),
+            None => t(lang, "refusal-unavailable"),
+        }),
+    }
+}

@@ -1,0 +1,151 @@
+//! `/login` (WEB.md's contract: `input[name=name]`, `input[name=password]`, one submit button) and
+//! `POST /logout`.
+
+use std::sync::Arc;
+
+use axum::Form;
+use axum::extract::{RawQuery, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::Response;
+use maud::html;
+use serde::Deserialize;
+use weiqi_account::LoginError;
+
+use super::{ClientAddr, csrf_field, csrf_refused, page, redirect};
+use crate::Web;
+use crate::i18n::{t, ta};
+use crate::session::{Viewer, csrf_ok};
+
+/// Where to go after signing in: a path on this site only (no open redirect).
+fn safe_next(next: Option<&str>) -> String {
+    match next {
+        Some(n) if n.starts_with('/') && !n.starts_with("//") && !n.contains('\\') => n.to_string(),
+        _ => "/".to_string(),
+    }
+}
+
+fn next_of(query: Option<&str>) -> Option<String> {
+    let q = query?;
+    q.split('&').filter_map(|kv| kv.split_once('=')).find(|(k, _)| *k == "next").map(|(_, v)| {
+        // Only what our own links put there: a path, percent-encoded `/` at most.
+        v.replace("%2F", "/")
+    })
+}
+
+fn render(web: &Web, viewer: &Viewer, name: &str, next: &str, error: Option<String>, status: StatusCode) -> Response {
+    let lang = viewer.lang;
+    let body = html! {
+        section.card.narrow {
+            h1 { (t(lang, "login-title")) }
+            @if let Some(e) = &error {
+                p.error data-error="login" role="alert" { (e) }
+            }
+            form method="post" action="/login" {
+                (csrf_field(viewer))
+                input type="hidden" name="next" value=(next);
+                label for="name" { (t(lang, "field-name")) }
+                input id="name" name="name" type="text" autocomplete="username" autocapitalize="none" required value=(name);
+                label for="password" { (t(lang, "field-password")) }
+                input id="password" name="password" type="password" autocomplete="current-password" required;
+                button type="submit" { (t(lang, "login")) }
+            }
+        }
+    };
+    let mut r = page(web, viewer, &t(lang, "login-title"), body, &[]);
+    *r.status_mut() = status;
+    r
+}
+
+/// `GET /login`.
+pub async fn form(State(web): State<Arc<Web>>, RawQuery(query): RawQuery, headers: HeaderMap) -> Response {
+    let viewer = web.viewer(&headers, query.as_deref()).await;
+    let next = safe_next(next_of(query.as_deref()).as_deref());
+    if viewer.member.is_some() {
+        return redirect(&next, vec![]);
+    }
+    render(&web, &viewer, "", &next, None, StatusCode::OK)
+}
+
+/// The login form.
+#[derive(Deserialize)]
+pub struct LoginForm {
+    name: String,
+    password: String,
+    #[serde(default)]
+    csrf: String,
+    #[serde(default)]
+    next: String,
+}
+
+/// `POST /login`.
+pub async fn submit(
+    State(web): State<Arc<Web>>,
+    ClientAddr(addr): ClientAddr,
+    headers: HeaderMap,
+    Form(form): Form<LoginForm>,
+) -> Response {
+    let viewer = web.viewer(&headers, None).await;
+    let lang = viewer.lang;
+    if !csrf_ok(&headers, Some(&form.csrf)) {
+        return csrf_refused(&web, &viewer);
+    }
+    let name = form.name.trim().to_string();
+    let next = safe_next(Some(&form.next));
+    if name.len() > 64 || form.password.len() > 1024 {
+        return render(&web, &viewer, "", &next, Some(t(lang, "login-wrong")), StatusCode::UNAUTHORIZED);
+    }
+    if let Err(wait) = web.limits.attempt(&name, addr) {
+        let seconds = wait.as_secs().max(1).to_string();
+        tracing::warn!(account = %name, address = ?addr, "login attempts limited");
+        let error = ta(lang, "login-limited", &[("seconds", seconds)]);
+        return render(&web, &viewer, &name, &next, Some(error), StatusCode::TOO_MANY_REQUESTS);
+    }
+    match web.accounts.login(&name, &form.password).await {
+        Ok(account) => {
+            let token = web.session_token(&name, &account);
+            let mut cookies = web.cookies_for(&Viewer { stale_session: false, ..viewer });
+            cookies.push(web.login_cookie(&token));
+            redirect(&next, cookies)
+        }
+        Err(LoginError::Wrong) => {
+            render(&web, &viewer, &name, &next, Some(t(lang, "login-wrong")), StatusCode::UNAUTHORIZED)
+        }
+        Err(LoginError::Disabled) => {
+            render(&web, &viewer, &name, &next, Some(t(lang, "login-disabled")), StatusCode::FORBIDDEN)
+        }
+        Err(LoginError::Unavailable(why)) => {
+            tracing::warn!(error = %why, "login: accounts unavailable");
+            render(&web, &viewer, &name, &next, Some(t(lang, "refusal-unavailable")), StatusCode::SERVICE_UNAVAILABLE)
+        }
+    }
+}
+
+/// The logout form.
+#[derive(Deserialize)]
+pub struct LogoutForm {
+    #[serde(default)]
+    csrf: String,
+}
+
+/// `POST /logout`.
+pub async fn logout(State(web): State<Arc<Web>>, headers: HeaderMap, Form(form): Form<LogoutForm>) -> Response {
+    let viewer = web.viewer(&headers, None).await;
+    if !csrf_ok(&headers, Some(&form.csrf)) {
+        return csrf_refused(&web, &viewer);
+    }
+    redirect("/", vec![web.logout_cookie()])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::safe_next;
+
+    #[test]
+    fn only_paths_on_this_site_are_followed_after_login() {
+        assert_eq!(safe_next(Some("/games/abc")), "/games/abc");
+        assert_eq!(safe_next(Some("//evil.example/")), "/");
+        assert_eq!(safe_next(Some("https://evil.example/")), "/");
+        assert_eq!(safe_next(Some("/\\evil")), "/");
+        assert_eq!(safe_next(None), "/");
+    }
+}

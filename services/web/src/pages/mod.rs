@@ -1,0 +1,185 @@
+//! The pages, one file each, and what they share: the layout (header, language switch, sign-in state),
+//! the CSRF field, redirects and the client's address.
+
+pub mod account;
+pub mod admin;
+pub mod game;
+pub mod home;
+pub mod login;
+pub mod setup;
+pub mod watch;
+
+use std::net::{IpAddr, SocketAddr};
+use std::sync::Arc;
+
+use axum::extract::{ConnectInfo, FromRequestParts};
+use axum::http::request::Parts;
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use maud::{DOCTYPE, Markup, PreEscaped, html};
+
+use crate::Web;
+use crate::i18n::{Lang, t};
+use crate::session::Viewer;
+
+/// Every page route.
+pub fn router(web: Arc<Web>) -> axum::Router {
+    axum::Router::new()
+        .route("/", get(home::home))
+        .route("/lobby/live", get(home::lobby_stream))
+        .route("/challenges", post(home::create_challenge))
+        .route("/challenges/{id}/{verb}", post(home::answer_challenge))
+        .route("/login", get(login::form).post(login::submit))
+        .route("/logout", post(login::logout))
+        .route("/setup/{secret}", get(setup::form).post(setup::submit))
+        .route("/account", get(account::page))
+        .route("/account/password", post(account::password))
+        .route("/account/tokens", post(account::issue))
+        .route("/account/tokens/{id}/revoke", post(account::revoke))
+        .route("/admin/accounts", get(admin::page).post(admin::create))
+        .route("/admin/accounts/{name}/{verb}", post(admin::change))
+        .route("/games/{id}", get(game::page))
+        .route("/games/{id}/live", get(crate::live::live))
+        .route("/games/{id}/act", post(crate::act::act))
+        .route("/watch", get(watch::page))
+        .route("/assets/{file}", get(crate::assets::serve))
+        .with_state(web)
+}
+
+/// The client's address (for the login limits), when the server was started with connect info.
+pub struct ClientAddr(pub Option<IpAddr>);
+
+impl<S: Send + Sync> FromRequestParts<S> for ClientAddr {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<ClientAddr, Self::Rejection> {
+        Ok(ClientAddr(parts.extensions.get::<ConnectInfo<SocketAddr>>().map(|c| c.0.ip())))
+    }
+}
+
+/// The hidden CSRF field every form carries.
+pub fn csrf_field(viewer: &Viewer) -> Markup {
+    html! { input type="hidden" name="csrf" value=(viewer.csrf); }
+}
+
+/// A page in the layout, with the viewer's cookies.
+pub fn page(web: &Web, viewer: &Viewer, title: &str, body: Markup, scripts: &[&str]) -> Response {
+    let lang = viewer.lang;
+    let other = match lang {
+        Lang::ZhCn => (Lang::En, "English"),
+        Lang::En => (Lang::ZhCn, "中文"),
+    };
+    let markup = html! {
+        (DOCTYPE)
+        html lang=(lang.tag()) {
+            head {
+                meta charset="utf-8";
+                meta name="viewport" content="width=device-width,initial-scale=1";
+                meta name="csrf-token" content=(viewer.csrf);
+                title { (title) " · " (t(lang, "site-name")) }
+                link rel="stylesheet" href=(crate::assets::url("style.css"));
+            }
+            body {
+                a.skip href="#main" { (t(lang, "skip-to-content")) }
+                header.top {
+                    a.brand href="/" { (t(lang, "site-name")) }
+                    nav aria-label=(t(lang, "nav-label")) {
+                        a href="/" { (t(lang, "nav-home")) }
+                        a href="/watch" { (t(lang, "nav-watch")) }
+                        @if let Some(m) = &viewer.member {
+                            a href="/account" { (m.account.display_name) }
+                            @if m.has(weiqi_gateway::auth::Role::Admin) {
+                                a href="/admin/accounts" { (t(lang, "nav-admin")) }
+                            }
+                            form.inline method="post" action="/logout" {
+                                (csrf_field(viewer))
+                                button type="submit" data-action="logout" { (t(lang, "logout")) }
+                            }
+                        } @else {
+                            a href="/login" { (t(lang, "login")) }
+                        }
+                        a.lang href={ "?lang=" (other.0.tag()) } hreflang=(other.0.tag()) lang=(other.0.tag()) { (other.1) }
+                    }
+                }
+                main id="main" { (body) }
+                @for s in scripts {
+                    script type="module" src=(crate::assets::url(s)) {}
+                }
+            }
+        }
+    };
+    respond(web, viewer, StatusCode::OK, markup)
+}
+
+/// A response with the viewer's cookies.
+pub fn respond(web: &Web, viewer: &Viewer, status: StatusCode, markup: Markup) -> Response {
+    let mut response = (status, markup).into_response();
+    for c in web.cookies_for(viewer) {
+        response.headers_mut().append(header::SET_COOKIE, c);
+    }
+    response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    response
+}
+
+/// A 303 to `to`, with extra cookies.
+pub fn redirect(to: &str, cookies: Vec<HeaderValue>) -> Response {
+    let mut response = (StatusCode::SEE_OTHER, [(header::LOCATION, to.to_string())]).into_response();
+    for c in cookies {
+        response.headers_mut().append(header::SET_COOKIE, c);
+    }
+    response
+}
+
+/// The refusal page for a form POST without its CSRF token.
+pub fn csrf_refused(web: &Web, viewer: &Viewer) -> Response {
+    let lang = viewer.lang;
+    let body = html! {
+        h1 { (t(lang, "refused")) }
+        p data-error="csrf" role="alert" { (t(lang, "refusal-csrf")) }
+        p { a href="/" { (t(lang, "nav-home")) } }
+    };
+    let mut r = page(web, viewer, &t(lang, "refused"), body, &[]);
+    *r.status_mut() = StatusCode::FORBIDDEN;
+    r
+}
+
+/// A message shown as a page (no such game, sign in first…).
+pub fn message(web: &Web, viewer: &Viewer, status: StatusCode, text: &str) -> Response {
+    let lang = viewer.lang;
+    let body = html! {
+        p data-error="page" role="alert" { (text) }
+        p { a href="/" { (t(lang, "nav-home")) } }
+    };
+    let mut r = page(web, viewer, text, body, &[]);
+    *r.status_mut() = status;
+    r
+}
+
+/// JSON for a `<script type="application/json">` block (no `</script>` can close it early).
+pub fn json_block(value: &serde_json::Value) -> PreEscaped<String> {
+    PreEscaped(value.to_string().replace('<', "\\u003c"))
+}
+
+/// Milliseconds as `m:ss` or `h:mm:ss`.
+pub fn clock_text(ms: i64) -> String {
+    let s = (ms.max(0) + 999) / 1000;
+    let (h, m, s) = (s / 3600, (s / 60) % 60, s % 60);
+    if h > 0 { format!("{h}:{m:02}:{s:02}") } else { format!("{m}:{s:02}") }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn clocks_read_as_players_read_them() {
+        assert_eq!(super::clock_text(0), "0:00");
+        assert_eq!(super::clock_text(59_001), "1:00");
+        assert_eq!(super::clock_text(3_600_000 + 61_000), "1:01:01");
+    }
+
+    #[test]
+    fn json_in_a_script_block_cannot_close_it() {
+        let v = serde_json::json!({"name": "</script><script>alert(1)</script>"});
+        assert!(!super::json_block(&v).0.contains("</script"));
+    }
+}
