@@ -121,6 +121,7 @@ export class Board {
     for (let y = 0; y < n; y++) for (let x = 0; x < n; x++) {
       const g = this.cell(x, y), c = rows[y] ? rows[y][x] : ".";
       const stone = c === "X" ? "black" : c === "O" ? "white" : null;
+      g.classList.remove("pending");
       if (stone) g.setAttribute("data-stone", stone); else g.removeAttribute("data-stone");
       if (stone && dead.has(y * n + x)) g.setAttribute("data-dead", "true"); else g.removeAttribute("data-dead");
       const o = owner ? owner[y * n + x] : null;

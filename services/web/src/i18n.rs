@@ -47,10 +47,20 @@ pub fn ta(lang: Lang, key: &str, args: &[(&'static str, String)]) -> String {
     LOCALES.lookup_with_args(id(lang), key, &args)
 }
 
+/// The placeholders scripts fill in themselves (`{n}` in the text they receive).
+const SCRIPT_ARGS: [&str; 5] = ["n", "sgf", "stones", "vertex", "seconds"];
+
 /// The strings the page scripts need, as one JSON object (`key` → text), so scripts speak the
-/// page's language from the same catalogue.
+/// page's language from the same catalogue. A message's arguments come as `{name}` for the script
+/// to replace.
 pub fn script_strings(lang: Lang, keys: &[&str]) -> serde_json::Value {
-    serde_json::Value::Object(keys.iter().map(|k| (k.to_string(), serde_json::Value::String(t(lang, k)))).collect())
+    let args: HashMap<Cow<'static, str>, FluentValue> =
+        SCRIPT_ARGS.iter().map(|a| (Cow::Borrowed(*a), FluentValue::from(format!("{{{a}}}")))).collect();
+    serde_json::Value::Object(
+        keys.iter()
+            .map(|k| (k.to_string(), serde_json::Value::String(LOCALES.lookup_with_args(id(lang), k, &args))))
+            .collect(),
+    )
 }
 
 /// A refusal's reason in `lang`, from its stable code (`ko`, `superko`, `not_your_turn`, …), else the
@@ -81,6 +91,84 @@ mod tests {
         assert!(zh.len() > 100, "{} messages", zh.len());
     }
 
+    /// Every key the code and the scripts name is in both catalogues (else a page would show
+    /// "Unknown localization key").
+    #[test]
+    fn every_key_used_is_in_both_catalogues() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut used = std::collections::BTreeSet::new();
+        let mut files = vec![root.join("assets/game.js"), root.join("assets/watch.js")];
+        for dir in ["src", "src/pages"] {
+            for e in std::fs::read_dir(root.join(dir)).unwrap() {
+                let p = e.unwrap().path();
+                if p.extension().is_some_and(|x| x == "rs") {
+                    files.push(p);
+                }
+            }
+        }
+        for f in files {
+            let text = std::fs::read_to_string(&f).unwrap();
+            for pattern in ["t(lang, \"", "ta(lang, \"", "t(viewer.lang, \"", "S[\"", "S.\""] {
+                for piece in text.split(pattern).skip(1) {
+                    let key: String = piece
+                        .chars()
+                        .take_while(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == '-')
+                        .collect();
+                    if !key.is_empty() && piece[key.len()..].starts_with('"') {
+                        used.insert(key);
+                    }
+                }
+            }
+        }
+        for k in crate::pages::game::SCRIPT_KEYS {
+            used.insert(k.to_string());
+        }
+        for r in weiqi_gateway::auth::Role::ALL {
+            used.insert(format!("role-{}", r.name().replace('_', "-")));
+        }
+        for r in weiqi_rules::PRESET_NAMES {
+            used.insert(format!("rules-{r}"));
+        }
+        for c in crate::challenges::TimeChoice::ALL {
+            used.insert(format!("time-{}", c.key()));
+        }
+        for v in ["disable", "enable", "grant", "revoke"] {
+            used.insert(format!("admin-done-{v}"));
+        }
+        let names = [
+            "n",
+            "sgf",
+            "stones",
+            "vertex",
+            "seconds",
+            "reason",
+            "name",
+            "date",
+            "field",
+            "min",
+            "max",
+            "by",
+            "to",
+            "tournament",
+            "round",
+            "board",
+            "ms",
+            "size",
+            "rules",
+            "handicap",
+            "komi",
+            "time",
+            "color",
+        ];
+        let args: HashMap<Cow<'static, str>, FluentValue> =
+            names.iter().map(|a| (Cow::Borrowed(*a), FluentValue::from("x"))).collect();
+        let exists = |lang, k: &str| LOCALES.try_lookup_with_args(id(lang), k, &args).is_some();
+        used.retain(|k| !k.ends_with('-'));
+        let missing: Vec<_> = used.iter().filter(|k| !exists(Lang::En, k) || !exists(Lang::ZhCn, k)).collect();
+        assert!(missing.is_empty(), "keys missing from a catalogue: {missing:?}");
+        assert!(used.len() > 150, "{} keys found: the scan is broken", used.len());
+    }
+
     #[test]
     fn go_terms_are_in_their_usual_chinese() {
         assert_eq!(t(Lang::ZhCn, "black"), "黑");
@@ -94,5 +182,8 @@ mod tests {
         assert_eq!(refusal(Lang::En, "not_your_turn", ""), "It is not your turn.");
         assert_eq!(refusal(Lang::En, "no_such_code", "the server's words"), "the server's words");
         assert_eq!(ta(Lang::En, "move-number", &[("n", "12".into())]), "Move 12");
+        let s = script_strings(Lang::ZhCn, &["periods-left", "count-line"]);
+        assert_eq!(s["periods-left"], "还剩{n}次");
+        assert_eq!(s["count-line"], "数子：{sgf}（{stones}）");
     }
 }

@@ -25,6 +25,9 @@ use weiqi_testkit::{ExternalError, external_tool};
 
 pub use fantoccini;
 
+pub mod site;
+pub use site::{Server, play};
+
 /// A window size, and whether it is a touch phone.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Viewport {
@@ -88,6 +91,17 @@ fn find(tool: &str, env: &str, hint: &str) -> Result<PathBuf, ExternalError> {
 }
 
 impl Driver {
+    /// Whether chromedriver and chromium are installed (without starting them).
+    ///
+    /// # Errors
+    /// The one missing.
+    pub fn tools() -> Result<(), ExternalError> {
+        let hint = "apt-get install chromium chromium-driver";
+        find("chromedriver", "WEIQI_CHROMEDRIVER", hint)?;
+        find("chromium", "WEIQI_CHROMIUM", hint)?;
+        Ok(())
+    }
+
     /// Starts chromedriver on a free port and waits until it answers.
     ///
     /// # Errors
@@ -207,7 +221,24 @@ impl Session {
                     .await
                     .ok();
                 let url = self.client.current_url().await.map(|u| u.to_string()).unwrap_or_default();
-                panic!("timed out waiting for {what} on {url} (error shown: {error:?})");
+                // A module that threw while loading rejects its import again with the same error.
+                let scripts = self
+                    .client
+                    .execute_async(
+                        "const done = arguments[0]; Promise.all([...document.querySelectorAll('script[type=module]')].map(s => import(s.src).then(() => null, e => s.src + ': ' + e + ' ' + (e.stack || '')))).then(r => done(r.filter(Boolean)));",
+                        vec![],
+                    )
+                    .await
+                    .ok();
+                let text = self
+                    .client
+                    .execute("return document.body ? document.body.innerText.slice(0, 1500) : ''", vec![])
+                    .await
+                    .ok();
+                panic!(
+                    "timed out waiting for {what} on {url} (error shown: {error:?}; script errors: {scripts:?}); the page \
+                     reads: {text:?}"
+                );
             }
             tokio::time::sleep(Duration::from_millis(40)).await;
         }

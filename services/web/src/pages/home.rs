@@ -283,7 +283,7 @@ pub async fn lobby_stream(State(web): State<Arc<Web>>) -> Response {
         rx.changed().await.ok()?;
         tokio::time::sleep(Duration::from_millis(500)).await;
         rx.borrow_and_update();
-        Some((Ok::<_, Infallible>(Event::default().event("changed").data("")), rx))
+        Some((Ok::<_, Infallible>(Event::default().event("changed").data("lobby")), rx))
     });
     Sse::new(stream).keep_alive(KeepAlive::new().interval(Duration::from_secs(15))).into_response()
 }

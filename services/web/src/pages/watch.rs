@@ -22,7 +22,7 @@ fn games_of(query: Option<&str>) -> Vec<String> {
     q.split('&')
         .filter_map(|kv| kv.split_once('='))
         .filter(|(k, _)| *k == "games")
-        .flat_map(|(_, v)| v.split([',', '+']).map(|s| s.replace("%2C", ",")).collect::<Vec<_>>())
+        .flat_map(|(_, v)| v.replace("%2C", ",").split([',', '+']).map(str::to_string).collect::<Vec<_>>())
         .filter(|id| {
             !id.is_empty() && id.len() <= 128 && id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
         })

@@ -12,6 +12,7 @@ mod ratings;
 mod ratings_harness;
 mod rules;
 mod tournament;
+mod web;
 
 use std::process::ExitCode;
 
@@ -103,6 +104,15 @@ pub enum BenchCommand {
         #[arg(long)]
         json: bool,
     },
+    /// Two real Chromium pages play through the web: click → own board, click → opponent's board,
+    /// and the bytes of the game page's first load.
+    Web {
+        /// Moves to play (both sides together).
+        #[arg(long, default_value_t = 50)]
+        moves: usize,
+        #[arg(long)]
+        json: bool,
+    },
     /// Swiss/McMahon pairing of a large field, rounds 1–7, quality against the exact optimum, and standings.
     Pairing {
         #[arg(long, default_value_t = 10_000)]
@@ -136,6 +146,7 @@ pub fn run(command: BenchCommand) -> Result<ExitCode> {
         BenchCommand::Estimate { positions, size, corpus, gnugo, json } => {
             estimate::run(corpus, positions, size, gnugo, json)
         }
+        BenchCommand::Web { moves, json } => crate::runtime().block_on(web::run(moves, json)),
         BenchCommand::Pairing { players, swiss, seed, json } => pairing::run(players, swiss, seed, json),
         BenchCommand::Tournament { players, rounds, nats, json } => {
             crate::runtime().block_on(tournament::run(players, rounds, nats, json))

@@ -1,0 +1,387 @@
+//! The web in real Chromium (Debian's `chromium` through `chromium-driver`), against `weiqi up` on the
+//! embedded log and on a real nats-server, scripted only through WEB.md's stable test contract.
+//!
+//! Screenshots (lobby, a game in play, the scoring phase, a finished game; desktop and phone; zh-CN
+//! and en) are written to `$CARGO_TARGET_TMPDIR/web-screenshots/`.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde_json::json;
+use weiqi_browser::{BrowserError, Driver, Server, Session, Viewport, play};
+
+const WEIQI: &str = env!("CARGO_BIN_EXE_weiqi");
+const PASSWORD: &str = "correct horse battery";
+
+fn screenshots() -> PathBuf {
+    PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("web-screenshots")
+}
+
+/// The driver, or the skip policy (missing chromium: skip, unless WEIQI_REQUIRE_EXTERNAL=1).
+async fn driver() -> Option<Driver> {
+    match Driver::start().await {
+        Ok(d) => Some(d),
+        Err(BrowserError::External(e)) => weiqi_testkit::skip_or_fail::<Driver>(Err(e)),
+        Err(e) => panic!("{e}"),
+    }
+}
+
+fn server(dir: &Path, nats: Option<&str>) -> Server {
+    let s = Server::new(Path::new(WEIQI), &dir.join("data"), nats);
+    s.add_account("li", &["player"], "李明", PASSWORD);
+    s.add_account("wang", &["player"], "王芳", PASSWORD);
+    s.add_account("zhao", &["player"], "赵强", PASSWORD);
+    s.add_account("ref", &["referee"], "裁判张", PASSWORD);
+    s.add_account("root", &["admin"], "Administrator", PASSWORD);
+    s
+}
+
+/// `li` (Black) challenges `wang` to a 9×9 game; `wang` accepts; both pages are on the game.
+async fn challenge(server: &Server, li: &Session, wang: &Session) -> String {
+    weiqi_browser::site::challenge(&server.base, li, "wang", wang, 9).await
+}
+
+async fn shoot(session: &Session, base: &str, path: &str, name: &str, lang: &str, other: &str) {
+    let dir = screenshots();
+    session.screenshot(&dir.join(format!("{name}-{lang}.png"))).await;
+    let sep = if path.contains('?') { '&' } else { '?' };
+    session.open(base, &format!("{path}{sep}lang={other}")).await;
+    session.wait_for("the page in the other language", &format!("return document.documentElement.lang === '{other}' && (!document.querySelector('#board') || !!document.querySelector('[data-vertex]'))")).await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    session.screenshot(&dir.join(format!("{name}-{other}.png"))).await;
+    session.open(base, &format!("{path}{sep}lang={lang}")).await;
+    session.wait_for("the page back in its language", &format!("return document.documentElement.lang === '{lang}' && (!document.querySelector('#board') || !!document.querySelector('[data-vertex]'))")).await;
+}
+
+/// The moves of the test game: Black builds a wall on E, White on F (then White invades at B5 and dies).
+fn walls() -> Vec<(&'static str, &'static str)> {
+    let black = ["E5", "E4", "E6", "E3", "E7", "E2", "E8", "E1", "E9"];
+    let white = ["F5", "F4", "F6", "F3", "F7", "F2", "F8", "F1", "F9"];
+    black.into_iter().zip(white).flat_map(|(b, w)| [(b, "black"), (w, "white")]).collect()
+}
+
+async fn game_to_the_count(nats: Option<&str>, with_screenshots: bool) {
+    let Some(driver) = driver().await else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let mut server = server(dir.path(), nats);
+    server.start();
+    let base = server.base.clone();
+    let li = driver.session(Viewport::DESKTOP, "zh-CN").await.unwrap();
+    let wang = driver.session(Viewport::PHONE, "en").await.unwrap();
+    li.login(&base, "li", PASSWORD).await;
+    wang.login(&base, "wang", PASSWORD).await;
+    let game = challenge(&server, &li, &wang).await;
+    if with_screenshots {
+        let lobby = driver.session(Viewport::DESKTOP, "zh-CN").await.unwrap();
+        lobby.login(&base, "zhao", PASSWORD).await;
+        shoot(&lobby, &base, "/", "lobby-desktop", "zh-CN", "en").await;
+        let phone = driver.session(Viewport::PHONE, "en").await.unwrap();
+        phone.login(&base, "zhao", PASSWORD).await;
+        shoot(&phone, &base, "/", "lobby-phone", "en", "zh-CN").await;
+    }
+    let path = format!("/games/{game}");
+    for (i, (vertex, color)) in walls().into_iter().enumerate() {
+        let (mover, other) = if color == "black" { (&li, &wang) } else { (&wang, &li) };
+        play(mover, other, vertex, color).await;
+        if with_screenshots && i == 9 {
+            shoot(&li, &base, &path, "game-desktop", "zh-CN", "en").await;
+            shoot(&wang, &base, &path, "game-phone", "en", "zh-CN").await;
+        }
+    }
+    play(&li, &wang, "C3", "black").await;
+    play(&wang, &li, "B5", "white").await;
+    li.wait_to_move("black").await;
+    li.command("pass", true).await;
+    wang.wait_to_move("white").await;
+    wang.command("pass", true).await;
+    // The count: the estimator suggests the invader dead; if it did not, Black marks it.
+    for page in [&li, &wang] {
+        page.wait_for("the scoring phase", "return !!document.querySelector('[data-action=accept]')").await;
+    }
+    let suggested = li.js("return document.querySelector('[data-vertex=B5]').getAttribute('data-dead')", vec![]).await;
+    if suggested != json!("true") {
+        li.click("[data-vertex=B5]").await;
+    }
+    for page in [&li, &wang] {
+        page.wait_for(
+            "B5 marked dead",
+            "return document.querySelector('[data-vertex=B5]').getAttribute('data-dead') === 'true'",
+        )
+        .await;
+    }
+    if with_screenshots {
+        shoot(&li, &base, &path, "scoring-desktop", "zh-CN", "en").await;
+        shoot(&wang, &base, &path, "scoring-phone", "en", "zh-CN").await;
+        li.wait_for("the scoring phase again", "return !!document.querySelector('[data-action=accept]')").await;
+        wang.wait_for("the scoring phase again", "return !!document.querySelector('[data-action=accept]')").await;
+    }
+    li.command("accept", false).await;
+    wang.wait_for("black's acceptance shown", "return !!document.querySelector('[data-action=accept]')").await;
+    wang.command("accept", false).await;
+    let (a, b) = (li.result().await, wang.result().await);
+    assert_eq!(a, b, "both pages show the same result");
+    // The same as `weiqi play show` through gRPC.
+    let token = server.weiqi(&[
+        "token",
+        "--sub",
+        "zhao",
+        "--role",
+        "spectator",
+        "--data-dir",
+        server.data_dir().to_str().unwrap(),
+    ]);
+    let shown =
+        server.weiqi(&["play", "show", &game, "--server", &format!("http://{}", server.grpc), "--token", token.trim()]);
+    let line = shown.lines().find(|l| l.starts_with("result: ")).unwrap_or_else(|| panic!("no result in {shown}"));
+    assert_eq!(line.trim_start_matches("result: ").split_whitespace().next(), Some(a.as_str()), "{shown}");
+    assert_eq!(a, "B+1.5", "45 points to 36 with 7.5 komi");
+    if with_screenshots {
+        shoot(&li, &base, &path, "finished-desktop", "zh-CN", "en").await;
+        shoot(&wang, &base, &path, "finished-phone", "en", "zh-CN").await;
+        eprintln!("screenshots in {}", screenshots().display());
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_players_challenge_play_count_and_agree_on_the_embedded_log() {
+    game_to_the_count(None, true).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_players_challenge_play_count_and_agree_on_jetstream() {
+    let Some(nats) = weiqi_testkit::nats_or_skip() else { return };
+    game_to_the_count(Some(&nats.url()), false).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_ko_is_refused_with_the_reason_and_the_board_left_as_it_was_and_spectators_never_see_a_sealed_move() {
+    let Some(driver) = driver().await else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let mut server = server(dir.path(), None);
+    server.start();
+    let base = server.base.clone();
+    let li = driver.session(Viewport::DESKTOP, "en").await.unwrap();
+    let wang = driver.session(Viewport::DESKTOP, "zh-CN").await.unwrap();
+    li.login(&base, "li", PASSWORD).await;
+    wang.login(&base, "wang", PASSWORD).await;
+    let game = challenge(&server, &li, &wang).await;
+    // A spectator, not signed in, follows the game from the start.
+    let spectator = driver.session(Viewport::PHONE, "en").await.unwrap();
+    spectator.open(&base, &format!("/games/{game}")).await;
+    for (vertex, color) in [
+        ("D6", "black"),
+        ("E6", "white"),
+        ("C5", "black"),
+        ("F5", "white"),
+        ("D4", "black"),
+        ("E4", "white"),
+        ("H8", "black"),
+        ("D5", "white"),
+        ("E5", "black"),
+    ] {
+        let (mover, other) = if color == "black" { (&li, &wang) } else { (&wang, &li) };
+        play(mover, other, vertex, color).await;
+        spectator.wait_stone(vertex, color).await;
+    }
+    assert_eq!(wang.stone("D5").await, None, "Black's E5 took D5");
+    let board =
+        "return [...document.querySelectorAll('[data-vertex]')].map(e => e.getAttribute('data-stone') || '.').join('')";
+    let before = wang.js(board, vec![]).await;
+    wang.wait_to_move("white").await;
+    wang.click("[data-vertex=D5]").await;
+    let error = wang
+        .wait_for("the ko refusal", "const e = document.querySelector('[data-error]'); return e && e.textContent")
+        .await;
+    assert!(error.as_str().unwrap().contains("打劫"), "the reason in the page's language: {error}");
+    wang.wait_for(
+        "the stone taken back",
+        "return !document.querySelector('[data-vertex=D5]').hasAttribute('data-stone')",
+    )
+    .await;
+    assert_eq!(wang.js(board, vec![]).await, before, "the refused stone is taken back");
+    assert_eq!(li.js(board, vec![]).await, before);
+
+    // White plays elsewhere; Black seals a move: the spectator's page never learns which.
+    play(&wang, &li, "J1", "white").await;
+    li.wait_to_move("black").await;
+    li.command("seal", false).await;
+    li.click("[data-vertex=G3]").await;
+    li.click("[data-action=confirm]").await;
+    spectator.wait_for("the adjournment", "return document.querySelector('#status').textContent.length > 0 && !document.querySelector('[data-to-move]')").await;
+    li.wait_for("the adjournment on li's page", "return !document.querySelector('[data-to-move]')").await;
+    let html = spectator.js("return document.documentElement.outerHTML", vec![]).await;
+    let html = html.as_str().unwrap();
+    assert_eq!(spectator.stone("G3").await, None);
+    assert!(
+        !html.contains("sealed_point") && !html.contains("\"G3\""),
+        "the sealed point is not in the spectator's DOM"
+    );
+    let moves = spectator.text("#moves").await.unwrap_or_default();
+    assert!(!moves.contains("G3"), "{moves}");
+}
+
+async fn url(s: &Session) -> String {
+    s.client.current_url().await.unwrap().to_string()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn both_pages_reconnect_after_the_gateway_restarts_and_the_game_goes_on() {
+    let Some(driver) = driver().await else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let mut server = server(dir.path(), None);
+    server.start();
+    let base = server.base.clone();
+    let li = driver.session(Viewport::DESKTOP, "en").await.unwrap();
+    let wang = driver.session(Viewport::PHONE, "en").await.unwrap();
+    li.login(&base, "li", PASSWORD).await;
+    wang.login(&base, "wang", PASSWORD).await;
+    let game = challenge(&server, &li, &wang).await;
+    play(&li, &wang, "E5", "black").await;
+    play(&wang, &li, "C3", "white").await;
+    let (li_url, wang_url) = (url(&li).await, url(&wang).await);
+    server.kill();
+    for page in [&li, &wang] {
+        page.wait_for("the lost connection shown", "return document.body.classList.contains('offline')").await;
+    }
+    server.start();
+    for page in [&li, &wang] {
+        page.wait_for("the reconnection", "return !document.body.classList.contains('offline')").await;
+    }
+    play(&li, &wang, "G7", "black").await;
+    play(&wang, &li, "C7", "white").await;
+    assert_eq!((url(&li).await, url(&wang).await), (li_url.clone(), wang_url), "no reload");
+    assert!(li_url.ends_with(&format!("/games/{game}")));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn logins_are_checked_limited_and_csrf_protected_and_a_disabled_account_is_logged_out() {
+    let Some(driver) = driver().await else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let mut server = server(dir.path(), None);
+    server.start();
+    let base = server.base.clone();
+    let li = driver.session(Viewport::DESKTOP, "en").await.unwrap();
+    let root = driver.session(Viewport::DESKTOP, "en").await.unwrap();
+    li.login(&base, "li", PASSWORD).await;
+    root.login(&base, "root", PASSWORD).await;
+
+    // A POST without the CSRF token is refused and changes nothing.
+    let status = li.client.execute_async(
+        "const done = arguments[0]; fetch('/challenges', {method: 'POST', headers: {'content-type': 'application/x-www-form-urlencoded'}, body: 'to=wang&size=9&rules=chinese&color=black&time=none'}).then(r => done(r.status));",
+        vec![],
+    ).await.unwrap();
+    assert_eq!(status, json!(403));
+    li.open(&base, "/").await;
+    assert_eq!(li.js("return document.querySelectorAll('[data-challenge]').length", vec![]).await, json!(0));
+    let status = li.client.execute_async(
+        "const done = arguments[0]; fetch(location.origin + '/games/x/act', {method: 'POST', headers: {'content-type': 'application/json'}, body: JSON.stringify({request_id: 'r1', action: 'resign'})}).then(r => done(r.status));",
+        vec![],
+    ).await.unwrap();
+    assert_eq!(status, json!(403), "a fetch without x-csrf-token is refused");
+
+    // A wrong password is refused; the tenth rapid attempt is limited.
+    let stranger = driver.session(Viewport::PHONE, "en").await.unwrap();
+    let mut limited_at = None;
+    for attempt in 1..=10 {
+        stranger.open(&base, "/login").await;
+        stranger.fill("input[name=name]", "wang").await;
+        stranger.fill("input[name=password]", "not the password").await;
+        stranger.click("form[action='/login'] button[type=submit]").await;
+        let error = stranger
+            .wait_for("the refusal", "const e = document.querySelector('[data-error]'); return e && e.textContent")
+            .await;
+        let error = error.as_str().unwrap().to_string();
+        assert!(stranger.client.current_url().await.unwrap().path().starts_with("/login"));
+        if error.contains("Too many attempts") {
+            limited_at.get_or_insert(attempt);
+        } else {
+            assert!(error.contains("Wrong name or password"), "{error}");
+        }
+    }
+    let limited_at = limited_at.expect("the attempts are limited");
+    assert!(limited_at <= 10, "limited from attempt {limited_at}");
+
+    // An administrator disables li: li's next page is signed out.
+    root.open(&base, "/admin/accounts").await;
+    root.click("tr[data-account=li] [data-action=disable]").await;
+    root.wait_for(
+        "the disable confirmed",
+        "return !!document.querySelector('tr[data-account=li] [data-action=enable]')",
+    )
+    .await;
+    li.open(&base, "/account").await;
+    li.wait_for("li sent to the login page", "return location.pathname === '/login'").await;
+    li.fill("input[name=name]", "li").await;
+    li.fill("input[name=password]", PASSWORD).await;
+    li.click("form[action='/login'] button[type=submit]").await;
+    let error = li
+        .wait_for("the disabled refusal", "const e = document.querySelector('[data-error]'); return e && e.textContent")
+        .await;
+    assert!(error.as_str().unwrap().contains("disabled"), "{error}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_referee_warns_and_pauses_from_the_panel_and_a_player_has_no_panel_and_is_refused() {
+    let Some(driver) = driver().await else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let mut server = server(dir.path(), None);
+    server.start();
+    let base = server.base.clone();
+    let li = driver.session(Viewport::DESKTOP, "en").await.unwrap();
+    let wang = driver.session(Viewport::DESKTOP, "en").await.unwrap();
+    let referee = driver.session(Viewport::DESKTOP, "zh-CN").await.unwrap();
+    li.login(&base, "li", PASSWORD).await;
+    wang.login(&base, "wang", PASSWORD).await;
+    referee.login(&base, "ref", PASSWORD).await;
+    let game = challenge(&server, &li, &wang).await;
+    play(&li, &wang, "E5", "black").await;
+    assert_eq!(
+        li.js("return !!document.querySelector('#referee')", vec![]).await,
+        json!(false),
+        "no referee panel for a player"
+    );
+    // The endpoint refuses a player's referee command (the gateway's own check).
+    let answer = li.client.execute_async(
+        "const done = arguments[0]; fetch(location.pathname + '/act', {method: 'POST', headers: {'content-type': 'application/json', 'x-csrf-token': document.querySelector('meta[name=csrf-token]').content}, body: JSON.stringify({request_id: 'forged-1', action: 'warn', color: 'white', reason: 'forged'})}).then(async r => done([r.status, await r.json()]));",
+        vec![],
+    ).await.unwrap();
+    assert_eq!(answer[0], json!(403), "{answer}");
+    assert_eq!(answer[1]["code"], json!("permission_denied"), "{answer}");
+
+    referee.open(&base, &format!("/games/{game}")).await;
+    referee.wait_for("the referee panel", "return !!document.querySelector('#referee [data-action=warn]')").await;
+    referee.js("const f = document.querySelector('form[data-referee=warn]'); f.color.value = 'white'; f.reason.value = '拖延时间';", vec![]).await;
+    referee.click("[data-action=warn]").await;
+    wang.wait_for(
+        "the warning on White's page",
+        "return document.querySelector('.side[data-side=white] .warnings').textContent.includes('1')",
+    )
+    .await;
+    referee.click("[data-action=pause]").await;
+    for page in [&li, &wang] {
+        page.wait_for("the pause", "return !document.querySelector('[data-to-move]') && document.querySelector('#status').textContent.includes('Paused')").await;
+    }
+    referee.click("[data-action=resume]").await;
+    wang.wait_to_move("white").await;
+    play(&wang, &li, "C3", "white").await;
+}
+
+#[test]
+fn weiqi_bench_web_reports_its_keys() {
+    if weiqi_browser::Driver::tools().is_err() {
+        if weiqi_testkit::require_external() {
+            panic!("chromium and chromium-driver are required: apt-get install chromium chromium-driver");
+        }
+        eprintln!("skipping: chromium or chromium-driver missing");
+        return;
+    }
+    let out = std::process::Command::new(WEIQI).args(["bench", "web", "--moves", "10", "--json"]).output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
+    let last: serde_json::Value = serde_json::from_str(stdout.lines().last().unwrap()).unwrap();
+    for key in ["moves", "own_p50_ms", "own_p95_ms", "opponent_p50_ms", "opponent_p95_ms", "page_bytes"] {
+        assert!(last[key].is_number(), "{key} in {last}");
+    }
+    assert_eq!(last["moves"], json!(10));
+    assert!(last["page_bytes"].as_u64().unwrap() > 1000);
+}

@@ -1,0 +1,254 @@
+//! The weiqi site scripted through WEB.md's stable test contract only (`data-vertex`, `data-action`,
+//! `data-result`, `data-to-move`, `data-error`, `/login`, `/games/{id}`), and a `weiqi up` process to
+//! script it against. Shared by the browser tests and `weiqi bench web`.
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+
+use crate::Session;
+
+/// A `weiqi up` process on fixed ports, restartable on the same data.
+pub struct Server {
+    binary: PathBuf,
+    data_dir: PathBuf,
+    nats: Option<String>,
+    /// `127.0.0.1:port` of the gRPC side.
+    pub grpc: String,
+    /// `http://127.0.0.1:port` of the web.
+    pub base: String,
+    /// The first-administrator link, if printed.
+    pub setup_link: Option<String>,
+    child: Option<Child>,
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).map(|a| a.port()).expect("a free port")
+}
+
+impl Server {
+    /// A server for `binary` (the `weiqi` executable) on `data_dir`, on NATS JetStream if `nats` is
+    /// given; not started yet (so accounts can be added to an embedded log first).
+    pub fn new(binary: &Path, data_dir: &Path, nats: Option<&str>) -> Server {
+        let (grpc, http) = (free_port(), free_port());
+        Server {
+            binary: binary.to_path_buf(),
+            data_dir: data_dir.to_path_buf(),
+            nats: nats.map(str::to_string),
+            grpc: format!("127.0.0.1:{grpc}"),
+            base: format!("http://127.0.0.1:{http}"),
+            setup_link: None,
+            child: None,
+        }
+    }
+
+    fn common(&self, command: &mut Command) {
+        command.arg("--data-dir").arg(&self.data_dir);
+        if let Some(url) = &self.nats {
+            command.arg("--nats").arg(url);
+        }
+    }
+
+    /// `weiqi account add NAME --role ROLE… --password-file F` (panics on failure).
+    pub fn add_account(&self, name: &str, roles: &[&str], display: &str, password: &str) {
+        let file = self.data_dir.with_extension(format!("{name}.pw"));
+        std::fs::write(&file, format!("{password}\n")).expect("writing the password file");
+        let mut c = Command::new(&self.binary);
+        c.arg("account");
+        self.common(&mut c);
+        c.args(["add", name, "--display-name", display, "--password-file"]).arg(&file);
+        for r in roles {
+            c.args(["--role", r]);
+        }
+        let out = c.output().expect("running weiqi account add");
+        let _ = std::fs::remove_file(&file);
+        assert!(out.status.success(), "weiqi account add {name}: {}", String::from_utf8_lossy(&out.stderr));
+    }
+
+    /// Runs another `weiqi` subcommand against this server's data and answers its standard output.
+    pub fn weiqi(&self, args: &[&str]) -> String {
+        let out = Command::new(&self.binary).args(args).output().expect("running weiqi");
+        assert!(out.status.success(), "weiqi {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    /// The data directory.
+    pub fn data_dir(&self) -> &Path {
+        &self.data_dir
+    }
+
+    /// Starts `weiqi up` and waits until it prints its home page address.
+    pub fn start(&mut self) {
+        let mut c = Command::new(&self.binary);
+        c.arg("up")
+            .arg("--quiet")
+            .arg("--grpc")
+            .arg(&self.grpc)
+            .arg("--http")
+            .arg(self.base.trim_start_matches("http://"));
+        c.args(["--services", "clock"]);
+        self.common(&mut c);
+        c.env("RUST_LOG", "warn").stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::inherit());
+        let mut child = c.spawn().expect("spawning weiqi up");
+        let stdout = child.stdout.take().expect("piped");
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                let _ = tx.send(line);
+            }
+        });
+        let deadline = Instant::now() + Duration::from_secs(60);
+        let mut home = false;
+        while Instant::now() < deadline {
+            match rx.recv_timeout(Duration::from_millis(200)) {
+                Ok(line) => {
+                    if let Some(link) = line.strip_prefix("weiqi: create the first administrator: ") {
+                        self.setup_link = Some(link.trim().to_string());
+                    }
+                    if line.starts_with("weiqi: home page ") {
+                        home = true;
+                        // The admin line, if any, follows at once.
+                        if let Ok(next) = rx.recv_timeout(Duration::from_millis(300))
+                            && let Some(link) = next.strip_prefix("weiqi: create the first administrator: ")
+                        {
+                            self.setup_link = Some(link.trim().to_string());
+                        }
+                        break;
+                    }
+                }
+                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                    if let Ok(Some(status)) = child.try_wait() {
+                        panic!("weiqi up exited early: {status}");
+                    }
+                }
+                Err(_) => break,
+            }
+        }
+        assert!(home, "weiqi up did not print its home page within 60 s");
+        self.child = Some(child);
+    }
+
+    /// Kills the server (SIGKILL, as `kill -9`).
+    pub fn kill(&mut self) {
+        if let Some(mut c) = self.child.take() {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+impl Session {
+    /// Opens `path` on `base`.
+    ///
+    /// # Panics
+    /// When the page cannot be opened.
+    pub async fn open(&self, base: &str, path: &str) {
+        self.client.goto(&format!("{base}{path}")).await.unwrap_or_else(|e| panic!("opening {path}: {e}"));
+    }
+
+    /// Signs in on `/login` (the form WEB.md names) and waits to leave the login page.
+    pub async fn login(&self, base: &str, name: &str, password: &str) {
+        self.open(base, "/login").await;
+        self.fill("input[name=name]", name).await;
+        self.fill("input[name=password]", password).await;
+        self.click("form[action='/login'] button[type=submit]").await;
+        self.wait_for(
+            &format!("{name} signed in"),
+            "return !location.pathname.startsWith('/login') && document.readyState === 'complete'",
+        )
+        .await;
+    }
+
+    /// The game id of the page, once it is a game page.
+    pub async fn game_id(&self) -> String {
+        let v = self.wait_for("a game page", "const m = /^\\/games\\/([^/]+)$/.exec(location.pathname); return m && document.querySelector('[data-vertex]') ? m[1] : null").await;
+        v.as_str().expect("a string").to_string()
+    }
+
+    /// The stone on `vertex` (`black`, `white`) or `None`.
+    pub async fn stone(&self, vertex: &str) -> Option<String> {
+        let v = self.js("const e = document.querySelector(`[data-vertex=\"${arguments[0]}\"]`); return e ? e.getAttribute('data-stone') : null", vec![json!(vertex)]).await;
+        v.as_str().map(str::to_string)
+    }
+
+    /// Waits until `vertex` holds a `color` stone on this page.
+    pub async fn wait_stone(&self, vertex: &str, color: &str) {
+        let script = format!(
+            "return document.querySelector('[data-vertex=\"{vertex}\"]')?.getAttribute('data-stone') === '{color}'"
+        );
+        self.wait_for(&format!("{color} at {vertex}"), &script).await;
+    }
+
+    /// Waits until this page shows `color` to move.
+    pub async fn wait_to_move(&self, color: &str) {
+        let script = format!("return !!document.querySelector('[data-to-move=\"{color}\"]')");
+        self.wait_for(&format!("{color} to move"), &script).await;
+    }
+
+    /// Clicks a command control `[data-action=…]`, then its confirmation if one appears.
+    pub async fn command(&self, action: &str, confirm: bool) {
+        self.click(&format!("[data-action=\"{action}\"]")).await;
+        if confirm {
+            self.click("[data-action=\"confirm\"]").await;
+        }
+    }
+
+    /// The text of `[data-result]` once it is shown.
+    pub async fn result(&self) -> String {
+        let v = self
+            .wait_for(
+                "the result",
+                "const e = document.querySelector('[data-result]'); return e && e.textContent ? e.textContent : null",
+            )
+            .await;
+        v.as_str().expect("a string").to_string()
+    }
+}
+
+/// One move: `mover` (to play `color`) clicks `vertex`; both pages then show the stone.
+pub async fn play(mover: &Session, other: &Session, vertex: &str, color: &str) {
+    mover.wait_to_move(color).await;
+    mover.click(&format!("[data-vertex=\"{vertex}\"]")).await;
+    mover.wait_stone(vertex, color).await;
+    other.wait_stone(vertex, color).await;
+    // The mover's own page has the server's view (not only its optimistic stone) before the next move.
+    let next = if color == "black" { "white" } else { "black" };
+    mover.wait_for("the server's view after the move", &format!("return !!document.querySelector('[data-to-move=\"{next}\"]') || !document.querySelector('[data-to-move]')")).await;
+}
+
+/// `challenger` (Black) challenges the account `opponent` to a `size`×`size` game from the lobby;
+/// `accepter` (signed in as `opponent`) accepts; both pages end on the game page. The game's id.
+pub async fn challenge(base: &str, challenger: &Session, opponent: &str, accepter: &Session, size: u32) -> String {
+    challenger.open(base, "/").await;
+    challenger.fill("#challenge input[name=to]", opponent).await;
+    challenger
+        .js(
+            "document.querySelector('#challenge select[name=size]').value = String(arguments[0]); document.querySelector('#challenge select[name=color]').value = 'black';",
+            vec![json!(size)],
+        )
+        .await;
+    challenger.click("[data-action=challenge]").await;
+    challenger
+        .wait_for("the challenge listed", "return !!document.querySelector('[data-challenge] [data-action=cancel]')")
+        .await;
+    accepter.open(base, "/").await;
+    accepter.click("[data-action=accept-challenge]").await;
+    let game = accepter.game_id().await;
+    // The challenger's lobby updates by itself (Server-Sent Events) and lists the game.
+    let link = format!("#my-games a[href=\"/games/{game}\"]");
+    challenger
+        .wait_for("the game in the challenger's lobby", &format!("return !!document.querySelector('{link}')"))
+        .await;
+    challenger.click(&link).await;
+    assert_eq!(challenger.game_id().await, game);
+    game
+}
