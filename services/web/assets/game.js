@@ -87,31 +87,37 @@ function ask(kind, question, run) {
   const c = document.querySelector('[data-action="confirm"]'); if (c) c.focus();
 }
 
+// The controls are rebuilt only when they change: views arrive every second while a clock runs, and
+// a control replaced under the pointer (or the keyboard focus) would lose the click.
+let controlsKey = "";
 function drawControls() {
-  const box = $("#controls"); box.replaceChildren();
+  const wanted = [];
   if (confirming) {
-    const q = document.createElement("p"); q.textContent = confirming.question; q.className = "question";
-    box.append(q, button("confirm", S.confirm, async () => { const run = confirming.run; confirming = null; drawControls(); await run(); }, "primary"),
-      button("cancel", S.cancel, () => { confirming = null; sealMode = false; drawControls(); }));
-    return;
+    wanted.push(["question", confirming.question], ["confirm", S.confirm, async () => { const run = confirming.run; confirming = null; drawControls(); await run(); }, "primary"],
+      ["cancel", S.cancel, () => { confirming = null; sealMode = false; drawControls(); }]);
+  } else if (view.me || view.seated) {
+    if (view.phase === "nigiri" && view.nigiri && view.nigiri.guesser === view.viewer) {
+      wanted.push(["guess-even", S["guess-even"], () => send("guess", { even: true })], ["guess-odd", S["guess-odd"], () => send("guess", { even: false })]);
+    }
+    if (view.phase === "ready") wanted.push(["start", S["start-clock"], () => send("start")]);
+    if (view.phase === "playing" && view.me) {
+      wanted.push(["pass", S.pass, () => ask("pass", S["confirm-pass"], () => send("pass", { move_number: view.move_number + 1 }))]);
+      wanted.push(["resign", S.resign, () => ask("resign", S["confirm-resign"], () => send("resign")), "danger"]);
+      if (myTurn()) wanted.push(["seal", S["seal"], () => { sealMode = true; status(S["seal-help"]); }]);
+    }
+    if (view.phase === "scoring" && view.me) {
+      wanted.push(["accept", S["accept-count"], () => send("accept"), "primary"], ["dispute", S["dispute-count"], () => send("dispute")]);
+    }
   }
-  const seated = view.me || view.seated;
-  if (!seated) return;
-  if (view.phase === "nigiri" && view.nigiri && view.nigiri.guesser === view.viewer) {
-    box.append(button("guess-even", S["guess-even"], () => send("guess", { even: true })),
-      button("guess-odd", S["guess-odd"], () => send("guess", { even: false })));
-  }
-  if (view.phase === "ready") box.append(button("start", S["start-clock"], () => send("start")));
-  if (view.phase === "playing" && view.me) {
-    box.append(button("pass", S.pass, () => ask("pass", S["confirm-pass"], () => send("pass", { move_number: view.move_number + 1 }))));
-    box.append(button("resign", S.resign, () => ask("resign", S["confirm-resign"], () => send("resign")), "danger"));
-    if (myTurn()) box.append(button("seal", S["seal"], () => { sealMode = true; status(S["seal-help"]); }));
-  }
-  if (view.phase === "scoring" && view.me) {
-    box.append(button("accept", S["accept-count"], () => send("accept"), "primary"), button("dispute", S["dispute-count"], () => send("dispute")));
-  }
+  const key = JSON.stringify(wanted.map((w) => [w[0], w[1]]));
+  if (key === controlsKey) return;
+  controlsKey = key;
+  const box = $("#controls");
+  box.replaceChildren(...wanted.map(([action, text, run, extra]) => {
+    if (action === "question") { const q = document.createElement("p"); q.textContent = text; q.className = "question"; return q; }
+    return button(action, text, run, extra);
+  }));
 }
-
 
 function status(text) { $("#status").textContent = text; }
 

@@ -209,13 +209,23 @@ async fn a_ko_is_refused_with_the_reason_and_the_board_left_as_it_was_and_specta
     li.click("[data-action=confirm]").await;
     spectator.wait_for("the adjournment", "return document.querySelector('#status').textContent.length > 0 && !document.querySelector('[data-to-move]')").await;
     li.wait_for("the adjournment on li's page", "return !document.querySelector('[data-to-move]')").await;
-    let html = spectator.js("return document.documentElement.outerHTML", vec![]).await;
-    let html = html.as_str().unwrap();
     assert_eq!(spectator.stone("G3").await, None);
-    assert!(
-        !html.contains("sealed_point") && !html.contains("\"G3\""),
-        "the sealed point is not in the spectator's DOM"
-    );
+    let text = spectator.js("return document.body.innerText", vec![]).await;
+    assert!(!text.as_str().unwrap().contains("G3"), "the sealed point is not on the spectator's page");
+    let html = spectator.js("return document.documentElement.outerHTML", vec![]).await;
+    assert!(!html.as_str().unwrap().contains("sealed_point"));
+    // Nor in what the spectator's stream sends (read for two seconds: the opening view and ticks).
+    let stream = spectator
+        .client
+        .execute_async(
+            "const done = arguments[0]; const ctl = new AbortController(); let all = ''; setTimeout(() => ctl.abort(), 2000); fetch(location.pathname + '/live', {signal: ctl.signal}).then(async r => { const rd = r.body.getReader(); try { for (;;) { const {value, done: end} = await rd.read(); if (end) break; all += new TextDecoder().decode(value); } } catch (_) {} done(all); });",
+            vec![],
+        )
+        .await
+        .unwrap();
+    let stream = stream.as_str().unwrap();
+    assert!(stream.contains("event: view") && stream.contains("\"sealed\":true"), "{stream}");
+    assert!(!stream.contains("G3"), "the sealed point is not in the spectator's stream");
     let moves = spectator.text("#moves").await.unwrap_or_default();
     assert!(!moves.contains("G3"), "{moves}");
 }
