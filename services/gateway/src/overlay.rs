@@ -16,7 +16,8 @@
 //! * `GET /games/{game}/sgf?token=T` is the game record as SGF (`application/x-go-sgf`), as far as it
 //!   has been played: for archives, analysts and any Go program.
 //!
-//! `EventSource` cannot send headers, so the token travels in the query string. Give overlays a
+//! A signed-in browser's session cookie (`wq_session`) counts as its token on all three routes.
+//! `EventSource` cannot send headers, so a program's token travels in the query string. Give overlays a
 //! broadcaster token with a short expiry, and keep this port behind TLS.
 
 use std::convert::Infallible;
@@ -84,7 +85,20 @@ fn token_of(headers: &HeaderMap, query: TokenQuery) -> Option<String> {
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.strip_prefix("Bearer ").or_else(|| v.strip_prefix("bearer ")))
         .map(|t| t.trim().to_string());
-    bearer.or(query.token).filter(|t| !t.is_empty())
+    bearer.or(query.token.filter(|t| !t.is_empty())).or_else(|| session_cookie(headers)).filter(|t| !t.is_empty())
+}
+
+/// The web's session cookie (`wq_session`, the same signed token): a signed-in browser follows the
+/// game page's links to the record and the overlay without a token in the URL.
+fn session_cookie(headers: &HeaderMap) -> Option<String> {
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|kv| kv.trim().split_once('='))
+        .find(|(k, _)| *k == "wq_session")
+        .map(|(_, v)| v.trim().to_string())
 }
 
 /// The game's id, once the caller's token checks out (any valid token may read a game).

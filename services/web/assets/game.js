@@ -152,7 +152,7 @@ function drawPanel() {
   if (view.result) {
     const label = document.createElement("span"); label.textContent = S["result-label"] + " ";
     const r = document.createElement("strong"); r.setAttribute("data-result", ""); r.textContent = view.result.sgf || "";
-    const w = document.createElement("p"); w.className = "words"; w.textContent = [view.result.words, view.result.text].filter(Boolean).join(" · ");
+    const w = document.createElement("p"); w.className = "words"; w.textContent = view.result.words || "";
     rb.append(label, r, w);
   }
   const list = $("#moves"); const moves = view.all_moves || [];

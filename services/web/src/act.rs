@@ -146,15 +146,29 @@ pub struct Body {
 /// Longest free text (reasons, notes).
 const MAX_TEXT: usize = 500;
 
-fn bad(lang: Lang, code: &str) -> Response {
+/// A refused command, answered as `{"ok": false, "code", "message"}` with its HTTP status.
+#[derive(Debug)]
+pub struct Refusal {
+    status: StatusCode,
+    code: String,
+    message: String,
+}
+
+impl IntoResponse for Refusal {
+    fn into_response(self) -> Response {
+        (self.status, Json(json!({ "ok": false, "code": self.code, "message": self.message }))).into_response()
+    }
+}
+
+fn bad(lang: Lang, code: &str) -> Refusal {
     refuse(StatusCode::BAD_REQUEST, code, refusal(lang, code, ""))
 }
 
-fn refuse(status: StatusCode, code: &str, message: String) -> Response {
-    (status, Json(json!({ "ok": false, "code": code, "message": message }))).into_response()
+fn refuse(status: StatusCode, code: &str, message: String) -> Refusal {
+    Refusal { status, code: code.to_string(), message }
 }
 
-fn color(lang: Lang, s: &str) -> Result<i32, Response> {
+fn color(lang: Lang, s: &str) -> Result<i32, Refusal> {
     match s {
         "black" => Ok(pb::Color::Black as i32),
         "white" => Ok(pb::Color::White as i32),
@@ -162,11 +176,11 @@ fn color(lang: Lang, s: &str) -> Result<i32, Response> {
     }
 }
 
-fn text(lang: Lang, s: &str) -> Result<String, Response> {
+fn text(lang: Lang, s: &str) -> Result<String, Refusal> {
     if s.chars().count() > MAX_TEXT { Err(bad(lang, "text_too_long")) } else { Ok(s.trim().to_string()) }
 }
 
-fn side(lang: Lang, s: &SideForm) -> Result<pb::ClockSide, Response> {
+fn side(lang: Lang, s: &SideForm) -> Result<pb::ClockSide, Refusal> {
     let day = 24 * 3600;
     if !(0..=day).contains(&s.main_s)
         || !(0..=day).contains(&s.period_left_s)
@@ -185,7 +199,7 @@ fn side(lang: Lang, s: &SideForm) -> Result<pb::ClockSide, Response> {
 }
 
 /// The status's answer for the page.
-fn status_response(lang: Lang, status: &Status) -> Response {
+fn status_refusal(lang: Lang, status: &Status) -> Refusal {
     let http = match status.code() {
         Code::InvalidArgument => StatusCode::BAD_REQUEST,
         Code::PermissionDenied => StatusCode::FORBIDDEN,
@@ -208,7 +222,7 @@ fn authed<T>(member: &Member, message: T) -> Request<T> {
     request
 }
 
-fn point(lang: Lang, vertex: &str, size: u8) -> Result<pb::Point, Response> {
+fn point(lang: Lang, vertex: &str, size: u8) -> Result<pb::Point, Refusal> {
     weiqi_rules::Point::from_gtp(vertex, size)
         .map(|p| pb::Point { x: u32::from(p.x), y: u32::from(p.y) })
         .ok_or_else(|| bad(lang, "bad_point"))
@@ -225,22 +239,22 @@ pub async fn act(
     let viewer = web.viewer(&headers, query.as_deref()).await;
     let lang = viewer.lang;
     if !csrf_ok(&headers, None) {
-        return refuse(StatusCode::FORBIDDEN, "csrf", t(lang, "refusal-csrf"));
+        return refuse(StatusCode::FORBIDDEN, "csrf", t(lang, "refusal-csrf")).into_response();
     }
     let Some(member) = viewer.member else {
-        return refuse(StatusCode::UNAUTHORIZED, "signed_out", t(lang, "refusal-signed-out"));
+        return refuse(StatusCode::UNAUTHORIZED, "signed_out", t(lang, "refusal-signed-out")).into_response();
     };
-    let Ok(Json(body)) = body else { return bad(lang, "bad_request") };
+    let Ok(Json(body)) = body else { return bad(lang, "bad_request").into_response() };
     if body.request_id.is_empty()
         || body.request_id.len() > 64
         || !body.request_id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
     {
-        return bad(lang, "bad_request_id");
+        return bad(lang, "bad_request_id").into_response();
     }
     let size = web.index.game(&game).and_then(|g| g.state.setup.map(|s| s.size)).unwrap_or(19);
     match run(&web, &member, &game, &body.request_id, body.action, size, lang).await {
         Ok(reply) => Json(json!({ "ok": true, "sequence": reply.sequence })).into_response(),
-        Err(response) => response,
+        Err(refusal) => refusal.into_response(),
     }
 }
 
@@ -252,7 +266,7 @@ async fn run(
     action: Action,
     size: u8,
     lang: Lang,
-) -> Result<pb::CommandReply, Response> {
+) -> Result<pb::CommandReply, Refusal> {
     let g = &web.game;
     let (game_id, request_id) = (game.to_string(), request_id.to_string());
     let plain = || pb::GameRequest { game_id: game_id.clone(), request_id: request_id.clone() };
@@ -365,5 +379,5 @@ async fn run(
             g.referee(authed(member, referee(a))).await
         }
     };
-    reply.map(tonic::Response::into_inner).map_err(|s| status_response(lang, &s))
+    reply.map(tonic::Response::into_inner).map_err(|s| status_refusal(lang, &s))
 }

@@ -79,4 +79,47 @@ mod tests {
             "{u}"
         );
     }
+
+    /// WCAG 2 relative luminance of `#rrggbb`.
+    fn luminance(hex: &str) -> f64 {
+        let v = u32::from_str_radix(hex.trim_start_matches('#'), 16).unwrap();
+        let channel = |c: u32| {
+            let c = f64::from(c) / 255.0;
+            if c <= 0.039_28 { c / 12.92 } else { ((c + 0.055) / 1.055).powf(2.4) }
+        };
+        0.2126 * channel((v >> 16) & 0xff) + 0.7152 * channel((v >> 8) & 0xff) + 0.0722 * channel(v & 0xff)
+    }
+
+    fn contrast(a: &str, b: &str) -> f64 {
+        let (x, y) = (luminance(a), luminance(b));
+        (x.max(y) + 0.05) / (x.min(y) + 0.05)
+    }
+
+    /// Text colours on their backgrounds pass WCAG AA (4.5:1), read from the stylesheet itself.
+    #[test]
+    fn text_contrast_passes_wcag_aa() {
+        let css = include_str!("../assets/style.css");
+        let var = |name: &str| {
+            let at = css.find(&format!("--{name}:")).unwrap_or_else(|| panic!("--{name} in style.css"));
+            css[at..].split(':').nth(1).unwrap().split(';').next().unwrap().trim().to_string()
+        };
+        let pairs = [
+            ("ink", "paper"),
+            ("ink", "card"),
+            ("muted", "card"),
+            ("muted", "paper"),
+            ("accent-ink", "accent"),
+            ("bad", "card"),
+            ("bad", "paper"),
+            ("ok", "card"),
+        ];
+        for (fg, bg) in pairs {
+            let c = contrast(&var(fg), &var(bg));
+            assert!(c >= 4.5, "--{fg} on --{bg}: {c:.2}:1");
+        }
+        // The header (white on #2d2a26), links (#6b1f0b) and the board's coordinates (#2b2b2b on #dcb35c).
+        assert!(css.contains("background: #2d2a26; color: #fff") && contrast("#ffffff", "#2d2a26") >= 4.5);
+        assert!(css.contains("a { color: #6b1f0b; }") && contrast("#6b1f0b", &var("paper")) >= 4.5);
+        assert!(contrast("#2b2b2b", "#dcb35c") >= 4.5);
+    }
 }

@@ -248,6 +248,18 @@ async fn both_pages_reconnect_after_the_gateway_restarts_and_the_game_goes_on() 
     let game = challenge(&server, &li, &wang).await;
     play(&li, &wang, "E5", "black").await;
     play(&wang, &li, "C3", "white").await;
+    // The multi-board view follows the game too; the game page links to its SGF record (the session
+    // cookie is the token) and its overlay.
+    let wall = driver.session(Viewport::DESKTOP, "en").await.unwrap();
+    wall.open(&base, &format!("/watch?games={game}")).await;
+    wall.wait_stone("E5", "black").await;
+    wall.wait_stone("C3", "white").await;
+    let sgf = li.client.execute_async(
+        "const done = arguments[0]; fetch(document.querySelector('[data-link=sgf]').href).then(async r => done([r.status, await r.text()]));",
+        vec![],
+    ).await.unwrap();
+    assert_eq!(sgf[0], json!(200), "{sgf}");
+    assert!(sgf[1].as_str().unwrap().contains(";B[ed]"), "{sgf}");
     let (li_url, wang_url) = (url(&li).await, url(&wang).await);
     server.kill();
     for page in [&li, &wang] {
@@ -259,6 +271,7 @@ async fn both_pages_reconnect_after_the_gateway_restarts_and_the_game_goes_on() 
     }
     play(&li, &wang, "G7", "black").await;
     play(&wang, &li, "C7", "white").await;
+    wall.wait_stone("C7", "white").await;
     assert_eq!((url(&li).await, url(&wang).await), (li_url.clone(), wang_url), "no reload");
     assert!(li_url.ends_with(&format!("/games/{game}")));
 }
@@ -311,6 +324,61 @@ async fn logins_are_checked_limited_and_csrf_protected_and_a_disabled_account_is
     let limited_at = limited_at.expect("the attempts are limited");
     assert!(limited_at <= 10, "limited from attempt {limited_at}");
 
+    // li issues an API token on the account page; it works through gRPC until li revokes it.
+    li.open(&base, "/account").await;
+    li.fill("input[name=label]", "my bot").await;
+    li.click("[data-action=issue-token]").await;
+    let token = li
+        .wait_for("the token shown once", "const t = document.querySelector('[data-token]'); return t && t.value")
+        .await;
+    let token = token.as_str().unwrap().to_string();
+    let game = {
+        let organiser = server.weiqi(&[
+            "token",
+            "--sub",
+            "organiser",
+            "--role",
+            "organiser",
+            "--event",
+            "*",
+            "--data-dir",
+            server.data_dir().to_str().unwrap(),
+        ]);
+        server
+            .weiqi(&[
+                "play",
+                "new",
+                "--server",
+                &format!("http://{}", server.grpc),
+                "--token",
+                organiser.trim(),
+                "--black",
+                "li",
+                "--white",
+                "wang",
+                "--size",
+                "9",
+            ])
+            .trim()
+            .to_string()
+    };
+    let grpc = format!("http://{}", server.grpc);
+    let show = |token: String| {
+        std::process::Command::new(WEIQI)
+            .args(["play", "show", &game, "--server", &grpc, "--token", &token])
+            .output()
+            .unwrap()
+    };
+    assert!(show(token.clone()).status.success(), "the new token works");
+    li.click("[data-token-id] [data-action=revoke-token]").await;
+    li.wait_for("the revocation", "return !document.querySelector('[data-token-id]')").await;
+    let refused = show(token.clone());
+    assert!(
+        !refused.status.success() && String::from_utf8_lossy(&refused.stderr).contains("revoked"),
+        "{}",
+        String::from_utf8_lossy(&refused.stderr)
+    );
+
     // An administrator disables li: li's next page is signed out.
     root.open(&base, "/admin/accounts").await;
     root.click("tr[data-account=li] [data-action=disable]").await;
@@ -321,6 +389,15 @@ async fn logins_are_checked_limited_and_csrf_protected_and_a_disabled_account_is
     .await;
     li.open(&base, "/account").await;
     li.wait_for("li sent to the login page", "return location.pathname === '/login'").await;
+    // And li's tokens for programs stop working at once too.
+    let cli =
+        server.weiqi(&["token", "--sub", "li", "--role", "player", "--data-dir", server.data_dir().to_str().unwrap()]);
+    let refused = show(cli.trim().to_string());
+    assert!(
+        !refused.status.success() && String::from_utf8_lossy(&refused.stderr).contains("disabled"),
+        "{}",
+        String::from_utf8_lossy(&refused.stderr)
+    );
     li.fill("input[name=name]", "li").await;
     li.fill("input[name=password]", PASSWORD).await;
     li.click("form[action='/login'] button[type=submit]").await;
@@ -394,4 +471,99 @@ fn weiqi_bench_web_reports_its_keys() {
     }
     assert_eq!(last["moves"], json!(10));
     assert!(last["page_bytes"].as_u64().unwrap() > 1000);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_nigiri_challenge_is_guessed_on_the_page_and_the_game_starts() {
+    let Some(driver) = driver().await else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let mut server = server(dir.path(), None);
+    server.start();
+    let base = server.base.clone();
+    let li = driver.session(Viewport::DESKTOP, "zh-CN").await.unwrap();
+    let wang = driver.session(Viewport::PHONE, "zh-CN").await.unwrap();
+    li.login(&base, "li", PASSWORD).await;
+    wang.login(&base, "wang", PASSWORD).await;
+    // An open challenge (to anyone) with nigiri, and one declined.
+    li.open(&base, "/").await;
+    li.js("document.querySelector('#challenge select[name=size]').value = '13'; document.querySelector('#challenge select[name=color]').value = 'nigiri';", vec![]).await;
+    li.click("[data-action=challenge]").await;
+    li.wait_for("the challenge listed", "return !!document.querySelector('[data-challenge] [data-action=cancel]')")
+        .await;
+    wang.open(&base, "/").await;
+    wang.wait_for(
+        "an open challenge for anyone",
+        "return !!document.querySelector('[data-challenge] [data-action=accept-challenge]')",
+    )
+    .await;
+    assert_eq!(
+        wang.js("return !!document.querySelector('[data-action=decline]')", vec![]).await,
+        json!(false),
+        "an open challenge is taken or left, not declined"
+    );
+    wang.click("[data-action=accept-challenge]").await;
+    let game = wang.game_id().await;
+    li.open(&base, &format!("/games/{game}")).await;
+    // The higher-ranked (here: the first) player holds the stones; the other guesses.
+    let guesser = {
+        let mut found = None;
+        for _ in 0..100 {
+            for (page, name) in [(&li, "li"), (&wang, "wang")] {
+                if page.js("return !!document.querySelector('[data-action=guess-odd]')", vec![]).await == json!(true) {
+                    found = Some((page, name));
+                }
+            }
+            if found.is_some() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        found.expect("one player is asked to guess")
+    };
+    guesser.0.click("[data-action=guess-odd]").await;
+    for page in [&li, &wang] {
+        page.wait_to_move("black").await;
+    }
+    let li_side = li.js("return document.querySelector('.side.me').dataset.side", vec![]).await;
+    let wang_side = wang.js("return document.querySelector('.side.me').dataset.side", vec![]).await;
+    assert_ne!(li_side, wang_side, "one Black, one White");
+    assert_eq!(li.js("return document.querySelectorAll('[data-vertex]').length", vec![]).await, json!(169));
+    eprintln!("nigiri: {} guessed; li is {li_side}", guesser.1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_first_administrator_link_works_once_and_makes_an_administrator() {
+    let Some(driver) = driver().await else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let mut server = Server::new(Path::new(WEIQI), &dir.path().join("data"), None);
+    server.start();
+    let link = server.setup_link.clone().expect("weiqi up prints the first-administrator link while there is none");
+    assert!(link.starts_with(&format!("{}/setup/", server.base)), "{link}");
+    let admin = driver.session(Viewport::DESKTOP, "en").await.unwrap();
+    admin.client.goto(&link).await.unwrap();
+    admin.fill("input[name=name]", "chief").await;
+    admin.fill("input[name=display_name]", "陈会长").await;
+    admin.fill("input[name=password]", PASSWORD).await;
+    admin.click("form button[type=submit]").await;
+    admin
+        .wait_for(
+            "the accounts page",
+            "return location.pathname === '/admin/accounts' && !!document.querySelector('tr[data-account=chief]')",
+        )
+        .await;
+    // The administrator makes a player from the page; the player signs in.
+    admin.fill("form[action='/admin/accounts'] input[name=name]", "sun").await;
+    admin.fill("form[action='/admin/accounts'] input[name=password]", PASSWORD).await;
+    admin.click("[data-action=create-account]").await;
+    admin.wait_for("the new account", "return !!document.querySelector('tr[data-account=sun]')").await;
+    let player = driver.session(Viewport::PHONE, "en").await.unwrap();
+    player.login(&server.base, "sun", PASSWORD).await;
+    assert_eq!(player.js("return !!document.querySelector('#challenge')", vec![]).await, json!(true));
+    // The link is spent.
+    let again = driver.session(Viewport::DESKTOP, "en").await.unwrap();
+    again.client.goto(&link).await.unwrap();
+    let text = again
+        .wait_for("the refusal", "const e = document.querySelector('[data-error]'); return e && e.textContent")
+        .await;
+    assert!(text.as_str().unwrap().contains("has been used"), "{text}");
 }
