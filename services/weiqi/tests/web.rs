@@ -259,7 +259,7 @@ async fn both_pages_reconnect_after_the_gateway_restarts_and_the_game_goes_on() 
         vec![],
     ).await.unwrap();
     assert_eq!(sgf[0], json!(200), "{sgf}");
-    assert!(sgf[1].as_str().unwrap().contains(";B[ed]"), "{sgf}");
+    assert!(sgf[1].as_str().unwrap().contains(";B[ee];W[cg]"), "{sgf}");
     let (li_url, wang_url) = (url(&li).await, url(&wang).await);
     server.kill();
     for page in [&li, &wang] {

@@ -134,8 +134,10 @@ pub async fn create(State(web): State<Arc<Web>>, headers: HeaderMap, Form(form):
     let name = form.name.trim();
     let shown = if form.display_name.trim().is_empty() { name } else { form.display_name.trim() };
     let actor = Actor::Admin(admin.name().to_string());
-    let result =
-        web.accounts.create(name, shown, std::slice::from_ref(&form.role), Some(&form.password), &actor, &request_id()).await;
+    let result = web
+        .accounts
+        .create(name, shown, std::slice::from_ref(&form.role), Some(&form.password), &actor, &request_id())
+        .await;
     let lang = viewer.lang;
     let notice = match result {
         Ok(()) => (true, ta(lang, "admin-created", &[("name", name.to_string())])),
