@@ -10,9 +10,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut files: Vec<PathBuf> = files.into_iter().filter(|p| p.extension().is_some_and(|e| e == "proto")).collect();
     files.sort();
     // A new .proto file changes the directory: rebuild then too, not only when a known file changes.
-    println!("cargo:rerun-if-changed={}", root.join("weiqi/v1").display());
+    // The paths are relative to this package, not absolute: cargo shares a build script's output
+    // between checkouts of the same commit in one target directory (a CI worktree beside the main
+    // checkout), and absolute paths would make each checkout watch the other's files.
+    let relative = |p: &std::path::Path| {
+        let name = p.strip_prefix(&root).expect("under the proto root");
+        PathBuf::from("../../proto").join(name)
+    };
+    println!("cargo:rerun-if-changed=../../proto/weiqi/v1");
     for f in &files {
-        println!("cargo:rerun-if-changed={}", f.display());
+        println!("cargo:rerun-if-changed={}", relative(f).display());
     }
     let fds = protox::compile(&files, [&root])?;
     let out = PathBuf::from(std::env::var("OUT_DIR")?);

@@ -14,6 +14,8 @@
 //!   tokio's blocking pool.
 //! * [`aggregate`] — the account as a [`weiqi_aggregate::Aggregate`] and its codec
 //!   (`weiqi.v1.AccountEnvelope`).
+//! * [`site`] — the site's settings (kind `site`): self-registration switched on or off by
+//!   administrators.
 //! * [`service::AccountService`] — the account on the one runner: create, set the password, grant and
 //!   revoke roles, disable and enable, record and revoke API tokens, and check a login.
 //!
@@ -25,6 +27,7 @@ pub mod aggregate;
 pub mod domain;
 pub mod password;
 pub mod service;
+pub mod site;
 
 pub use domain::{Account, Actor, Command, Event, Rejection};
 pub use service::{AccountError, AccountService, LoginError};

@@ -82,7 +82,11 @@ mod tests {
 
     /// WCAG 2 relative luminance of `#rrggbb`.
     fn luminance(hex: &str) -> f64 {
-        let v = u32::from_str_radix(hex.trim_start_matches('#'), 16).unwrap();
+        let digits = hex.trim_start_matches('#');
+        // `#rgb` is `#rrggbb`.
+        let full: String =
+            if digits.len() == 3 { digits.chars().flat_map(|c| [c, c]).collect() } else { digits.into() };
+        let v = u32::from_str_radix(&full, 16).unwrap();
         let channel = |c: u32| {
             let c = f64::from(c) / 255.0;
             if c <= 0.039_28 { c / 12.92 } else { ((c + 0.055) / 1.055).powf(2.4) }

@@ -15,7 +15,8 @@
 //!   in its usual Chinese (黑, 白, 提子, 读秒, 数子, 贴目, 中盘胜…).
 //! * [`index`] — the games and accounts the pages list, folded from the logs (rebuilt on start).
 //! * [`challenges`] — casual games offered and taken up in the lobby.
-//! * [`pages`] — home and lobby, login, the first-administrator page, the account page (API tokens),
+//! * [`pages`] — home and lobby, login, self-registration (when an administrator opens it), the
+//!   first-administrator page, the account page (API tokens),
 //!   the administrators' accounts page, the game page (players, spectators, referees), the
 //!   multi-board view.
 //! * [`live`] — a game's view as Server-Sent Events, for the viewer's role (the sealed move hidden).
@@ -55,6 +56,23 @@ use weiqi_eventlog::AnyEventLog;
 use weiqi_gateway::auth::Authority;
 use weiqi_gateway::game::GameGateway;
 
+/// The player registry a self-registered account is entered in (the ranking service's), seen from
+/// the web without depending on the ranking crate.
+pub trait Registry: Send + Sync {
+    /// Enters `player` with its names and region.
+    fn register<'a>(
+        &'a self,
+        player: &'a str,
+        name_zh: &'a str,
+        name_latin: &'a str,
+        region: &'a str,
+        request_id: &'a str,
+    ) -> futures::future::BoxFuture<'a, Result<(), String>>;
+
+    /// The player's entry as (name in Chinese script, name in Latin script, region), if registered.
+    fn profile<'a>(&'a self, player: &'a str) -> futures::future::BoxFuture<'a, Option<(String, String, String)>>;
+}
+
 /// How the web is set up.
 #[derive(Clone, Debug, Default)]
 pub struct WebConfig {
@@ -68,6 +86,8 @@ pub struct Web {
     pub(crate) auth: Authority,
     pub(crate) game: GameGateway,
     pub(crate) accounts: AccountService<AnyEventLog>,
+    pub(crate) site: weiqi_account::site::SiteService<AnyEventLog>,
+    pub(crate) registry: Option<Arc<dyn Registry>>,
     pub(crate) index: index::Index,
     pub(crate) challenges: challenges::Challenges,
     pub(crate) limits: limits::LoginLimits,
@@ -77,15 +97,20 @@ pub struct Web {
 }
 
 impl Web {
-    /// The web over the log, the token authority, the gateway's game RPCs and the accounts.
+    /// The web over the log, the token authority, the gateway's game RPCs, the accounts, and the player
+    /// registry self-registered players are entered in.
     pub fn new(
         log: AnyEventLog,
         auth: Authority,
         game: GameGateway,
         accounts: AccountService<AnyEventLog>,
+        registry: Option<Arc<dyn Registry>>,
         config: WebConfig,
     ) -> Arc<Web> {
+        let site = weiqi_account::site::SiteService::new(log.clone(), Arc::new(weiqi_aggregate::SystemEnvironment));
         Arc::new(Web {
+            site,
+            registry,
             index: index::Index::default(),
             challenges: challenges::Challenges::default(),
             limits: limits::LoginLimits::default(),

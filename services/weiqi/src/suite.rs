@@ -234,11 +234,48 @@ impl weiqi_tournament::directory::PlayerDirectory for Registry {
     }
 }
 
+/// The ranking service's player registry, where the web enters self-registered players.
+struct WebRegistry(Arc<RankingService>);
+
+impl weiqi_web::Registry for WebRegistry {
+    fn register<'a>(
+        &'a self,
+        player: &'a str,
+        name_zh: &'a str,
+        name_latin: &'a str,
+        region: &'a str,
+        request_id: &'a str,
+    ) -> futures::future::BoxFuture<'a, Result<(), String>> {
+        Box::pin(async move {
+            let profile = weiqi_ranking::domain::Profile {
+                id: weiqi_rating::PlayerId(player.to_string()),
+                name_zh: name_zh.to_string(),
+                name_latin: name_latin.to_string(),
+                region: region.to_string(),
+                ..Default::default()
+            };
+            self.0
+                .register_player(profile, None, "self-registration", request_id)
+                .await
+                .map(|_| ())
+                .map_err(|e| e.to_string())
+        })
+    }
+
+    fn profile<'a>(&'a self, player: &'a str) -> futures::future::BoxFuture<'a, Option<(String, String, String)>> {
+        Box::pin(async move {
+            let entry = self.0.player(&weiqi_rating::PlayerId(player.to_string())).await.ok().flatten()?;
+            Some((entry.profile.name_zh, entry.profile.name_latin, entry.profile.region))
+        })
+    }
+}
+
 /// The web (WEB.md) over this gateway's game RPCs, with its index caught up with the logs.
 async fn web(
     backbone: &Backbone,
     auth: &Authority,
     game: &GameClient,
+    ranking: &Arc<RankingService>,
     secure_cookies: bool,
 ) -> Result<Arc<weiqi_web::Web>> {
     let roles = Role::ALL.iter().map(|r| r.name().to_string());
@@ -250,6 +287,7 @@ async fn web(
         auth.clone(),
         gateway,
         accounts,
+        Some(Arc::new(WebRegistry(ranking.clone()))),
         weiqi_web::WebConfig { secure_cookies },
     );
     web.start().await.context("reading the logs for the web's lists")?;
@@ -340,7 +378,7 @@ async fn run_up(args: UpArgs, shutdown: Shutdown) -> Result<ExitCode> {
 
     let grpc = weiqi_gateway::server::bind(args.grpc).await?;
     let http = weiqi_gateway::server::bind(args.http).await?;
-    let web = web(&backbone, &auth, &client, args.secure_cookies).await?;
+    let web = web(&backbone, &auth, &client, &ranking, args.secure_cookies).await?;
     let routes = gateway_routes(&backbone, &auth, client, tournaments, model, ranking, rank_model).await;
     print_web(&args, &web);
     if !args.quiet {
@@ -433,7 +471,7 @@ async fn run_serve(service: Service, args: UpArgs, shutdown: Shutdown) -> Result
             }
             let grpc = weiqi_gateway::server::bind(args.grpc).await?;
             let http = weiqi_gateway::server::bind(args.http).await?;
-            let web = web(&backbone, &auth, &remote_game, args.secure_cookies).await?;
+            let web = web(&backbone, &auth, &remote_game, &ranking, args.secure_cookies).await?;
             let routes = gateway_routes(&backbone, &auth, remote_game, tournaments, model, ranking, rank_model).await;
             eprintln!("weiqi: gateway on {} (gRPC, gRPC-web), HTTP on {}", args.grpc, args.http);
             print_web(&args, &web);

@@ -532,7 +532,7 @@ async fn a_nigiri_challenge_is_guessed_on_the_page_and_the_game_starts() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_first_administrator_link_works_once_and_makes_an_administrator() {
+async fn the_first_administrator_link_works_once_and_the_administrator_makes_accounts_and_opens_self_registration() {
     let Some(driver) = driver().await else { return };
     let dir = tempfile::tempdir().unwrap();
     let mut server = Server::new(Path::new(WEIQI), &dir.path().join("data"), None);
@@ -559,6 +559,37 @@ async fn the_first_administrator_link_works_once_and_makes_an_administrator() {
     let player = driver.session(Viewport::PHONE, "en").await.unwrap();
     player.login(&server.base, "sun", PASSWORD).await;
     assert_eq!(player.js("return !!document.querySelector('#challenge')", vec![]).await, json!(true));
+    // Self-registration is closed until the administrator opens it; a registered player is in the
+    // player registry under the same name, and signed in at once.
+    let visitor = driver.session(Viewport::PHONE, "zh-CN").await.unwrap();
+    visitor.open(&server.base, "/register").await;
+    visitor
+        .wait_for(
+            "registration closed",
+            "const e = document.querySelector('[data-error]'); return e && e.textContent.includes('未开放')",
+        )
+        .await;
+    admin.click("[data-action=open-registration]").await;
+    admin.wait_for("registration open", "return !!document.querySelector('[data-registration=open]')").await;
+    visitor.open(&server.base, "/login").await;
+    visitor.click("[data-link=register]").await;
+    visitor.fill("input[name=name]", "zhou").await;
+    visitor.fill("input[name=display_name]", "周芳").await;
+    visitor.fill("input[name=name_latin]", "Zhou Fang").await;
+    visitor.fill("input[name=region]", "shanghai").await;
+    visitor.fill("input[name=password]", PASSWORD).await;
+    visitor.click("[data-action=register]").await;
+    visitor
+        .wait_for(
+            "the new player's account page",
+            "return location.pathname === '/account' && !!document.querySelector('[data-registry=yes]')",
+        )
+        .await;
+    let entry = visitor.text("[data-registry]").await.unwrap();
+    assert!(entry.contains("周芳") && entry.contains("shanghai"), "{entry}");
+    admin.click("[data-action=close-registration]").await;
+    admin.wait_for("registration closed again", "return !!document.querySelector('[data-registration=closed]')").await;
+
     // The link is spent.
     let again = driver.session(Viewport::DESKTOP, "en").await.unwrap();
     again.client.goto(&link).await.unwrap();

@@ -16,11 +16,14 @@ pub enum AggregateKind {
     Case,
     /// A person's account: created, password set, roles granted or revoked, disabled, API tokens.
     Account,
+    /// The site's settings (one aggregate, `settings`).
+    Site,
 }
 
 impl AggregateKind {
     /// Every kind, in a fixed order.
-    pub const ALL: [AggregateKind; 5] = [Self::Game, Self::Tournament, Self::Player, Self::Case, Self::Account];
+    pub const ALL: [AggregateKind; 6] =
+        [Self::Game, Self::Tournament, Self::Player, Self::Case, Self::Account, Self::Site];
 
     /// The lower-case name used in subjects and file tables: `game`, `tournament`, …
     pub fn as_str(self) -> &'static str {
@@ -30,6 +33,7 @@ impl AggregateKind {
             Self::Player => "player",
             Self::Case => "case",
             Self::Account => "account",
+            Self::Site => "site",
         }
     }
 

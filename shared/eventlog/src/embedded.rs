@@ -98,6 +98,7 @@ fn batches(kind: AggregateKind) -> Batches {
         AggregateKind::Player => "player.batches",
         AggregateKind::Case => "case.batches",
         AggregateKind::Account => "account.batches",
+        AggregateKind::Site => "site.batches",
     })
 }
 
@@ -108,6 +109,7 @@ fn index(kind: AggregateKind) -> Index {
         AggregateKind::Player => "player.index",
         AggregateKind::Case => "case.index",
         AggregateKind::Account => "account.index",
+        AggregateKind::Site => "site.index",
     })
 }
 
@@ -118,6 +120,7 @@ fn commands(kind: AggregateKind) -> Commands {
         AggregateKind::Player => "player.commands",
         AggregateKind::Case => "case.commands",
         AggregateKind::Account => "account.commands",
+        AggregateKind::Site => "site.commands",
     })
 }
 

@@ -297,3 +297,21 @@ refusal-disabled-unchanged = The account is already so.
 refusal-bad-display-name = The shown name must be 1–100 characters.
 refusal-unknown-token = There is no such token.
 refusal-own-administration = You cannot disable your own account or revoke your own administrator role.
+
+## Self-registration
+register-title = Create an account
+register-intro = A player account, entered in the association's player registry under the same name.
+register-create = Create my account
+register-closed = Self-registration is closed. Ask an administrator for an account.
+field-name-zh = Name in Chinese characters
+field-name-latin = Name in Latin letters (optional)
+field-region = Region (optional)
+login-register-link = No account yet? Create one.
+account-registry = Player registry
+account-registry-none = not registered
+admin-registration = Self-registration
+admin-registration-open = Self-registration is open: anyone may create a player account.
+admin-registration-closed = Self-registration is closed: only administrators create accounts.
+admin-open-registration = Open self-registration
+admin-close-registration = Close self-registration
+refusal-setting-unchanged = The setting is already so.

@@ -297,3 +297,21 @@ refusal-disabled-unchanged = 该账号已是此状态。
 refusal-bad-display-name = 显示名须为1到100个字符。
 refusal-unknown-token = 没有这个令牌。
 refusal-own-administration = 不能停用自己的账号，也不能收回自己的管理员角色。
+
+## 自助注册
+register-title = 注册账号
+register-intro = 棋手账号，并以同一名称登记在协会的棋手名册中。
+register-create = 注册
+register-closed = 自助注册未开放，请联系管理员开通账号。
+field-name-zh = 中文姓名
+field-name-latin = 拼音或英文姓名（可选）
+field-region = 地区（可选）
+login-register-link = 还没有账号？注册一个。
+account-registry = 棋手名册
+account-registry-none = 未登记
+admin-registration = 自助注册
+admin-registration-open = 自助注册已开放：任何人都可以注册棋手账号。
+admin-registration-closed = 自助注册已关闭：只有管理员可以创建账号。
+admin-open-registration = 开放自助注册
+admin-close-registration = 关闭自助注册
+refusal-setting-unchanged = 该设置已是如此。

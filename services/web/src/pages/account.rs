@@ -39,9 +39,13 @@ fn date(ms: i64) -> String {
     format!("{y:04}-{m:02}-{d:02}")
 }
 
-fn render(web: &Web, viewer: &Viewer, notice: Option<(bool, String)>, new_token: Option<String>) -> Response {
+async fn render(web: &Web, viewer: &Viewer, notice: Option<(bool, String)>, new_token: Option<String>) -> Response {
     let lang = viewer.lang;
     let Some(m) = &viewer.member else { return redirect("/login?next=/account", vec![]) };
+    let registry = match &web.registry {
+        Some(r) => r.profile(m.name()).await,
+        None => None,
+    };
     let now = now_ms();
     let body = html! {
         h1 { (t(lang, "account-title")) }
@@ -53,6 +57,12 @@ fn render(web: &Web, viewer: &Viewer, notice: Option<(bool, String)>, new_token:
                 dt { (t(lang, "field-name")) } dd { (m.name()) }
                 dt { (t(lang, "field-display-name")) } dd { (m.account.display_name) }
                 dt { (t(lang, "field-roles")) } dd { (m.account.roles.iter().map(|r| t(lang, &format!("role-{}", r.replace('_', "-")))).collect::<Vec<_>>().join("、")) }
+                dt { (t(lang, "account-registry")) }
+                dd data-registry=(if registry.is_some() { "yes" } else { "no" }) {
+                    @if let Some((zh, latin, region)) = &registry {
+                        (zh) @if !latin.is_empty() { " · " (latin) } @if !region.is_empty() { " · " (region) }
+                    } @else { (t(lang, "account-registry-none")) }
+                }
             }
         }
         section.card {
@@ -101,7 +111,7 @@ fn render(web: &Web, viewer: &Viewer, notice: Option<(bool, String)>, new_token:
 
 /// `GET /account`.
 pub async fn page_handler(web: &Web, viewer: &Viewer) -> Response {
-    render(web, viewer, None, None)
+    render(web, viewer, None, None).await
 }
 
 /// `GET /account`.
@@ -139,7 +149,7 @@ pub async fn password(State(web): State<Arc<Web>>, headers: HeaderMap, Form(form
     {
         member.account = a;
     }
-    render(&web, &viewer, Some(notice), None)
+    render(&web, &viewer, Some(notice), None).await
 }
 
 /// The token form.
@@ -161,7 +171,7 @@ pub async fn issue(State(web): State<Arc<Web>>, headers: HeaderMap, Form(form): 
     let Some(m) = viewer.member.clone() else { return redirect("/login?next=/account", vec![]) };
     let label = form.label.trim();
     if label.is_empty() || label.chars().count() > 60 || !(1..=365).contains(&form.days) {
-        return render(&web, &viewer, Some((false, t(lang, "tokens-bad-form"))), None);
+        return render(&web, &viewer, Some((false, t(lang, "tokens-bad-form"))), None).await;
     }
     let id = uuid::Uuid::new_v4().to_string();
     let ttl = Duration::from_secs(u64::from(form.days) * 86_400);
@@ -177,7 +187,7 @@ pub async fn issue(State(web): State<Arc<Web>>, headers: HeaderMap, Form(form): 
     {
         member.account = a;
     }
-    render(&web, &viewer, Some(notice), token)
+    render(&web, &viewer, Some(notice), token).await
 }
 
 /// The revoke form.
@@ -215,7 +225,7 @@ pub async fn revoke(
     {
         member.account = a;
     }
-    render(&web, &viewer, Some(notice), None)
+    render(&web, &viewer, Some(notice), None).await
 }
 
 #[cfg(test)]

@@ -36,13 +36,28 @@ fn request_id() -> String {
     uuid::Uuid::new_v4().to_string()
 }
 
-fn render(web: &Web, viewer: &Viewer, notice: Option<(bool, String)>) -> Response {
+fn render(web: &Web, viewer: &Viewer, notice: Option<(bool, String)>, registration_open: bool) -> Response {
     let lang = viewer.lang;
     let accounts = web.index.accounts();
     let body = html! {
         h1 { (t(lang, "admin-title")) }
         @if let Some((ok, text)) = &notice {
             @if *ok { p.notice role="status" { (text) } } @else { p.error data-error="admin" role="alert" { (text) } }
+        }
+        section.card id="registration" {
+            h2 { (t(lang, "admin-registration")) }
+            p data-registration=(if registration_open { "open" } else { "closed" }) {
+                (t(lang, if registration_open { "admin-registration-open" } else { "admin-registration-closed" }))
+            }
+            form.inline method="post" action="/admin/registration" {
+                (csrf_field(viewer))
+                input type="hidden" name="open" value=(if registration_open { "false" } else { "true" });
+                @if registration_open {
+                    button type="submit" data-action="close-registration" { (t(lang, "admin-close-registration")) }
+                } @else {
+                    button type="submit" data-action="open-registration" { (t(lang, "admin-open-registration")) }
+                }
+            }
         }
         section.card {
             h2 { (t(lang, "admin-new-account")) }
@@ -98,7 +113,7 @@ pub async fn page_get(web: &Web, viewer: &Viewer) -> Response {
     if admin_of(viewer).is_none() {
         return message(web, viewer, StatusCode::FORBIDDEN, &t(viewer.lang, "admin-only"));
     }
-    render(web, viewer, None)
+    render(web, viewer, None, super::register::open(web).await)
 }
 
 /// `GET /admin/accounts`.
@@ -144,7 +159,7 @@ pub async fn create(State(web): State<Arc<Web>>, headers: HeaderMap, Form(form):
         Err(e) => (false, account_error(lang, &e)),
     };
     wait_for_index(&web, name).await;
-    render(&web, &viewer, Some(notice))
+    render(&web, &viewer, Some(notice), super::register::open(&web).await)
 }
 
 /// Waits (briefly) until the index has folded `name`'s latest change, so the list shows it.
@@ -196,5 +211,36 @@ pub async fn change(
         Err(e) => (false, account_error(lang, &e)),
     };
     wait_for_index(&web, &name).await;
-    render(&web, &viewer, Some(notice))
+    render(&web, &viewer, Some(notice), super::register::open(&web).await)
+}
+
+/// The registration switch.
+#[derive(Deserialize)]
+pub struct RegistrationForm {
+    open: bool,
+    #[serde(default)]
+    csrf: String,
+}
+
+/// `POST /admin/registration`: opens or closes self-registration.
+pub async fn registration(
+    State(web): State<Arc<Web>>,
+    headers: HeaderMap,
+    Form(form): Form<RegistrationForm>,
+) -> Response {
+    let viewer = web.viewer(&headers, None).await;
+    if !csrf_ok(&headers, Some(&form.csrf)) {
+        return csrf_refused(&web, &viewer);
+    }
+    let Some(admin) = admin_of(&viewer) else {
+        return message(&web, &viewer, StatusCode::FORBIDDEN, &t(viewer.lang, "admin-only"));
+    };
+    let lang = viewer.lang;
+    let actor = Actor::Admin(admin.name().to_string());
+    let notice = match web.site.set_registration(form.open, &actor, &request_id()).await {
+        Ok(()) => (true, t(lang, if form.open { "admin-registration-open" } else { "admin-registration-closed" })),
+        Err(weiqi_account::site::SiteError::Refused(r)) => (false, refusal(lang, r.code(), &r.to_string())),
+        Err(weiqi_account::site::SiteError::Unavailable(_)) => (false, t(lang, "refusal-unavailable")),
+    };
+    render(&web, &viewer, Some(notice), super::register::open(&web).await)
 }

@@ -32,8 +32,16 @@ fn next_of(query: Option<&str>) -> Option<String> {
     })
 }
 
-fn render(web: &Web, viewer: &Viewer, name: &str, next: &str, error: Option<String>, status: StatusCode) -> Response {
+async fn render(
+    web: &Web,
+    viewer: &Viewer,
+    name: &str,
+    next: &str,
+    error: Option<String>,
+    status: StatusCode,
+) -> Response {
     let lang = viewer.lang;
+    let can_register = super::register::open(web).await;
     let body = html! {
         section.card.narrow {
             h1 { (t(lang, "login-title")) }
@@ -49,6 +57,9 @@ fn render(web: &Web, viewer: &Viewer, name: &str, next: &str, error: Option<Stri
                 input id="password" name="password" type="password" autocomplete="current-password" required;
                 button type="submit" { (t(lang, "login")) }
             }
+            @if can_register {
+                p { a href="/register" data-link="register" { (t(lang, "login-register-link")) } }
+            }
         }
     };
     let mut r = page(web, viewer, &t(lang, "login-title"), body, &[]);
@@ -63,7 +74,7 @@ pub async fn form(State(web): State<Arc<Web>>, RawQuery(query): RawQuery, header
     if viewer.member.is_some() {
         return redirect(&next, vec![]);
     }
-    render(&web, &viewer, "", &next, None, StatusCode::OK)
+    render(&web, &viewer, "", &next, None, StatusCode::OK).await
 }
 
 /// The login form.
@@ -92,13 +103,13 @@ pub async fn submit(
     let name = form.name.trim().to_string();
     let next = safe_next(Some(&form.next));
     if name.len() > 64 || form.password.len() > 1024 {
-        return render(&web, &viewer, "", &next, Some(t(lang, "login-wrong")), StatusCode::UNAUTHORIZED);
+        return render(&web, &viewer, "", &next, Some(t(lang, "login-wrong")), StatusCode::UNAUTHORIZED).await;
     }
     if let Err(wait) = web.limits.attempt(&name, addr) {
         let seconds = wait.as_secs().max(1).to_string();
         tracing::warn!(account = %name, address = ?addr, "login attempts limited");
         let error = ta(lang, "login-limited", &[("seconds", seconds)]);
-        return render(&web, &viewer, &name, &next, Some(error), StatusCode::TOO_MANY_REQUESTS);
+        return render(&web, &viewer, &name, &next, Some(error), StatusCode::TOO_MANY_REQUESTS).await;
     }
     match web.accounts.login(&name, &form.password).await {
         Ok(account) => {
@@ -108,14 +119,15 @@ pub async fn submit(
             redirect(&next, cookies)
         }
         Err(LoginError::Wrong) => {
-            render(&web, &viewer, &name, &next, Some(t(lang, "login-wrong")), StatusCode::UNAUTHORIZED)
+            render(&web, &viewer, &name, &next, Some(t(lang, "login-wrong")), StatusCode::UNAUTHORIZED).await
         }
         Err(LoginError::Disabled) => {
-            render(&web, &viewer, &name, &next, Some(t(lang, "login-disabled")), StatusCode::FORBIDDEN)
+            render(&web, &viewer, &name, &next, Some(t(lang, "login-disabled")), StatusCode::FORBIDDEN).await
         }
         Err(LoginError::Unavailable(why)) => {
             tracing::warn!(error = %why, "login: accounts unavailable");
             render(&web, &viewer, &name, &next, Some(t(lang, "refusal-unavailable")), StatusCode::SERVICE_UNAVAILABLE)
+                .await
         }
     }
 }

@@ -6,6 +6,7 @@ pub mod admin;
 pub mod game;
 pub mod home;
 pub mod login;
+pub mod register;
 pub mod setup;
 pub mod watch;
 
@@ -37,6 +38,8 @@ pub fn router(web: Arc<Web>) -> axum::Router {
         .route("/account/password", post(account::password))
         .route("/account/tokens", post(account::issue))
         .route("/account/tokens/{id}/revoke", post(account::revoke))
+        .route("/register", get(register::form).post(register::submit))
+        .route("/admin/registration", post(admin::registration))
         .route("/admin/accounts", get(admin::page).post(admin::create))
         .route("/admin/accounts/{name}/{verb}", post(admin::change))
         .route("/games/{id}", get(game::page))
