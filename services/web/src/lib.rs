@@ -18,7 +18,7 @@
 //! * [`pages`] — home and lobby, login, self-registration (when an administrator opens it), the
 //!   first-administrator page, the account page (API tokens),
 //!   the administrators' accounts page, the game page (players, spectators, referees), the
-//!   multi-board view.
+//!   multi-board view, a tournament's public page (standings, pairings, crosstable).
 //! * [`live`] — a game's view as Server-Sent Events, for the viewer's role (the sealed move hidden).
 //! * [`act`] — a page's commands (`POST /games/{id}/act`), sent through the gRPC gateway's own
 //!   [`weiqi_gateway::game::GameGateway`] with the session's token, so the web decides no rule and
@@ -88,6 +88,7 @@ pub struct Web {
     pub(crate) accounts: AccountService<AnyEventLog>,
     pub(crate) site: weiqi_account::site::SiteService<AnyEventLog>,
     pub(crate) registry: Option<Arc<dyn Registry>>,
+    pub(crate) tournaments: Option<Arc<dyn weiqi_proto::v1::tournament_service_server::TournamentService>>,
     pub(crate) index: index::Index,
     pub(crate) challenges: challenges::Challenges,
     pub(crate) limits: limits::LoginLimits,
@@ -105,12 +106,14 @@ impl Web {
         game: GameGateway,
         accounts: AccountService<AnyEventLog>,
         registry: Option<Arc<dyn Registry>>,
+        tournaments: Option<Arc<dyn weiqi_proto::v1::tournament_service_server::TournamentService>>,
         config: WebConfig,
     ) -> Arc<Web> {
         let site = weiqi_account::site::SiteService::new(log.clone(), Arc::new(weiqi_aggregate::SystemEnvironment));
         Arc::new(Web {
             site,
             registry,
+            tournaments,
             index: index::Index::default(),
             challenges: challenges::Challenges::default(),
             limits: limits::LoginLimits::default(),

@@ -276,8 +276,14 @@ async fn web(
     auth: &Authority,
     game: &GameClient,
     ranking: &Arc<RankingService>,
+    tournaments: (&Arc<TournamentService<AnyEventLog>>, &AnyReadModel),
     secure_cookies: bool,
 ) -> Result<Arc<weiqi_web::Web>> {
+    // The public tournament pages read through the same gateway code as gRPC callers.
+    let (service, model) = tournaments;
+    let tournament_gateway: Arc<dyn weiqi_proto::v1::tournament_service_server::TournamentService> = Arc::new(
+        TournamentGateway::new(service.clone(), model.clone(), auth.clone(), Arc::new(Registry(ranking.clone()))),
+    );
     let roles = Role::ALL.iter().map(|r| r.name().to_string());
     let accounts =
         weiqi_account::AccountService::new(backbone.log.clone(), Arc::new(weiqi_aggregate::SystemEnvironment), roles);
@@ -288,6 +294,7 @@ async fn web(
         gateway,
         accounts,
         Some(Arc::new(WebRegistry(ranking.clone()))),
+        Some(tournament_gateway),
         weiqi_web::WebConfig { secure_cookies },
     );
     web.start().await.context("reading the logs for the web's lists")?;
@@ -378,7 +385,7 @@ async fn run_up(args: UpArgs, shutdown: Shutdown) -> Result<ExitCode> {
 
     let grpc = weiqi_gateway::server::bind(args.grpc).await?;
     let http = weiqi_gateway::server::bind(args.http).await?;
-    let web = web(&backbone, &auth, &client, &ranking, args.secure_cookies).await?;
+    let web = web(&backbone, &auth, &client, &ranking, (&tournaments, &model), args.secure_cookies).await?;
     let routes = gateway_routes(&backbone, &auth, client, tournaments, model, ranking, rank_model).await;
     print_web(&args, &web);
     if !args.quiet {
@@ -471,7 +478,8 @@ async fn run_serve(service: Service, args: UpArgs, shutdown: Shutdown) -> Result
             }
             let grpc = weiqi_gateway::server::bind(args.grpc).await?;
             let http = weiqi_gateway::server::bind(args.http).await?;
-            let web = web(&backbone, &auth, &remote_game, &ranking, args.secure_cookies).await?;
+            let web =
+                web(&backbone, &auth, &remote_game, &ranking, (&tournaments, &model), args.secure_cookies).await?;
             let routes = gateway_routes(&backbone, &auth, remote_game, tournaments, model, ranking, rank_model).await;
             eprintln!("weiqi: gateway on {} (gRPC, gRPC-web), HTTP on {}", args.grpc, args.http);
             print_web(&args, &web);

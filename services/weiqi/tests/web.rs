@@ -598,3 +598,149 @@ async fn the_first_administrator_link_works_once_and_the_administrator_makes_acc
         .await;
     assert!(text.as_str().unwrap().contains("has been used"), "{text}");
 }
+
+/// A tournament run through gRPC (McMahon, 4 players, 2 rounds, results entered by the organiser)
+/// as the public sees it: the standings page shows the same table as `GetStandings`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tournaments_public_page_shows_what_get_standings_answers() {
+    use weiqi_proto::v1 as pb;
+    use weiqi_proto::v1::tournament_service_client::TournamentServiceClient;
+    let Some(driver) = driver().await else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let mut server = server(dir.path(), None);
+    server.start();
+    let data = server.data_dir().to_str().unwrap().to_string();
+    let organiser =
+        server.weiqi(&["token", "--sub", "organiser", "--role", "organiser", "--event", "*", "--data-dir", &data]);
+    let organiser = organiser.trim().to_string();
+    fn bearer<T>(m: T, token: &str) -> tonic::Request<T> {
+        let mut r = tonic::Request::new(m);
+        r.metadata_mut().insert("authorization", format!("Bearer {token}").parse().unwrap());
+        r
+    }
+    macro_rules! req {
+        ($m:expr) => {
+            bearer($m, &organiser)
+        };
+    }
+    let mut tc = TournamentServiceClient::connect(format!("http://{}", server.grpc)).await.unwrap();
+    const T: &str = "city-open";
+    tc.create_tournament(req!(pb::CreateTournamentRequest {
+        tournament_id: T.into(),
+        request_id: "create".into(),
+        config: Some(pb::TournamentConfig {
+            name: "City Open 城市公开赛".into(),
+            format: Some(pb::TournamentFormat {
+                format: Some(pb::tournament_format::Format::Mcmahon(pb::tournament_format::McMahon {
+                    rounds: 2,
+                    top_bar: "3d".into(),
+                    bottom_bar: "20k".into(),
+                })),
+            }),
+            seed: 2026,
+            ..Default::default()
+        }),
+        settings: Some(pb::TournamentGameSettings { size: 9, rules: "chinese".into(), ..Default::default() }),
+    }))
+    .await
+    .unwrap();
+    for (i, (account, name, rank)) in
+        [("li", "李明", "2d"), ("wang", "王芳", "1d"), ("zhao", "赵强", "1k"), ("sun", "孙丽", "3k")]
+            .into_iter()
+            .enumerate()
+    {
+        let r = pb::RegisterPlayerRequest {
+            tournament_id: T.into(),
+            request_id: format!("reg-{account}"),
+            account_id: account.into(),
+            player: i as u32 + 1,
+            snapshot: Some(pb::TournamentPlayerSnapshot {
+                name_zh: name.into(),
+                rank: rank.into(),
+                ..Default::default()
+            }),
+        };
+        tc.register_player(req!(r)).await.unwrap();
+    }
+    tc.start_tournament(req!(pb::TournamentRequest { tournament_id: T.into(), request_id: "start".into() }))
+        .await
+        .unwrap();
+    for round in 1..=2u32 {
+        tc.pair_round(req!(pb::PairRoundRequest {
+            tournament_id: T.into(),
+            request_id: format!("pair-{round}"),
+            round,
+        }))
+        .await
+        .unwrap();
+        let deadline = std::time::Instant::now() + Duration::from_secs(20);
+        let pairings = loop {
+            let p = tc.get_pairings(req!(pb::GetTournamentPairingsRequest { tournament_id: T.into(), round })).await;
+            match p {
+                Ok(p) if p.get_ref().round == round => break p.into_inner(),
+                other => assert!(std::time::Instant::now() < deadline, "round {round} pairings: {other:?}"),
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        };
+        for g in &pairings.games {
+            let outcome = if g.table == 1 {
+                pb::tournament_game_outcome::Outcome::BlackWins
+            } else {
+                pb::tournament_game_outcome::Outcome::WhiteWins
+            };
+            tc.record_result(req!(pb::RecordTournamentResultRequest {
+                tournament_id: T.into(),
+                request_id: format!("result-{round}-{}", g.table),
+                round,
+                table: g.table,
+                result: Some(pb::TournamentGameOutcome { outcome: outcome as i32, reason: 0 }),
+                ..Default::default()
+            }))
+            .await
+            .unwrap();
+        }
+    }
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    let standings = loop {
+        let s = tc
+            .get_standings(req!(pb::GetTournamentStandingsRequest { tournament_id: T.into(), offset: 0, limit: 0 }))
+            .await
+            .map(tonic::Response::into_inner);
+        match s {
+            // Every result of both rounds folded into the read model (it projects event by event).
+            Ok(s) if s.after_round == 2 && s.rows.len() == 4 && s.rows.iter().all(|r| r.games == 2) => break s,
+            other => assert!(std::time::Instant::now() < deadline, "standings after round 2: {other:?}"),
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    let public = driver.session(Viewport::DESKTOP, "zh-CN").await.unwrap();
+    public.open(&server.base, &format!("/tournaments/{T}")).await;
+    public.wait_for("the standings", "return document.querySelectorAll('[data-player]').length === 4").await;
+    for row in &standings.rows {
+        let cell = |column: &str| {
+            format!(
+                "return document.querySelector('[data-player=\"{}\"] [data-column=\"{column}\"]')?.getAttribute('data-value')",
+                row.account_id
+            )
+        };
+        assert_eq!(public.js(&cell("place"), vec![]).await, json!(row.place.to_string()), "{row:?}");
+        for (c, v) in standings.criteria.iter().zip(&row.values) {
+            assert_eq!(public.js(&cell(&c.to_lowercase()), vec![]).await, json!(v), "{c} of {row:?}");
+        }
+    }
+    let order =
+        public.js("return [...document.querySelectorAll('[data-player]')].map(r => r.dataset.player)", vec![]).await;
+    assert_eq!(order, json!(standings.rows.iter().map(|r| r.account_id.clone()).collect::<Vec<_>>()));
+    assert_eq!(
+        public.js("return document.querySelectorAll('table.crosstable tbody tr').length", vec![]).await,
+        json!(4)
+    );
+    assert_eq!(public.js("return document.querySelectorAll('[data-round]').length", vec![]).await, json!(2));
+    let headers = public.text("table.standings thead").await.unwrap();
+    assert!(headers.contains("名次"), "criteria named in Chinese: {headers}");
+    shoot(&public, &server.base, &format!("/tournaments/{T}"), "tournament-desktop", "zh-CN", "en").await;
+    let phone = driver.session(Viewport::PHONE, "en").await.unwrap();
+    phone.open(&server.base, &format!("/tournaments/{T}")).await;
+    phone.wait_for("the standings", "return document.querySelectorAll('[data-player]').length === 4").await;
+    shoot(&phone, &server.base, &format!("/tournaments/{T}"), "tournament-phone", "en", "zh-CN").await;
+}

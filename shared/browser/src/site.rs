@@ -89,7 +89,6 @@ impl Server {
             .arg(&self.grpc)
             .arg("--http")
             .arg(self.base.trim_start_matches("http://"));
-        c.args(["--services", "clock"]);
         self.common(&mut c);
         c.env("RUST_LOG", "warn").stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::inherit());
         let mut child = c.spawn().expect("spawning weiqi up");

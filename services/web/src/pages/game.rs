@@ -175,6 +175,10 @@ async fn page_for(web: &Web, game: &str, q: Option<&str>, headers: &HeaderMap) -
                     a href={ "/games/" (game) "/sgf" } download={ (game) ".sgf" } data-link="sgf" { (t(lang, "link-sgf")) }
                     " · "
                     a href={ "/overlay/" (game) } data-link="overlay" { (t(lang, "link-overlay")) }
+                    @if let Some(tournament) = state.setup.as_ref().and_then(|s| s.tournament.as_ref()) {
+                        " · "
+                        a href={ "/tournaments/" (tournament.id) } data-link="tournament" { (t(lang, "link-tournament")) }
+                    }
                     " · "
                     button type="button" class="link" data-action="mute" aria-pressed="false" { (t(lang, "sound-on")) }
                 }

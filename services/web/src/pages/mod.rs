@@ -8,6 +8,7 @@ pub mod home;
 pub mod login;
 pub mod register;
 pub mod setup;
+pub mod tournament;
 pub mod watch;
 
 use std::net::{IpAddr, SocketAddr};
@@ -46,6 +47,7 @@ pub fn router(web: Arc<Web>) -> axum::Router {
         .route("/games/{id}/live", get(crate::live::live))
         .route("/games/{id}/act", post(crate::act::act))
         .route("/watch", get(watch::page))
+        .route("/tournaments/{id}", get(tournament::page_get))
         .route("/assets/{file}", get(crate::assets::serve))
         .with_state(web)
 }

@@ -1,0 +1,242 @@
+//! `/tournaments/{id}`: a tournament's public page: its standings with every tie-break column (named
+//! in the page's language), the pairings of each round with links to the games, and a crosstable.
+//!
+//! Everything is read through the gateway's own `TournamentService` (the read model that serves
+//! `GetStandings` and `GetPairings`), with a short-lived spectator token the web issues itself, so the
+//! page shows exactly what the API answers. The standings follow WEB.md's contract: one row
+//! `[data-player="{account}"]`, cells `[data-column="place"]` and `[data-column="{criterion}"]`
+//! (the criterion lower-cased), each with `data-value` holding the exact value (`"29/2"`) whatever
+//! the cell shows (`14½`).
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::extract::{Path, RawQuery, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::Response;
+use maud::{Markup, html};
+use tonic::Request;
+use weiqi_gateway::auth::Role;
+use weiqi_proto::v1 as pb;
+
+use super::{message, page};
+use crate::Web;
+use crate::i18n::{Lang, t, ta, try_t};
+
+/// A value as people read it: `29/2` → `14½`, `7` → `7`, `-1/2` → `-½`.
+pub fn shown(value: &str) -> String {
+    let Some((n, d)) = value.split_once('/') else { return value.to_string() };
+    let (Ok(n), Ok(d)) = (n.parse::<i64>(), d.parse::<i64>()) else { return value.to_string() };
+    if d == 2 {
+        let whole = n / 2;
+        let sign = if n < 0 && whole == 0 { "-" } else { "" };
+        if whole == 0 { format!("{sign}½") } else { format!("{whole}½") }
+    } else {
+        format!("{:.2}", n as f64 / d as f64)
+    }
+}
+
+/// A criterion's name in `lang` (`SOS` → 对手分), else the name the API gives.
+fn criterion(lang: Lang, name: &str) -> String {
+    try_t(lang, &format!("criterion-{}", name.to_lowercase())).unwrap_or_else(|| name.to_string())
+}
+
+fn authed<T>(web: &Web, message: T) -> Request<T> {
+    let token = web.auth.issue("web-public", &[Role::Spectator], &[], Duration::from_secs(60));
+    let mut r = Request::new(message);
+    r.metadata_mut().insert("authorization", format!("Bearer {token}").parse().expect("ASCII"));
+    r
+}
+
+fn standings_table(lang: Lang, s: &pb::TournamentStandings) -> Markup {
+    html! {
+        div.table-wrap {
+            table.standings data-after-round=(s.after_round) {
+                caption { (ta(lang, "standings-after", &[("round", s.after_round.to_string())])) }
+                thead { tr {
+                    th scope="col" { (t(lang, "col-place")) }
+                    th scope="col" { (t(lang, "col-player")) }
+                    th scope="col" { (t(lang, "col-rank")) }
+                    @for c in &s.criteria { th scope="col" title=(c) { (criterion(lang, c)) } }
+                } }
+                tbody {
+                    @for row in &s.rows {
+                        tr data-player=(row.account_id) {
+                            td data-column="place" data-value=(row.place) { (row.place) @if row.shared { "=" } }
+                            td { a href={ "/players/" (row.account_id) } { (if row.name_zh.is_empty() { &row.account_id } else { &row.name_zh }) } }
+                            td { (row.rank) }
+                            @for (c, v) in s.criteria.iter().zip(&row.values) {
+                                td.mono data-column=(c.to_lowercase()) data-value=(v) { (shown(v)) }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn result_text(lang: Lang, r: &str) -> String {
+    match r {
+        "" => t(lang, "result-pending"),
+        "B+" | "B+!" => t(lang, "result-black-wins"),
+        "W+" | "W+!" => t(lang, "result-white-wins"),
+        other => try_t(lang, &format!("result-{other}")).unwrap_or_else(|| other.to_string()),
+    }
+}
+
+fn pairings_table(lang: Lang, p: &pb::TournamentPairings) -> Markup {
+    html! {
+        section.card data-round=(p.round) {
+            h3 { (ta(lang, "round-title", &[("round", p.round.to_string())])) }
+            div.table-wrap {
+                table.pairings {
+                    thead { tr {
+                        th scope="col" { (t(lang, "col-table")) } th scope="col" { (t(lang, "black")) }
+                        th scope="col" { (t(lang, "white")) } th scope="col" { (t(lang, "col-result")) }
+                    } }
+                    tbody {
+                        @for g in &p.games {
+                            tr data-table=(g.table) {
+                                td { (g.table) }
+                                td { (g.black_name) " " span.rank { (g.black_rank) } }
+                                td { (g.white_name) " " span.rank { (g.white_rank) } }
+                                td {
+                                    @if g.game_id.is_empty() { (result_text(lang, &g.result)) }
+                                    @else { a href={ "/games/" (g.game_id) } { (result_text(lang, &g.result)) } }
+                                }
+                            }
+                        }
+                        @for b in &p.byes {
+                            tr { td { "—" } td colspan="2" { (b.name) } td { (t(lang, "bye")) } }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The crosstable: for each player (by standings order), round by round, the opponent's place, the
+/// colour and the result (`3b+`: beat number 3 with Black).
+fn crosstable(lang: Lang, s: &pb::TournamentStandings, rounds: &[pb::TournamentPairings]) -> Markup {
+    let place: BTreeMap<&str, u32> = s.rows.iter().map(|r| (r.account_id.as_str(), r.place)).collect();
+    let mut cells: BTreeMap<(&str, u32), String> = BTreeMap::new();
+    for p in rounds {
+        for g in &p.games {
+            let (bw, ww) = match g.result.trim_end_matches('!') {
+                "B+" => ("+", "-"),
+                "W+" => ("-", "+"),
+                "draw" => ("=", "="),
+                "both-lose" => ("-", "-"),
+                _ => ("?", "?"),
+            };
+            let opp = |a: &str| place.get(a).map_or_else(|| "?".to_string(), |n| n.to_string());
+            cells.insert((g.black_account.as_str(), p.round), format!("{}b{bw}", opp(&g.white_account)));
+            cells.insert((g.white_account.as_str(), p.round), format!("{}w{ww}", opp(&g.black_account)));
+        }
+        for b in &p.byes {
+            cells.insert((b.account_id.as_str(), p.round), t(lang, "bye"));
+        }
+    }
+    html! {
+        div.table-wrap {
+            table.crosstable {
+                caption { (t(lang, "crosstable")) }
+                thead { tr {
+                    th scope="col" { (t(lang, "col-place")) } th scope="col" { (t(lang, "col-player")) }
+                    @for p in rounds { th scope="col" { (p.round) } }
+                } }
+                tbody {
+                    @for row in &s.rows {
+                        tr data-cross=(row.account_id) {
+                            td { (row.place) }
+                            td { (if row.name_zh.is_empty() { &row.account_id } else { &row.name_zh }) }
+                            @for p in rounds {
+                                td.mono { (cells.get(&(row.account_id.as_str(), p.round)).cloned().unwrap_or_default()) }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// `GET /tournaments/{id}`.
+pub async fn page_get(
+    State(web): State<Arc<Web>>,
+    Path(id): Path<String>,
+    RawQuery(q): RawQuery,
+    headers: HeaderMap,
+) -> Response {
+    let viewer = web.viewer(&headers, q.as_deref()).await;
+    let lang = viewer.lang;
+    let Some(service) = web.tournaments.clone() else {
+        return message(&web, &viewer, StatusCode::NOT_FOUND, &t(lang, "tournament-not-found"));
+    };
+    let summary =
+        match service.get_tournament(authed(&web, pb::GetTournamentRequest { tournament_id: id.clone() })).await {
+            Ok(s) => s.into_inner(),
+            Err(s) if s.code() == tonic::Code::NotFound || s.code() == tonic::Code::InvalidArgument => {
+                return message(&web, &viewer, StatusCode::NOT_FOUND, &t(lang, "tournament-not-found"));
+            }
+            Err(_) => return message(&web, &viewer, StatusCode::SERVICE_UNAVAILABLE, &t(lang, "refusal-unavailable")),
+        };
+    let standings = service
+        .get_standings(authed(
+            &web,
+            pb::GetTournamentStandingsRequest { tournament_id: id.clone(), offset: 0, limit: 0 },
+        ))
+        .await
+        .ok()
+        .map(tonic::Response::into_inner);
+    let mut rounds = Vec::new();
+    for round in 1..=summary.rounds_paired {
+        if let Ok(p) = service
+            .get_pairings(authed(&web, pb::GetTournamentPairingsRequest { tournament_id: id.clone(), round }))
+            .await
+        {
+            rounds.push(p.into_inner());
+        }
+    }
+    let title = if summary.name.is_empty() { id.clone() } else { summary.name.clone() };
+    let body = html! {
+        h1 { (title) }
+        p.small data-phase=(summary.phase) {
+            (summary.format) " · " (try_t(lang, &format!("tournament-phase-{}", summary.phase)).unwrap_or_else(|| summary.phase.clone()))
+            " · " (ta(lang, "tournament-players", &[("n", summary.players.to_string())]))
+        }
+        section.card id="standings" {
+            h2 { (t(lang, "standings")) }
+            @match &standings {
+                Some(s) if !s.rows.is_empty() => (standings_table(lang, s)),
+                _ => p.small { (t(lang, "standings-none")) },
+            }
+        }
+        @if let Some(s) = &standings && !rounds.is_empty() {
+            section.card id="crosstable" { h2 { (t(lang, "crosstable")) } (crosstable(lang, s, &rounds)) }
+        }
+        section id="pairings" {
+            h2 { (t(lang, "pairings")) }
+            @if rounds.is_empty() { p.small { (t(lang, "pairings-none")) } }
+            @for p in rounds.iter().rev() { (pairings_table(lang, p)) }
+        }
+    };
+    page(&web, &viewer, &title, body, &[])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shown;
+
+    #[test]
+    fn exact_values_are_shown_as_people_write_them() {
+        assert_eq!(shown("29/2"), "14½");
+        assert_eq!(shown("1/2"), "½");
+        assert_eq!(shown("-1/2"), "-½");
+        assert_eq!(shown("7"), "7");
+        assert_eq!(shown("10/3"), "3.33");
+    }
+}
