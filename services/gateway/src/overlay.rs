@@ -85,20 +85,10 @@ fn token_of(headers: &HeaderMap, query: TokenQuery) -> Option<String> {
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.strip_prefix("Bearer ").or_else(|| v.strip_prefix("bearer ")))
         .map(|t| t.trim().to_string());
-    bearer.or(query.token.filter(|t| !t.is_empty())).or_else(|| session_cookie(headers)).filter(|t| !t.is_empty())
-}
-
-/// The web's session cookie (`wq_session`, the same signed token): a signed-in browser follows the
-/// game page's links to the record and the overlay without a token in the URL.
-fn session_cookie(headers: &HeaderMap) -> Option<String> {
-    headers
-        .get_all(header::COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(';'))
-        .filter_map(|kv| kv.trim().split_once('='))
-        .find(|(k, _)| *k == "wq_session")
-        .map(|(_, v)| v.trim().to_string())
+    bearer
+        .or(query.token.filter(|t| !t.is_empty()))
+        .or_else(|| crate::auth::cookie(headers, crate::auth::SESSION_COOKIE).map(str::to_string))
+        .filter(|t| !t.is_empty())
 }
 
 /// The game's id, once the caller's token checks out (any valid token may read a game).
@@ -147,7 +137,8 @@ async fn events(
         Err(e) => return refuse(StatusCode::SERVICE_UNAVAILABLE, e.to_string()),
     };
     // nginx-style proxies buffer responses unless told not to; an event stream must not be.
-    let sse = Sse::new(views(game, lang, last, stream)).keep_alive(KeepAlive::default());
+    let views = follow_views(last, stream, true, move |state| view_event(&game, lang, state));
+    let sse = Sse::new(views).keep_alive(KeepAlive::default());
     ([(header::HeaderName::from_static("x-accel-buffering"), "no")], sse).into_response()
 }
 
@@ -170,28 +161,37 @@ async fn record(
 }
 
 /// What the stream is doing.
-struct Follow {
-    game: String,
-    lang: Lang,
+/// What a followed stream is doing.
+struct Follow<R> {
     /// The log's last sequence when the stream opened: views are sent from there on (history folds
     /// silently, so a late viewer gets one view, not the whole game replayed).
     caught_up_at: u64,
     events: EventStream,
     ticker: tokio::time::Interval,
     state: GameState,
+    end_with_game: bool,
+    render: R,
     done: bool,
 }
 
-fn views(
-    game: String,
-    lang: Lang,
+/// A game's log as a stream of rendered views (Server-Sent Events): one when the stream has caught
+/// up with `caught_up_at`, one after each later event, and one a second while a clock runs. With
+/// `end_with_game`, the stream ends after the game's end. Shared by the overlay and the web's game
+/// page, which render the state each in their own way.
+pub fn follow_views<R>(
     caught_up_at: u64,
     events: EventStream,
-) -> impl Stream<Item = Result<Event, Infallible>> {
+    end_with_game: bool,
+    render: R,
+) -> impl Stream<Item = Result<Event, Infallible>>
+where
+    R: Fn(&GameState) -> Event + Send + 'static,
+{
     // The first tick one period from now: the opening view was just sent.
     let mut ticker = tokio::time::interval_at(tokio::time::Instant::now() + TICK, TICK);
     ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
-    let follow = Follow { game, lang, caught_up_at, events, ticker, state: GameState::default(), done: false };
+    let follow =
+        Follow { caught_up_at, events, ticker, state: GameState::default(), end_with_game, render, done: false };
     futures::stream::unfold(follow, |mut f| async move {
         if f.done {
             return None;
@@ -211,12 +211,12 @@ fn views(
                     if f.state.version < f.caught_up_at {
                         continue;
                     }
-                    f.done = f.state.phase == Phase::Ended;
-                    let view = view_event(&f.game, f.lang, &f.state);
+                    f.done = f.end_with_game && f.state.phase == Phase::Ended;
+                    let view = (f.render)(&f.state);
                     return Some((Ok(view), f));
                 }
                 _ = f.ticker.tick(), if running => {
-                    let view = view_event(&f.game, f.lang, &f.state);
+                    let view = (f.render)(&f.state);
                     return Some((Ok(view), f));
                 }
             }

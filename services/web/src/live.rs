@@ -11,7 +11,6 @@
 //! networks); the new stream starts again from the log, so the page resumes without a reload. The
 //! session cookie is sent with it (same origin), so no token is in the URL.
 
-use std::convert::Infallible;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -19,12 +18,10 @@ use axum::extract::{Path, RawQuery, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
-use futures::{Stream, StreamExt};
 use serde_json::{Value, json};
-use weiqi_eventlog::{AggregateId, AggregateKind, EventLog, EventStream};
-use weiqi_game::convert::fold_recorded;
+use weiqi_eventlog::{AggregateId, AggregateKind, EventLog};
 use weiqi_game::domain::{GameState, Phase};
-use weiqi_gateway::overlay::view_value;
+use weiqi_gateway::overlay::{follow_views, view_value};
 use weiqi_rules::{Action, Color};
 
 use crate::Web;
@@ -130,64 +127,9 @@ pub fn page_view(game: &str, lang: Lang, state: &GameState, seat: &Seat, at: wei
     v
 }
 
-/// How often a running clock is re-sent.
-const TICK: Duration = Duration::from_secs(1);
-
-struct Follow {
-    game: String,
-    lang: Lang,
-    seat: Seat,
-    caught_up_at: u64,
-    events: EventStream,
-    ticker: tokio::time::Interval,
-    state: GameState,
-    done: bool,
-}
-
 fn now() -> weiqi_clock::Millis {
     let d = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
     weiqi_clock::Millis(i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
-}
-
-fn clock_runs(state: &GameState) -> bool {
-    state.phase == Phase::Playing
-        && state.clock.as_ref().is_some_and(|c| c.control().system != weiqi_clock::TimeSystem::NoClock)
-}
-
-fn view_event(f: &Follow) -> Event {
-    Event::default().event("view").data(page_view(&f.game, f.lang, &f.state, &f.seat, now()).to_string())
-}
-
-fn views(follow: Follow) -> impl Stream<Item = Result<Event, Infallible>> {
-    futures::stream::unfold(follow, |mut f| async move {
-        if f.done {
-            return None;
-        }
-        loop {
-            let running = f.state.version >= f.caught_up_at && clock_runs(&f.state);
-            tokio::select! {
-                item = f.events.next() => {
-                    let folded = match item {
-                        Some(Ok(recorded)) => fold_recorded(&mut f.state, &recorded),
-                        Some(Err(e)) => Err(e.to_string()),
-                        None => return None,
-                    };
-                    if let Err(e) = folded {
-                        return Some((Ok(Event::default().event("problem").data(e)), Follow { done: true, ..f }));
-                    }
-                    if f.state.version < f.caught_up_at {
-                        continue;
-                    }
-                    let view = view_event(&f);
-                    return Some((Ok(view), f));
-                }
-                _ = f.ticker.tick(), if running => {
-                    let view = view_event(&f);
-                    return Some((Ok(view), f));
-                }
-            }
-        }
-    })
 }
 
 /// `GET /games/{id}/live`.
@@ -212,19 +154,12 @@ pub async fn live(
         Ok(s) => s,
         Err(e) => return (StatusCode::SERVICE_UNAVAILABLE, e.to_string()).into_response(),
     };
-    let mut ticker = tokio::time::interval_at(tokio::time::Instant::now() + TICK, TICK);
-    ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
-    let follow = Follow {
-        game,
-        lang: viewer.lang,
-        seat,
-        caught_up_at: last,
-        events,
-        ticker,
-        state: GameState::default(),
-        done: false,
-    };
-    let sse = Sse::new(views(follow)).keep_alive(KeepAlive::new().interval(Duration::from_secs(15)));
+    let lang = viewer.lang;
+    // The stream stays open after the game's end (a page left open keeps its connection quiet).
+    let views = follow_views(last, events, false, move |state| {
+        Event::default().event("view").data(page_view(&game, lang, state, &seat, now()).to_string())
+    });
+    let sse = Sse::new(views).keep_alive(KeepAlive::new().interval(Duration::from_secs(15)));
     ([(header::HeaderName::from_static("x-accel-buffering"), "no"), (header::CACHE_CONTROL, "no-store")], sse)
         .into_response()
 }

@@ -20,24 +20,12 @@ use weiqi_gateway::auth::{Claims, Role};
 use crate::Web;
 use crate::i18n::Lang;
 
-/// The session cookie's name.
-pub const SESSION_COOKIE: &str = "wq_session";
+pub use weiqi_gateway::auth::{SESSION_COOKIE, cookie};
+
 /// The CSRF cookie's name.
 pub const CSRF_COOKIE: &str = "wq_csrf";
 /// How long a login lasts.
 pub const SESSION_TTL: Duration = Duration::from_secs(14 * 24 * 3600);
-
-/// The value of cookie `name` in the request.
-pub fn cookie<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
-    headers
-        .get_all(header::COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(';'))
-        .filter_map(|kv| kv.trim().split_once('='))
-        .find(|(k, _)| *k == name)
-        .map(|(_, v)| v.trim())
-}
 
 /// A signed-in account.
 #[derive(Clone, Debug)]

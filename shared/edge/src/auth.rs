@@ -107,6 +107,21 @@ impl Claims {
     }
 }
 
+/// The cookie a signed-in browser carries: the same signed token as `authorization: Bearer`.
+pub const SESSION_COOKIE: &str = "wq_session";
+
+/// The value of cookie `name` in a request's `Cookie` headers.
+pub fn cookie<'a>(headers: &'a axum::http::HeaderMap, name: &str) -> Option<&'a str> {
+    headers
+        .get_all(axum::http::header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|kv| kv.trim().split_once('='))
+        .find(|(k, _)| *k == name)
+        .map(|(_, v)| v.trim())
+}
+
 /// Issues and checks tokens with one secret.
 #[derive(Clone)]
 pub struct Authority {
@@ -204,22 +219,15 @@ impl Authority {
 
     /// Issues a token with an id (`jti`), which the account can revoke.
     pub fn issue_with_id(&self, subject: &str, roles: &[Role], events: &[&str], ttl: Duration, jti: &str) -> String {
-        let now = now_secs();
-        let claims = Claims {
-            sub: subject.to_string(),
-            roles: roles.to_vec(),
-            events: events.iter().map(|e| e.to_string()).collect(),
-            exp: now + ttl.as_secs(),
-            iat: now,
-            iss: self.issuer.clone(),
-            jti: Some(jti.to_string()),
-        };
-        jsonwebtoken::encode(&Header::new(Algorithm::HS256), &claims, &self.encoding)
-            .expect("HS256 signing cannot fail")
+        self.sign(subject, roles, events, ttl, Some(jti))
     }
 
     /// Issues a token.
     pub fn issue(&self, subject: &str, roles: &[Role], events: &[&str], ttl: Duration) -> String {
+        self.sign(subject, roles, events, ttl, None)
+    }
+
+    fn sign(&self, subject: &str, roles: &[Role], events: &[&str], ttl: Duration, jti: Option<&str>) -> String {
         let now = now_secs();
         let claims = Claims {
             sub: subject.to_string(),
@@ -228,7 +236,7 @@ impl Authority {
             exp: now + ttl.as_secs(),
             iat: now,
             iss: self.issuer.clone(),
-            jti: None,
+            jti: jti.map(str::to_string),
         };
         jsonwebtoken::encode(&Header::new(Algorithm::HS256), &claims, &self.encoding)
             .expect("HS256 signing cannot fail")
