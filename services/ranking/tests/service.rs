@@ -155,13 +155,15 @@ async fn an_approved_case_without_certificate_is_issued_at_start_and_retries_are
         .unwrap_err();
     assert_eq!(no_reason.code(), Some("check_does_not_support"));
 
-    // The reviewer's approval (with an override) landed; the service crashed before issuing.
+    // The reviewers' approval (an override, confirmed by a second reviewer) landed; the service
+    // crashed before issuing.
     let id = AggregateId::new(&case.0).unwrap();
     let seq = log.last_sequence(AggregateKind::Case, &id).await.unwrap();
     let approved = CaseEvent::Approved {
         reviewer: ActorId::from("rev"),
         note: String::new(),
         override_reason: Some("honorary grade by board decision".into()),
+        confirmed_by: Some(ActorId::from("second")),
         at: Millis(clock.ms()),
     };
     log.append(

@@ -15,7 +15,11 @@
 //!    every rule's verdict and the digest of the rule file used. New evidence voids the check.
 //! 4. **Reviewer assigned** (never the player or the applicant).
 //! 5. **Approved** or **rejected** with reasons by that reviewer. Approval needs a check that supports the
-//!    requested grade, or an explicit override reason (e.g. an honorary grade).
+//!    requested grade. Against the check (an honorary grade, evidence the rules do not know) the
+//!    reviewer may only **propose** an override, with a written justification of at least
+//!    [`MIN_JUSTIFICATION_CHARS`] characters; a **second, different reviewer** who is not a party
+//!    **confirms** it (four eyes) or rejects it. Both names are in the decision and the certificate's
+//!    basis.
 //! 6. **Certificate issued**: the signed certificate, which must match the case.
 //! 7. **Revoked**, with a reason (Art. 23.1), after issue.
 
@@ -42,6 +46,8 @@ pub enum Applicant {
 pub enum CaseStatus {
     /// Collecting evidence, checking, under review.
     Open,
+    /// An override proposed by the reviewer, waiting for a second reviewer's confirmation.
+    AwaitingConfirmation,
     /// Approved, certificate not yet issued.
     Approved,
     /// Rejected (final).
@@ -76,9 +82,15 @@ pub struct Decision {
     pub reasons: Vec<String>,
     /// Set when an approval overrode a check that did not support the request.
     pub override_reason: Option<String>,
+    /// The second reviewer who confirmed an override (four eyes).
+    #[serde(default)]
+    pub confirmed_by: Option<ActorId>,
     /// When.
     pub at: Millis,
 }
+
+/// The fewest characters an override's written justification may have.
+pub const MIN_JUSTIFICATION_CHARS: usize = 20;
 
 /// One certification case: the state its events build.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -107,6 +119,9 @@ pub struct Case {
     pub reviewer: Option<ActorId>,
     /// The decision.
     pub decision: Option<Decision>,
+    /// An override waiting for a second reviewer (status `AwaitingConfirmation`).
+    #[serde(default)]
+    pub proposal: Option<Decision>,
     /// The certificate, once issued.
     pub certificate: Option<SignedCertificate>,
     /// The revocation reason, once revoked.
@@ -168,7 +183,13 @@ pub enum CaseCommand {
         /// Required when the automatic check does not support the request.
         override_reason: Option<String>,
     },
-    /// Reject.
+    /// A second reviewer confirms a proposed override (four eyes).
+    Confirm {
+        /// Who: a reviewer other than the one who proposed it, and no party.
+        reviewer: ActorId,
+    },
+    /// Reject (the assigned reviewer; or, while an override waits, the proposer withdrawing it or the
+    /// second reviewer declining it).
     Reject {
         /// Who.
         reviewer: ActorId,
@@ -239,6 +260,17 @@ pub enum CaseEvent {
         /// When.
         at: Millis,
     },
+    /// The reviewer proposed approving against the automatic check; a second reviewer must confirm.
+    OverrideProposed {
+        /// Who.
+        reviewer: ActorId,
+        /// Note.
+        note: String,
+        /// The written justification.
+        override_reason: String,
+        /// When.
+        at: Millis,
+    },
     /// Approved.
     Approved {
         /// Who.
@@ -247,6 +279,9 @@ pub enum CaseEvent {
         note: String,
         /// Override, if the check did not support the request.
         override_reason: Option<String>,
+        /// The second reviewer who confirmed the override.
+        #[serde(default)]
+        confirmed_by: Option<ActorId>,
         /// When.
         at: Millis,
     },
@@ -328,6 +363,17 @@ pub enum CaseRejection {
     /// Approval against the check without an override reason.
     #[error("the automatic check does not support {0}; approving needs an override reason")]
     CheckDoesNotSupport(String),
+    /// An override's justification is shorter than [`MIN_JUSTIFICATION_CHARS`].
+    #[error("an override needs a written justification of at least {min} characters (this one has {found})")]
+    JustificationTooShort {
+        /// The minimum.
+        min: usize,
+        /// What was given.
+        found: usize,
+    },
+    /// The reviewer who proposed an override tried to confirm it.
+    #[error("{0} proposed this override; a second, different reviewer must confirm it")]
+    SameReviewer(ActorId),
     /// A reason is required and missing.
     #[error("a reason is required")]
     ReasonRequired,
@@ -424,22 +470,59 @@ pub fn decide_case(state: &CaseState, command: &CaseCommand, now: Millis) -> Res
             require(case, CaseStatus::Open)?;
             check_reviewer(case, reviewer)?;
             let check = case.check.as_ref().ok_or(CaseRejection::CheckNotRun)?;
-            let override_reason = override_reason.as_ref().filter(|r| !r.trim().is_empty());
-            if !check.supports_request && override_reason.is_none() {
-                return Err(CaseRejection::CheckDoesNotSupport(case.requested.clone()));
+            if check.supports_request {
+                // An override on a supporting check is moot: not recorded.
+                CaseEvent::Approved {
+                    reviewer: reviewer.clone(),
+                    note: note.clone(),
+                    override_reason: None,
+                    confirmed_by: None,
+                    at: now,
+                }
+            } else {
+                let Some(reason) = override_reason.as_ref().map(|r| r.trim()).filter(|r| !r.is_empty()) else {
+                    return Err(CaseRejection::CheckDoesNotSupport(case.requested.clone()));
+                };
+                let found = reason.chars().count();
+                if found < MIN_JUSTIFICATION_CHARS {
+                    return Err(CaseRejection::JustificationTooShort { min: MIN_JUSTIFICATION_CHARS, found });
+                }
+                CaseEvent::OverrideProposed {
+                    reviewer: reviewer.clone(),
+                    note: note.clone(),
+                    override_reason: reason.to_owned(),
+                    at: now,
+                }
+            }
+        }
+        CaseCommand::Confirm { reviewer } => {
+            let case = case_of(state)?;
+            require(case, CaseStatus::AwaitingConfirmation)?;
+            let proposal = case.proposal.as_ref().ok_or(CaseRejection::WrongStatus(case.status))?;
+            if *reviewer == proposal.reviewer {
+                return Err(CaseRejection::SameReviewer(reviewer.clone()));
+            }
+            if reviewer.0 == case.player.0 || *reviewer == case.opened_by {
+                return Err(CaseRejection::ReviewerIsParty(reviewer.clone()));
             }
             CaseEvent::Approved {
-                reviewer: reviewer.clone(),
-                note: note.clone(),
-                // An override on a supporting check is moot: not recorded.
-                override_reason: override_reason.filter(|_| !check.supports_request).cloned(),
+                reviewer: proposal.reviewer.clone(),
+                note: proposal.reasons.join("; "),
+                override_reason: proposal.override_reason.clone(),
+                confirmed_by: Some(reviewer.clone()),
                 at: now,
             }
         }
         CaseCommand::Reject { reviewer, reasons } => {
             let case = case_of(state)?;
-            require(case, CaseStatus::Open)?;
-            check_reviewer(case, reviewer)?;
+            if case.status == CaseStatus::AwaitingConfirmation {
+                if reviewer.0 == case.player.0 || *reviewer == case.opened_by {
+                    return Err(CaseRejection::ReviewerIsParty(reviewer.clone()));
+                }
+            } else {
+                require(case, CaseStatus::Open)?;
+                check_reviewer(case, reviewer)?;
+            }
             if reasons.iter().all(|r| r.trim().is_empty()) {
                 return Err(CaseRejection::ReasonRequired);
             }
@@ -508,6 +591,7 @@ impl CaseState {
                 check: None,
                 reviewer: None,
                 decision: None,
+                proposal: None,
                 certificate: None,
                 revocation: None,
                 status: CaseStatus::Open,
@@ -525,12 +609,24 @@ impl CaseState {
             }
             CaseEvent::AutomaticCheckCompleted { check, .. } => case.check = Some(check.clone()),
             CaseEvent::ReviewerAssigned { reviewer, .. } => case.reviewer = Some(reviewer.clone()),
-            CaseEvent::Approved { reviewer, note, override_reason, at } => {
+            CaseEvent::OverrideProposed { reviewer, note, override_reason, at } => {
+                case.proposal = Some(Decision {
+                    reviewer: reviewer.clone(),
+                    approved: true,
+                    reasons: if note.is_empty() { Vec::new() } else { vec![note.clone()] },
+                    override_reason: Some(override_reason.clone()),
+                    confirmed_by: None,
+                    at: *at,
+                });
+                case.status = CaseStatus::AwaitingConfirmation;
+            }
+            CaseEvent::Approved { reviewer, note, override_reason, confirmed_by, at } => {
                 case.decision = Some(Decision {
                     reviewer: reviewer.clone(),
                     approved: true,
                     reasons: if note.is_empty() { Vec::new() } else { vec![note.clone()] },
                     override_reason: override_reason.clone(),
+                    confirmed_by: confirmed_by.clone(),
                     at: *at,
                 });
                 case.status = CaseStatus::Approved;
@@ -541,6 +637,7 @@ impl CaseState {
                     approved: false,
                     reasons: reasons.clone(),
                     override_reason: None,
+                    confirmed_by: None,
                     at: *at,
                 });
                 case.status = CaseStatus::Rejected;
@@ -580,8 +677,16 @@ impl Case {
                 }
             }
         }
-        if let Some(reason) = self.decision.as_ref().and_then(|d| d.override_reason.clone()) {
-            parts.push(format!("approved by review: {reason}"));
+        if let Some(d) = &self.decision
+            && let Some(reason) = &d.override_reason
+        {
+            match &d.confirmed_by {
+                Some(second) => parts.push(format!(
+                    "approved by review: {reason} (proposed by {}, confirmed by {second})",
+                    d.reviewer
+                )),
+                None => parts.push(format!("approved by review: {reason}")),
+            }
         }
         if parts.is_empty() {
             parts.push("approved by review".to_owned());

@@ -110,7 +110,8 @@ mod verify;
 pub use armor::{Malformed, ParseError};
 pub use book::{RatedGame, RatingBook, RatingView};
 pub use case::{
-    Applicant, Case, CaseCommand, CaseEvent, CaseRejection, CaseState, CaseStatus, CheckRecord, Decision, decide_case,
+    Applicant, Case, CaseCommand, CaseEvent, CaseRejection, CaseState, CaseStatus, CheckRecord, Decision,
+    MIN_JUSTIFICATION_CHARS, decide_case,
 };
 pub use certificate::{CertificateBody, SignError, SignedCertificate, parse_certificate};
 pub use date::{BadDate, CivilDate};

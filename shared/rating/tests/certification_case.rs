@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use weiqi_rating::{
     ActorId, Applicant, AssociationKey, AssociationRules, CaseCommand, CaseEvent, CaseId, CaseRejection, CaseState,
     CaseStatus, CivilDate, EventId, EventLevel, EventRef, Evidence, Millis, PlayerId, Revocation, RevocationList,
-    TournamentPlacing, VerifyError, decide_case, load_rules, verify,
+    MIN_JUSTIFICATION_CHARS, TournamentPlacing, VerifyError, decide_case, load_rules, verify,
 };
 
 const DAY: i64 = 86_400_000;
@@ -174,23 +174,61 @@ fn approval_needs_the_assigned_reviewer_and_a_supporting_check() {
             reviewer: reviewer(),
             note: "results verified".into(),
             override_reason: None,
+            confirmed_by: None,
             at: Millis(204 * DAY)
         }])
     );
 }
 
 #[test]
-fn approving_against_the_check_needs_an_override_reason() {
+fn approving_against_the_check_needs_a_justification_and_a_second_reviewer() {
+    // Given a check that does not support 5d,
     let base = [opened(), attached(5), assigned()];
     let history = [base.to_vec(), vec![checked(&base)]].concat();
+    // when the reviewer approves without a reason, or with too short a one, then it is refused;
     assert_eq!(when(&history, approve(None), 204), Err(CaseRejection::CheckDoesNotSupport("5d".into())));
     assert_eq!(when(&history, approve(Some("  ")), 204), Err(CaseRejection::CheckDoesNotSupport("5d".into())));
-    let events =
-        when(&history, approve(Some("one game forfeited by the organiser's error, replayed and won")), 204).unwrap();
-    let state = CaseState::replay(&[history, events].concat());
-    let case = state.case.unwrap();
+    assert_eq!(
+        when(&history, approve(Some("x")), 204),
+        Err(CaseRejection::JustificationTooShort { min: MIN_JUSTIFICATION_CHARS, found: 1 })
+    );
+    // with a justification, the override is only proposed;
+    let why = "one game forfeited by the organiser's error, replayed and won";
+    let proposed = when(&history, approve(Some(why)), 204).unwrap();
+    let waiting = [history.clone(), proposed].concat();
+    let case = CaseState::replay(&waiting).case.unwrap();
+    assert_eq!((case.status, case.decision.is_none()), (CaseStatus::AwaitingConfirmation, true));
+    assert_eq!(case.certificate, None);
+    // the proposer cannot confirm it, nor can the player or the applicant;
+    let confirm = |who: &str| CaseCommand::Confirm { reviewer: ActorId::from(who) };
+    assert_eq!(when(&waiting, confirm(&reviewer().0), 205), Err(CaseRejection::SameReviewer(reviewer())));
+    assert_eq!(
+        when(&waiting, confirm("li-ming"), 205),
+        Err(CaseRejection::ReviewerIsParty(ActorId::from("li-ming")))
+    );
+    assert_eq!(when(&history, confirm("second"), 205), Err(CaseRejection::WrongStatus(CaseStatus::Open)));
+    // a second reviewer confirms: approved, with both names in the basis.
+    let confirmed = when(&waiting, confirm("second"), 205).unwrap();
+    assert_eq!(
+        confirmed,
+        vec![CaseEvent::Approved {
+            reviewer: reviewer(),
+            note: "results verified".into(),
+            override_reason: Some(why.into()),
+            confirmed_by: Some(ActorId::from("second")),
+            at: Millis(205 * DAY)
+        }]
+    );
+    let case = CaseState::replay(&[waiting.clone(), confirmed].concat()).case.unwrap();
     assert_eq!(case.status, CaseStatus::Approved);
-    assert!(case.basis().starts_with("approved by review: one game forfeited"));
+    assert!(case.basis().starts_with("approved by review: one game forfeited"), "{}", case.basis());
+    assert!(case.basis().contains(&format!("proposed by {}, confirmed by second", reviewer())), "{}", case.basis());
+    // Or the second reviewer declines it, which closes the case.
+    let declined =
+        when(&waiting, CaseCommand::Reject { reviewer: ActorId::from("second"), reasons: vec!["no".into()] }, 205)
+            .unwrap();
+    let case = CaseState::replay(&[waiting, declined].concat()).case.unwrap();
+    assert_eq!(case.status, CaseStatus::Rejected);
 }
 
 #[test]

@@ -93,10 +93,19 @@ pub fn case_event_to_pb(event: &CaseEvent) -> pb::CertificationCaseEvent {
         CaseEvent::ReviewerAssigned { reviewer, at } => {
             Kind::ReviewerAssigned(m::ReviewerAssigned { reviewer: reviewer.0.clone(), at_ms: at.0 })
         }
-        CaseEvent::Approved { reviewer, note, override_reason, at } => Kind::Approved(m::Approved {
+        CaseEvent::OverrideProposed { reviewer, note, override_reason, at } => {
+            Kind::OverrideProposed(m::OverrideProposed {
+                reviewer: reviewer.0.clone(),
+                note: note.clone(),
+                override_reason: override_reason.clone(),
+                at_ms: at.0,
+            })
+        }
+        CaseEvent::Approved { reviewer, note, override_reason, confirmed_by, at } => Kind::Approved(m::Approved {
             reviewer: reviewer.0.clone(),
             note: note.clone(),
             override_reason: override_reason.clone(),
+            confirmed_by: confirmed_by.as_ref().map(|c| c.0.clone()).unwrap_or_default(),
             at_ms: at.0,
         }),
         CaseEvent::Rejected { reviewer, reasons, at } => {
@@ -144,10 +153,17 @@ pub fn case_event_from_pb(event: pb::CertificationCaseEvent) -> Result<CaseEvent
             at: Millis(m.at_ms),
         },
         Kind::ReviewerAssigned(m) => CaseEvent::ReviewerAssigned { reviewer: ActorId(m.reviewer), at: Millis(m.at_ms) },
+        Kind::OverrideProposed(m) => CaseEvent::OverrideProposed {
+            reviewer: ActorId(m.reviewer),
+            note: m.note,
+            override_reason: m.override_reason,
+            at: Millis(m.at_ms),
+        },
         Kind::Approved(m) => CaseEvent::Approved {
             reviewer: ActorId(m.reviewer),
             note: m.note,
             override_reason: m.override_reason,
+            confirmed_by: (!m.confirmed_by.is_empty()).then(|| ActorId(m.confirmed_by)),
             at: Millis(m.at_ms),
         },
         Kind::Rejected(m) => {

@@ -239,6 +239,8 @@ fn case_code(r: &CaseRejection) -> &'static str {
         CaseRejection::NotTheReviewer { .. } => "not_the_reviewer",
         CaseRejection::CheckNotRun => "check_not_run",
         CaseRejection::CheckDoesNotSupport(_) => "check_does_not_support",
+        CaseRejection::JustificationTooShort { .. } => "justification_too_short",
+        CaseRejection::SameReviewer(_) => "same_reviewer",
         CaseRejection::ReasonRequired => "reason_required",
         CaseRejection::CertificateMismatch { .. } => "certificate_mismatch",
     }
@@ -258,8 +260,11 @@ fn case_kind(r: &CaseRejection) -> RejectionKind {
         CaseRejection::NoEvidence
         | CaseRejection::WrongLadder { .. }
         | CaseRejection::UnknownGrade(_)
+        | CaseRejection::JustificationTooShort { .. }
         | CaseRejection::ReasonRequired => K::InvalidArgument,
-        CaseRejection::ReviewerIsParty(_) | CaseRejection::NotTheReviewer { .. } => K::PermissionDenied,
+        CaseRejection::ReviewerIsParty(_) | CaseRejection::NotTheReviewer { .. } | CaseRejection::SameReviewer(_) => {
+            K::PermissionDenied
+        }
     }
 }
 

@@ -15,6 +15,7 @@ pub fn case_view(record: &CaseRecord) -> pb::CaseView {
     let c = &record.case;
     let status = match c.status {
         CaseStatus::Open => pb::case_view::Status::Open,
+        CaseStatus::AwaitingConfirmation => pb::case_view::Status::AwaitingConfirmation,
         CaseStatus::Approved => pb::case_view::Status::Approved,
         CaseStatus::Rejected => pb::case_view::Status::Rejected,
         CaseStatus::Issued => pb::case_view::Status::Issued,
@@ -43,6 +44,15 @@ pub fn case_view(record: &CaseRecord) -> pb::CaseView {
             Evidence::Rating(r) => {
                 format!("{} rating {:.1} ±{:.1} after {} games", r.system, r.rating, r.deviation, r.games)
             }
+        })
+        .collect();
+    let evidence_refs = c
+        .evidence
+        .iter()
+        .map(|e| match e {
+            Evidence::Game(g) => format!("game:{}", g.game),
+            Evidence::Placing(p) => format!("tournament:{}", p.event.id),
+            Evidence::Rating(_) => "rating".to_owned(),
         })
         .collect();
     let (checked, supports, digest, lines) = match &c.check {
@@ -76,7 +86,18 @@ pub fn case_view(record: &CaseRecord) -> pb::CaseView {
         reviewer: c.reviewer.as_ref().map(|r| r.0.clone()).unwrap_or_default(),
         approved: decision.is_some_and(|d| d.approved),
         reasons: decision.map(|d| d.reasons.clone()).unwrap_or_default(),
-        override_reason: decision.and_then(|d| d.override_reason.clone()).unwrap_or_default(),
+        override_reason: decision
+            .or(c.proposal.as_ref())
+            .and_then(|d| d.override_reason.clone())
+            .unwrap_or_default(),
+        proposed_by: c
+            .proposal
+            .as_ref()
+            .or(decision.filter(|d| d.confirmed_by.is_some()))
+            .map(|d| d.reviewer.0.clone())
+            .unwrap_or_default(),
+        confirmed_by: decision.and_then(|d| d.confirmed_by.as_ref()).map(|a| a.0.clone()).unwrap_or_default(),
+        evidence_refs,
         certificate: c.certificate.as_ref().map(|x| x.to_text()).unwrap_or_default(),
         certificate_serial: c.certificate.as_ref().map(|x| x.body.serial.clone()).unwrap_or_default(),
         revocation_reason: c.revocation.as_ref().map(|(_, r, _)| r.clone()).unwrap_or_default(),

@@ -139,11 +139,13 @@ impl RankingService {
     }
 
     /// The assigned reviewer approves (the certificate is signed and issued, and the grade recorded in
-    /// the player's log) or rejects.
+    /// the player's log) or rejects. Approving against the automatic check only proposes the override;
+    /// while it waits, another reviewer's approval confirms it (four eyes) and a rejection declines it.
     ///
     /// # Errors
     /// `no_such_case`, `no_reviewer`, `not_the_reviewer`, `check_not_run`, `check_does_not_support`,
-    /// `reason_required`, `wrong_status`, `request_id_reused`; faults.
+    /// `justification_too_short`, `same_reviewer`, `reason_required`, `wrong_status`,
+    /// `request_id_reused`; faults.
     pub async fn decide(
         &self,
         case: &CaseId,
@@ -152,8 +154,10 @@ impl RankingService {
         request_id: &str,
     ) -> Result<CaseRecord, RankingError> {
         self.ready().await?;
-        self.desk.require(case)?;
+        let awaiting = self.desk.require(case)?.case.status == CaseStatus::AwaitingConfirmation;
         let command = match verdict {
+            // While an override waits, an approval is the second reviewer's confirmation.
+            Verdict::Approve { .. } if awaiting => CaseCommand::Confirm { reviewer: reviewer.clone() },
             Verdict::Approve { note, override_reason } => {
                 CaseCommand::Approve { reviewer: reviewer.clone(), note, override_reason }
             }
@@ -395,15 +399,22 @@ impl RankingService {
         self.desk.require(case)
     }
 
-    /// Cases waiting for review: open ones not yet decided, unassigned or assigned to `reviewer`
-    /// (every open case when `reviewer` is `None`), oldest first.
+    /// Cases waiting for review: open ones not yet decided, unassigned or assigned to `reviewer`, and
+    /// overrides waiting for a second reviewer other than `reviewer` (every waiting case when
+    /// `reviewer` is `None`), oldest first.
     ///
     /// # Errors
     /// Faults while loading.
     pub async fn review_queue(&self, reviewer: Option<&ActorId>) -> Result<Vec<CaseRecord>, RankingError> {
         self.ready().await?;
-        Ok(self.desk.select(|c| {
-            c.status == CaseStatus::Open && reviewer.is_none_or(|me| c.reviewer.as_ref().is_none_or(|a| a == me))
+        Ok(self.desk.select(|c| match c.status {
+            CaseStatus::Open => reviewer.is_none_or(|me| c.reviewer.as_ref().is_none_or(|a| a == me)),
+            // An override waits for any reviewer but the one who proposed it (and the proposer sees
+            // it in the full queue).
+            CaseStatus::AwaitingConfirmation => {
+                reviewer.is_none_or(|me| c.proposal.as_ref().is_none_or(|p| p.reviewer != *me))
+            }
+            _ => false,
         }))
     }
 
