@@ -135,6 +135,34 @@ mod tests {
         for v in ["disable", "enable", "grant", "revoke"] {
             used.insert(format!("admin-done-{v}"));
         }
+        // Keys the desks make from a name.
+        for f in crate::pages::desk::FORMATS {
+            used.insert(format!("format-{f}"));
+        }
+        for f in ["rounds", "top_bar", "bottom_bar", "losses", "cycles", "wins_needed", "games", "groups", "advance", "boards", "size", "main", "periods", "period", "no_show"] {
+            used.insert(format!("desk-field-{f}"));
+        }
+        for v in ["created", "register", "imported", "start", "pair", "forbid", "fix", "bye", "result", "withdraw", "publish"] {
+            used.insert(format!("desk-done-{v}"));
+        }
+        for v in ["assign", "decide", "revoke"] {
+            used.insert(format!("office-done-{v}"));
+        }
+        for s in ["open", "awaiting-confirmation", "approved", "rejected", "issued", "revoked", "unspecified"] {
+            used.insert(format!("case-status-{s}"));
+        }
+        for a in ["player", "organiser"] {
+            used.insert(format!("case-applicant-{a}"));
+        }
+        for b in crate::pages::players::BANDS {
+            used.insert(format!("band-{b}"));
+        }
+        for c in ["revoked", "bad-signature", "wrong-key", "wrong-association", "malformed-certificate"] {
+            used.insert(format!("verify-{c}"));
+        }
+        for k in ["import-unreadable", "import-unknown-column", "import-no-account-column", "import-no-account", "import-bad-account", "import-duplicate", "import-bad-rank", "import-bad-pin", "import-no-name", "import-empty"] {
+            used.insert(k.to_string());
+        }
         let names = [
             "n",
             "sgf",
@@ -159,6 +187,21 @@ mod tests {
             "komi",
             "time",
             "color",
+            "kb",
+            "line",
+            "done",
+            "id",
+            "status",
+            "who",
+            "opponent",
+            "rating",
+            "games",
+            "system",
+            "sequence",
+            "account",
+            "pin",
+            "rank",
+            "column",
         ];
         let args: HashMap<Cow<'static, str>, FluentValue> =
             names.iter().map(|a| (Cow::Borrowed(*a), FluentValue::from("x"))).collect();

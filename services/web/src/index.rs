@@ -1,4 +1,4 @@
-//! What the pages list: every game and every account, folded from their logs.
+//! What the pages list: every game and every account, folded from their logs, and every tournament's id.
 //!
 //! Two followers read the `game` and `account` logs from the start (on every start: the index is a
 //! read model, rebuilt rather than stored) and fold each aggregate through its own pure `evolve`. The
@@ -30,6 +30,8 @@ struct Folded {
     /// Game ids in order of creation.
     order: Vec<String>,
     accounts: BTreeMap<String, Account>,
+    /// Tournament ids in order of creation.
+    tournaments: Vec<String>,
     version: u64,
 }
 
@@ -99,6 +101,19 @@ impl Index {
     /// One game.
     pub fn game(&self, id: &str) -> Option<Listed> {
         self.lock().games.get(id).map(|s| Listed { id: id.to_string(), state: s.clone() })
+    }
+
+    /// Every tournament's id, in order of creation.
+    pub fn tournaments(&self) -> Vec<String> {
+        self.lock().tournaments.clone()
+    }
+
+    /// Notes a tournament (created here, or seen in its log).
+    pub fn add_tournament(&self, id: &str) {
+        let mut folded = self.lock();
+        if !folded.tournaments.iter().any(|t| t == id) {
+            folded.tournaments.push(id.to_string());
+        }
     }
 
     /// A receiver that changes whenever a game or an account does.
@@ -182,6 +197,20 @@ pub(crate) async fn spawn(web: Arc<Web>) -> Result<(), LogError> {
             }
             if recorded.position.reaches(accounts_head) {
                 let _ = ready.take().map(|r| r.send(()));
+            }
+        }
+    });
+    // The tournaments' ids, for the desk's list (no state: the desk reads each through the gateway).
+    let mut tournaments = web.log.follow(AggregateKind::Tournament, Position::START).await?;
+    let w = web.clone();
+    tokio::spawn(async move {
+        while let Some(item) = tournaments.next().await {
+            if let Ok(recorded) = item
+                && recorded.sequence == 1
+                // The ranking service keeps each event's final results beside it (`results-<id>`).
+                && !recorded.aggregate_id.as_str().starts_with("results-")
+            {
+                w.index.add_tournament(recorded.aggregate_id.as_str());
             }
         }
     });

@@ -18,7 +18,13 @@
 //! * [`pages`] — home and lobby, login, self-registration (when an administrator opens it), the
 //!   first-administrator page, the account page (API tokens),
 //!   the administrators' accounts page, the game page (players, spectators, referees), the
-//!   multi-board view, a tournament's public page (standings, pairings, crosstable).
+//!   multi-board view, a tournament's public page (standings, pairings, crosstable); the organiser's
+//!   desk (create, register by hand or from a CSV file with a preview, start, pair with explanations,
+//!   overrides, results, withdrawals, publish, exports, printable sheets); the certification office
+//!   (queue, case with evidence and the check line by line, assign, decide, four-eyes confirmation,
+//!   revoke, the revocation list) and the player's application for a grade; the leaderboards, player
+//!   profiles with a server-drawn rating chart, certificate pages with a QR code, and the
+//!   verification page.
 //! * [`live`] — a game's view as Server-Sent Events, for the viewer's role (the sealed move hidden).
 //! * [`act`] — a page's commands (`POST /games/{id}/act`), sent through the gRPC gateway's own
 //!   [`weiqi_gateway::game::GameGateway`] with the session's token, so the web decides no rule and
@@ -73,6 +79,18 @@ pub trait Registry: Send + Sync {
     fn profile<'a>(&'a self, player: &'a str) -> futures::future::BoxFuture<'a, Option<(String, String, String)>>;
 }
 
+/// The services the web calls beside games: the gateway's own RPC implementations (so the desks and
+/// public pages make the same checks as gRPC callers) and the registry self-registration writes to.
+#[derive(Clone, Default)]
+pub struct Services {
+    /// The player registry self-registered accounts are entered in.
+    pub registry: Option<Arc<dyn Registry>>,
+    /// The gateway's `TournamentService`.
+    pub tournaments: Option<Arc<dyn weiqi_proto::v1::tournament_service_server::TournamentService>>,
+    /// The gateway's `RankingService`.
+    pub ranking: Option<Arc<dyn weiqi_proto::v1::ranking_service_server::RankingService>>,
+}
+
 /// How the web is set up.
 #[derive(Clone, Debug, Default)]
 pub struct WebConfig {
@@ -89,6 +107,7 @@ pub struct Web {
     pub(crate) site: weiqi_account::site::SiteService<AnyEventLog>,
     pub(crate) registry: Option<Arc<dyn Registry>>,
     pub(crate) tournaments: Option<Arc<dyn weiqi_proto::v1::tournament_service_server::TournamentService>>,
+    pub(crate) ranking: Option<Arc<dyn weiqi_proto::v1::ranking_service_server::RankingService>>,
     pub(crate) index: index::Index,
     pub(crate) challenges: challenges::Challenges,
     pub(crate) limits: limits::LoginLimits,
@@ -98,22 +117,24 @@ pub struct Web {
 }
 
 impl Web {
-    /// The web over the log, the token authority, the gateway's game RPCs, the accounts, and the player
-    /// registry self-registered players are entered in.
+    /// The web over the log, the token authority, the gateway's game RPCs, the accounts, the player
+    /// registry self-registered players are entered in, and the gateway's tournament and ranking RPCs
+    /// (the desks and public pages call them as gRPC callers do).
     pub fn new(
         log: AnyEventLog,
         auth: Authority,
         game: GameGateway,
         accounts: AccountService<AnyEventLog>,
-        registry: Option<Arc<dyn Registry>>,
-        tournaments: Option<Arc<dyn weiqi_proto::v1::tournament_service_server::TournamentService>>,
+        services: Services,
         config: WebConfig,
     ) -> Arc<Web> {
+        let Services { registry, tournaments, ranking } = services;
         let site = weiqi_account::site::SiteService::new(log.clone(), Arc::new(weiqi_aggregate::SystemEnvironment));
         Arc::new(Web {
             site,
             registry,
             tournaments,
+            ranking,
             index: index::Index::default(),
             challenges: challenges::Challenges::default(),
             limits: limits::LoginLimits::default(),

@@ -275,10 +275,14 @@ async fn web(
     backbone: &Backbone,
     auth: &Authority,
     game: &GameClient,
-    ranking: &Arc<RankingService>,
+    ranking: (&Arc<RankingService>, &weiqi_ranking::AnyReadModel),
     tournaments: (&Arc<TournamentService<AnyEventLog>>, &AnyReadModel),
     secure_cookies: bool,
 ) -> Result<Arc<weiqi_web::Web>> {
+    let (ranking, ranking_model) = ranking;
+    // The desks and public pages call the same gateway code as gRPC callers.
+    let ranking_gateway: Arc<dyn weiqi_proto::v1::ranking_service_server::RankingService> =
+        Arc::new(RankingGateway::new(ranking.clone(), ranking_model.clone(), auth.clone()));
     // The public tournament pages read through the same gateway code as gRPC callers.
     let (service, model) = tournaments;
     let tournament_gateway: Arc<dyn weiqi_proto::v1::tournament_service_server::TournamentService> = Arc::new(
@@ -293,8 +297,11 @@ async fn web(
         auth.clone(),
         gateway,
         accounts,
-        Some(Arc::new(WebRegistry(ranking.clone()))),
-        Some(tournament_gateway),
+        weiqi_web::Services {
+            registry: Some(Arc::new(WebRegistry(ranking.clone()))),
+            tournaments: Some(tournament_gateway),
+            ranking: Some(ranking_gateway),
+        },
         weiqi_web::WebConfig { secure_cookies },
     );
     web.start().await.context("reading the logs for the web's lists")?;
@@ -385,7 +392,7 @@ async fn run_up(args: UpArgs, shutdown: Shutdown) -> Result<ExitCode> {
 
     let grpc = weiqi_gateway::server::bind(args.grpc).await?;
     let http = weiqi_gateway::server::bind(args.http).await?;
-    let web = web(&backbone, &auth, &client, &ranking, (&tournaments, &model), args.secure_cookies).await?;
+    let web = web(&backbone, &auth, &client, (&ranking, &rank_model), (&tournaments, &model), args.secure_cookies).await?;
     let routes = gateway_routes(&backbone, &auth, client, tournaments, model, ranking, rank_model).await;
     print_web(&args, &web);
     if !args.quiet {
@@ -479,7 +486,7 @@ async fn run_serve(service: Service, args: UpArgs, shutdown: Shutdown) -> Result
             let grpc = weiqi_gateway::server::bind(args.grpc).await?;
             let http = weiqi_gateway::server::bind(args.http).await?;
             let web =
-                web(&backbone, &auth, &remote_game, &ranking, (&tournaments, &model), args.secure_cookies).await?;
+                web(&backbone, &auth, &remote_game, (&ranking, &rank_model), (&tournaments, &model), args.secure_cookies).await?;
             let routes = gateway_routes(&backbone, &auth, remote_game, tournaments, model, ranking, rank_model).await;
             eprintln!("weiqi: gateway on {} (gRPC, gRPC-web), HTTP on {}", args.grpc, args.http);
             print_web(&args, &web);

@@ -266,6 +266,35 @@ impl Session {
         element.send_keys(text).await.unwrap_or_else(|e| panic!("typing into {css}: {e}"));
     }
 
+    /// Chooses the file at `path` in the file input `css` matches (as a person picking it would).
+    ///
+    /// # Panics
+    /// When the input is missing or refuses the file.
+    pub async fn upload(&self, css: &str, path: &Path) {
+        let element = self.client.find(Locator::Css(css)).await.unwrap_or_else(|e| panic!("no file input {css}: {e}"));
+        let path = path.to_str().expect("a UTF-8 path");
+        element.send_keys(path).await.unwrap_or_else(|e| panic!("choosing {path} in {css}: {e}"));
+    }
+
+    /// What the browser downloads from `href` (relative to the page), as text, with the page's cookies:
+    /// `(HTTP status, content type, body)`.
+    ///
+    /// # Panics
+    /// When the request fails outright.
+    pub async fn download(&self, href: &str) -> (u16, String, String) {
+        let v = self
+            .client
+            .execute_async(
+                "const done = arguments[1]; fetch(arguments[0], {credentials: 'same-origin'}).then(async r => done([r.status, r.headers.get('content-type') || '', await r.text()]), e => done([0, '', String(e)]));",
+                vec![json!(href)],
+            )
+            .await
+            .unwrap_or_else(|e| panic!("downloading {href}: {e}"));
+        let status = v[0].as_u64().unwrap_or(0) as u16;
+        assert_ne!(status, 0, "downloading {href}: {}", v[2]);
+        (status, v[1].as_str().unwrap_or_default().to_string(), v[2].as_str().unwrap_or_default().to_string())
+    }
+
     /// The text of the first element `css` matches, or `None`.
     pub async fn text(&self, css: &str) -> Option<String> {
         let v = self

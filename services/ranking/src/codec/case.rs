@@ -163,7 +163,7 @@ pub fn case_event_from_pb(event: pb::CertificationCaseEvent) -> Result<CaseEvent
             reviewer: ActorId(m.reviewer),
             note: m.note,
             override_reason: m.override_reason,
-            confirmed_by: (!m.confirmed_by.is_empty()).then(|| ActorId(m.confirmed_by)),
+            confirmed_by: Some(m.confirmed_by).filter(|c| !c.is_empty()).map(ActorId),
             at: Millis(m.at_ms),
         },
         Kind::Rejected(m) => {

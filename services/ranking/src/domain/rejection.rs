@@ -84,6 +84,9 @@ pub enum RankingRejection {
     /// No such case.
     #[error("no case {0}")]
     NoSuchCase(CaseId),
+    /// No issued certificate has this serial.
+    #[error("no certificate has serial {0}")]
+    NoSuchCertificate(String),
     /// A case id that is not a log name.
     #[error("{id}: {reason}")]
     BadCaseId {
@@ -159,6 +162,7 @@ impl RankingRejection {
             R::Rating(r) => rating_code(r),
             R::Case(r) => case_code(r),
             R::NoSuchCase(_) => "no_such_case",
+            R::NoSuchCertificate(_) => "no_such_certificate",
             R::BadCaseId { .. } => "bad_case_id",
             R::NoRules(_) => "no_rules",
             R::NotAGrade { .. } => "unknown_grade",
@@ -180,7 +184,7 @@ impl RankingRejection {
         use RejectionKind as K;
         match self {
             R::AlreadyRegistered(_) => K::AlreadyExists,
-            R::NotRegistered(_) | R::NoSuchCase(_) => K::NotFound,
+            R::NotRegistered(_) | R::NoSuchCase(_) | R::NoSuchCertificate(_) => K::NotFound,
             R::BadProfile { .. }
             | R::WrongPlayer { .. }
             | R::ReservedPlayerId(_)

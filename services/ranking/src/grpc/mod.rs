@@ -105,6 +105,16 @@ impl RankingGateway {
     fn caller<T>(&self, request: &Request<T>) -> Result<Claims, Status> {
         Ok(self.auth.caller(request)?)
     }
+
+    /// A player's latest `limit` rating points and their rank history, from the read model.
+    async fn history(&self, player: &str, limit: usize) -> Result<pb::RankingHistory, Status> {
+        let ratings = self.model.rating_history(player, limit).await.map_err(|e| status(e.into()))?;
+        let ranks = self.model.rank_history(player).await.map_err(|e| status(e.into()))?;
+        Ok(pb::RankingHistory {
+            ratings: ratings.iter().map(rating_pb).collect(),
+            ranks: ranks.iter().map(rank_pb).collect(),
+        })
+    }
 }
 
 #[tonic::async_trait]
@@ -171,6 +181,38 @@ impl pb::ranking_service_server::RankingService for RankingGateway {
         }))
     }
 
+    async fn player_history(
+        &self,
+        request: Request<pb::PlayerHistoryRequest>,
+    ) -> Result<Response<pb::RankingHistory>, Status> {
+        let r = request.into_inner();
+        let limit = match r.limit {
+            0 => DEFAULT_HISTORY,
+            n => (n as usize).min(MAX_LIMIT),
+        };
+        self.history(&r.player_id, limit).await.map(Response::new)
+    }
+
+    async fn get_certificate(
+        &self,
+        request: Request<pb::GetCertificateRequest>,
+    ) -> Result<Response<pb::CertificateRecord>, Status> {
+        let serial = request.into_inner().serial;
+        let Some(record) = self.service.certificate(&serial).await.map_err(status)? else {
+            return Err(rejection_status(&RankingRejection::NoSuchCertificate(serial)));
+        };
+        let c = &record.case;
+        let certificate = c.certificate.as_ref().map(|x| x.to_text()).unwrap_or_default();
+        Ok(Response::new(pb::CertificateRecord {
+            certificate,
+            serial,
+            case_id: c.id.0.clone(),
+            player_id: c.player.0.clone(),
+            revoked: c.status == weiqi_rating::CaseStatus::Revoked,
+            revocation_reason: c.revocation.as_ref().map(|(_, r, _)| r.clone()).unwrap_or_default(),
+        }))
+    }
+
     async fn my_rating(&self, request: Request<pb::MyRatingRequest>) -> Result<Response<pb::RatingSummary>, Status> {
         let claims = self.caller(&request)?;
         need(&claims, Role::Player)?;
@@ -185,12 +227,7 @@ impl pb::ranking_service_server::RankingService for RankingGateway {
             0 => DEFAULT_HISTORY,
             n => n as usize,
         };
-        let ratings = self.model.rating_history(&claims.sub, limit).await.map_err(|e| status(e.into()))?;
-        let ranks = self.model.rank_history(&claims.sub).await.map_err(|e| status(e.into()))?;
-        Ok(Response::new(pb::RankingHistory {
-            ratings: ratings.iter().map(rating_pb).collect(),
-            ranks: ranks.iter().map(rank_pb).collect(),
-        }))
+        self.history(&claims.sub, limit).await.map(Response::new)
     }
 
     async fn apply_for_rank(

@@ -3,9 +3,14 @@
 
 pub mod account;
 pub mod admin;
+pub mod certificate;
+pub mod desk;
+pub mod desk_import;
 pub mod game;
 pub mod home;
 pub mod login;
+pub mod office;
+pub mod players;
 pub mod register;
 pub mod setup;
 pub mod tournament;
@@ -48,6 +53,21 @@ pub fn router(web: Arc<Web>) -> axum::Router {
         .route("/games/{id}/act", post(crate::act::act))
         .route("/watch", get(watch::page))
         .route("/tournaments/{id}", get(tournament::page_get))
+        .route("/desk", get(desk::list).post(desk::create))
+        .route("/desk/tournaments/{id}", get(desk::page_get))
+        .route("/desk/tournaments/{id}/import", post(desk_import::import))
+        .route("/desk/tournaments/{id}/export/{kind}", get(desk::export))
+        .route("/desk/tournaments/{id}/print/{what}", get(desk::print))
+        .route("/desk/tournaments/{id}/{verb}", post(desk::act))
+        .route("/office", get(office::queue))
+        .route("/office/revocations", get(office::revocations))
+        .route("/office/cases/{id}", get(office::case_get))
+        .route("/office/cases/{id}/{verb}", post(office::case_act))
+        .route("/account/rank", get(office::apply_form).post(office::apply))
+        .route("/players", get(players::leaderboard))
+        .route("/players/{id}", get(players::profile))
+        .route("/certificates/{serial}", get(certificate::page_get))
+        .route("/verify", get(certificate::verify_get).post(certificate::verify_post))
         .route("/assets/{file}", get(crate::assets::serve))
         .with_state(web)
 }
@@ -92,7 +112,11 @@ pub fn page(web: &Web, viewer: &Viewer, title: &str, body: Markup, scripts: &[&s
                     nav aria-label=(t(lang, "nav-label")) {
                         a href="/" { (t(lang, "nav-home")) }
                         a href="/watch" { (t(lang, "nav-watch")) }
+                        a href="/players" { (t(lang, "nav-players")) }
+                        @if desk::staff(viewer).is_some() { a href="/desk" { (t(lang, "nav-desk")) } }
                         @if let Some(m) = &viewer.member {
+                            @if m.has(weiqi_gateway::auth::Role::Reviewer) { a href="/office" { (t(lang, "nav-office")) } }
+                            @if m.has(weiqi_gateway::auth::Role::Player) { a href="/account/rank" { (t(lang, "nav-rank")) } }
                             a href="/account" { (m.account.display_name) }
                             @if m.has(weiqi_gateway::auth::Role::Admin) {
                                 a href="/admin/accounts" { (t(lang, "nav-admin")) }
@@ -159,6 +183,42 @@ pub fn message(web: &Web, viewer: &Viewer, status: StatusCode, text: &str) -> Re
     let mut r = page(web, viewer, text, body, &[]);
     *r.status_mut() = status;
     r
+}
+
+/// `message` with `authorization: Bearer {token}`.
+pub fn bearer<T>(token: &str, message: T) -> tonic::Request<T> {
+    let mut request = tonic::Request::new(message);
+    let value = format!("Bearer {token}").parse().expect("a token is ASCII");
+    request.metadata_mut().insert("authorization", value);
+    request
+}
+
+/// A gRPC refusal in the page's language: the typed reason's message if the catalogue has it, else
+/// the server's own words; infrastructure faults as "unavailable".
+pub fn status_text(lang: Lang, status: &tonic::Status) -> String {
+    match weiqi_gateway::error::rejection_of(status) {
+        Some(r) => crate::i18n::refusal(lang, &r.code, &r.message),
+        None if status.code() == tonic::Code::Unauthenticated => t(lang, "refusal-signed-out"),
+        None if matches!(status.code(), tonic::Code::InvalidArgument | tonic::Code::FailedPrecondition | tonic::Code::PermissionDenied | tonic::Code::NotFound) => {
+            status.message().to_string()
+        }
+        None => t(lang, "refusal-unavailable"),
+    }
+}
+
+/// A notice above a desk's page: done (`role=status`) or refused (`role=alert`, `data-error`).
+pub fn notice(note: Option<&(bool, String)>) -> Markup {
+    html! {
+        @if let Some((ok, text)) = note {
+            @if *ok { p.notice role="status" data-notice="ok" { (text) } }
+            @else { p.error data-error="desk" role="alert" { (text) } }
+        }
+    }
+}
+
+/// A fresh request id (each form submission is one command).
+pub fn request_id() -> String {
+    uuid::Uuid::new_v4().to_string()
 }
 
 /// JSON for a `<script type="application/json">` block (no `</script>` can close it early).

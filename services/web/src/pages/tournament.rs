@@ -49,7 +49,7 @@ fn authed<T>(web: &Web, message: T) -> Request<T> {
     r
 }
 
-fn standings_table(lang: Lang, s: &pb::TournamentStandings) -> Markup {
+pub fn standings_table(lang: Lang, s: &pb::TournamentStandings) -> Markup {
     html! {
         div.table-wrap {
             table.standings data-after-round=(s.after_round) {
@@ -77,7 +77,7 @@ fn standings_table(lang: Lang, s: &pb::TournamentStandings) -> Markup {
     }
 }
 
-fn result_text(lang: Lang, r: &str) -> String {
+pub fn result_text(lang: Lang, r: &str) -> String {
     match r {
         "" => t(lang, "result-pending"),
         "B+" | "B+!" => t(lang, "result-black-wins"),
@@ -86,7 +86,7 @@ fn result_text(lang: Lang, r: &str) -> String {
     }
 }
 
-fn pairings_table(lang: Lang, p: &pb::TournamentPairings) -> Markup {
+pub fn pairings_table(lang: Lang, p: &pb::TournamentPairings) -> Markup {
     html! {
         section.card data-round=(p.round) {
             h3 { (ta(lang, "round-title", &[("round", p.round.to_string())])) }

@@ -1,0 +1,232 @@
+//! A certificate's page (`/certificates/{serial}`), made to be printed, with a QR code (drawn on the
+//! server as SVG with `qrcode`) that opens the verification page for it; and the verification page
+//! (`/verify`): paste the certificate's text or upload its file (or follow the QR code), and the
+//! page shows the server's answer: the signature checked against the association's key and the
+//! certificate against the current revocation list (with that list's sequence), and, when it fails,
+//! why (a bad signature, revoked, another association's key, not a certificate).
+
+use std::sync::Arc;
+
+use axum::extract::{Multipart, Path, RawQuery, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::Response;
+use maud::{Markup, PreEscaped, html};
+use weiqi_proto::v1 as pb;
+
+use super::desk::http_status;
+use super::{csrf_field, csrf_refused, message, page, status_text};
+use crate::Web;
+use crate::i18n::{Lang, t, ta, try_t};
+use crate::session::csrf_ok;
+
+/// The largest certificate file the page reads.
+pub const MAX_BYTES: usize = 64 * 1024;
+
+fn serial_ok(serial: &str) -> bool {
+    !serial.is_empty() && serial.len() <= 128 && serial.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
+}
+
+/// The site's own address as the browser reached it (for the QR code's absolute link).
+fn origin(web: &Web, headers: &HeaderMap) -> String {
+    let host = headers.get(header::HOST).and_then(|h| h.to_str().ok()).unwrap_or("localhost");
+    let host: String = host.chars().filter(|c| c.is_ascii_alphanumeric() || ".:-[]".contains(*c)).collect();
+    let scheme = if web.config.secure_cookies { "https" } else { "http" };
+    format!("{scheme}://{host}")
+}
+
+/// The QR code of `text` as an SVG document.
+pub fn qr_svg(text: &str) -> Option<String> {
+    let code = qrcode::QrCode::with_error_correction_level(text.as_bytes(), qrcode::EcLevel::M).ok()?;
+    Some(
+        code.render::<qrcode::render::svg::Color<'_>>()
+            .min_dimensions(160, 160)
+            .dark_color(qrcode::render::svg::Color("#000000"))
+            .light_color(qrcode::render::svg::Color("#ffffff"))
+            .build(),
+    )
+}
+
+fn verdict(lang: Lang, v: &pb::VerifyCertificateResponse) -> Markup {
+    let code = if v.valid { "valid" } else if v.code.is_empty() { "invalid" } else { v.code.as_str() };
+    html! {
+        section.card.verdict id="verdict" data-verdict=(code) role="status" {
+            h2 { @if v.valid { "✓ " (t(lang, "verify-valid")) } @else { "✗ " (try_t(lang, &format!("verify-{}", code.replace('_', "-"))).unwrap_or_else(|| t(lang, "verify-invalid"))) } }
+            @if !v.valid && !v.message.is_empty() { p.small { (v.message) } }
+            @if !v.serial.is_empty() {
+                dl.facts {
+                    dt { (t(lang, "certificate-serial")) } dd.mono { (v.serial) }
+                    dt { (t(lang, "case-player")) } dd { a href={ "/players/" (v.player_id) } { (v.player_name) } " (" (v.player_id) ")" }
+                    dt { (t(lang, "certificate-grade")) } dd { (v.grade) " (" (v.ladder) ")" }
+                    dt { (t(lang, "certificate-date")) } dd { (v.date) }
+                    dt { (t(lang, "certificate-basis")) } dd { (v.basis) }
+                }
+            }
+            p.small data-revocations-sequence=(v.revocations_sequence) {
+                (ta(lang, "verify-list-consulted", &[("sequence", v.revocations_sequence.to_string())]))
+                " · " a href="/office/revocations" { (t(lang, "office-revocations")) }
+            }
+        }
+    }
+}
+
+/// `GET /certificates/{serial}`.
+pub async fn page_get(
+    State(web): State<Arc<Web>>,
+    Path(serial): Path<String>,
+    RawQuery(q): RawQuery,
+    headers: HeaderMap,
+) -> Response {
+    let viewer = web.viewer(&headers, q.as_deref()).await;
+    let lang = viewer.lang;
+    let Some(r) = web.ranking.clone().filter(|_| serial_ok(&serial)) else {
+        return message(&web, &viewer, StatusCode::NOT_FOUND, &t(lang, "certificate-not-found"));
+    };
+    let record = match r.get_certificate(tonic::Request::new(pb::GetCertificateRequest { serial: serial.clone() })).await {
+        Ok(c) => c.into_inner(),
+        Err(e) if e.code() == tonic::Code::NotFound => {
+            return message(&web, &viewer, StatusCode::NOT_FOUND, &t(lang, "certificate-not-found"));
+        }
+        Err(e) => return message(&web, &viewer, http_status(&e), &status_text(lang, &e)),
+    };
+    let checked = r
+        .verify_certificate(tonic::Request::new(pb::VerifyCertificateRequest { certificate: record.certificate.clone() }))
+        .await
+        .map(tonic::Response::into_inner)
+        .ok();
+    let link = format!("{}/verify?serial={serial}", origin(&web, &headers));
+    let qr = qr_svg(&link);
+    let body = html! {
+        article.certificate-page data-serial=(serial) {
+            h1 { (t(lang, "certificate-title")) }
+            @if let Some(v) = &checked {
+                p.certificate-name { (v.player_name) }
+                p.certificate-grade { (v.grade) }
+                dl.facts {
+                    dt { (t(lang, "certificate-serial")) } dd.mono { (serial) }
+                    dt { (t(lang, "certificate-date")) } dd { (v.date) }
+                    dt { (t(lang, "certificate-basis")) } dd { (v.basis) }
+                }
+            }
+            @if record.revoked {
+                p.error role="alert" data-revoked="" { (ta(lang, "certificate-revoked", &[("reason", record.revocation_reason.clone())])) }
+            }
+            div.qr {
+                @if let Some(svg) = &qr { figure data-qr="" aria-label=(t(lang, "certificate-qr")) { (PreEscaped(svg.clone())) } }
+                p.small { (t(lang, "certificate-scan")) br; a href=(link) data-qr-link=(link) { (link) } }
+            }
+            details {
+                summary { (t(lang, "certificate-text")) }
+                pre.certificate data-certificate-text="" { (record.certificate) }
+            }
+            p.no-print { button type="button" data-action="print" onclick="window.print()" { (t(lang, "desk-print")) } }
+        }
+    };
+    page(&web, &viewer, &t(lang, "certificate-title"), body, &[])
+}
+
+fn verify_form(lang: Lang, viewer: &crate::session::Viewer, text: &str) -> Markup {
+    html! {
+        section.card id="verify-form" {
+            p.small { (t(lang, "verify-help")) }
+            form.grid method="post" action="/verify" enctype="multipart/form-data" {
+                (csrf_field(viewer))
+                label { (t(lang, "verify-paste")) textarea name="certificate" rows="10" spellcheck="false" { (text) } }
+                label { (t(lang, "verify-upload")) input type="file" name="file" accept=".txt,.cert,text/plain"; }
+                button type="submit" data-action="verify" { (t(lang, "verify-check")) }
+            }
+        }
+    }
+}
+
+async fn check(web: &Web, lang: Lang, text: &str) -> Result<pb::VerifyCertificateResponse, (StatusCode, String)> {
+    let r = web.ranking.clone().ok_or((StatusCode::SERVICE_UNAVAILABLE, t(lang, "refusal-unavailable")))?;
+    r.verify_certificate(tonic::Request::new(pb::VerifyCertificateRequest { certificate: text.to_string() }))
+        .await
+        .map(tonic::Response::into_inner)
+        .map_err(|e| (http_status(&e), status_text(lang, &e)))
+}
+
+/// `GET /verify` (`?serial=` checks that certificate at once: where the QR code leads).
+pub async fn verify_get(State(web): State<Arc<Web>>, RawQuery(q): RawQuery, headers: HeaderMap) -> Response {
+    let viewer = web.viewer(&headers, q.as_deref()).await;
+    let lang = viewer.lang;
+    let serial = q
+        .as_deref()
+        .unwrap_or_default()
+        .split('&')
+        .filter_map(|kv| kv.split_once('='))
+        .find(|(k, _)| *k == "serial")
+        .map(|(_, v)| v.to_string())
+        .filter(|s| serial_ok(s));
+    let mut text = String::new();
+    let mut answer = None;
+    if let (Some(serial), Some(r)) = (serial, web.ranking.clone()) {
+        match r.get_certificate(tonic::Request::new(pb::GetCertificateRequest { serial })).await {
+            Ok(c) => {
+                text = c.into_inner().certificate;
+                answer = Some(check(&web, lang, &text).await);
+            }
+            Err(e) => answer = Some(Err((http_status(&e), status_text(lang, &e)))),
+        }
+    }
+    render_verify(&web, &viewer, &text, answer)
+}
+
+fn render_verify(
+    web: &Web,
+    viewer: &crate::session::Viewer,
+    text: &str,
+    answer: Option<Result<pb::VerifyCertificateResponse, (StatusCode, String)>>,
+) -> Response {
+    let lang = viewer.lang;
+    let body = html! {
+        h1 { (t(lang, "verify-title")) }
+        @match &answer {
+            Some(Ok(v)) => (verdict(lang, v)),
+            Some(Err((_, why))) => p.error data-error="verify" role="alert" { (why) },
+            None => {},
+        }
+        (verify_form(lang, viewer, text))
+    };
+    let mut response = page(web, viewer, &t(lang, "verify-title"), body, &[]);
+    if let Some(Err((status, _))) = answer {
+        *response.status_mut() = status;
+    }
+    response
+}
+
+/// `POST /verify`: a pasted or uploaded certificate.
+pub async fn verify_post(State(web): State<Arc<Web>>, headers: HeaderMap, mut multipart: Multipart) -> Response {
+    let viewer = web.viewer(&headers, None).await;
+    let lang = viewer.lang;
+    let (mut csrf, mut pasted, mut file) = (None, String::new(), String::new());
+    let mut too_big = false;
+    while let Ok(Some(part)) = multipart.next_field().await {
+        let name = part.name().unwrap_or_default().to_string();
+        let Ok(bytes) = part.bytes().await else { break };
+        if bytes.len() > MAX_BYTES {
+            too_big = true;
+            continue;
+        }
+        let value = String::from_utf8_lossy(&bytes).into_owned();
+        match name.as_str() {
+            "csrf" => csrf = Some(value),
+            "certificate" => pasted = value,
+            "file" => file = value,
+            _ => {}
+        }
+    }
+    if !csrf_ok(&headers, csrf.as_deref()) {
+        return csrf_refused(&web, &viewer);
+    }
+    if too_big {
+        let why = ta(lang, "import-too-big", &[("kb", (MAX_BYTES / 1024).to_string())]);
+        return render_verify(&web, &viewer, "", Some(Err((StatusCode::PAYLOAD_TOO_LARGE, why))));
+    }
+    let text = if file.trim().is_empty() { pasted } else { file };
+    if text.trim().is_empty() {
+        return render_verify(&web, &viewer, "", Some(Err((StatusCode::BAD_REQUEST, t(lang, "verify-empty")))));
+    }
+    let answer = check(&web, lang, &text).await;
+    render_verify(&web, &viewer, &text, Some(answer))
+}

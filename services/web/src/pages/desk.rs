@@ -1,0 +1,847 @@
+//! `/desk`: the organiser's desk. Create a tournament in any format the pairing core has (with the
+//! format's own settings), register players (one by one, from the player registry, or from a CSV file
+//! with a preview: [`super::desk_import`]), start, pair a round and see each pairing explained,
+//! forbid or fix pairs and grant byes for the next round, enter or correct results (referees),
+//! withdraw players (with the Art. 28 ruling shown), publish, export (standings and pairings CSV,
+//! `.h9`) and print pairing sheets, result slips and standings.
+//!
+//! Every command goes through the gateway's own `TournamentService` with the session's token, so the
+//! desk has no permission model of its own: an organiser or referee of the event may act, anyone else
+//! is refused with the service's reason. Each form carries a request id made when it was drawn, so a
+//! form sent twice (a double click, a reload) is one command.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use axum::Form;
+use axum::extract::{Path, RawQuery, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use maud::{Markup, html};
+use weiqi_gateway::auth::Role;
+use weiqi_proto::v1 as pb;
+use weiqi_proto::v1::tournament_service_server::TournamentService;
+
+use super::tournament::{pairings_table, standings_table};
+use super::{bearer, csrf_field, csrf_refused, message, notice, page, redirect, request_id, status_text};
+use crate::Web;
+use crate::i18n::{Lang, t, ta, try_t};
+use crate::session::{Member, Viewer, csrf_ok};
+
+/// The formats the create form offers, by the pairing core's names.
+pub const FORMATS: [&str; 11] = [
+    "swiss",
+    "mcmahon",
+    "round-robin",
+    "knockout",
+    "swiss-elimination",
+    "match",
+    "fixed-match",
+    "groups-then-knockout",
+    "team",
+    "team-rotation",
+    "win-and-continue",
+];
+
+/// Who may use the desk: organisers, referees (results) and administrators.
+pub fn staff(viewer: &Viewer) -> Option<&Member> {
+    viewer
+        .member
+        .as_ref()
+        .filter(|m| m.has(Role::Organiser) || m.has(Role::Referee) || m.has(Role::ChiefReferee) || m.has(Role::Admin))
+}
+
+/// The hidden request id of a form.
+pub fn rid_field() -> Markup {
+    html! { input type="hidden" name="rid" value=(request_id()); }
+}
+
+fn service(web: &Web) -> Option<Arc<dyn TournamentService>> {
+    web.tournaments.clone()
+}
+
+fn field<'a>(form: &'a HashMap<String, String>, name: &str) -> &'a str {
+    form.get(name).map_or("", |v| v.trim())
+}
+
+fn number(form: &HashMap<String, String>, name: &str, lang: Lang) -> Result<u32, String> {
+    let v = field(form, name);
+    if v.is_empty() {
+        return Ok(0);
+    }
+    v.parse::<u32>()
+        .ok()
+        .filter(|n| *n <= 10_000)
+        .ok_or_else(|| ta(lang, "desk-bad-number", &[("field", t(lang, &format!("desk-field-{name}")))]))
+}
+
+fn rid(form: &HashMap<String, String>) -> String {
+    let r = field(form, "rid");
+    if r.is_empty() || r.len() > 64 { request_id() } else { r.to_string() }
+}
+
+/// `GET /desk`: the tournaments, and the form to create one.
+pub async fn list(State(web): State<Arc<Web>>, RawQuery(q): RawQuery, headers: HeaderMap) -> Response {
+    let viewer = web.viewer(&headers, q.as_deref()).await;
+    if staff(&viewer).is_none() {
+        return message(&web, &viewer, StatusCode::FORBIDDEN, &t(viewer.lang, "desk-only"));
+    }
+    render_list(&web, &viewer, None, &HashMap::new()).await
+}
+
+async fn render_list(web: &Web, viewer: &Viewer, note: Option<(bool, String)>, form: &HashMap<String, String>) -> Response {
+    let lang = viewer.lang;
+    let mut rows = Vec::new();
+    if let Some(s) = service(web) {
+        for id in web.index.tournaments() {
+            let token = viewer.member.as_ref().map(|m| m.token.clone()).unwrap_or_default();
+            if let Ok(summary) = s.get_tournament(bearer(&token, pb::GetTournamentRequest { tournament_id: id.clone() })).await {
+                rows.push(summary.into_inner());
+            }
+        }
+    }
+    let value = |name: &str, default: &str| form.get(name).cloned().unwrap_or_else(|| default.to_string());
+    let body = html! {
+        h1 { (t(lang, "desk-title")) }
+        (notice(note.as_ref()))
+        section.card {
+            h2 { (t(lang, "desk-tournaments")) }
+            @if rows.is_empty() { p.small { (t(lang, "desk-no-tournaments")) } }
+            @else {
+                div.table-wrap { table {
+                    thead { tr { th { (t(lang, "desk-field-name")) } th { (t(lang, "desk-format")) } th { (t(lang, "field-status")) } th { (t(lang, "col-players")) } } }
+                    tbody { @for r in &rows {
+                        tr data-tournament=(r.tournament_id) {
+                            td { a href={ "/desk/tournaments/" (r.tournament_id) } { (if r.name.is_empty() { &r.tournament_id } else { &r.name }) } }
+                            td { (r.format) }
+                            td { (phase_text(lang, &r.phase)) }
+                            td { (r.players) }
+                        }
+                    } }
+                } }
+            }
+        }
+        section.card id="create" {
+            h2 { (t(lang, "desk-create")) }
+            form.grid method="post" action="/desk" {
+                (csrf_field(viewer)) (rid_field())
+                label { (t(lang, "desk-field-id")) input name="tournament_id" required pattern="[a-z0-9][a-z0-9-]{0,62}" autocapitalize="none" value=(value("tournament_id", "")); }
+                label { (t(lang, "desk-field-name")) input name="name" required value=(value("name", "")); }
+                label { (t(lang, "desk-format"))
+                    select name="format" {
+                        @for f in FORMATS { option value=(f) selected[value("format", "swiss") == f] { (t(lang, &format!("format-{f}"))) } }
+                    }
+                }
+                fieldset {
+                    legend { (t(lang, "desk-format-settings")) }
+                    p.small { (t(lang, "desk-format-settings-help")) }
+                    label { (t(lang, "desk-field-rounds")) input name="rounds" type="number" min="1" max="30" value=(value("rounds", "5")); }
+                    label { (t(lang, "desk-field-top_bar")) input name="top_bar" placeholder="3d" value=(value("top_bar", "")); }
+                    label { (t(lang, "desk-field-bottom_bar")) input name="bottom_bar" placeholder="20k" value=(value("bottom_bar", "")); }
+                    label { (t(lang, "desk-field-losses")) input name="losses" type="number" min="1" max="9" value=(value("losses", "1")); }
+                    label { (t(lang, "desk-field-cycles")) input name="cycles" type="number" min="1" max="9" value=(value("cycles", "1")); }
+                    label { (t(lang, "desk-field-wins_needed")) input name="wins_needed" type="number" min="1" max="9" value=(value("wins_needed", "2")); }
+                    label { (t(lang, "desk-field-games")) input name="games" type="number" min="1" max="20" value=(value("games", "10")); }
+                    label { (t(lang, "desk-field-groups")) input name="groups" type="number" min="1" max="64" value=(value("groups", "2")); }
+                    label { (t(lang, "desk-field-advance")) input name="advance" type="number" min="1" max="64" value=(value("advance", "2")); }
+                    label { (t(lang, "desk-field-boards")) input name="boards" type="number" min="1" max="10" value=(value("boards", "3")); }
+                }
+                label { (t(lang, "desk-field-ranking")) input name="ranking" placeholder="Points, SOS, SOSOS" value=(value("ranking", "")); }
+                p.small { (t(lang, "desk-ranking-help")) }
+                label { (t(lang, "desk-field-bye"))
+                    select name="bye" {
+                        @for (v, k) in [("full", "bye-full-point"), ("half", "bye-half-point"), ("zero", "bye-zero-point")] {
+                            option value=(v) selected[value("bye", "full") == v] { (t(lang, k)) }
+                        }
+                    }
+                }
+                label { (t(lang, "desk-field-no_show")) input name="no_show" type="number" min="0" max="240" value=(value("no_show", "15")); }
+                label { (t(lang, "desk-field-size")) input name="size" type="number" min="5" max="25" value=(value("size", "19")); }
+                label { (t(lang, "desk-field-rules"))
+                    select name="rules" { @for r in ["chinese", "japanese", "korean", "aga", "new-zealand", "ing"] { option value=(r) selected[value("rules", "chinese") == r] { (try_t(lang, &format!("rules-{r}")).unwrap_or_else(|| r.to_string())) } } }
+                }
+                label { (t(lang, "desk-field-time"))
+                    select name="time" { @for s in ["none", "absolute", "chinese", "japanese", "fischer"] { option value=(s) selected[value("time", "chinese") == s] { (t(lang, &format!("time-{s}"))) } } }
+                }
+                label { (t(lang, "desk-field-main")) input name="main" type="number" min="0" max="600" value=(value("main", "60")); }
+                label { (t(lang, "desk-field-periods")) input name="periods" type="number" min="0" max="60" value=(value("periods", "3")); }
+                label { (t(lang, "desk-field-period")) input name="period" type="number" min="0" max="600" value=(value("period", "30")); }
+                label.check { input type="checkbox" name="rated" value="on" checked[form.get("rated").is_some()]; (t(lang, "desk-field-rated")) }
+                label.check { input type="checkbox" name="handicap" value="on" checked[form.get("handicap").is_some()]; (t(lang, "desk-field-handicap")) }
+                label.check { input type="checkbox" name="over_the_board" value="on" checked[form.get("over_the_board").is_some()]; (t(lang, "desk-field-over_the_board")) }
+                button type="submit" data-action="create-tournament" { (t(lang, "desk-create")) }
+            }
+        }
+    };
+    let status = if note.as_ref().is_some_and(|n| !n.0) { StatusCode::BAD_REQUEST } else { StatusCode::OK };
+    let mut r = page(web, viewer, &t(lang, "desk-title"), body, &[]);
+    *r.status_mut() = status;
+    r
+}
+
+fn phase_text(lang: Lang, phase: &str) -> String {
+    try_t(lang, &format!("tournament-phase-{phase}")).unwrap_or_else(|| phase.to_string())
+}
+
+/// The format message the create form describes.
+fn format_of(form: &HashMap<String, String>, lang: Lang) -> Result<pb::TournamentFormat, String> {
+    use pb::tournament_format::{self as f, Format};
+    let n = |name: &str| number(form, name, lang);
+    let at_least_one = |name: &str| -> Result<u32, String> {
+        let v = n(name)?;
+        if v == 0 { Err(ta(lang, "desk-bad-number", &[("field", t(lang, &format!("desk-field-{name}")))])) } else { Ok(v) }
+    };
+    let format = match field(form, "format") {
+        "swiss" => Format::Swiss(f::Swiss { rounds: at_least_one("rounds")? }),
+        "mcmahon" => Format::Mcmahon(f::McMahon {
+            rounds: at_least_one("rounds")?,
+            top_bar: field(form, "top_bar").to_string(),
+            bottom_bar: field(form, "bottom_bar").to_string(),
+        }),
+        "round-robin" => Format::RoundRobin(f::RoundRobin { cycles: at_least_one("cycles")? }),
+        "knockout" => Format::Knockout(f::Knockout { losses: at_least_one("losses")? }),
+        "swiss-elimination" => {
+            Format::SwissElimination(f::SwissElimination { rounds: at_least_one("rounds")?, losses: at_least_one("losses")? })
+        }
+        "match" => Format::Match(f::Match { wins_needed: at_least_one("wins_needed")? }),
+        "fixed-match" => Format::FixedMatch(f::FixedMatch { games: at_least_one("games")? }),
+        "groups-then-knockout" => Format::GroupsThenKnockout(f::GroupsThenKnockout {
+            groups: at_least_one("groups")?,
+            advance: at_least_one("advance")?,
+        }),
+        "team" => Format::Team(f::Team {
+            boards: at_least_one("boards")?,
+            line_up: f::team::LineUp::FixedOrder as i32,
+            schedule: Some(f::team::Schedule::SwissRounds(at_least_one("rounds")?)),
+        }),
+        "team-rotation" => Format::TeamRotation(f::TeamRotation {}),
+        "win-and-continue" => Format::WinAndContinue(f::WinAndContinue {}),
+        _ => return Err(t(lang, "desk-bad-format")),
+    };
+    Ok(pb::TournamentFormat { format: Some(format) })
+}
+
+fn time_of(form: &HashMap<String, String>, lang: Lang) -> Result<Option<pb::TimeControl>, String> {
+    use pb::time_control::{self as tc, System};
+    let min = 60_000i64;
+    let main = i64::from(number(form, "main", lang)?);
+    let periods = number(form, "periods", lang)?;
+    let period = i64::from(number(form, "period", lang)?);
+    let system = match field(form, "time") {
+        "none" | "" => return Ok(None),
+        "absolute" => System::Absolute(tc::Absolute { main_ms: main * min }),
+        "chinese" => System::Chinese(tc::ChineseByoYomi { basic_ms: main * min, reserved_minutes: periods }),
+        "japanese" => {
+            System::Japanese(tc::JapaneseByoYomi { main_ms: main * min, periods, period_ms: period * 1000 })
+        }
+        "fischer" => System::Fischer(tc::Fischer { initial_ms: main * min, increment_ms: period * 1000, cap_ms: 0 }),
+        _ => return Err(t(lang, "desk-bad-time")),
+    };
+    Ok(Some(pb::TimeControl { system: Some(system), pass_on_overrun: false }))
+}
+
+/// The create request the form describes, or what is wrong with it (in the page's language).
+pub fn create_request(form: &HashMap<String, String>, lang: Lang) -> Result<pb::CreateTournamentRequest, String> {
+    let id = field(form, "tournament_id");
+    let id_ok = !id.is_empty()
+        && id.len() <= 63
+        && id.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+        && !id.starts_with('-');
+    if !id_ok {
+        return Err(t(lang, "desk-bad-id"));
+    }
+    let name = field(form, "name");
+    if name.is_empty() || name.chars().count() > 200 {
+        return Err(t(lang, "desk-bad-name"));
+    }
+    let size = match number(form, "size", lang)? {
+        0 => 19,
+        n if (5..=25).contains(&n) => n,
+        _ => return Err(ta(lang, "desk-bad-number", &[("field", t(lang, "desk-field-size"))])),
+    };
+    let no_show = number(form, "no_show", lang)?;
+    let bye = match field(form, "bye") {
+        "half" => pb::tournament_config::ByeKind::HalfPoint,
+        "zero" => pb::tournament_config::ByeKind::ZeroPoint,
+        _ => pb::tournament_config::ByeKind::FullPoint,
+    };
+    let ranking: Vec<String> =
+        field(form, "ranking").split([',', '，', ' ']).map(str::trim).filter(|s| !s.is_empty()).map(String::from).collect();
+    let over_the_board = form.contains_key("over_the_board");
+    Ok(pb::CreateTournamentRequest {
+        tournament_id: id.to_string(),
+        request_id: rid(form),
+        config: Some(pb::TournamentConfig {
+            name: name.to_string(),
+            format: Some(format_of(form, lang)?),
+            ranking,
+            pairing_bye: bye as i32,
+            handicap_by_rank: form.contains_key("handicap"),
+            no_show_limit_ms: i64::from(no_show) * 60_000,
+            ..Default::default()
+        }),
+        settings: Some(pb::TournamentGameSettings {
+            size,
+            rules: field(form, "rules").to_string(),
+            time_control: time_of(form, lang)?,
+            rated: form.contains_key("rated"),
+            // Played over the board: the games are created but never started on line; referees
+            // enter the results.
+            manual_start: over_the_board,
+            no_automatic_no_shows: over_the_board,
+            ..Default::default()
+        }),
+    })
+}
+
+/// `POST /desk`: create a tournament.
+pub async fn create(
+    State(web): State<Arc<Web>>,
+    headers: HeaderMap,
+    Form(form): Form<HashMap<String, String>>,
+) -> Response {
+    let viewer = web.viewer(&headers, None).await;
+    if !csrf_ok(&headers, form.get("csrf").map(String::as_str)) {
+        return csrf_refused(&web, &viewer);
+    }
+    let lang = viewer.lang;
+    let (Some(member), Some(s)) = (staff(&viewer), service(&web)) else {
+        return message(&web, &viewer, StatusCode::FORBIDDEN, &t(lang, "desk-only"));
+    };
+    let request = match create_request(&form, lang) {
+        Ok(r) => r,
+        Err(why) => return render_list(&web, &viewer, Some((false, why)), &form).await,
+    };
+    let id = request.tournament_id.clone();
+    match s.create_tournament(bearer(&member.token, request)).await {
+        Ok(_) => {
+            web.index.add_tournament(&id);
+            redirect(&format!("/desk/tournaments/{id}?done=created"), vec![])
+        }
+        Err(e) => render_list(&web, &viewer, Some((false, status_text(lang, &e))), &form).await,
+    }
+}
+
+/// What the desk shows of a tournament, read through the gateway with the session's token.
+pub struct Loaded {
+    /// The summary.
+    pub summary: pb::TournamentSummary,
+    /// The standings, once there are any.
+    pub standings: Option<pb::TournamentStandings>,
+    /// Every paired round's pairings, oldest first.
+    pub rounds: Vec<pb::TournamentPairings>,
+}
+
+/// Reads the summary, standings and every round of `id`.
+///
+/// # Errors
+/// The refusal, in the page's language, with its HTTP status.
+pub async fn load(web: &Web, token: &str, id: &str, lang: Lang) -> Result<Loaded, (StatusCode, String)> {
+    let s = service(web).ok_or((StatusCode::NOT_FOUND, t(lang, "tournament-not-found")))?;
+    let summary = match s.get_tournament(bearer(token, pb::GetTournamentRequest { tournament_id: id.to_string() })).await {
+        Ok(r) => r.into_inner(),
+        Err(e) if matches!(e.code(), tonic::Code::NotFound | tonic::Code::InvalidArgument) => {
+            return Err((StatusCode::NOT_FOUND, t(lang, "tournament-not-found")));
+        }
+        Err(e) => return Err((StatusCode::SERVICE_UNAVAILABLE, status_text(lang, &e))),
+    };
+    let standings = s
+        .get_standings(bearer(token, pb::GetTournamentStandingsRequest { tournament_id: id.to_string(), offset: 0, limit: 0 }))
+        .await
+        .ok()
+        .map(tonic::Response::into_inner);
+    let mut rounds = Vec::new();
+    for round in 1..=summary.rounds_paired {
+        if let Ok(p) = s.get_pairings(bearer(token, pb::GetTournamentPairingsRequest { tournament_id: id.to_string(), round })).await {
+            rounds.push(p.into_inner());
+        }
+    }
+    Ok(Loaded { summary, standings, rounds })
+}
+
+/// `GET /desk/tournaments/{id}`.
+pub async fn page_get(
+    State(web): State<Arc<Web>>,
+    Path(id): Path<String>,
+    RawQuery(q): RawQuery,
+    headers: HeaderMap,
+) -> Response {
+    let viewer = web.viewer(&headers, q.as_deref()).await;
+    let lang = viewer.lang;
+    let query: HashMap<String, String> = q
+        .as_deref()
+        .map(|q| {
+            q.split('&')
+                .filter_map(|kv| kv.split_once('='))
+                .map(|(k, v)| (k.to_string(), v.replace('+', " ")))
+                .collect()
+        })
+        .unwrap_or_default();
+    let note = query.get("done").and_then(|d| try_t(lang, &format!("desk-done-{d}"))).map(|text| (true, text));
+    let explain = query.get("explain").cloned();
+    render(&web, &viewer, &id, note, None, explain).await
+}
+
+/// The desk page of a tournament, with a notice and an import preview.
+pub async fn render(
+    web: &Web,
+    viewer: &Viewer,
+    id: &str,
+    note: Option<(bool, String)>,
+    preview: Option<Markup>,
+    explain: Option<String>,
+) -> Response {
+    let lang = viewer.lang;
+    let Some(member) = staff(viewer) else {
+        return message(web, viewer, StatusCode::FORBIDDEN, &t(lang, "desk-only"));
+    };
+    let loaded = match load(web, &member.token, id, lang).await {
+        Ok(l) => l,
+        Err((status, text)) => return message(web, viewer, status, &text),
+    };
+    let explanation = match (&explain, service(web)) {
+        (Some(e), Some(s)) => explain_text(&s, &member.token, id, e).await,
+        _ => None,
+    };
+    let Loaded { summary, standings, rounds } = &loaded;
+    let phase = summary.phase.as_str();
+    let next_round = summary.rounds_paired + 1;
+    let latest = rounds.last();
+    let action = |verb: &str| format!("/desk/tournaments/{id}/{verb}");
+    let title = if summary.name.is_empty() { id.to_string() } else { summary.name.clone() };
+    let can_pair = phase == "running"
+        && latest.is_none_or(|p| p.completed)
+        && (summary.rounds_planned == 0 || summary.rounds_paired < summary.rounds_planned);
+    let body = html! {
+        h1 { (title) }
+        p.small data-phase=(phase) {
+            (summary.format) " · " (phase_text(lang, phase)) " · " (ta(lang, "tournament-players", &[("n", summary.players.to_string())]))
+            " · " a href={ "/tournaments/" (id) } { (t(lang, "desk-public-page")) }
+        }
+        (notice(note.as_ref()))
+        @if let Some(p) = &preview { (p) }
+        @if phase == "registration" {
+            section.card id="register" {
+                h2 { (t(lang, "desk-register")) }
+                form.grid method="post" action=(action("register")) {
+                    (csrf_field(viewer)) (rid_field())
+                    label { (t(lang, "desk-field-account")) input name="account" required autocapitalize="none"; }
+                    label { (t(lang, "field-name-zh")) input name="name_zh"; }
+                    label { (t(lang, "field-name-latin")) input name="name_latin"; }
+                    label { (t(lang, "col-rank")) input name="rank" placeholder="3k"; }
+                    label { (t(lang, "desk-field-club")) input name="club"; }
+                    label { (t(lang, "field-region")) input name="region"; }
+                    p.small { (t(lang, "desk-register-help")) }
+                    button type="submit" data-action="register-player" { (t(lang, "desk-register-one")) }
+                }
+                h3 { (t(lang, "desk-import")) }
+                p.small { (t(lang, "desk-import-help")) }
+                form.grid method="post" action=(action("import")) enctype="multipart/form-data" {
+                    (csrf_field(viewer))
+                    label { (t(lang, "desk-import-file")) input type="file" name="file" accept=".csv,text/csv" required; }
+                    button type="submit" data-action="preview-import" { (t(lang, "desk-import-preview")) }
+                }
+                h3 { (t(lang, "desk-start")) }
+                form.inline method="post" action=(action("start")) {
+                    (csrf_field(viewer)) (rid_field())
+                    button type="submit" data-action="start-tournament" { (t(lang, "desk-start")) }
+                }
+            }
+        }
+        @if phase == "running" {
+            section.card id="rounds" {
+                h2 { (t(lang, "desk-rounds")) }
+                @if can_pair {
+                    form.inline method="post" action=(action("pair")) {
+                        (csrf_field(viewer)) (rid_field())
+                        input type="hidden" name="round" value=(next_round);
+                        button type="submit" data-action="pair-round" { (ta(lang, "desk-pair", &[("round", next_round.to_string())])) }
+                    }
+                } @else if let Some(p) = latest {
+                    p.small { (ta(lang, "desk-round-open", &[("round", p.round.to_string())])) }
+                }
+                @if let Some(text) = &explanation {
+                    div.card data-explanation="" role="status" { h3 { (t(lang, "desk-explanation")) } p { (text) } }
+                }
+            }
+            @if let Some(p) = latest {
+                section.card id="results" data-round=(p.round) {
+                    h2 { (ta(lang, "desk-results", &[("round", p.round.to_string())])) }
+                    div.table-wrap { table {
+                        thead { tr { th { (t(lang, "col-table")) } th { (t(lang, "black")) } th { (t(lang, "white")) } th { (t(lang, "col-result")) } th { (t(lang, "desk-enter-result")) } } }
+                        tbody { @for g in &p.games {
+                            tr data-table=(g.table) data-result=(g.result) {
+                                td { (g.table) }
+                                td { (g.black_name) " " span.rank { (g.black_rank) } " " span.small { "#" (g.black) } }
+                                td { (g.white_name) " " span.rank { (g.white_rank) } " " span.small { "#" (g.white) } }
+                                td {
+                                    @if g.game_id.is_empty() { (super::tournament::result_text(lang, &g.result)) }
+                                    @else { a href={ "/games/" (g.game_id) } { (super::tournament::result_text(lang, &g.result)) } }
+                                    " "
+                                    a.small href={ "?explain=" (p.round) ":" (g.black) ":" (g.white) } data-action="explain" { (t(lang, "desk-why")) }
+                                }
+                                td {
+                                    form.inline method="post" action=(action("result")) {
+                                        (csrf_field(viewer)) (rid_field())
+                                        input type="hidden" name="round" value=(p.round);
+                                        input type="hidden" name="table" value=(g.table);
+                                        input type="hidden" name="correction" value=(if g.result.is_empty() { "" } else { "on" });
+                                        select name="outcome" aria-label=(t(lang, "col-result")) {
+                                            @for (v, k) in [("B+", "result-black-wins"), ("W+", "result-white-wins"), ("draw", "result-draw"), ("both-lose", "result-both-lose"), ("void", "result-void")] {
+                                                option value=(v) { (t(lang, k)) }
+                                            }
+                                        }
+                                        label.check { input type="checkbox" name="forfeit" value="on"; (t(lang, "desk-forfeit")) }
+                                        button type="submit" data-action="record-result" { (t(lang, if g.result.is_empty() { "desk-record" } else { "desk-correct" })) }
+                                    }
+                                }
+                            }
+                        } }
+                    } }
+                    @for b in &p.byes { p.small { (b.name) ": " (t(lang, "bye")) " (" (b.kind) ")" } }
+                    p.small { a href={ "/desk/tournaments/" (id) "/print/pairings" } target="_blank" { (t(lang, "desk-print-pairings")) } " · "
+                        a href={ "/desk/tournaments/" (id) "/print/slips" } target="_blank" { (t(lang, "desk-print-slips")) } }
+                }
+            }
+            section.card id="overrides" {
+                h2 { (ta(lang, "desk-overrides", &[("round", next_round.to_string())])) }
+                p.small { (t(lang, "desk-overrides-help")) }
+                form.inline method="post" action=(action("forbid")) {
+                    (csrf_field(viewer)) (rid_field())
+                    input name="a" type="number" min="1" required aria-label=(t(lang, "desk-player-a")) placeholder=(t(lang, "desk-player-a"));
+                    input name="b" type="number" min="1" required aria-label=(t(lang, "desk-player-b")) placeholder=(t(lang, "desk-player-b"));
+                    button type="submit" data-action="forbid-pair" { (t(lang, "desk-forbid")) }
+                }
+                form.inline method="post" action=(action("fix")) {
+                    (csrf_field(viewer)) (rid_field())
+                    input type="hidden" name="round" value=(next_round);
+                    input name="black" type="number" min="1" required aria-label=(t(lang, "black")) placeholder=(t(lang, "black"));
+                    input name="white" type="number" min="1" required aria-label=(t(lang, "white")) placeholder=(t(lang, "white"));
+                    button type="submit" data-action="fix-pair" { (t(lang, "desk-fix")) }
+                }
+                form.inline method="post" action=(action("bye")) {
+                    (csrf_field(viewer)) (rid_field())
+                    input type="hidden" name="round" value=(next_round);
+                    input name="player" type="number" min="1" required aria-label=(t(lang, "desk-player")) placeholder=(t(lang, "desk-player"));
+                    select name="kind" aria-label=(t(lang, "desk-field-bye")) {
+                        @for (v, k) in [("full", "bye-full-point"), ("half", "bye-half-point"), ("zero", "bye-zero-point")] { option value=(v) { (t(lang, k)) } }
+                    }
+                    button type="submit" data-action="grant-bye" { (t(lang, "desk-bye")) }
+                }
+            }
+            section.card id="withdraw" {
+                h2 { (t(lang, "desk-withdraw")) }
+                p.small data-ruling="" { (withdrawal_ruling(lang, &summary.format)) }
+                form.inline method="post" action=(action("withdraw")) {
+                    (csrf_field(viewer)) (rid_field())
+                    input name="player" type="number" min="1" required aria-label=(t(lang, "desk-player")) placeholder=(t(lang, "desk-player"));
+                    select name="reason" aria-label=(t(lang, "desk-withdraw-reason")) {
+                        @for (v, k) in [("request", "withdraw-request"), ("no-shows", "withdraw-no-shows"), ("disqualified", "withdraw-disqualified")] { option value=(v) { (t(lang, k)) } }
+                    }
+                    button type="submit" data-action="withdraw-player" { (t(lang, "desk-withdraw")) }
+                }
+            }
+        }
+        @if phase != "registration" {
+            section.card id="publish" {
+                h2 { (t(lang, "desk-publish-title")) }
+                form.inline method="post" action=(action("publish")) {
+                    (csrf_field(viewer)) (rid_field())
+                    button type="submit" data-action="publish" { (t(lang, "desk-publish")) }
+                }
+                p.small {
+                    a href={ "/desk/tournaments/" (id) "/export/standings.csv" } download data-export="standings-csv" { (t(lang, "desk-export-standings")) } " · "
+                    a href={ "/desk/tournaments/" (id) "/export/pairings.csv" } download data-export="pairings-csv" { (t(lang, "desk-export-pairings")) } " · "
+                    a href={ "/desk/tournaments/" (id) "/export/results.h9" } download data-export="h9" { (t(lang, "desk-export-h9")) } " · "
+                    a href={ "/desk/tournaments/" (id) "/print/standings" } target="_blank" { (t(lang, "desk-print-standings")) }
+                }
+            }
+        }
+        @if let Some(s) = standings && !s.rows.is_empty() {
+            section.card id="standings" { h2 { (t(lang, "standings")) } (standings_table(lang, s)) }
+        }
+        @if rounds.len() > 1 {
+            section id="earlier" { h2 { (t(lang, "desk-earlier-rounds")) } @for p in rounds.iter().rev().skip(1) { (pairings_table(lang, p)) } }
+        }
+    };
+    page(web, viewer, &title, body, &[])
+}
+
+/// The Art. 28 ruling for the format (what happens to a withdrawn player's results).
+fn withdrawal_ruling(lang: Lang, format: &str) -> String {
+    let f = format.to_lowercase();
+    let key = if f.contains("round robin") || f.contains("round-robin") || f.contains("循环") {
+        "ruling-round-robin"
+    } else if f.contains("team") || f.contains("match") || f.contains("团体") {
+        "ruling-team"
+    } else if f.contains("knockout") || f.contains("淘汰") {
+        "ruling-knockout"
+    } else {
+        "ruling-swiss"
+    };
+    t(lang, key)
+}
+
+async fn explain_text(s: &Arc<dyn TournamentService>, token: &str, id: &str, spec: &str) -> Option<String> {
+    let mut parts = spec.split(':').map(|p| p.parse::<u32>().ok());
+    let (Some(Some(round)), Some(Some(a)), Some(Some(b))) = (parts.next(), parts.next(), parts.next()) else {
+        return None;
+    };
+    let r = pb::ExplainPairingRequest { tournament_id: id.to_string(), round, a, b, alternatives: 0 };
+    s.explain_pairing(bearer(token, r)).await.ok().map(|e| e.into_inner().text)
+}
+
+fn outcome(form: &HashMap<String, String>) -> pb::TournamentGameOutcome {
+    use pb::tournament_game_outcome::{Outcome as O, Reason as R};
+    let outcome = match field(form, "outcome") {
+        "B+" => O::BlackWins,
+        "W+" => O::WhiteWins,
+        "draw" => O::Draw,
+        "both-lose" => O::BothLose,
+        "void" => O::Void,
+        _ => O::Unspecified,
+    };
+    let reason = if form.contains_key("forfeit") { R::Forfeit } else { R::Referee };
+    pb::TournamentGameOutcome { outcome: outcome as i32, reason: reason as i32 }
+}
+
+/// `POST /desk/tournaments/{id}/{verb}`: one command of the desk.
+pub async fn act(
+    State(web): State<Arc<Web>>,
+    Path((id, verb)): Path<(String, String)>,
+    headers: HeaderMap,
+    Form(form): Form<HashMap<String, String>>,
+) -> Response {
+    let viewer = web.viewer(&headers, None).await;
+    if !csrf_ok(&headers, form.get("csrf").map(String::as_str)) {
+        return csrf_refused(&web, &viewer);
+    }
+    let lang = viewer.lang;
+    let (Some(member), Some(s)) = (staff(&viewer), service(&web)) else {
+        return message(&web, &viewer, StatusCode::FORBIDDEN, &t(lang, "desk-only"));
+    };
+    let token = member.token.clone();
+    let tid = id.clone();
+    let request_id = rid(&form);
+    let n = |name: &str| number(&form, name, lang);
+    let outcome: Result<Result<(), tonic::Status>, String> = async {
+        Ok(match verb.as_str() {
+            "register" => {
+                let account = field(&form, "account");
+                if account.is_empty() {
+                    return Err(t(lang, "desk-account-required"));
+                }
+                let named = ["name_zh", "name_latin", "rank", "club", "region"].iter().any(|f| !field(&form, f).is_empty());
+                let snapshot = named.then(|| pb::TournamentPlayerSnapshot {
+                    name_zh: field(&form, "name_zh").to_string(),
+                    name_latin: field(&form, "name_latin").to_string(),
+                    rank: field(&form, "rank").to_string(),
+                    club: field(&form, "club").to_string(),
+                    region: field(&form, "region").to_string(),
+                    ..Default::default()
+                });
+                let r = pb::RegisterPlayerRequest { tournament_id: tid, request_id, account_id: account.to_string(), player: 0, snapshot };
+                s.register_player(bearer(&token, r)).await.map(|_| ())
+            }
+            "start" => s.start_tournament(bearer(&token, pb::TournamentRequest { tournament_id: tid, request_id })).await.map(|_| ()),
+            "pair" => {
+                let r = pb::PairRoundRequest { tournament_id: tid, request_id, round: n("round")? };
+                s.pair_round(bearer(&token, r)).await.map(|_| ())
+            }
+            "forbid" => {
+                let r = pb::ForbidPairRequest { tournament_id: tid, request_id, a: n("a")?, b: n("b")? };
+                s.forbid_pair(bearer(&token, r)).await.map(|_| ())
+            }
+            "fix" => {
+                let r = pb::FixPairingRequest { tournament_id: tid, request_id, round: n("round")?, black: n("black")?, white: n("white")? };
+                s.fix_pairing(bearer(&token, r)).await.map(|_| ())
+            }
+            "bye" => {
+                let kind = match field(&form, "kind") {
+                    "half" => pb::tournament_config::ByeKind::HalfPoint,
+                    "zero" => pb::tournament_config::ByeKind::ZeroPoint,
+                    _ => pb::tournament_config::ByeKind::FullPoint,
+                };
+                let r = pb::GrantByeRequest { tournament_id: tid, request_id, round: n("round")?, player: n("player")?, kind: kind as i32 };
+                s.grant_bye(bearer(&token, r)).await.map(|_| ())
+            }
+            "result" => {
+                let r = pb::RecordTournamentResultRequest {
+                    tournament_id: tid,
+                    request_id,
+                    round: n("round")?,
+                    table: n("table")?,
+                    result: Some(outcome(&form)),
+                    correction: field(&form, "correction") == "on",
+                    cheating: false,
+                };
+                s.record_result(bearer(&token, r)).await.map(|_| ())
+            }
+            "withdraw" => {
+                use pb::withdraw_player_request::Reason;
+                let reason = match field(&form, "reason") {
+                    "no-shows" => Reason::NoShows,
+                    "disqualified" => Reason::Disqualified,
+                    _ => Reason::Request,
+                };
+                let r = pb::WithdrawPlayerRequest { tournament_id: tid, request_id, player: n("player")?, reason: reason as i32 };
+                s.withdraw_player(bearer(&token, r)).await.map(|_| ())
+            }
+            "publish" => s.publish(bearer(&token, pb::TournamentRequest { tournament_id: tid, request_id })).await.map(|_| ()),
+            _ => return Err(t(lang, "desk-unknown-command")),
+        })
+    }
+    .await;
+    match outcome {
+        Ok(Ok(())) => {
+            // Wait (briefly) for the read model to show what the command did, so the page drawn next
+            // reads it.
+            settle(&web, &token, &id, &verb).await;
+            redirect(&format!("/desk/tournaments/{id}?done={verb}"), vec![])
+        }
+        Ok(Err(status)) => {
+            let mut r = render(&web, &viewer, &id, Some((false, status_text(lang, &status))), None, None).await;
+            *r.status_mut() = http_status(&status);
+            r
+        }
+        Err(why) => {
+            let mut r = render(&web, &viewer, &id, Some((false, why)), None, None).await;
+            *r.status_mut() = StatusCode::BAD_REQUEST;
+            r
+        }
+    }
+}
+
+/// The HTTP status of a refusal.
+pub fn http_status(status: &tonic::Status) -> StatusCode {
+    match status.code() {
+        tonic::Code::InvalidArgument => StatusCode::BAD_REQUEST,
+        tonic::Code::PermissionDenied => StatusCode::FORBIDDEN,
+        tonic::Code::NotFound => StatusCode::NOT_FOUND,
+        tonic::Code::Unauthenticated => StatusCode::UNAUTHORIZED,
+        tonic::Code::FailedPrecondition | tonic::Code::AlreadyExists => StatusCode::CONFLICT,
+        _ => StatusCode::SERVICE_UNAVAILABLE,
+    }
+}
+
+/// Waits up to two seconds for the read model to catch up with the tournament's log (its summary's
+/// sequence is read from the log; standings and pairings are projected from it).
+async fn settle(web: &Web, token: &str, id: &str, verb: &str) {
+    let Some(s) = service(web) else { return };
+    if !matches!(verb, "pair" | "result" | "publish" | "withdraw" | "start" | "register") {
+        return;
+    }
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(2);
+    let target = match s.get_tournament(bearer(token, pb::GetTournamentRequest { tournament_id: id.to_string() })).await {
+        Ok(r) => r.into_inner(),
+        Err(_) => return,
+    };
+    while tokio::time::Instant::now() < deadline {
+        let st = s
+            .get_standings(bearer(token, pb::GetTournamentStandingsRequest { tournament_id: id.to_string(), offset: 0, limit: 0 }))
+            .await;
+        let paired = if target.rounds_paired == 0 {
+            true
+        } else {
+            s.get_pairings(bearer(token, pb::GetTournamentPairingsRequest { tournament_id: id.to_string(), round: target.rounds_paired }))
+                .await
+                .is_ok()
+        };
+        if paired && st.as_ref().is_ok_and(|st| st.get_ref().sequence >= target.sequence) {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+}
+
+/// `GET /desk/tournaments/{id}/export/{kind}`: `standings.csv`, `pairings.csv` or `results.h9`,
+/// exactly what the gateway's `Export` answers.
+pub async fn export(
+    State(web): State<Arc<Web>>,
+    Path((id, kind)): Path<(String, String)>,
+    RawQuery(q): RawQuery,
+    headers: HeaderMap,
+) -> Response {
+    let viewer = web.viewer(&headers, q.as_deref()).await;
+    let lang = viewer.lang;
+    let (Some(member), Some(s)) = (staff(&viewer), service(&web)) else {
+        return message(&web, &viewer, StatusCode::FORBIDDEN, &t(lang, "desk-only"));
+    };
+    use pb::export_tournament_request::Kind;
+    let kind = match kind.as_str() {
+        "standings.csv" => Kind::StandingsCsv,
+        "pairings.csv" => Kind::PairingsCsv,
+        "results.h9" => Kind::H9,
+        _ => return message(&web, &viewer, StatusCode::NOT_FOUND, &t(lang, "desk-unknown-export")),
+    };
+    let r = pb::ExportTournamentRequest { tournament_id: id, kind: kind as i32, ..Default::default() };
+    match s.export(bearer(&member.token, r)).await {
+        Ok(e) => {
+            let e = e.into_inner();
+            let mut response = e.content.into_response();
+            let content_type = if e.content_type.is_empty() { "text/plain; charset=utf-8".to_string() } else { e.content_type };
+            let filename: String = e.filename.chars().filter(|c| c.is_ascii_alphanumeric() || "._-".contains(*c)).collect();
+            if let Ok(v) = HeaderValue::from_str(&content_type) {
+                response.headers_mut().insert(header::CONTENT_TYPE, v);
+            }
+            if let Ok(v) = HeaderValue::from_str(&format!("attachment; filename=\"{filename}\"")) {
+                response.headers_mut().insert(header::CONTENT_DISPOSITION, v);
+            }
+            response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+            response
+        }
+        Err(e) => message(&web, &viewer, http_status(&e), &status_text(lang, &e)),
+    }
+}
+
+/// `GET /desk/tournaments/{id}/print/{what}`: a sheet to print (`pairings`, `slips`, `standings`),
+/// laid out for paper by the print style sheet.
+pub async fn print(
+    State(web): State<Arc<Web>>,
+    Path((id, what)): Path<(String, String)>,
+    RawQuery(q): RawQuery,
+    headers: HeaderMap,
+) -> Response {
+    let viewer = web.viewer(&headers, q.as_deref()).await;
+    let lang = viewer.lang;
+    let Some(member) = staff(&viewer) else {
+        return message(&web, &viewer, StatusCode::FORBIDDEN, &t(lang, "desk-only"));
+    };
+    let loaded = match load(&web, &member.token, &id, lang).await {
+        Ok(l) => l,
+        Err((status, text)) => return message(&web, &viewer, status, &text),
+    };
+    let name = if loaded.summary.name.is_empty() { id.clone() } else { loaded.summary.name.clone() };
+    let body: Markup = match what.as_str() {
+        "pairings" => match loaded.rounds.last() {
+            Some(p) => html! { div.print-sheet { h1 { (name) } (pairings_table(lang, p)) } },
+            None => html! { p { (t(lang, "pairings-none")) } },
+        },
+        "slips" => match loaded.rounds.last() {
+            Some(p) => html! {
+                div.print-sheet.slips {
+                    @for g in &p.games {
+                        div.slip {
+                            p { strong { (name) } " · " (ta(lang, "round-title", &[("round", p.round.to_string())])) " · " (t(lang, "col-table")) " " (g.table) }
+                            p { (t(lang, "black")) ": " (g.black_name) " (" (g.black_rank) ")" }
+                            p { (t(lang, "white")) ": " (g.white_name) " (" (g.white_rank) ")" }
+                            p { (t(lang, "desk-slip-result")) " ☐ " (t(lang, "result-black-wins")) " ☐ " (t(lang, "result-white-wins")) " ☐ " (t(lang, "result-draw")) }
+                            p { (t(lang, "desk-slip-signatures")) " ________  ________" }
+                        }
+                    }
+                }
+            },
+            None => html! { p { (t(lang, "pairings-none")) } },
+        },
+        "standings" => match &loaded.standings {
+            Some(s) => html! { div.print-sheet { h1 { (name) } (standings_table(lang, s)) } },
+            None => html! { p { (t(lang, "standings-none")) } },
+        },
+        _ => return message(&web, &viewer, StatusCode::NOT_FOUND, &t(lang, "desk-unknown-export")),
+    };
+    let body = html! {
+        p.no-print { button type="button" onclick="window.print()" data-action="print" { (t(lang, "desk-print")) } }
+        (body)
+    };
+    page(&web, &viewer, &name, body, &[])
+}

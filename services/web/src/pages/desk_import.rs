@@ -1,0 +1,296 @@
+//! `POST /desk/tournaments/{id}/import`: players from a CSV file, previewed before anything is
+//! written.
+//!
+//! The file has a header row naming its columns, in English or Chinese, in any order:
+//! `account` (账号, required), `name_zh` (姓名), `name_latin` (拼音), `rank` (段位), `club`
+//! (俱乐部), `region` (地区), `country` (国家), `egd_pin`. The first upload only reads and checks it:
+//! the page shows every row with its errors (a missing account, a rank that is not a rank, an
+//! account twice, a PIN that is not a number, an unknown column). Only a file without errors can be
+//! confirmed; confirming registers the rows in order, each with its own request id derived from the
+//! preview's, so confirming twice registers nobody twice.
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+use axum::extract::{Multipart, Path, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::Response;
+use maud::{Markup, html};
+use weiqi_proto::v1 as pb;
+
+use super::desk::{render, staff};
+use super::{bearer, csrf_field, csrf_refused, message, redirect, request_id, status_text};
+use crate::Web;
+use crate::i18n::{Lang, t, ta};
+use crate::session::csrf_ok;
+
+/// The largest file the desk reads (a national championship's field is well under this).
+pub const MAX_BYTES: usize = 512 * 1024;
+
+/// One row of the file, with what is wrong with it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Row {
+    /// The line in the file (the header is line 1).
+    pub line: usize,
+    /// The player's account.
+    pub account: String,
+    /// What the tournament records of them.
+    pub snapshot: pb::TournamentPlayerSnapshot,
+    /// The errors, as message keys with their arguments.
+    pub errors: Vec<(&'static str, Vec<(&'static str, String)>)>,
+}
+
+/// A file read: its rows, and errors of the file as a whole.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Parsed {
+    /// The rows.
+    pub rows: Vec<Row>,
+    /// Errors of the whole file (message keys with arguments).
+    pub errors: Vec<(&'static str, Vec<(&'static str, String)>)>,
+}
+
+impl Parsed {
+    /// Whether nothing is wrong.
+    pub fn clean(&self) -> bool {
+        self.errors.is_empty() && self.rows.iter().all(|r| r.errors.is_empty()) && !self.rows.is_empty()
+    }
+}
+
+fn column(name: &str) -> Option<&'static str> {
+    Some(match name.trim().trim_start_matches('\u{feff}').to_lowercase().as_str() {
+        "account" | "account_id" | "账号" | "帐号" => "account",
+        "name_zh" | "name" | "姓名" | "中文名" => "name_zh",
+        "name_latin" | "latin" | "拼音" | "英文名" => "name_latin",
+        "rank" | "段位" | "级位" | "等级" => "rank",
+        "club" | "俱乐部" => "club",
+        "region" | "地区" | "省份" => "region",
+        "country" | "国家" => "country",
+        "egd_pin" | "pin" => "egd_pin",
+        _ => return None,
+    })
+}
+
+/// Reads and checks a registration file (pure: no player is registered).
+pub fn parse(text: &str) -> Parsed {
+    let mut parsed = Parsed::default();
+    let mut reader = csv::ReaderBuilder::new().flexible(true).trim(csv::Trim::All).from_reader(text.as_bytes());
+    let headers = match reader.headers() {
+        Ok(h) => h.clone(),
+        Err(e) => {
+            parsed.errors.push(("import-unreadable", vec![("reason", e.to_string())]));
+            return parsed;
+        }
+    };
+    let columns: Vec<Option<&'static str>> = headers.iter().map(column).collect();
+    for (h, c) in headers.iter().zip(&columns) {
+        if c.is_none() {
+            parsed.errors.push(("import-unknown-column", vec![("column", h.to_string())]));
+        }
+    }
+    if !columns.contains(&Some("account")) {
+        parsed.errors.push(("import-no-account-column", vec![]));
+        return parsed;
+    }
+    let mut seen = BTreeSet::new();
+    for (i, record) in reader.records().enumerate() {
+        let line = i + 2;
+        let record = match record {
+            Ok(r) => r,
+            Err(e) => {
+                parsed.errors.push(("import-unreadable", vec![("reason", e.to_string())]));
+                break;
+            }
+        };
+        if record.iter().all(str::is_empty) {
+            continue;
+        }
+        let mut row = Row { line, ..Row::default() };
+        for (value, c) in record.iter().zip(&columns) {
+            let s = &mut row.snapshot;
+            match c {
+                Some("account") => row.account = value.to_string(),
+                Some("name_zh") => s.name_zh = value.to_string(),
+                Some("name_latin") => s.name_latin = value.to_string(),
+                Some("rank") => s.rank = value.to_string(),
+                Some("club") => s.club = value.to_string(),
+                Some("region") => s.region = value.to_string(),
+                Some("country") => s.country = value.to_string(),
+                Some("egd_pin") if !value.is_empty() => match value.parse::<u64>() {
+                    Ok(pin) => s.egd_pin = pin,
+                    Err(_) => row.errors.push(("import-bad-pin", vec![("pin", value.to_string())])),
+                },
+                _ => {}
+            }
+        }
+        let id_ok = !row.account.is_empty()
+            && row.account.len() <= 64
+            && row.account.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+        if row.account.is_empty() {
+            row.errors.push(("import-no-account", vec![]));
+        } else if !id_ok {
+            row.errors.push(("import-bad-account", vec![("account", row.account.clone())]));
+        } else if !seen.insert(row.account.clone()) {
+            row.errors.push(("import-duplicate", vec![("account", row.account.clone())]));
+        }
+        if !row.snapshot.rank.is_empty() && row.snapshot.rank.parse::<weiqi_pairing::rank::Rank>().is_err() {
+            row.errors.push(("import-bad-rank", vec![("rank", row.snapshot.rank.clone())]));
+        }
+        if row.snapshot.name_zh.is_empty() && row.snapshot.name_latin.is_empty() {
+            row.errors.push(("import-no-name", vec![]));
+        }
+        parsed.rows.push(row);
+    }
+    if parsed.rows.is_empty() && parsed.errors.is_empty() {
+        parsed.errors.push(("import-empty", vec![]));
+    }
+    parsed
+}
+
+fn say(lang: Lang, (key, args): &(&'static str, Vec<(&'static str, String)>)) -> String {
+    ta(lang, key, args)
+}
+
+/// The preview: every row with its errors, and (for a clean file) the form that registers them.
+fn preview(lang: Lang, viewer: &crate::session::Viewer, id: &str, text: &str, parsed: &Parsed) -> Markup {
+    let bad = parsed.rows.iter().filter(|r| !r.errors.is_empty()).count();
+    html! {
+        section.card id="import-preview" data-clean=(parsed.clean()) {
+            h2 { (t(lang, "import-preview")) }
+            @for e in &parsed.errors { p.error data-error="import" role="alert" { (say(lang, e)) } }
+            @if bad > 0 { p.error data-error="import" role="alert" { (ta(lang, "import-rows-bad", &[("n", bad.to_string())])) } }
+            div.table-wrap { table {
+                thead { tr {
+                    th { (t(lang, "import-line")) } th { (t(lang, "desk-field-account")) } th { (t(lang, "field-name-zh")) }
+                    th { (t(lang, "field-name-latin")) } th { (t(lang, "col-rank")) } th { (t(lang, "desk-field-club")) }
+                    th { (t(lang, "field-region")) } th { (t(lang, "import-errors")) }
+                } }
+                tbody { @for r in &parsed.rows {
+                    tr data-line=(r.line) data-ok=(r.errors.is_empty()) {
+                        td { (r.line) } td { (r.account) } td { (r.snapshot.name_zh) } td { (r.snapshot.name_latin) }
+                        td { (r.snapshot.rank) } td { (r.snapshot.club) } td { (r.snapshot.region) }
+                        td { @for e in &r.errors { span.error { (say(lang, e)) } " " } }
+                    }
+                } }
+            } }
+            @if parsed.clean() {
+                form.inline method="post" action={ "/desk/tournaments/" (id) "/import" } enctype="multipart/form-data" {
+                    (csrf_field(viewer))
+                    input type="hidden" name="rid" value=(request_id());
+                    input type="hidden" name="commit" value="on";
+                    textarea hidden name="csv" { (text) }
+                    button type="submit" data-action="confirm-import" { (ta(lang, "import-confirm", &[("n", parsed.rows.len().to_string())])) }
+                }
+            } @else {
+                p.small { (t(lang, "import-fix-and-retry")) }
+            }
+        }
+    }
+}
+
+/// `POST /desk/tournaments/{id}/import`.
+pub async fn import(
+    State(web): State<Arc<Web>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    mut multipart: Multipart,
+) -> Response {
+    let viewer = web.viewer(&headers, None).await;
+    let lang = viewer.lang;
+    let (mut csrf, mut text, mut commit, mut rid) = (None, None, false, String::new());
+    let mut too_big = false;
+    while let Ok(Some(part)) = multipart.next_field().await {
+        let name = part.name().unwrap_or_default().to_string();
+        let Ok(bytes) = part.bytes().await else { break };
+        if bytes.len() > MAX_BYTES {
+            too_big = true;
+            continue;
+        }
+        let value = String::from_utf8_lossy(&bytes).into_owned();
+        match name.as_str() {
+            "csrf" => csrf = Some(value),
+            "file" | "csv" if !value.trim().is_empty() => text = Some(value),
+            "commit" => commit = value == "on",
+            "rid" => rid = value.chars().filter(|c| c.is_ascii_alphanumeric() || *c == '-').take(64).collect(),
+            _ => {}
+        }
+    }
+    if !csrf_ok(&headers, csrf.as_deref()) {
+        return csrf_refused(&web, &viewer);
+    }
+    let (Some(member), Some(s)) = (staff(&viewer), web.tournaments.clone()) else {
+        return message(&web, &viewer, StatusCode::FORBIDDEN, &t(lang, "desk-only"));
+    };
+    if too_big {
+        let why = ta(lang, "import-too-big", &[("kb", (MAX_BYTES / 1024).to_string())]);
+        return with_status(render(&web, &viewer, &id, Some((false, why)), None, None).await, StatusCode::PAYLOAD_TOO_LARGE);
+    }
+    let Some(text) = text else {
+        return with_status(
+            render(&web, &viewer, &id, Some((false, t(lang, "import-empty"))), None, None).await,
+            StatusCode::BAD_REQUEST,
+        );
+    };
+    let parsed = parse(&text);
+    if !commit || !parsed.clean() {
+        let status = if parsed.clean() { StatusCode::OK } else { StatusCode::BAD_REQUEST };
+        let markup = preview(lang, &viewer, &id, &text, &parsed);
+        return with_status(render(&web, &viewer, &id, None, Some(markup), None).await, status);
+    }
+    let rid = if rid.is_empty() { request_id() } else { rid };
+    for (done, row) in parsed.rows.iter().enumerate() {
+        let r = pb::RegisterPlayerRequest {
+            tournament_id: id.clone(),
+            request_id: format!("{rid}-{}", row.line),
+            account_id: row.account.clone(),
+            player: 0,
+            snapshot: Some(row.snapshot.clone()),
+        };
+        if let Err(e) = s.register_player(bearer(&member.token, r)).await {
+            let why = ta(
+                lang,
+                "import-stopped",
+                &[("line", row.line.to_string()), ("done", done.to_string()), ("reason", status_text(lang, &e))],
+            );
+            return with_status(
+                render(&web, &viewer, &id, Some((false, why)), None, None).await,
+                super::desk::http_status(&e),
+            );
+        }
+    }
+    redirect(&format!("/desk/tournaments/{id}?done=imported"), vec![])
+}
+
+fn with_status(mut r: Response, status: StatusCode) -> Response {
+    *r.status_mut() = status;
+    r
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_clean_file_reads_in_any_column_order_and_in_chinese() {
+        let p = parse("段位,账号,姓名,俱乐部\n3d,li,李明,棋院\n2k,wang,王芳,\n");
+        assert!(p.clean(), "{p:?}");
+        assert_eq!(p.rows.len(), 2);
+        assert_eq!((p.rows[0].account.as_str(), p.rows[0].snapshot.rank.as_str()), ("li", "3d"));
+        assert_eq!(p.rows[1].line, 3);
+    }
+
+    #[test]
+    fn every_error_is_found_before_anything_is_written() {
+        let p = parse("account,name_zh,rank,egd_pin,colour\nli,李明,3d,x,\nli,李明,2d,,\n,无名,31k,,\nzhao!,赵,1p,,\n");
+        let codes: Vec<Vec<&str>> = p.rows.iter().map(|r| r.errors.iter().map(|e| e.0).collect()).collect();
+        assert_eq!(
+            codes,
+            vec![vec!["import-bad-pin"], vec!["import-duplicate"], vec!["import-no-account", "import-bad-rank"], vec![
+                "import-bad-account"
+            ]]
+        );
+        assert_eq!(p.errors.iter().map(|e| e.0).collect::<Vec<_>>(), vec!["import-unknown-column"]);
+        assert!(!p.clean());
+        assert_eq!(parse("name,rank\n李明,3d\n").errors[0].0, "import-no-account-column");
+        assert_eq!(parse("account,name\n").errors[0].0, "import-empty");
+    }
+}

@@ -1,0 +1,407 @@
+//! The certification office (`/office`): the review queue; a case with its evidence linked to the
+//! games (their pages and SGF) and the tournaments, and the automatic check line by line; assign,
+//! decide, confirm an override (four eyes: a second, different reviewer), revoke; the current
+//! revocation list. And the player's side (`/account/rank`): apply for a grade with evidence chosen
+//! from their own finished games and tournaments, and follow their cases.
+//!
+//! Every command is the gateway's own `RankingService` call with the session's token: the office adds
+//! no rule and no permission of its own (the ranking service refuses a party reviewing, a second
+//! approval by the same reviewer, an override without a justification…, and the page says why).
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use axum::Form;
+use axum::extract::{Path, RawQuery, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::Response;
+use maud::{Markup, html};
+use weiqi_gateway::auth::Role;
+use weiqi_proto::v1 as pb;
+use weiqi_proto::v1::ranking_service_server::RankingService;
+
+use super::desk::{http_status, rid_field};
+use super::{bearer, csrf_field, csrf_refused, message, notice, page, redirect, status_text};
+use crate::Web;
+use crate::i18n::{Lang, t, ta, try_t};
+use crate::session::{Member, Viewer, csrf_ok};
+
+fn ranking(web: &Web) -> Option<Arc<dyn RankingService>> {
+    web.ranking.clone()
+}
+
+fn reviewer(viewer: &Viewer) -> Option<&Member> {
+    viewer.member.as_ref().filter(|m| m.has(Role::Reviewer) || m.has(Role::Admin))
+}
+
+/// A case's status as a word (`data-status` carries the stable name).
+pub fn status_name(status: i32) -> &'static str {
+    use pb::case_view::Status;
+    match Status::try_from(status).unwrap_or(Status::Unspecified) {
+        Status::Open => "open",
+        Status::AwaitingConfirmation => "awaiting-confirmation",
+        Status::Approved => "approved",
+        Status::Rejected => "rejected",
+        Status::Issued => "issued",
+        Status::Revoked => "revoked",
+        Status::Unspecified => "unspecified",
+    }
+}
+
+fn status_text_of(lang: Lang, status: i32) -> String {
+    t(lang, &format!("case-status-{}", status_name(status)))
+}
+
+fn query_map(q: Option<&str>) -> HashMap<String, String> {
+    q.map(|q| q.split('&').filter_map(|kv| kv.split_once('=')).map(|(k, v)| (k.to_string(), v.to_string())).collect())
+        .unwrap_or_default()
+}
+
+fn cases_table(lang: Lang, cases: &[pb::CaseView], link: bool) -> Markup {
+    html! {
+        div.table-wrap { table.cases {
+            thead { tr {
+                th { (t(lang, "case-id")) } th { (t(lang, "case-player")) } th { (t(lang, "case-grades")) }
+                th { (t(lang, "field-status")) } th { (t(lang, "case-reviewer")) } th { (t(lang, "case-check")) }
+            } }
+            tbody { @for c in cases {
+                tr data-case=(c.case_id) data-status=(status_name(c.status)) {
+                    td { @if link { a href={ "/office/cases/" (c.case_id) } { (c.case_id) } } @else { a href={ "/account/rank?case=" (c.case_id) } { (c.case_id) } } }
+                    td { a href={ "/players/" (c.player_id) } { (c.player_id) } }
+                    td { (if c.current_grade.is_empty() { "—" } else { &c.current_grade }) " → " (c.requested_grade) }
+                    td { (status_text_of(lang, c.status)) }
+                    td { (c.reviewer) }
+                    td { (check_word(lang, c)) }
+                }
+            } }
+        } }
+    }
+}
+
+fn check_word(lang: Lang, c: &pb::CaseView) -> String {
+    match (c.checked, c.check_supports_request) {
+        (false, _) => t(lang, "case-check-not-run"),
+        (true, true) => t(lang, "case-check-supports"),
+        (true, false) => t(lang, "case-check-does-not-support"),
+    }
+}
+
+/// `GET /office`: the review queue (unassigned, mine, and overrides waiting for a second reviewer).
+pub async fn queue(State(web): State<Arc<Web>>, RawQuery(q): RawQuery, headers: HeaderMap) -> Response {
+    let viewer = web.viewer(&headers, q.as_deref()).await;
+    let lang = viewer.lang;
+    let (Some(member), Some(r)) = (reviewer(&viewer), ranking(&web)) else {
+        return message(&web, &viewer, StatusCode::FORBIDDEN, &t(lang, "office-only"));
+    };
+    let all = query_map(q.as_deref()).get("all").is_some_and(|v| v == "1");
+    let cases = match r.review_queue(bearer(&member.token, pb::ReviewQueueRequest { all })).await {
+        Ok(c) => c.into_inner().cases,
+        Err(e) => return message(&web, &viewer, http_status(&e), &status_text(lang, &e)),
+    };
+    let body = html! {
+        h1 { (t(lang, "office-title")) }
+        p.small {
+            @if all { a href="/office" { (t(lang, "office-mine")) } } @else { a href="/office?all=1" { (t(lang, "office-all")) } }
+            " · " a href="/office/revocations" { (t(lang, "office-revocations")) }
+        }
+        section.card id="queue" {
+            h2 { (t(lang, "office-queue")) }
+            @if cases.is_empty() { p.small data-empty="" { (t(lang, "office-queue-empty")) } }
+            @else { (cases_table(lang, &cases, true)) }
+        }
+    };
+    page(&web, &viewer, &t(lang, "office-title"), body, &[])
+}
+
+/// `GET /office/cases/{id}`.
+pub async fn case_get(
+    State(web): State<Arc<Web>>,
+    Path(id): Path<String>,
+    RawQuery(q): RawQuery,
+    headers: HeaderMap,
+) -> Response {
+    let viewer = web.viewer(&headers, q.as_deref()).await;
+    let note = query_map(q.as_deref())
+        .get("done")
+        .and_then(|d| try_t(viewer.lang, &format!("office-done-{d}")))
+        .map(|text| (true, text));
+    render_case(&web, &viewer, &id, note).await
+}
+
+fn evidence_link(lang: Lang, reference: &str) -> Markup {
+    html! {
+        @if let Some(game) = reference.strip_prefix("game:") {
+            a href={ "/games/" (game) } data-evidence-game=(game) { (t(lang, "case-open-game")) } " · "
+            a href={ "/games/" (game) "/sgf" } { "SGF" }
+        } @else if let Some(tournament) = reference.strip_prefix("tournament:") {
+            a href={ "/tournaments/" (tournament) } data-evidence-tournament=(tournament) { (t(lang, "case-open-results")) }
+        }
+    }
+}
+
+async fn render_case(web: &Web, viewer: &Viewer, id: &str, note: Option<(bool, String)>) -> Response {
+    let lang = viewer.lang;
+    let (Some(member), Some(r)) = (reviewer(viewer), ranking(web)) else {
+        return message(web, viewer, StatusCode::FORBIDDEN, &t(lang, "office-only"));
+    };
+    let c = match r.get_case(bearer(&member.token, pb::GetCaseRequest { case_id: id.to_string() })).await {
+        Ok(c) => c.into_inner(),
+        Err(e) => return message(web, viewer, http_status(&e), &status_text(lang, &e)),
+    };
+    let status = status_name(c.status);
+    let action = |verb: &str| format!("/office/cases/{id}/{verb}");
+    let me = member.name().to_string();
+    let body = html! {
+        h1 { (ta(lang, "case-title", &[("id", c.case_id.clone())])) }
+        (notice(note.as_ref()))
+        section.card id="case" data-status=(status) {
+            dl.facts {
+                dt { (t(lang, "case-player")) } dd { a href={ "/players/" (c.player_id) } { (c.player_id) } }
+                dt { (t(lang, "case-grades")) } dd { (if c.current_grade.is_empty() { "—" } else { &c.current_grade }) " → " strong { (c.requested_grade) } " (" (c.ladder) ")" }
+                dt { (t(lang, "field-status")) } dd data-case-status=(status) { (status_text_of(lang, c.status)) }
+                dt { (t(lang, "case-applicant")) } dd { (c.opened_by) " (" (t(lang, &format!("case-applicant-{}", c.applicant))) ")" }
+                dt { (t(lang, "case-reviewer")) } dd { (if c.reviewer.is_empty() { t(lang, "case-unassigned") } else { c.reviewer.clone() }) }
+                @if !c.proposed_by.is_empty() { dt { (t(lang, "case-proposed-by")) } dd { (c.proposed_by) } }
+                @if !c.confirmed_by.is_empty() { dt { (t(lang, "case-confirmed-by")) } dd { (c.confirmed_by) } }
+                @if !c.override_reason.is_empty() { dt { (t(lang, "case-override")) } dd { (c.override_reason) } }
+                @if !c.reasons.is_empty() { dt { (t(lang, "case-reasons")) } dd { (c.reasons.join("; ")) } }
+                @if !c.revocation_reason.is_empty() { dt { (t(lang, "case-revocation")) } dd { (c.revocation_reason) } }
+            }
+        }
+        section.card id="evidence" {
+            h2 { (t(lang, "case-evidence")) }
+            @if c.evidence.is_empty() { p.small { (t(lang, "case-no-evidence")) } }
+            ol { @for (i, line) in c.evidence.iter().enumerate() {
+                li { (line) " " (evidence_link(lang, c.evidence_refs.get(i).map_or("", String::as_str))) }
+            } }
+        }
+        section.card id="check" {
+            h2 { (t(lang, "case-check")) " — " (check_word(lang, &c)) }
+            @if !c.rules_digest.is_empty() { p.small.mono { (t(lang, "case-rules-digest")) " " (c.rules_digest) } }
+            ol.check-lines { @for line in &c.check_lines { li.mono { (line) } } }
+        }
+        @if status == "open" || status == "awaiting-confirmation" {
+            section.card id="decide" {
+                h2 { (t(lang, "case-decide")) }
+                @if status == "open" && c.reviewer != me {
+                    form.inline method="post" action=(action("assign")) {
+                        (csrf_field(viewer)) (rid_field())
+                        button type="submit" data-action="assign-me" { (t(lang, "case-assign-me")) }
+                    }
+                }
+                @if status == "awaiting-confirmation" {
+                    p role="status" data-four-eyes="" { (ta(lang, "case-awaiting", &[("who", c.proposed_by.clone())])) }
+                }
+                @if status == "open" && !c.check_supports_request {
+                    p.small { (ta(lang, "case-override-help", &[("n", "20".to_string())])) }
+                }
+                form.grid method="post" action=(action("decide")) {
+                    (csrf_field(viewer)) (rid_field())
+                    @if status == "open" {
+                        label { (t(lang, "case-note")) textarea name="reasons" rows="2" {} }
+                        @if !c.check_supports_request {
+                            label { (t(lang, "case-override")) textarea name="override_reason" rows="3" {} }
+                        }
+                    } @else {
+                        label { (t(lang, "case-decline-reason")) textarea name="reasons" rows="2" {} }
+                    }
+                    div.actions {
+                        button type="submit" name="verdict" value="approve" data-action=(if status == "open" { "approve" } else { "confirm" }) {
+                            (t(lang, if status == "open" { "case-approve" } else { "case-confirm" }))
+                        }
+                        button type="submit" name="verdict" value="reject" data-action="reject" { (t(lang, "case-reject")) }
+                    }
+                }
+            }
+        }
+        @if status == "issued" {
+            section.card id="certificate" {
+                h2 { (t(lang, "case-certificate")) }
+                p { a href={ "/certificates/" (c.certificate_serial) } data-certificate=(c.certificate_serial) { (c.certificate_serial) } }
+                form.grid method="post" action=(action("revoke")) {
+                    (csrf_field(viewer)) (rid_field())
+                    label { (t(lang, "case-revocation")) textarea name="reason" rows="2" required {} }
+                    button type="submit" data-action="revoke-certificate" { (t(lang, "case-revoke")) }
+                }
+            }
+        }
+        @if status == "revoked" && !c.certificate_serial.is_empty() {
+            p { a href={ "/certificates/" (c.certificate_serial) } data-certificate=(c.certificate_serial) { (c.certificate_serial) } }
+        }
+        p.small { a href="/office" { (t(lang, "office-back")) } }
+    };
+    page(web, viewer, &ta(lang, "case-title", &[("id", c.case_id.clone())]), body, &[])
+}
+
+fn lines(text: &str) -> Vec<String> {
+    text.lines().map(str::trim).filter(|l| !l.is_empty()).map(String::from).collect()
+}
+
+/// `POST /office/cases/{id}/{verb}`: `assign` (to me), `decide` (approve, confirm or reject), `revoke`.
+pub async fn case_act(
+    State(web): State<Arc<Web>>,
+    Path((id, verb)): Path<(String, String)>,
+    headers: HeaderMap,
+    Form(form): Form<HashMap<String, String>>,
+) -> Response {
+    let viewer = web.viewer(&headers, None).await;
+    if !csrf_ok(&headers, form.get("csrf").map(String::as_str)) {
+        return csrf_refused(&web, &viewer);
+    }
+    let lang = viewer.lang;
+    let (Some(member), Some(r)) = (reviewer(&viewer), ranking(&web)) else {
+        return message(&web, &viewer, StatusCode::FORBIDDEN, &t(lang, "office-only"));
+    };
+    let token = member.token.clone();
+    let request_id = form.get("rid").filter(|r| !r.is_empty() && r.len() <= 64).cloned().unwrap_or_else(super::request_id);
+    let text = |name: &str| form.get(name).map_or("", |v| v.trim()).to_string();
+    let outcome = match verb.as_str() {
+        "assign" => r
+            .assign_reviewer(bearer(&token, pb::AssignReviewerRequest { request_id, case_id: id.clone(), reviewer: String::new() }))
+            .await
+            .map(|_| ()),
+        "decide" => {
+            let approve = text("verdict") == "approve";
+            let d = pb::DecideCaseRequest {
+                request_id,
+                case_id: id.clone(),
+                approve,
+                reasons: lines(&text("reasons")),
+                override_reason: text("override_reason"),
+            };
+            r.decide_case(bearer(&token, d)).await.map(|_| ())
+        }
+        "revoke" => r
+            .revoke_certificate(bearer(&token, pb::RevokeCertificateRequest { request_id, case_id: id.clone(), reason: text("reason") }))
+            .await
+            .map(|_| ()),
+        _ => return message(&web, &viewer, StatusCode::NOT_FOUND, &t(lang, "desk-unknown-command")),
+    };
+    match outcome {
+        Ok(()) => redirect(&format!("/office/cases/{id}?done={verb}"), vec![]),
+        Err(e) => {
+            let mut response = render_case(&web, &viewer, &id, Some((false, status_text(lang, &e)))).await;
+            *response.status_mut() = http_status(&e);
+            response
+        }
+    }
+}
+
+/// `GET /office/revocations`: the current signed revocation list (public: anyone may check it).
+pub async fn revocations(State(web): State<Arc<Web>>, RawQuery(q): RawQuery, headers: HeaderMap) -> Response {
+    let viewer = web.viewer(&headers, q.as_deref()).await;
+    let lang = viewer.lang;
+    let Some(r) = ranking(&web) else {
+        return message(&web, &viewer, StatusCode::NOT_FOUND, &t(lang, "refusal-unavailable"));
+    };
+    let list = match r.revocation_list(tonic::Request::new(pb::RevocationListRequest {})).await {
+        Ok(l) => l.into_inner(),
+        Err(e) => return message(&web, &viewer, http_status(&e), &status_text(lang, &e)),
+    };
+    let body = html! {
+        h1 { (t(lang, "office-revocations")) }
+        p data-revocations=(list.entries) { (ta(lang, "revocations-summary", &[("n", list.entries.to_string()), ("sequence", list.sequence.to_string())])) }
+        pre.certificate data-revocation-list="" { (list.text) }
+    };
+    page(&web, &viewer, &t(lang, "office-revocations"), body, &[])
+}
+
+// ---- the player's side ----
+
+/// `GET /account/rank`: apply for a grade with evidence from one's own games and tournaments, and
+/// one's cases.
+pub async fn apply_form(State(web): State<Arc<Web>>, RawQuery(q): RawQuery, headers: HeaderMap) -> Response {
+    let viewer = web.viewer(&headers, q.as_deref()).await;
+    render_apply(&web, &viewer, None).await
+}
+
+async fn render_apply(web: &Web, viewer: &Viewer, note: Option<(bool, String)>) -> Response {
+    let lang = viewer.lang;
+    let (Some(member), Some(r)) = (viewer.member.as_ref(), ranking(web)) else {
+        return super::redirect("/login?next=/account/rank", vec![]);
+    };
+    let me = member.name().to_string();
+    let cases = r.my_cases(bearer(&member.token, pb::MyCasesRequest {})).await.map(|c| c.into_inner().cases).unwrap_or_default();
+    let games = web.index.games(200, |g| g.seats(&me) && g.state.result.is_some());
+    let tournaments = web.index.tournaments();
+    let body = html! {
+        h1 { (t(lang, "apply-title")) }
+        (notice(note.as_ref()))
+        @if !cases.is_empty() {
+            section.card id="my-cases" { h2 { (t(lang, "apply-my-cases")) } (cases_table(lang, &cases, member.has(Role::Reviewer))) }
+        }
+        section.card id="apply" {
+            h2 { (t(lang, "apply-new")) }
+            form.grid method="post" action="/account/rank" {
+                (csrf_field(viewer)) (rid_field())
+                label { (t(lang, "apply-grade")) input name="grade" required placeholder="1d" pattern="[0-9]{1,2}[kdpKDP]"; }
+                fieldset {
+                    legend { (t(lang, "apply-games")) }
+                    @if games.is_empty() { p.small { (t(lang, "apply-no-games")) } }
+                    @for g in &games {
+                        @let s = g.state.setup.as_ref();
+                        @let opponent = s.map(|s| if s.first.id.0 == me { s.second.id.0.clone() } else { s.first.id.0.clone() }).unwrap_or_default();
+                        label.check {
+                            input type="checkbox" name="game" value=(g.id) data-evidence=(g.id);
+                            (ta(lang, "apply-game-line", &[("opponent", opponent), ("id", g.id.clone())]))
+                        }
+                    }
+                }
+                fieldset {
+                    legend { (t(lang, "apply-tournaments")) }
+                    @if tournaments.is_empty() { p.small { (t(lang, "apply-no-tournaments")) } }
+                    @for id in &tournaments {
+                        label.check { input type="checkbox" name="tournament" value=(id); (id) }
+                    }
+                }
+                label.check { input type="checkbox" name="rating" value="on"; (t(lang, "apply-include-rating")) }
+                button type="submit" data-action="apply-for-rank" { (t(lang, "apply-submit")) }
+            }
+        }
+    };
+    let mut response = page(web, viewer, &t(lang, "apply-title"), body, &[]);
+    if note.as_ref().is_some_and(|n| !n.0) {
+        *response.status_mut() = StatusCode::BAD_REQUEST;
+    }
+    response
+}
+
+/// `POST /account/rank`: the application (a form with repeated `game` and `tournament` fields).
+pub async fn apply(
+    State(web): State<Arc<Web>>,
+    headers: HeaderMap,
+    Form(pairs): Form<Vec<(String, String)>>,
+) -> Response {
+    let viewer = web.viewer(&headers, None).await;
+    let one = |k: &str| pairs.iter().find(|(n, _)| n == k).map(|(_, v)| v.trim().to_string()).unwrap_or_default();
+    let all = |k: &str| pairs.iter().filter(|(n, _)| n == k).map(|(_, v)| v.clone()).collect::<Vec<_>>();
+    if !csrf_ok(&headers, Some(&one("csrf"))) {
+        return csrf_refused(&web, &viewer);
+    }
+    let lang = viewer.lang;
+    let (Some(member), Some(r)) = (viewer.member.as_ref(), ranking(&web)) else {
+        return super::redirect("/login?next=/account/rank", vec![]);
+    };
+    let request_id = Some(one("rid")).filter(|r| !r.is_empty() && r.len() <= 64).unwrap_or_else(super::request_id);
+    let a = pb::ApplyForRankRequest {
+        request_id,
+        player_id: String::new(),
+        ladder: String::new(),
+        requested_grade: one("grade").to_lowercase(),
+        game_ids: all("game"),
+        tournament_ids: all("tournament"),
+        include_rating: one("rating") == "on",
+    };
+    match r.apply_for_rank(bearer(&member.token, a)).await {
+        Ok(c) => {
+            let c = c.into_inner();
+            let text = ta(lang, "apply-opened", &[("id", c.case_id.clone()), ("status", status_text_of(lang, c.status))]);
+            render_apply(&web, &viewer, Some((true, text))).await
+        }
+        Err(e) => {
+            let mut response = render_apply(&web, &viewer, Some((false, status_text(lang, &e)))).await;
+            *response.status_mut() = http_status(&e);
+            response
+        }
+    }
+}
