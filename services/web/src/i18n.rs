@@ -139,10 +139,28 @@ mod tests {
         for f in crate::pages::desk::FORMATS {
             used.insert(format!("format-{f}"));
         }
-        for f in ["rounds", "top_bar", "bottom_bar", "losses", "cycles", "wins_needed", "games", "groups", "advance", "boards", "size", "main", "periods", "period", "no_show"] {
+        for f in [
+            "rounds",
+            "top_bar",
+            "bottom_bar",
+            "losses",
+            "cycles",
+            "wins_needed",
+            "games",
+            "groups",
+            "advance",
+            "boards",
+            "size",
+            "main",
+            "periods",
+            "period",
+            "no_show",
+        ] {
             used.insert(format!("desk-field-{f}"));
         }
-        for v in ["created", "register", "imported", "start", "pair", "forbid", "fix", "bye", "result", "withdraw", "publish"] {
+        for v in [
+            "created", "register", "imported", "start", "pair", "forbid", "fix", "bye", "result", "withdraw", "publish",
+        ] {
             used.insert(format!("desk-done-{v}"));
         }
         for v in ["assign", "decide", "revoke"] {
@@ -160,7 +178,18 @@ mod tests {
         for c in ["revoked", "bad-signature", "wrong-key", "wrong-association", "malformed-certificate"] {
             used.insert(format!("verify-{c}"));
         }
-        for k in ["import-unreadable", "import-unknown-column", "import-no-account-column", "import-no-account", "import-bad-account", "import-duplicate", "import-bad-rank", "import-bad-pin", "import-no-name", "import-empty"] {
+        for k in [
+            "import-unreadable",
+            "import-unknown-column",
+            "import-no-account-column",
+            "import-no-account",
+            "import-bad-account",
+            "import-duplicate",
+            "import-bad-rank",
+            "import-bad-pin",
+            "import-no-name",
+            "import-empty",
+        ] {
             used.insert(k.to_string());
         }
         let names = [

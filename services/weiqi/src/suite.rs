@@ -392,7 +392,8 @@ async fn run_up(args: UpArgs, shutdown: Shutdown) -> Result<ExitCode> {
 
     let grpc = weiqi_gateway::server::bind(args.grpc).await?;
     let http = weiqi_gateway::server::bind(args.http).await?;
-    let web = web(&backbone, &auth, &client, (&ranking, &rank_model), (&tournaments, &model), args.secure_cookies).await?;
+    let web =
+        web(&backbone, &auth, &client, (&ranking, &rank_model), (&tournaments, &model), args.secure_cookies).await?;
     let routes = gateway_routes(&backbone, &auth, client, tournaments, model, ranking, rank_model).await;
     print_web(&args, &web);
     if !args.quiet {
@@ -485,8 +486,15 @@ async fn run_serve(service: Service, args: UpArgs, shutdown: Shutdown) -> Result
             }
             let grpc = weiqi_gateway::server::bind(args.grpc).await?;
             let http = weiqi_gateway::server::bind(args.http).await?;
-            let web =
-                web(&backbone, &auth, &remote_game, (&ranking, &rank_model), (&tournaments, &model), args.secure_cookies).await?;
+            let web = web(
+                &backbone,
+                &auth,
+                &remote_game,
+                (&ranking, &rank_model),
+                (&tournaments, &model),
+                args.secure_cookies,
+            )
+            .await?;
             let routes = gateway_routes(&backbone, &auth, remote_game, tournaments, model, ranking, rank_model).await;
             eprintln!("weiqi: gateway on {} (gRPC, gRPC-web), HTTP on {}", args.grpc, args.http);
             print_web(&args, &web);

@@ -43,32 +43,45 @@ struct Up {
 }
 
 impl Up {
+    /// Starts it; if a port chosen was taken before `weiqi up` bound it (other tests choose ports
+    /// too), tries again on fresh ports.
     fn start(dir: &Path, nats: Option<&str>) -> Up {
-        let (grpc, http) = (free_port(), free_port());
-        let mut cmd = Command::new(WEIQI);
-        cmd.args(["up", "--quiet", "--grpc", &format!("127.0.0.1:{grpc}"), "--http", &format!("127.0.0.1:{http}")])
-            .arg("--data-dir")
-            .arg(dir.join("data"))
-            .stdout(std::fs::File::create(dir.join("up.out")).unwrap())
-            .stderr(std::fs::File::create(dir.join("up.err")).unwrap());
-        if let Some(url) = nats {
-            cmd.args(["--nats", url]);
+        for attempt in 1..=4 {
+            let (grpc, http) = (free_port(), free_port());
+            let mut cmd = Command::new(WEIQI);
+            cmd.args(["up", "--quiet", "--grpc", &format!("127.0.0.1:{grpc}"), "--http", &format!("127.0.0.1:{http}")])
+                .arg("--data-dir")
+                .arg(dir.join("data"))
+                .stdout(std::fs::File::create(dir.join("up.out")).unwrap())
+                .stderr(std::fs::File::create(dir.join("up.err")).unwrap());
+            if let Some(url) = nats {
+                cmd.args(["--nats", url]);
+            }
+            let mut child = cmd.spawn().expect("weiqi up starts");
+            let deadline = Instant::now() + Duration::from_secs(60);
+            // Up once it prints its home page (it binds both ports before), and still running.
+            let up = loop {
+                if let Ok(Some(_)) = child.try_wait() {
+                    break false;
+                }
+                if std::fs::read_to_string(dir.join("up.out")).is_ok_and(|o| o.contains("weiqi: home page")) {
+                    break true;
+                }
+                assert!(
+                    Instant::now() < deadline,
+                    "weiqi up did not come up: {}",
+                    std::fs::read_to_string(dir.join("up.err")).unwrap_or_default()
+                );
+                std::thread::sleep(Duration::from_millis(100));
+            };
+            if up {
+                return Up { _proc: Proc(child), dir: dir.to_path_buf(), server: format!("http://127.0.0.1:{grpc}") };
+            }
+            let err = std::fs::read_to_string(dir.join("up.err")).unwrap_or_default();
+            assert!(attempt < 4 && err.contains("in use"), "weiqi up exited: {err}");
+            eprintln!("weiqi up could not bind its ports ({err}); trying others");
         }
-        let up = Up {
-            _proc: Proc(cmd.spawn().expect("weiqi up starts")),
-            dir: dir.to_path_buf(),
-            server: format!("http://127.0.0.1:{grpc}"),
-        };
-        let deadline = Instant::now() + Duration::from_secs(60);
-        while std::net::TcpStream::connect(("127.0.0.1", grpc)).is_err() {
-            assert!(
-                Instant::now() < deadline,
-                "weiqi up did not come up: {}",
-                std::fs::read_to_string(dir.join("up.err")).unwrap_or_default()
-            );
-            std::thread::sleep(Duration::from_millis(100));
-        }
-        up
+        unreachable!("the loop returns or panics")
     }
 
     fn token(&self, sub: &str, role: &str) -> String {

@@ -22,7 +22,10 @@ pub struct Server {
     pub base: String,
     /// The first-administrator link, if printed.
     pub setup_link: Option<String>,
+    /// Extra environment for `weiqi up` (e.g. `WEIQI_RATING_SYSTEM`).
+    pub env: Vec<(String, String)>,
     child: Option<Child>,
+    started: bool,
 }
 
 fn free_port() -> u16 {
@@ -41,7 +44,9 @@ impl Server {
             grpc: format!("127.0.0.1:{grpc}"),
             base: format!("http://127.0.0.1:{http}"),
             setup_link: None,
+            env: Vec::new(),
             child: None,
+            started: false,
         }
     }
 
@@ -80,8 +85,30 @@ impl Server {
         &self.data_dir
     }
 
-    /// Starts `weiqi up` and waits until it prints its home page address.
+    /// Starts `weiqi up` and waits until it prints its home page address. The first start takes
+    /// fresh ports and tries again if another process took one between choosing and binding it;
+    /// later starts (a restart) keep the ports, so pages reconnect to the same address.
+    ///
+    /// # Panics
+    /// When it does not start.
     pub fn start(&mut self) {
+        for attempt in 1..=4 {
+            match self.try_start() {
+                Ok(()) => {
+                    self.started = true;
+                    return;
+                }
+                Err(why) if !self.started && attempt < 4 => {
+                    eprintln!("weiqi up did not start ({why}); trying other ports");
+                    self.grpc = format!("127.0.0.1:{}", free_port());
+                    self.base = format!("http://127.0.0.1:{}", free_port());
+                }
+                Err(why) => panic!("{why}"),
+            }
+        }
+    }
+
+    fn try_start(&mut self) -> Result<(), String> {
         let mut c = Command::new(&self.binary);
         c.arg("up")
             .arg("--quiet")
@@ -90,6 +117,7 @@ impl Server {
             .arg("--http")
             .arg(self.base.trim_start_matches("http://"));
         self.common(&mut c);
+        c.envs(self.env.iter().map(|(k, v)| (k, v)));
         c.env("RUST_LOG", "warn").stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::inherit());
         let mut child = c.spawn().expect("spawning weiqi up");
         let stdout = child.stdout.take().expect("piped");
@@ -120,14 +148,23 @@ impl Server {
                 }
                 Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
                     if let Ok(Some(status)) = child.try_wait() {
-                        panic!("weiqi up exited early: {status}");
+                        return Err(format!("weiqi up exited early: {status}"));
                     }
                 }
                 Err(_) => break,
             }
         }
-        assert!(home, "weiqi up did not print its home page within 60 s");
+        if !home {
+            let exited = child.try_wait().ok().flatten();
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(match exited {
+                Some(status) => format!("weiqi up exited early: {status}"),
+                None => "weiqi up did not print its home page within 60 s".into(),
+            });
+        }
         self.child = Some(child);
+        Ok(())
     }
 
     /// Kills the server (SIGKILL, as `kill -9`).

@@ -681,10 +681,8 @@ impl Case {
             && let Some(reason) = &d.override_reason
         {
             match &d.confirmed_by {
-                Some(second) => parts.push(format!(
-                    "approved by review: {reason} (proposed by {}, confirmed by {second})",
-                    d.reviewer
-                )),
+                Some(second) => parts
+                    .push(format!("approved by review: {reason} (proposed by {}, confirmed by {second})", d.reviewer)),
                 None => parts.push(format!("approved by review: {reason}")),
             }
         }

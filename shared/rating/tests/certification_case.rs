@@ -5,8 +5,8 @@ use std::collections::BTreeMap;
 
 use weiqi_rating::{
     ActorId, Applicant, AssociationKey, AssociationRules, CaseCommand, CaseEvent, CaseId, CaseRejection, CaseState,
-    CaseStatus, CivilDate, EventId, EventLevel, EventRef, Evidence, Millis, PlayerId, Revocation, RevocationList,
-    MIN_JUSTIFICATION_CHARS, TournamentPlacing, VerifyError, decide_case, load_rules, verify,
+    CaseStatus, CivilDate, EventId, EventLevel, EventRef, Evidence, MIN_JUSTIFICATION_CHARS, Millis, PlayerId,
+    Revocation, RevocationList, TournamentPlacing, VerifyError, decide_case, load_rules, verify,
 };
 
 const DAY: i64 = 86_400_000;
@@ -202,10 +202,7 @@ fn approving_against_the_check_needs_a_justification_and_a_second_reviewer() {
     // the proposer cannot confirm it, nor can the player or the applicant;
     let confirm = |who: &str| CaseCommand::Confirm { reviewer: ActorId::from(who) };
     assert_eq!(when(&waiting, confirm(&reviewer().0), 205), Err(CaseRejection::SameReviewer(reviewer())));
-    assert_eq!(
-        when(&waiting, confirm("li-ming"), 205),
-        Err(CaseRejection::ReviewerIsParty(ActorId::from("li-ming")))
-    );
+    assert_eq!(when(&waiting, confirm("li-ming"), 205), Err(CaseRejection::ReviewerIsParty(ActorId::from("li-ming"))));
     assert_eq!(when(&history, confirm("second"), 205), Err(CaseRejection::WrongStatus(CaseStatus::Open)));
     // a second reviewer confirms: approved, with both names in the basis.
     let confirmed = when(&waiting, confirm("second"), 205).unwrap();

@@ -108,7 +108,9 @@ pub fn grade_name(ladder: Option<&Ladder>, grade: &str) -> Option<String> {
 /// and ladder at a time.
 #[must_use]
 pub fn keeps_busy(case: &Case, player: &PlayerId, ladder: &str) -> bool {
-    case.player == *player && case.ladder == ladder && matches!(case.status, CaseStatus::Open | CaseStatus::AwaitingConfirmation | CaseStatus::Approved)
+    case.player == *player
+        && case.ladder == ladder
+        && matches!(case.status, CaseStatus::Open | CaseStatus::AwaitingConfirmation | CaseStatus::Approved)
 }
 
 /// A revocation reason on one line (`revoked` if there is none).

@@ -86,10 +86,7 @@ pub fn case_view(record: &CaseRecord) -> pb::CaseView {
         reviewer: c.reviewer.as_ref().map(|r| r.0.clone()).unwrap_or_default(),
         approved: decision.is_some_and(|d| d.approved),
         reasons: decision.map(|d| d.reasons.clone()).unwrap_or_default(),
-        override_reason: decision
-            .or(c.proposal.as_ref())
-            .and_then(|d| d.override_reason.clone())
-            .unwrap_or_default(),
+        override_reason: decision.or(c.proposal.as_ref()).and_then(|d| d.override_reason.clone()).unwrap_or_default(),
         proposed_by: c
             .proposal
             .as_ref()

@@ -424,11 +424,7 @@ impl RankingService {
     /// Faults while loading.
     pub async fn certificate(&self, serial: &str) -> Result<Option<CaseRecord>, RankingError> {
         self.ready().await?;
-        Ok(self
-            .desk
-            .select(|c| c.certificate.as_ref().is_some_and(|x| x.body.serial == serial))
-            .into_iter()
-            .next())
+        Ok(self.desk.select(|c| c.certificate.as_ref().is_some_and(|x| x.body.serial == serial)).into_iter().next())
     }
 
     /// The cases of a player (or opened by them), oldest first.

@@ -47,7 +47,13 @@ pub fn qr_svg(text: &str) -> Option<String> {
 }
 
 fn verdict(lang: Lang, v: &pb::VerifyCertificateResponse) -> Markup {
-    let code = if v.valid { "valid" } else if v.code.is_empty() { "invalid" } else { v.code.as_str() };
+    let code = if v.valid {
+        "valid"
+    } else if v.code.is_empty() {
+        "invalid"
+    } else {
+        v.code.as_str()
+    };
     html! {
         section.card.verdict id="verdict" data-verdict=(code) role="status" {
             h2 { @if v.valid { "✓ " (t(lang, "verify-valid")) } @else { "✗ " (try_t(lang, &format!("verify-{}", code.replace('_', "-"))).unwrap_or_else(|| t(lang, "verify-invalid"))) } }
@@ -81,15 +87,18 @@ pub async fn page_get(
     let Some(r) = web.ranking.clone().filter(|_| serial_ok(&serial)) else {
         return message(&web, &viewer, StatusCode::NOT_FOUND, &t(lang, "certificate-not-found"));
     };
-    let record = match r.get_certificate(tonic::Request::new(pb::GetCertificateRequest { serial: serial.clone() })).await {
-        Ok(c) => c.into_inner(),
-        Err(e) if e.code() == tonic::Code::NotFound => {
-            return message(&web, &viewer, StatusCode::NOT_FOUND, &t(lang, "certificate-not-found"));
-        }
-        Err(e) => return message(&web, &viewer, http_status(&e), &status_text(lang, &e)),
-    };
+    let record =
+        match r.get_certificate(tonic::Request::new(pb::GetCertificateRequest { serial: serial.clone() })).await {
+            Ok(c) => c.into_inner(),
+            Err(e) if e.code() == tonic::Code::NotFound => {
+                return message(&web, &viewer, StatusCode::NOT_FOUND, &t(lang, "certificate-not-found"));
+            }
+            Err(e) => return message(&web, &viewer, http_status(&e), &status_text(lang, &e)),
+        };
     let checked = r
-        .verify_certificate(tonic::Request::new(pb::VerifyCertificateRequest { certificate: record.certificate.clone() }))
+        .verify_certificate(tonic::Request::new(pb::VerifyCertificateRequest {
+            certificate: record.certificate.clone(),
+        }))
         .await
         .map(tonic::Response::into_inner)
         .ok();

@@ -89,13 +89,20 @@ pub async fn list(State(web): State<Arc<Web>>, RawQuery(q): RawQuery, headers: H
     render_list(&web, &viewer, None, &HashMap::new()).await
 }
 
-async fn render_list(web: &Web, viewer: &Viewer, note: Option<(bool, String)>, form: &HashMap<String, String>) -> Response {
+async fn render_list(
+    web: &Web,
+    viewer: &Viewer,
+    note: Option<(bool, String)>,
+    form: &HashMap<String, String>,
+) -> Response {
     let lang = viewer.lang;
     let mut rows = Vec::new();
     if let Some(s) = service(web) {
         for id in web.index.tournaments() {
             let token = viewer.member.as_ref().map(|m| m.token.clone()).unwrap_or_default();
-            if let Ok(summary) = s.get_tournament(bearer(&token, pb::GetTournamentRequest { tournament_id: id.clone() })).await {
+            if let Ok(summary) =
+                s.get_tournament(bearer(&token, pb::GetTournamentRequest { tournament_id: id.clone() })).await
+            {
                 rows.push(summary.into_inner());
             }
         }
@@ -189,7 +196,11 @@ fn format_of(form: &HashMap<String, String>, lang: Lang) -> Result<pb::Tournamen
     let n = |name: &str| number(form, name, lang);
     let at_least_one = |name: &str| -> Result<u32, String> {
         let v = n(name)?;
-        if v == 0 { Err(ta(lang, "desk-bad-number", &[("field", t(lang, &format!("desk-field-{name}")))])) } else { Ok(v) }
+        if v == 0 {
+            Err(ta(lang, "desk-bad-number", &[("field", t(lang, &format!("desk-field-{name}")))]))
+        } else {
+            Ok(v)
+        }
     };
     let format = match field(form, "format") {
         "swiss" => Format::Swiss(f::Swiss { rounds: at_least_one("rounds")? }),
@@ -200,9 +211,10 @@ fn format_of(form: &HashMap<String, String>, lang: Lang) -> Result<pb::Tournamen
         }),
         "round-robin" => Format::RoundRobin(f::RoundRobin { cycles: at_least_one("cycles")? }),
         "knockout" => Format::Knockout(f::Knockout { losses: at_least_one("losses")? }),
-        "swiss-elimination" => {
-            Format::SwissElimination(f::SwissElimination { rounds: at_least_one("rounds")?, losses: at_least_one("losses")? })
-        }
+        "swiss-elimination" => Format::SwissElimination(f::SwissElimination {
+            rounds: at_least_one("rounds")?,
+            losses: at_least_one("losses")?,
+        }),
         "match" => Format::Match(f::Match { wins_needed: at_least_one("wins_needed")? }),
         "fixed-match" => Format::FixedMatch(f::FixedMatch { games: at_least_one("games")? }),
         "groups-then-knockout" => Format::GroupsThenKnockout(f::GroupsThenKnockout {
@@ -231,9 +243,7 @@ fn time_of(form: &HashMap<String, String>, lang: Lang) -> Result<Option<pb::Time
         "none" | "" => return Ok(None),
         "absolute" => System::Absolute(tc::Absolute { main_ms: main * min }),
         "chinese" => System::Chinese(tc::ChineseByoYomi { basic_ms: main * min, reserved_minutes: periods }),
-        "japanese" => {
-            System::Japanese(tc::JapaneseByoYomi { main_ms: main * min, periods, period_ms: period * 1000 })
-        }
+        "japanese" => System::Japanese(tc::JapaneseByoYomi { main_ms: main * min, periods, period_ms: period * 1000 }),
         "fischer" => System::Fischer(tc::Fischer { initial_ms: main * min, increment_ms: period * 1000, cap_ms: 0 }),
         _ => return Err(t(lang, "desk-bad-time")),
     };
@@ -265,8 +275,12 @@ pub fn create_request(form: &HashMap<String, String>, lang: Lang) -> Result<pb::
         "zero" => pb::tournament_config::ByeKind::ZeroPoint,
         _ => pb::tournament_config::ByeKind::FullPoint,
     };
-    let ranking: Vec<String> =
-        field(form, "ranking").split([',', '，', ' ']).map(str::trim).filter(|s| !s.is_empty()).map(String::from).collect();
+    let ranking: Vec<String> = field(form, "ranking")
+        .split([',', '，', ' '])
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(String::from)
+        .collect();
     let over_the_board = form.contains_key("over_the_board");
     Ok(pb::CreateTournamentRequest {
         tournament_id: id.to_string(),
@@ -314,8 +328,9 @@ pub async fn create(
     };
     let id = request.tournament_id.clone();
     match s.create_tournament(bearer(&member.token, request)).await {
-        Ok(_) => {
+        Ok(reply) => {
             web.index.add_tournament(&id);
+            settle(&web, &member.token, &id, sequence(reply)).await;
             redirect(&format!("/desk/tournaments/{id}?done=created"), vec![])
         }
         Err(e) => render_list(&web, &viewer, Some((false, status_text(lang, &e))), &form).await,
@@ -338,21 +353,28 @@ pub struct Loaded {
 /// The refusal, in the page's language, with its HTTP status.
 pub async fn load(web: &Web, token: &str, id: &str, lang: Lang) -> Result<Loaded, (StatusCode, String)> {
     let s = service(web).ok_or((StatusCode::NOT_FOUND, t(lang, "tournament-not-found")))?;
-    let summary = match s.get_tournament(bearer(token, pb::GetTournamentRequest { tournament_id: id.to_string() })).await {
-        Ok(r) => r.into_inner(),
-        Err(e) if matches!(e.code(), tonic::Code::NotFound | tonic::Code::InvalidArgument) => {
-            return Err((StatusCode::NOT_FOUND, t(lang, "tournament-not-found")));
-        }
-        Err(e) => return Err((StatusCode::SERVICE_UNAVAILABLE, status_text(lang, &e))),
-    };
+    let summary =
+        match s.get_tournament(bearer(token, pb::GetTournamentRequest { tournament_id: id.to_string() })).await {
+            Ok(r) => r.into_inner(),
+            Err(e) if matches!(e.code(), tonic::Code::NotFound | tonic::Code::InvalidArgument) => {
+                return Err((StatusCode::NOT_FOUND, t(lang, "tournament-not-found")));
+            }
+            Err(e) => return Err((StatusCode::SERVICE_UNAVAILABLE, status_text(lang, &e))),
+        };
     let standings = s
-        .get_standings(bearer(token, pb::GetTournamentStandingsRequest { tournament_id: id.to_string(), offset: 0, limit: 0 }))
+        .get_standings(bearer(
+            token,
+            pb::GetTournamentStandingsRequest { tournament_id: id.to_string(), offset: 0, limit: 0 },
+        ))
         .await
         .ok()
         .map(tonic::Response::into_inner);
     let mut rounds = Vec::new();
     for round in 1..=summary.rounds_paired {
-        if let Ok(p) = s.get_pairings(bearer(token, pb::GetTournamentPairingsRequest { tournament_id: id.to_string(), round })).await {
+        if let Ok(p) = s
+            .get_pairings(bearer(token, pb::GetTournamentPairingsRequest { tournament_id: id.to_string(), round }))
+            .await
+        {
             rounds.push(p.into_inner());
         }
     }
@@ -460,11 +482,12 @@ pub async fn render(
                 } @else if let Some(p) = latest {
                     p.small { (ta(lang, "desk-round-open", &[("round", p.round.to_string())])) }
                 }
-                @if let Some(text) = &explanation {
-                    div.card data-explanation="" role="status" { h3 { (t(lang, "desk-explanation")) } p { (text) } }
-                }
             }
-            @if let Some(p) = latest {
+        }
+        @if let Some(text) = &explanation {
+            div.card data-explanation="" role="status" { h3 { (t(lang, "desk-explanation")) } p { (text) } }
+        }
+        @if let Some(p) = latest {
                 section.card id="results" data-round=(p.round) {
                     h2 { (ta(lang, "desk-results", &[("round", p.round.to_string())])) }
                     div.table-wrap { table {
@@ -502,7 +525,8 @@ pub async fn render(
                     p.small { a href={ "/desk/tournaments/" (id) "/print/pairings" } target="_blank" { (t(lang, "desk-print-pairings")) } " · "
                         a href={ "/desk/tournaments/" (id) "/print/slips" } target="_blank" { (t(lang, "desk-print-slips")) } }
                 }
-            }
+        }
+        @if phase == "running" {
             section.card id="overrides" {
                 h2 { (ta(lang, "desk-overrides", &[("round", next_round.to_string())])) }
                 p.small { (t(lang, "desk-overrides-help")) }
@@ -624,14 +648,15 @@ pub async fn act(
     let tid = id.clone();
     let request_id = rid(&form);
     let n = |name: &str| number(&form, name, lang);
-    let outcome: Result<Result<(), tonic::Status>, String> = async {
+    let outcome: Result<Result<u64, tonic::Status>, String> = async {
         Ok(match verb.as_str() {
             "register" => {
                 let account = field(&form, "account");
                 if account.is_empty() {
                     return Err(t(lang, "desk-account-required"));
                 }
-                let named = ["name_zh", "name_latin", "rank", "club", "region"].iter().any(|f| !field(&form, f).is_empty());
+                let named =
+                    ["name_zh", "name_latin", "rank", "club", "region"].iter().any(|f| !field(&form, f).is_empty());
                 let snapshot = named.then(|| pb::TournamentPlayerSnapshot {
                     name_zh: field(&form, "name_zh").to_string(),
                     name_latin: field(&form, "name_latin").to_string(),
@@ -640,21 +665,36 @@ pub async fn act(
                     region: field(&form, "region").to_string(),
                     ..Default::default()
                 });
-                let r = pb::RegisterPlayerRequest { tournament_id: tid, request_id, account_id: account.to_string(), player: 0, snapshot };
-                s.register_player(bearer(&token, r)).await.map(|_| ())
+                let r = pb::RegisterPlayerRequest {
+                    tournament_id: tid,
+                    request_id,
+                    account_id: account.to_string(),
+                    player: 0,
+                    snapshot,
+                };
+                s.register_player(bearer(&token, r)).await.map(sequence)
             }
-            "start" => s.start_tournament(bearer(&token, pb::TournamentRequest { tournament_id: tid, request_id })).await.map(|_| ()),
+            "start" => s
+                .start_tournament(bearer(&token, pb::TournamentRequest { tournament_id: tid, request_id }))
+                .await
+                .map(sequence),
             "pair" => {
                 let r = pb::PairRoundRequest { tournament_id: tid, request_id, round: n("round")? };
-                s.pair_round(bearer(&token, r)).await.map(|_| ())
+                s.pair_round(bearer(&token, r)).await.map(sequence)
             }
             "forbid" => {
                 let r = pb::ForbidPairRequest { tournament_id: tid, request_id, a: n("a")?, b: n("b")? };
-                s.forbid_pair(bearer(&token, r)).await.map(|_| ())
+                s.forbid_pair(bearer(&token, r)).await.map(sequence)
             }
             "fix" => {
-                let r = pb::FixPairingRequest { tournament_id: tid, request_id, round: n("round")?, black: n("black")?, white: n("white")? };
-                s.fix_pairing(bearer(&token, r)).await.map(|_| ())
+                let r = pb::FixPairingRequest {
+                    tournament_id: tid,
+                    request_id,
+                    round: n("round")?,
+                    black: n("black")?,
+                    white: n("white")?,
+                };
+                s.fix_pairing(bearer(&token, r)).await.map(sequence)
             }
             "bye" => {
                 let kind = match field(&form, "kind") {
@@ -662,8 +702,14 @@ pub async fn act(
                     "zero" => pb::tournament_config::ByeKind::ZeroPoint,
                     _ => pb::tournament_config::ByeKind::FullPoint,
                 };
-                let r = pb::GrantByeRequest { tournament_id: tid, request_id, round: n("round")?, player: n("player")?, kind: kind as i32 };
-                s.grant_bye(bearer(&token, r)).await.map(|_| ())
+                let r = pb::GrantByeRequest {
+                    tournament_id: tid,
+                    request_id,
+                    round: n("round")?,
+                    player: n("player")?,
+                    kind: kind as i32,
+                };
+                s.grant_bye(bearer(&token, r)).await.map(sequence)
             }
             "result" => {
                 let r = pb::RecordTournamentResultRequest {
@@ -675,7 +721,7 @@ pub async fn act(
                     correction: field(&form, "correction") == "on",
                     cheating: false,
                 };
-                s.record_result(bearer(&token, r)).await.map(|_| ())
+                s.record_result(bearer(&token, r)).await.map(sequence)
             }
             "withdraw" => {
                 use pb::withdraw_player_request::Reason;
@@ -684,19 +730,26 @@ pub async fn act(
                     "disqualified" => Reason::Disqualified,
                     _ => Reason::Request,
                 };
-                let r = pb::WithdrawPlayerRequest { tournament_id: tid, request_id, player: n("player")?, reason: reason as i32 };
-                s.withdraw_player(bearer(&token, r)).await.map(|_| ())
+                let r = pb::WithdrawPlayerRequest {
+                    tournament_id: tid,
+                    request_id,
+                    player: n("player")?,
+                    reason: reason as i32,
+                };
+                s.withdraw_player(bearer(&token, r)).await.map(sequence)
             }
-            "publish" => s.publish(bearer(&token, pb::TournamentRequest { tournament_id: tid, request_id })).await.map(|_| ()),
+            "publish" => {
+                s.publish(bearer(&token, pb::TournamentRequest { tournament_id: tid, request_id })).await.map(sequence)
+            }
             _ => return Err(t(lang, "desk-unknown-command")),
         })
     }
     .await;
     match outcome {
-        Ok(Ok(())) => {
+        Ok(Ok(reached)) => {
             // Wait (briefly) for the read model to show what the command did, so the page drawn next
             // reads it.
-            settle(&web, &token, &id, &verb).await;
+            settle(&web, &token, &id, reached).await;
             redirect(&format!("/desk/tournaments/{id}?done={verb}"), vec![])
         }
         Ok(Err(status)) => {
@@ -724,33 +777,22 @@ pub fn http_status(status: &tonic::Status) -> StatusCode {
     }
 }
 
-/// Waits up to two seconds for the read model to catch up with the tournament's log (its summary's
-/// sequence is read from the log; standings and pairings are projected from it).
-async fn settle(web: &Web, token: &str, id: &str, verb: &str) {
+/// The log position a command's reply reached.
+pub fn sequence(reply: tonic::Response<pb::TournamentCommandReply>) -> u64 {
+    reply.into_inner().sequence
+}
+
+/// Waits (up to three seconds) until the read model has folded the tournament's log up to
+/// `reached`, so the page drawn after a command shows what it did.
+pub async fn settle(web: &Web, token: &str, id: &str, reached: u64) {
     let Some(s) = service(web) else { return };
-    if !matches!(verb, "pair" | "result" | "publish" | "withdraw" | "start" | "register") {
-        return;
-    }
-    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(2);
-    let target = match s.get_tournament(bearer(token, pb::GetTournamentRequest { tournament_id: id.to_string() })).await {
-        Ok(r) => r.into_inner(),
-        Err(_) => return,
-    };
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(3);
     while tokio::time::Instant::now() < deadline {
-        let st = s
-            .get_standings(bearer(token, pb::GetTournamentStandingsRequest { tournament_id: id.to_string(), offset: 0, limit: 0 }))
-            .await;
-        let paired = if target.rounds_paired == 0 {
-            true
-        } else {
-            s.get_pairings(bearer(token, pb::GetTournamentPairingsRequest { tournament_id: id.to_string(), round: target.rounds_paired }))
-                .await
-                .is_ok()
-        };
-        if paired && st.as_ref().is_ok_and(|st| st.get_ref().sequence >= target.sequence) {
+        let summary = s.get_tournament(bearer(token, pb::GetTournamentRequest { tournament_id: id.to_string() })).await;
+        if summary.is_ok_and(|r| r.get_ref().sequence >= reached) {
             return;
         }
-        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        tokio::time::sleep(std::time::Duration::from_millis(40)).await;
     }
 }
 
@@ -779,8 +821,10 @@ pub async fn export(
         Ok(e) => {
             let e = e.into_inner();
             let mut response = e.content.into_response();
-            let content_type = if e.content_type.is_empty() { "text/plain; charset=utf-8".to_string() } else { e.content_type };
-            let filename: String = e.filename.chars().filter(|c| c.is_ascii_alphanumeric() || "._-".contains(*c)).collect();
+            let content_type =
+                if e.content_type.is_empty() { "text/plain; charset=utf-8".to_string() } else { e.content_type };
+            let filename: String =
+                e.filename.chars().filter(|c| c.is_ascii_alphanumeric() || "._-".contains(*c)).collect();
             if let Ok(v) = HeaderValue::from_str(&content_type) {
                 response.headers_mut().insert(header::CONTENT_TYPE, v);
             }

@@ -222,7 +222,10 @@ pub async fn import(
     };
     if too_big {
         let why = ta(lang, "import-too-big", &[("kb", (MAX_BYTES / 1024).to_string())]);
-        return with_status(render(&web, &viewer, &id, Some((false, why)), None, None).await, StatusCode::PAYLOAD_TOO_LARGE);
+        return with_status(
+            render(&web, &viewer, &id, Some((false, why)), None, None).await,
+            StatusCode::PAYLOAD_TOO_LARGE,
+        );
     }
     let Some(text) = text else {
         return with_status(
@@ -237,6 +240,7 @@ pub async fn import(
         return with_status(render(&web, &viewer, &id, None, Some(markup), None).await, status);
     }
     let rid = if rid.is_empty() { request_id() } else { rid };
+    let mut reached = 0;
     for (done, row) in parsed.rows.iter().enumerate() {
         let r = pb::RegisterPlayerRequest {
             tournament_id: id.clone(),
@@ -245,7 +249,14 @@ pub async fn import(
             player: 0,
             snapshot: Some(row.snapshot.clone()),
         };
-        if let Err(e) = s.register_player(bearer(&member.token, r)).await {
+        let e = match s.register_player(bearer(&member.token, r)).await {
+            Ok(reply) => {
+                reached = super::desk::sequence(reply);
+                continue;
+            }
+            Err(e) => e,
+        };
+        {
             let why = ta(
                 lang,
                 "import-stopped",
@@ -257,6 +268,7 @@ pub async fn import(
             );
         }
     }
+    super::desk::settle(&web, &member.token, &id, reached).await;
     redirect(&format!("/desk/tournaments/{id}?done=imported"), vec![])
 }
 
@@ -284,9 +296,12 @@ mod tests {
         let codes: Vec<Vec<&str>> = p.rows.iter().map(|r| r.errors.iter().map(|e| e.0).collect()).collect();
         assert_eq!(
             codes,
-            vec![vec!["import-bad-pin"], vec!["import-duplicate"], vec!["import-no-account", "import-bad-rank"], vec![
-                "import-bad-account"
-            ]]
+            vec![
+                vec!["import-bad-pin"],
+                vec!["import-duplicate"],
+                vec!["import-no-account", "import-bad-rank"],
+                vec!["import-bad-account"]
+            ]
         );
         assert_eq!(p.errors.iter().map(|e| e.0).collect::<Vec<_>>(), vec!["import-unknown-column"]);
         assert!(!p.clean());

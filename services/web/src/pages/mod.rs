@@ -199,7 +199,14 @@ pub fn status_text(lang: Lang, status: &tonic::Status) -> String {
     match weiqi_gateway::error::rejection_of(status) {
         Some(r) => crate::i18n::refusal(lang, &r.code, &r.message),
         None if status.code() == tonic::Code::Unauthenticated => t(lang, "refusal-signed-out"),
-        None if matches!(status.code(), tonic::Code::InvalidArgument | tonic::Code::FailedPrecondition | tonic::Code::PermissionDenied | tonic::Code::NotFound) => {
+        None if matches!(
+            status.code(),
+            tonic::Code::InvalidArgument
+                | tonic::Code::FailedPrecondition
+                | tonic::Code::PermissionDenied
+                | tonic::Code::NotFound
+        ) =>
+        {
             status.message().to_string()
         }
         None => t(lang, "refusal-unavailable"),

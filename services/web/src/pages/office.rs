@@ -253,11 +253,15 @@ pub async fn case_act(
         return message(&web, &viewer, StatusCode::FORBIDDEN, &t(lang, "office-only"));
     };
     let token = member.token.clone();
-    let request_id = form.get("rid").filter(|r| !r.is_empty() && r.len() <= 64).cloned().unwrap_or_else(super::request_id);
+    let request_id =
+        form.get("rid").filter(|r| !r.is_empty() && r.len() <= 64).cloned().unwrap_or_else(super::request_id);
     let text = |name: &str| form.get(name).map_or("", |v| v.trim()).to_string();
     let outcome = match verb.as_str() {
         "assign" => r
-            .assign_reviewer(bearer(&token, pb::AssignReviewerRequest { request_id, case_id: id.clone(), reviewer: String::new() }))
+            .assign_reviewer(bearer(
+                &token,
+                pb::AssignReviewerRequest { request_id, case_id: id.clone(), reviewer: String::new() },
+            ))
             .await
             .map(|_| ()),
         "decide" => {
@@ -272,7 +276,10 @@ pub async fn case_act(
             r.decide_case(bearer(&token, d)).await.map(|_| ())
         }
         "revoke" => r
-            .revoke_certificate(bearer(&token, pb::RevokeCertificateRequest { request_id, case_id: id.clone(), reason: text("reason") }))
+            .revoke_certificate(bearer(
+                &token,
+                pb::RevokeCertificateRequest { request_id, case_id: id.clone(), reason: text("reason") },
+            ))
             .await
             .map(|_| ()),
         _ => return message(&web, &viewer, StatusCode::NOT_FOUND, &t(lang, "desk-unknown-command")),
@@ -321,7 +328,11 @@ async fn render_apply(web: &Web, viewer: &Viewer, note: Option<(bool, String)>) 
         return super::redirect("/login?next=/account/rank", vec![]);
     };
     let me = member.name().to_string();
-    let cases = r.my_cases(bearer(&member.token, pb::MyCasesRequest {})).await.map(|c| c.into_inner().cases).unwrap_or_default();
+    let cases = r
+        .my_cases(bearer(&member.token, pb::MyCasesRequest {}))
+        .await
+        .map(|c| c.into_inner().cases)
+        .unwrap_or_default();
     let games = web.index.games(200, |g| g.seats(&me) && g.state.result.is_some());
     let tournaments = web.index.tournaments();
     let body = html! {
@@ -395,7 +406,8 @@ pub async fn apply(
     match r.apply_for_rank(bearer(&member.token, a)).await {
         Ok(c) => {
             let c = c.into_inner();
-            let text = ta(lang, "apply-opened", &[("id", c.case_id.clone()), ("status", status_text_of(lang, c.status))]);
+            let text =
+                ta(lang, "apply-opened", &[("id", c.case_id.clone()), ("status", status_text_of(lang, c.status))]);
             render_apply(&web, &viewer, Some((true, text))).await
         }
         Err(e) => {

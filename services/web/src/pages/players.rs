@@ -39,7 +39,8 @@ pub async fn leaderboard(State(web): State<Arc<Web>>, RawQuery(q): RawQuery, hea
     };
     let band = query(q.as_deref(), "band");
     let band = if BANDS.contains(&band.as_str()) { band } else { String::new() };
-    let region: String = query(q.as_deref(), "region").chars().filter(|c| c.is_alphanumeric() || *c == '-').take(40).collect();
+    let region: String =
+        query(q.as_deref(), "region").chars().filter(|c| c.is_alphanumeric() || *c == '-').take(40).collect();
     let request = pb::LeaderboardRequest { band: band.clone(), region: region.clone(), offset: 0, limit: 100 };
     let board = match r.leaderboard(tonic::Request::new(request)).await {
         Ok(b) => b.into_inner(),
@@ -158,7 +159,10 @@ pub async fn profile(
     let Some(r) = web.ranking.clone() else {
         return message(&web, &viewer, StatusCode::NOT_FOUND, &t(lang, "refusal-unavailable"));
     };
-    let entry = match r.get_registry_player(tonic::Request::new(pb::RegistryGetPlayerRequest { player_id: id.clone() })).await {
+    let entry = match r
+        .get_registry_player(tonic::Request::new(pb::RegistryGetPlayerRequest { player_id: id.clone() }))
+        .await
+    {
         Ok(e) => Some(e.into_inner()),
         Err(e) if e.code() == tonic::Code::NotFound => None,
         Err(e) => return message(&web, &viewer, http_status(&e), &status_text(lang, &e)),
@@ -173,10 +177,14 @@ pub async fn profile(
         .map(tonic::Response::into_inner)
         .unwrap_or_default();
     let profile = entry.as_ref().and_then(|e| e.profile.clone()).unwrap_or_default();
-    let name = [profile.name_zh.clone(), profile.name_latin.clone(), account.as_ref().map(|a| a.display_name.clone()).unwrap_or_default()]
-        .into_iter()
-        .find(|n| !n.is_empty())
-        .unwrap_or_else(|| id.clone());
+    let name = [
+        profile.name_zh.clone(),
+        profile.name_latin.clone(),
+        account.as_ref().map(|a| a.display_name.clone()).unwrap_or_default(),
+    ]
+    .into_iter()
+    .find(|n| !n.is_empty())
+    .unwrap_or_else(|| id.clone());
     let chart = rating_chart(lang, &history.ratings);
     let last = history.ratings.last();
     let certificates: Vec<&pb::RankChanged> =

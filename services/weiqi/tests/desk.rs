@@ -1,0 +1,524 @@
+//! The desks and public pages in real Chromium (Debian's `chromium` through `chromium-driver`), against
+//! `weiqi up`: an organiser runs an 8-player Swiss of 3 rounds entirely through the pages (CSV
+//! registration, pairing, results by a referee, publication), and the public standings and the `.h9`
+//! downloaded from the desk equal what the gRPC API answers; a player applies for a grade, a
+//! reviewer proposes an override, a second reviewer confirms it, the certificate's QR link verifies,
+//! and after a revocation it reads revoked; a player's profile shows the rating chart after rated
+//! games.
+//!
+//! Screenshots of each desk and public page (desktop and phone, zh-CN and en) are written to
+//! `$CARGO_TARGET_TMPDIR/web-screenshots/`.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde_json::json;
+use weiqi_browser::{BrowserError, Driver, Server, Session, Viewport};
+use weiqi_proto::v1 as pb;
+
+const WEIQI: &str = env!("CARGO_BIN_EXE_weiqi");
+const PASSWORD: &str = "correct horse battery";
+
+fn screenshots() -> PathBuf {
+    PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("web-screenshots")
+}
+
+async fn driver() -> Option<Driver> {
+    match Driver::start().await {
+        Ok(d) => Some(d),
+        Err(BrowserError::External(e)) => weiqi_testkit::skip_or_fail::<Driver>(Err(e)),
+        Err(e) => panic!("{e}"),
+    }
+}
+
+fn bearer<T>(m: T, token: &str) -> tonic::Request<T> {
+    let mut r = tonic::Request::new(m);
+    r.metadata_mut().insert("authorization", format!("Bearer {token}").parse().unwrap());
+    r
+}
+
+fn token(server: &Server, sub: &str, role: &str) -> String {
+    let data = server.data_dir().to_str().unwrap().to_string();
+    server.weiqi(&["token", "--sub", sub, "--role", role, "--event", "*", "--data-dir", &data]).trim().to_string()
+}
+
+/// Screenshots of the page open on `session` in its language and in `other`.
+async fn shoot(session: &Session, base: &str, path: &str, name: &str, lang: &str, other: &str) {
+    let dir = screenshots();
+    session.open(base, &format!("{path}{}lang={lang}", if path.contains('?') { '&' } else { '?' })).await;
+    session.wait_for("the page", &format!("return document.documentElement.lang === '{lang}'")).await;
+    session.screenshot(&dir.join(format!("{name}-{lang}.png"))).await;
+    session.open(base, &format!("{path}{}lang={other}", if path.contains('?') { '&' } else { '?' })).await;
+    session
+        .wait_for("the page in the other language", &format!("return document.documentElement.lang === '{other}'"))
+        .await;
+    session.screenshot(&dir.join(format!("{name}-{other}.png"))).await;
+    session.open(base, &format!("{path}{}lang={lang}", if path.contains('?') { '&' } else { '?' })).await;
+    session
+        .wait_for("the page back in its language", &format!("return document.documentElement.lang === '{lang}'"))
+        .await;
+}
+
+/// Desktop and phone screenshots of `path` for a signed-in `name`.
+async fn shoot_both(driver: &Driver, server: &Server, who: Option<&str>, path: &str, name: &str) {
+    for (viewport, suffix, lang, other) in
+        [(Viewport::DESKTOP, "desktop", "zh-CN", "en"), (Viewport::PHONE, "phone", "en", "zh-CN")]
+    {
+        let s = driver.session(viewport, lang).await.unwrap();
+        if let Some(who) = who {
+            s.login(&server.base, who, PASSWORD).await;
+        }
+        s.open(&server.base, path).await;
+        shoot(&s, &server.base, path, &format!("{name}-{suffix}"), lang, other).await;
+        s.close().await;
+    }
+}
+
+/// Submits the form of the control `action` (inside `scope`), after setting `fields` (name → value)
+/// in that form, and waits for the next page.
+async fn submit(s: &Session, scope: &str, action: &str, fields: &[(&str, &str)]) {
+    let marker = s.js("window.__before = Math.random(); return window.__before", vec![]).await;
+    let script = "const [scope, action, fields] = arguments; const b = document.querySelector(scope + ' [data-action=\"' + action + '\"]'); if (!b) return 'no ' + action + ' in ' + scope; const f = b.form; for (const [k, v] of fields) { const e = f.elements[k]; if (!e) return 'no field ' + k; if (e.type === 'checkbox') e.checked = v === 'on'; else e.value = v; } b.click(); return 'ok';";
+    let fields: Vec<serde_json::Value> = fields.iter().map(|(k, v)| json!([k, v])).collect();
+    let r = s.js(script, vec![json!(scope), json!(action), json!(fields)]).await;
+    assert_eq!(r, json!("ok"), "{action}");
+    s.wait_for(
+        &format!("the page after {action}"),
+        &format!("return window.__before !== {marker} && document.readyState === 'complete'"),
+    )
+    .await;
+}
+
+async fn notice_ok(s: &Session, what: &str) {
+    let ok = s
+        .wait_for(what, "return document.querySelector('[data-notice=ok]') || document.querySelector('[data-error]')")
+        .await;
+    let error = s.text("[data-error]").await;
+    assert!(error.is_none(), "{what}: {error:?} ({ok:?})");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_organiser_runs_a_swiss_of_three_rounds_through_the_pages_and_the_public_page_and_h9_match_the_api() {
+    use pb::tournament_service_client::TournamentServiceClient;
+    let Some(driver) = driver().await else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let mut server = Server::new(Path::new(WEIQI), &dir.path().join("data"), None);
+    server.add_account("org", &["organiser"], "组委会", PASSWORD);
+    server.add_account("ref", &["referee"], "裁判张", PASSWORD);
+    server.start();
+    const T: &str = "spring-swiss";
+
+    let org = driver.session(Viewport::DESKTOP, "zh-CN").await.unwrap();
+    org.login(&server.base, "org", PASSWORD).await;
+    org.open(&server.base, "/desk").await;
+    org.wait_for("the desk", "return !!document.querySelector('[data-action=create-tournament]')").await;
+    // A refusal first: a bad id is explained and nothing is created.
+    submit(&org, "#create", "create-tournament", &[("tournament_id", "Bad Id"), ("name", "x")]).await;
+    assert!(org.text("[data-error]").await.is_some(), "a bad id is refused with its reason");
+    submit(
+        &org,
+        "#create",
+        "create-tournament",
+        &[
+            ("tournament_id", T),
+            ("name", "2026 春季积分赛"),
+            ("format", "swiss"),
+            ("rounds", "3"),
+            ("time", "none"),
+            ("over_the_board", "on"),
+        ],
+    )
+    .await;
+    notice_ok(&org, "the tournament created").await;
+    assert!(org.js("return location.pathname", vec![]).await == json!(format!("/desk/tournaments/{T}")));
+
+    // Registration from a CSV file: a file with errors is shown with them and registers no one.
+    let bad = dir.path().join("bad.csv");
+    std::fs::write(&bad, "account,name_zh,rank\np1,甲,3d\np1,乙,40k\n").unwrap();
+    org.upload("input[name=file]", &bad).await;
+    submit(&org, "#register", "preview-import", &[]).await;
+    org.wait_for("the preview", "return document.querySelector('#import-preview')?.dataset.clean === 'false'").await;
+    assert_eq!(org.js("return document.querySelectorAll('tr[data-ok=false]').length", vec![]).await, json!(1));
+    assert!(org.js("return !document.querySelector('[data-action=confirm-import]')", vec![]).await == json!(true));
+    let players = [
+        ("p1", "李明", "Li Ming", "4d"),
+        ("p2", "王芳", "Wang Fang", "3d"),
+        ("p3", "赵强", "Zhao Qiang", "2d"),
+        ("p4", "孙丽", "Sun Li", "1d"),
+        ("p5", "周杰", "Zhou Jie", "1k"),
+        ("p6", "吴敏", "Wu Min", "2k"),
+        ("p7", "郑华", "Zheng Hua", "3k"),
+        ("p8", "冯雪", "Feng Xue", "4k"),
+    ];
+    let mut csv = String::from("account,name_zh,name_latin,rank,club\n");
+    for (a, zh, latin, rank) in players {
+        csv.push_str(&format!("{a},{zh},{latin},{rank},上海棋院\n"));
+    }
+    let good = dir.path().join("players.csv");
+    std::fs::write(&good, csv).unwrap();
+    org.upload("input[name=file]", &good).await;
+    submit(&org, "#register", "preview-import", &[]).await;
+    org.wait_for("the clean preview", "return document.querySelector('#import-preview')?.dataset.clean === 'true'")
+        .await;
+    assert_eq!(org.js("return document.querySelectorAll('tr[data-ok=true]').length", vec![]).await, json!(8));
+    std::fs::create_dir_all(screenshots()).unwrap();
+    org.screenshot(&screenshots().join("desk-import-preview-desktop-zh-CN.png")).await;
+    submit(&org, "#import-preview", "confirm-import", &[]).await;
+    notice_ok(&org, "the players registered").await;
+    let players_shown = org.text("[data-phase]").await.unwrap();
+    assert!(players_shown.contains('8'), "{players_shown}");
+    submit(&org, "#register", "start-tournament", &[]).await;
+    notice_ok(&org, "the tournament started").await;
+
+    let referee = driver.session(Viewport::PHONE, "zh-CN").await.unwrap();
+    referee.login(&server.base, "ref", PASSWORD).await;
+    for round in 1..=3u32 {
+        submit(&org, "#rounds", "pair-round", &[]).await;
+        notice_ok(&org, &format!("round {round} paired")).await;
+        org.wait_for(
+            "the round's results table",
+            &format!("return document.querySelector('#results')?.dataset.round === '{round}'"),
+        )
+        .await;
+        // The pairing explained on the page.
+        let first = format!("#results tr[data-table='1']");
+        org.click(&format!("{first} [data-action=explain]")).await;
+        org.wait_for("the explanation", "return document.querySelector('[data-explanation]')?.textContent.length > 20")
+            .await;
+        referee.open(&server.base, &format!("/desk/tournaments/{T}")).await;
+        referee
+            .wait_for(
+                "the referee's desk",
+                &format!("return document.querySelector('#results')?.dataset.round === '{round}'"),
+            )
+            .await;
+        for table in 1..=4u32 {
+            let outcome = if (table + round) % 2 == 0 { "B+" } else { "W+" };
+            let row = format!("#results tr[data-table='{table}']");
+            submit(&referee, &row, "record-result", &[("outcome", outcome)]).await;
+            notice_ok(&referee, &format!("round {round} table {table}")).await;
+            let shown = referee
+                .wait_for(
+                    "the result on the desk",
+                    &format!("return document.querySelector(\"{row}\")?.dataset.result"),
+                )
+                .await;
+            assert_eq!(shown, json!(outcome), "round {round} table {table}");
+        }
+        if round == 3 {
+            shoot(&referee, &server.base, &format!("/desk/tournaments/{T}"), "desk-results-phone", "zh-CN", "en").await;
+        }
+        org.open(&server.base, &format!("/desk/tournaments/{T}")).await;
+    }
+    submit(&org, "#publish", "publish", &[]).await;
+    notice_ok(&org, "published").await;
+    shoot(&org, &server.base, &format!("/desk/tournaments/{T}"), "desk-tournament-desktop", "zh-CN", "en").await;
+
+    // What the API answers.
+    let api = token(&server, "auditor", "spectator");
+    let organiser = token(&server, "org", "organiser");
+    let mut tc = TournamentServiceClient::connect(format!("http://{}", server.grpc)).await.unwrap();
+    let standings = tc
+        .get_standings(bearer(pb::GetTournamentStandingsRequest { tournament_id: T.into(), offset: 0, limit: 0 }, &api))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!((standings.after_round, standings.rows.len()), (3, 8));
+    assert!(standings.rows.iter().all(|r| r.games == 3), "{standings:?}");
+
+    // The public page shows the same table.
+    let public = driver.session(Viewport::DESKTOP, "en").await.unwrap();
+    public.open(&server.base, &format!("/tournaments/{T}")).await;
+    public.wait_for("the public standings", "return document.querySelectorAll('[data-player]').length === 8").await;
+    let order = public
+        .js("return [...document.querySelectorAll('table.standings [data-player]')].map(r => r.dataset.player)", vec![])
+        .await;
+    assert_eq!(order, json!(standings.rows.iter().map(|r| r.account_id.clone()).collect::<Vec<_>>()));
+    for row in &standings.rows {
+        let cell = |column: &str| {
+            format!(
+                "return document.querySelector('table.standings [data-player=\"{}\"] [data-column=\"{column}\"]')?.getAttribute('data-value')",
+                row.account_id
+            )
+        };
+        assert_eq!(public.js(&cell("place"), vec![]).await, json!(row.place.to_string()), "{row:?}");
+        for (c, v) in standings.criteria.iter().zip(&row.values) {
+            assert_eq!(public.js(&cell(&c.to_lowercase()), vec![]).await, json!(v), "{c} of {row:?}");
+        }
+    }
+
+    // The .h9 the desk offers is the gRPC export, byte for byte.
+    let href = org
+        .js("return document.querySelector('[data-export=h9]').getAttribute('href')", vec![])
+        .await
+        .as_str()
+        .unwrap()
+        .to_string();
+    let (status, content_type, h9) = org.download(&href).await;
+    assert_eq!(status, 200, "{h9}");
+    let export = tc
+        .export(bearer(
+            pb::ExportTournamentRequest {
+                tournament_id: T.into(),
+                kind: pb::export_tournament_request::Kind::H9 as i32,
+                ..Default::default()
+            },
+            &organiser,
+        ))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(h9, export.content);
+    assert!(content_type.starts_with(&export.content_type) || export.content_type.is_empty(), "{content_type}");
+    assert!(h9.contains("Li Ming") || h9.contains("Ming"), "{h9}");
+    // A spectator may not download it from the desk.
+    let (status, _, _) = public.download(&href).await;
+    assert_eq!(status, 403);
+
+    // Printable sheets.
+    for what in ["pairings", "slips", "standings"] {
+        let (status, _, page) = org.download(&format!("/desk/tournaments/{T}/print/{what}")).await;
+        assert_eq!(status, 200, "{what}");
+        assert!(page.contains("print-sheet"), "{what}");
+    }
+    shoot_both(&driver, &server, Some("org"), "/desk", "desk-list").await;
+    shoot_both(&driver, &server, Some("org"), &format!("/desk/tournaments/{T}/print/slips"), "desk-slips").await;
+    shoot_both(&driver, &server, None, &format!("/tournaments/{T}"), "swiss-public").await;
+    shoot_both(&driver, &server, None, "/players", "leaderboard").await;
+}
+
+/// Plays a rated game in which `loser` resigns on move 2.
+async fn rated_game(server: &Server, organiser: &str, black: &str, white: &str, loser: &str, n: u32) -> String {
+    use pb::game_service_client::GameServiceClient;
+    let mut games = GameServiceClient::connect(format!("http://{}", server.grpc)).await.unwrap();
+    let created = games
+        .create_game(bearer(
+            pb::CreateGameRequest {
+                request_id: format!("rated-{n}"),
+                size: 9,
+                rules: "chinese".into(),
+                first: Some(pb::PlayerRef { id: black.into(), ..Default::default() }),
+                second: Some(pb::PlayerRef { id: white.into(), ..Default::default() }),
+                color_method: pb::game_created::ColorMethod::Fixed as i32,
+                rated: true,
+                start: true,
+                ..Default::default()
+            },
+            organiser,
+        ))
+        .await
+        .unwrap()
+        .into_inner();
+    let game = created.game_id;
+    let loser_token = token(server, loser, "player");
+    games
+        .resign(bearer(pb::GameRequest { game_id: game.clone(), request_id: format!("resign-{n}") }, &loser_token))
+        .await
+        .unwrap();
+    game
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rank_application_is_reviewed_confirmed_by_a_second_reviewer_verified_by_its_qr_link_and_revoked() {
+    use pb::ranking_service_client::RankingServiceClient;
+    let Some(driver) = driver().await else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let mut server = Server::new(Path::new(WEIQI), &dir.path().join("data"), None);
+    // Elo rates each game at once, so the profile's chart has points without closing a period.
+    server.env.push(("WEIQI_RATING_SYSTEM".into(), "elo".into()));
+    server.add_account("li", &["player"], "李明", PASSWORD);
+    server.add_account("wang", &["player"], "王芳", PASSWORD);
+    server.add_account("rev1", &["reviewer"], "审核员甲", PASSWORD);
+    server.add_account("rev2", &["reviewer"], "审核员乙", PASSWORD);
+    server.start();
+    let organiser = token(&server, "org", "organiser");
+    let mut rc = RankingServiceClient::connect(format!("http://{}", server.grpc)).await.unwrap();
+    for (id, zh, latin, rank) in [("li", "李明", "Li Ming", "2k"), ("wang", "王芳", "Wang Fang", "1k")] {
+        rc.register_player(bearer(
+            pb::RegistryRegisterRequest {
+                request_id: format!("reg-{id}"),
+                profile: Some(pb::RegistryProfile {
+                    player_id: id.into(),
+                    name_zh: zh.into(),
+                    name_latin: latin.into(),
+                    region: "shanghai".into(),
+                    ..Default::default()
+                }),
+                rank: rank.into(),
+            },
+            &organiser,
+        ))
+        .await
+        .unwrap();
+    }
+    // Three rated games, li winning each.
+    let mut games = Vec::new();
+    for n in 0..3 {
+        let (black, white) = if n % 2 == 0 { ("li", "wang") } else { ("wang", "li") };
+        games.push(rated_game(&server, &organiser, black, white, "wang", n).await);
+    }
+
+    // The profile shows the rating chart once the games are rated.
+    let public = driver.session(Viewport::DESKTOP, "zh-CN").await.unwrap();
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    loop {
+        public.open(&server.base, "/players/li").await;
+        let points =
+            public.js("return document.querySelector('[data-chart=rating]')?.dataset.points || null", vec![]).await;
+        if points == json!("3") {
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "the chart never showed 3 rated games: {points:?}");
+        tokio::time::sleep(Duration::from_millis(300)).await;
+    }
+    assert_eq!(
+        public.js("return document.querySelectorAll('[data-chart=rating] svg circle').length", vec![]).await,
+        json!(3)
+    );
+    assert_eq!(public.js("return document.querySelectorAll('#games [data-game]').length", vec![]).await, json!(3));
+    shoot_both(&driver, &server, None, "/players/li", "profile").await;
+
+    // li applies for 1 dan with the games as evidence.
+    let li = driver.session(Viewport::PHONE, "zh-CN").await.unwrap();
+    li.login(&server.base, "li", PASSWORD).await;
+    li.open(&server.base, "/account/rank").await;
+    li.wait_for("the application form", "return document.querySelectorAll('[data-evidence]').length === 3").await;
+    li.js("document.querySelectorAll('[data-evidence]').forEach(e => e.checked = true)", vec![]).await;
+    shoot(&li, &server.base, "/account/rank", "apply-phone", "zh-CN", "en").await;
+    li.js("document.querySelectorAll('[data-evidence]').forEach(e => e.checked = true)", vec![]).await;
+    submit(&li, "#apply", "apply-for-rank", &[("grade", "1d")]).await;
+    notice_ok(&li, "the application").await;
+    let case = li
+        .wait_for("the case listed", "return document.querySelector('[data-case]')?.dataset.case")
+        .await
+        .as_str()
+        .unwrap()
+        .to_string();
+
+    // rev1 takes it and, the check not supporting it, proposes an override.
+    let rev1 = driver.session(Viewport::DESKTOP, "zh-CN").await.unwrap();
+    rev1.login(&server.base, "rev1", PASSWORD).await;
+    rev1.open(&server.base, "/office").await;
+    rev1.wait_for("the case in the queue", &format!("return !!document.querySelector('[data-case=\"{case}\"]')")).await;
+    shoot(&rev1, &server.base, "/office", "office-queue-desktop", "zh-CN", "en").await;
+    rev1.open(&server.base, &format!("/office/cases/{case}")).await;
+    assert_eq!(
+        rev1.js("return document.querySelectorAll('#evidence [data-evidence-game]').length", vec![]).await,
+        json!(3),
+        "each game of the evidence is linked"
+    );
+    let check_lines = rev1.js("return document.querySelectorAll('.check-lines li').length", vec![]).await;
+    assert!(check_lines.as_u64().unwrap_or(0) > 0, "the automatic check, line by line");
+    submit(&rev1, "#decide", "assign-me", &[]).await;
+    notice_ok(&rev1, "assigned").await;
+    let supports = rev1.js("return !document.querySelector('textarea[name=override_reason]')", vec![]).await;
+    if supports == json!(false) {
+        // Too short a justification is refused with the reason.
+        submit(&rev1, "#decide", "approve", &[("override_reason", "ok")]).await;
+        assert!(rev1.text("[data-error]").await.is_some_and(|e| e.contains("20")), "the minimum length is said");
+        submit(&rev1, "#decide", "approve", &[("override_reason", "三局全胜对手一级，且为协会赛事记录在案，特批初段")])
+            .await;
+        notice_ok(&rev1, "the override proposed").await;
+        rev1.wait_for(
+            "awaiting the second reviewer",
+            "return document.querySelector('[data-case-status]')?.dataset.caseStatus === 'awaiting-confirmation'",
+        )
+        .await;
+        // The same reviewer cannot confirm it.
+        submit(&rev1, "#decide", "confirm", &[]).await;
+        assert!(rev1.text("[data-error]").await.is_some(), "the proposer is refused");
+        shoot(&rev1, &server.base, &format!("/office/cases/{case}"), "office-case-desktop", "zh-CN", "en").await;
+        // rev2 confirms.
+        let rev2 = driver.session(Viewport::PHONE, "en").await.unwrap();
+        rev2.login(&server.base, "rev2", PASSWORD).await;
+        rev2.open(&server.base, "/office").await;
+        rev2.wait_for(
+            "the override in rev2's queue",
+            &format!(
+                "return document.querySelector('[data-case=\"{case}\"]')?.dataset.status === 'awaiting-confirmation'"
+            ),
+        )
+        .await;
+        rev2.open(&server.base, &format!("/office/cases/{case}")).await;
+        shoot(&rev2, &server.base, &format!("/office/cases/{case}"), "office-case-phone", "en", "zh-CN").await;
+        submit(&rev2, "#decide", "confirm", &[]).await;
+        notice_ok(&rev2, "confirmed").await;
+    } else {
+        submit(&rev1, "#decide", "approve", &[]).await;
+        notice_ok(&rev1, "approved").await;
+        panic!(
+            "the check was expected not to support 1d for a 2k from three games; the four-eyes path was not exercised"
+        );
+    }
+    rev1.open(&server.base, &format!("/office/cases/{case}")).await;
+    rev1.wait_for(
+        "the certificate issued",
+        "return document.querySelector('[data-case-status]')?.dataset.caseStatus === 'issued'",
+    )
+    .await;
+    let confirmed = rev1.text("#case").await.unwrap();
+    assert!(confirmed.contains("rev1") && confirmed.contains("rev2"), "both reviewers named: {confirmed}");
+    let serial = rev1
+        .js("return document.querySelector('#certificate [data-certificate]').dataset.certificate", vec![])
+        .await
+        .as_str()
+        .unwrap()
+        .to_string();
+
+    // The certificate page's QR link opens the verification page, which says valid.
+    public.open(&server.base, &format!("/certificates/{serial}")).await;
+    public.wait_for("the QR code", "return !!document.querySelector('[data-qr] svg')").await;
+    shoot_both(&driver, &server, None, &format!("/certificates/{serial}"), "certificate").await;
+    let link = public
+        .js("return document.querySelector('[data-qr-link]').getAttribute('href')", vec![])
+        .await
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(link.starts_with(&server.base) && link.contains(&serial), "{link}");
+    public.open("", &link).await;
+    let verdict =
+        public.wait_for("the verdict", "return document.querySelector('[data-verdict]')?.dataset.verdict").await;
+    assert_eq!(verdict, json!("valid"));
+    shoot_both(&driver, &server, None, &format!("/verify?serial={serial}"), "verify-valid").await;
+    // Pasting the certificate's text gives the same answer.
+    let text = rc
+        .get_certificate(pb::GetCertificateRequest { serial: serial.clone() })
+        .await
+        .unwrap()
+        .into_inner()
+        .certificate;
+    public.open(&server.base, "/verify").await;
+    public.fill("textarea[name=certificate]", &text).await;
+    submit(&public, "#verify-form", "verify", &[]).await;
+    assert_eq!(
+        public.wait_for("the pasted verdict", "return document.querySelector('[data-verdict]')?.dataset.verdict").await,
+        json!("valid")
+    );
+    // An altered certificate fails, and the page says why.
+    public.open(&server.base, "/verify").await;
+    public.fill("textarea[name=certificate]", &text.replace("grade: 1d", "grade: 9d")).await;
+    submit(&public, "#verify-form", "verify", &[]).await;
+    let altered = public
+        .wait_for("the altered verdict", "return document.querySelector('[data-verdict]')?.dataset.verdict")
+        .await;
+    assert_ne!(altered, json!("valid"));
+
+    // Revoked: the same link now says revoked.
+    rev1.open(&server.base, &format!("/office/cases/{case}")).await;
+    submit(&rev1, "#certificate", "revoke-certificate", &[("reason", "成绩经查作废（第23.1条）")]).await;
+    notice_ok(&rev1, "revoked").await;
+    public.open("", &link).await;
+    assert_eq!(
+        public
+            .wait_for(
+                "the verdict after revocation",
+                "return document.querySelector('[data-verdict]')?.dataset.verdict"
+            )
+            .await,
+        json!("revoked")
+    );
+    shoot_both(&driver, &server, None, &format!("/verify?serial={serial}"), "verify-revoked").await;
+    shoot_both(&driver, &server, None, "/office/revocations", "revocations").await;
+    let _ = games;
+}
