@@ -181,7 +181,7 @@ async fn an_organiser_runs_a_swiss_of_three_rounds_through_the_pages_and_the_pub
         )
         .await;
         // The pairing explained on the page.
-        let first = format!("#results tr[data-table='1']");
+        let first = "#results tr[data-table='1']";
         org.click(&format!("{first} [data-action=explain]")).await;
         org.wait_for("the explanation", "return document.querySelector('[data-explanation]')?.textContent.length > 20")
             .await;

@@ -511,7 +511,7 @@ pub async fn render(
                                         input type="hidden" name="correction" value=(if g.result.is_empty() { "" } else { "on" });
                                         select name="outcome" aria-label=(t(lang, "col-result")) {
                                             @for (v, k) in [("B+", "result-black-wins"), ("W+", "result-white-wins"), ("draw", "result-draw"), ("both-lose", "result-both-lose"), ("void", "result-void")] {
-                                                option value=(v) { (t(lang, k)) }
+                                                option value=(v) selected[g.result.trim_end_matches('!') == v] { (t(lang, k)) }
                                             }
                                         }
                                         label.check { input type="checkbox" name="forfeit" value="on"; (t(lang, "desk-forfeit")) }

@@ -96,19 +96,21 @@ pub fn rating_chart(lang: Lang, ratings: &[pb::RatingChanged]) -> Option<String>
             .margin(12)
             .x_label_area_size(28)
             .y_label_area_size(48)
-            .build_cartesian_2d(0f64..(n.max(2) as f64 + 1.0), (lo - pad)..(hi + pad))
+            .build_cartesian_2d(0i32..(i32::try_from(n).unwrap_or(i32::MAX - 1) + 1), (lo - pad)..(hi + pad))
             .ok()?;
         chart
             .configure_mesh()
             .x_desc(t(lang, "profile-chart-x"))
             .y_desc(t(lang, "profile-rating"))
-            .x_label_formatter(&|x| format!("{x:.0}"))
+            .x_labels(n.min(12) + 2)
+            .x_label_formatter(&|x| x.to_string())
             .y_label_formatter(&|y| format!("{y:.0}"))
             .light_line_style(RGBColor(235, 235, 235))
             .draw()
             .ok()?;
         let ink = RGBColor(20, 90, 160);
-        let points: Vec<(f64, f64)> = values.iter().enumerate().map(|(i, v)| ((i + 1) as f64, *v)).collect();
+        let points: Vec<(i32, f64)> =
+            values.iter().enumerate().map(|(i, v)| (i32::try_from(i + 1).unwrap_or(i32::MAX), *v)).collect();
         chart.draw_series(LineSeries::new(points.clone(), ink.stroke_width(2))).ok()?;
         chart.draw_series(points.iter().map(|p| Circle::new(*p, 3, ink.filled()))).ok()?;
         root.present().ok()?;
