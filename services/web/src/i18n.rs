@@ -159,7 +159,8 @@ mod tests {
             used.insert(format!("desk-field-{f}"));
         }
         for v in [
-            "created", "register", "imported", "start", "pair", "forbid", "fix", "bye", "result", "withdraw", "publish",
+            "created", "register", "imported", "start", "pair", "forbid", "fix", "bye", "result", "withdraw",
+            "publish", "team", "line-up",
         ] {
             used.insert(format!("desk-done-{v}"));
         }

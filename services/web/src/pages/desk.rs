@@ -75,6 +75,16 @@ fn number(form: &HashMap<String, String>, name: &str, lang: Lang) -> Result<u32,
         .ok_or_else(|| ta(lang, "desk-bad-number", &[("field", t(lang, &format!("desk-field-{name}")))]))
 }
 
+/// Player numbers written `1, 2, 3` (or with spaces or Chinese commas).
+fn numbers(text: &str, lang: Lang) -> Result<Vec<u32>, String> {
+    let parsed: Result<Vec<u32>, _> =
+        text.split([',', '，', ' ', '、']).filter(|p| !p.is_empty()).map(str::parse::<u32>).collect();
+    match parsed {
+        Ok(v) if !v.is_empty() && v.len() <= 20 => Ok(v),
+        _ => Err(ta(lang, "desk-bad-number", &[("field", t(lang, "desk-team-members"))])),
+    }
+}
+
 fn rid(form: &HashMap<String, String>) -> String {
     let r = field(form, "rid");
     if r.is_empty() || r.len() > 64 { request_id() } else { r.to_string() }
@@ -434,6 +444,7 @@ pub async fn render(
     let can_pair = phase == "running"
         && latest.is_none_or(|p| p.completed)
         && (summary.rounds_planned == 0 || summary.rounds_paired < summary.rounds_planned);
+    let team = summary.format.to_lowercase().contains("team");
     let body = html! {
         h1 { (title) }
         p.small data-phase=(phase) {
@@ -462,6 +473,16 @@ pub async fn render(
                     (csrf_field(viewer))
                     label { (t(lang, "desk-import-file")) input type="file" name="file" accept=".csv,text/csv" required; }
                     button type="submit" data-action="preview-import" { (t(lang, "desk-import-preview")) }
+                }
+                @if team {
+                    h3 { (t(lang, "desk-register-team")) }
+                    form.grid method="post" action=(action("team")) {
+                        (csrf_field(viewer)) (rid_field())
+                        label { (t(lang, "desk-team-number")) input name="team" type="number" min="1" required; }
+                        label { (t(lang, "desk-field-name")) input name="name" required; }
+                        label { (t(lang, "desk-team-members")) input name="members" required placeholder="1, 2, 3"; }
+                        button type="submit" data-action="register-team" { (t(lang, "desk-register-team")) }
+                    }
                 }
                 h3 { (t(lang, "desk-start")) }
                 form.inline method="post" action=(action("start")) {
@@ -551,6 +572,18 @@ pub async fn render(
                         @for (v, k) in [("full", "bye-full-point"), ("half", "bye-half-point"), ("zero", "bye-zero-point")] { option value=(v) { (t(lang, k)) } }
                     }
                     button type="submit" data-action="grant-bye" { (t(lang, "desk-bye")) }
+                }
+            }
+            @if team {
+                section.card id="line-up" {
+                    h2 { (ta(lang, "desk-line-up", &[("round", next_round.to_string())])) }
+                    form.inline method="post" action=(action("line-up")) {
+                        (csrf_field(viewer)) (rid_field())
+                        input type="hidden" name="round" value=(next_round);
+                        input name="team" type="number" min="1" required aria-label=(t(lang, "desk-team-number")) placeholder=(t(lang, "desk-team-number"));
+                        input name="members" required aria-label=(t(lang, "desk-team-members")) placeholder="1, 2, 3";
+                        button type="submit" data-action="submit-line-up" { (t(lang, "desk-submit-line-up")) }
+                    }
                 }
             }
             section.card id="withdraw" {
@@ -673,6 +706,28 @@ pub async fn act(
                     snapshot,
                 };
                 s.register_player(bearer(&token, r)).await.map(sequence)
+            }
+            "team" => {
+                let members = numbers(field(&form, "members"), lang)?;
+                let r = pb::RegisterTeamRequest {
+                    tournament_id: tid,
+                    request_id,
+                    team: n("team")?,
+                    name: field(&form, "name").to_string(),
+                    members,
+                };
+                s.register_team(bearer(&token, r)).await.map(sequence)
+            }
+            "line-up" => {
+                let players = numbers(field(&form, "members"), lang)?;
+                let r = pb::SubmitLineUpRequest {
+                    tournament_id: tid,
+                    request_id,
+                    round: n("round")?,
+                    team: n("team")?,
+                    players,
+                };
+                s.submit_line_up(bearer(&token, r)).await.map(sequence)
             }
             "start" => s
                 .start_tournament(bearer(&token, pb::TournamentRequest { tournament_id: tid, request_id }))
