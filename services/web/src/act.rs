@@ -200,14 +200,7 @@ fn side(lang: Lang, s: &SideForm) -> Result<pb::ClockSide, Refusal> {
 
 /// The status's answer for the page.
 fn status_refusal(lang: Lang, status: &Status) -> Refusal {
-    let http = match status.code() {
-        Code::InvalidArgument => StatusCode::BAD_REQUEST,
-        Code::PermissionDenied => StatusCode::FORBIDDEN,
-        Code::NotFound => StatusCode::NOT_FOUND,
-        Code::Unauthenticated => StatusCode::UNAUTHORIZED,
-        Code::FailedPrecondition | Code::AlreadyExists => StatusCode::CONFLICT,
-        _ => StatusCode::SERVICE_UNAVAILABLE,
-    };
+    let http = crate::pages::http_status(status);
     match rejection_of(status) {
         Some(r) => refuse(http, &r.code, refusal(lang, &r.code, &r.message)),
         None if status.code() == Code::Unauthenticated => refuse(http, "signed_out", t(lang, "refusal-signed-out")),
@@ -216,10 +209,7 @@ fn status_refusal(lang: Lang, status: &Status) -> Refusal {
 }
 
 fn authed<T>(member: &Member, message: T) -> Request<T> {
-    let mut request = Request::new(message);
-    let value = format!("Bearer {}", member.token).parse().expect("a token is ASCII");
-    request.metadata_mut().insert("authorization", value);
-    request
+    crate::pages::bearer(&member.token, message)
 }
 
 fn point(lang: Lang, vertex: &str, size: u8) -> Result<pb::Point, Refusal> {

@@ -6,7 +6,7 @@
 //! cache lifetime.
 //!
 //! * [`session`] — who is asking: the session cookie (HttpOnly, SameSite=Lax, Secure under TLS) carries
-//!   an API token with the account's claims, checked against the account's log on every request, so
+//!   an API token with the account's claims, checked against the account's folded log on every request, so
 //!   a disabled account is logged out at once; the CSRF token (double-submit cookie, compared in
 //!   constant time) that every form and `fetch` POST carries; the language (`?lang=`, the `lang`
 //!   cookie, `Accept-Language`, else Chinese).

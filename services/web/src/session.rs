@@ -2,8 +2,9 @@
 //!
 //! * The session cookie `wq_session` holds an API token (the same JWT `weiqi token` issues, signed by
 //!   the server's secret) with the account's roles. It is HttpOnly, SameSite=Lax, `Secure` when the
-//!   site is served over TLS, and lasts 14 days. Every request checks it against the account's log,
-//!   so a disabled account (or one whose roles changed) is logged out or re-scoped at once.
+//!   site is served over TLS, and lasts 14 days. Every request checks it against the account as the
+//!   index has folded it from its log (the log itself for an account not folded yet), so a disabled
+//!   account (or one whose roles changed) is logged out or re-scoped at its next request.
 //! * The CSRF token is a double-submit cookie `wq_csrf` (random, HttpOnly, SameSite=Lax) that each
 //!   page repeats in its forms (`<input name=csrf>`) and in `<meta name=csrf-token>` for `fetch`
 //!   (`x-csrf-token` header). A POST whose token is missing or differs is refused with 403 and does
@@ -122,7 +123,12 @@ impl Web {
     /// The member a session token stands for, if it verifies and the account is enabled.
     async fn member(&self, token: &str) -> Option<Member> {
         let claims = self.auth.verify(token).ok()?;
-        let account = self.accounts.get(&claims.sub).await.ok().flatten()?;
+        // The index follows the account logs (and feeds the authority's deny list), so it is read
+        // first; an account it has not folded yet (created a moment ago) is read from its log.
+        let account = match self.index.account(&claims.sub) {
+            Some(account) => account,
+            None => self.accounts.get(&claims.sub).await.ok().flatten()?,
+        };
         if account.disabled.is_some() {
             return None;
         }

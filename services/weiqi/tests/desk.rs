@@ -9,54 +9,24 @@
 //! Screenshots of each desk and public page (desktop and phone, zh-CN and en) are written to
 //! `$CARGO_TARGET_TMPDIR/web-screenshots/`.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use std::path::Path;
 use std::time::Duration;
 
+use common::{PASSWORD, bearer, driver, screenshots, signed_in};
 use serde_json::json;
-use weiqi_browser::{BrowserError, Driver, Server, Session, Viewport};
+use weiqi_browser::{Driver, Server, Session, Viewport};
 use weiqi_proto::v1 as pb;
 
 const WEIQI: &str = env!("CARGO_BIN_EXE_weiqi");
-const PASSWORD: &str = "correct horse battery";
 
-fn screenshots() -> PathBuf {
-    PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("web-screenshots")
-}
-
-async fn driver() -> Option<Driver> {
-    match Driver::start().await {
-        Ok(d) => Some(d),
-        Err(BrowserError::External(e)) => weiqi_testkit::skip_or_fail::<Driver>(Err(e)),
-        Err(e) => panic!("{e}"),
-    }
-}
-
-fn bearer<T>(m: T, token: &str) -> tonic::Request<T> {
-    let mut r = tonic::Request::new(m);
-    r.metadata_mut().insert("authorization", format!("Bearer {token}").parse().unwrap());
-    r
-}
-
-fn token(server: &Server, sub: &str, role: &str) -> String {
-    let data = server.data_dir().to_str().unwrap().to_string();
-    server.weiqi(&["token", "--sub", sub, "--role", role, "--event", "*", "--data-dir", &data]).trim().to_string()
-}
-
-/// Screenshots of the page open on `session` in its language and in `other`.
+/// Screenshots of `path`, opened on `session` in `lang`, in both languages.
 async fn shoot(session: &Session, base: &str, path: &str, name: &str, lang: &str, other: &str) {
-    let dir = screenshots();
-    session.open(base, &format!("{path}{}lang={lang}", if path.contains('?') { '&' } else { '?' })).await;
+    let sep = if path.contains('?') { '&' } else { '?' };
+    session.open(base, &format!("{path}{sep}lang={lang}")).await;
     session.wait_for("the page", &format!("return document.documentElement.lang === '{lang}'")).await;
-    session.screenshot(&dir.join(format!("{name}-{lang}.png"))).await;
-    session.open(base, &format!("{path}{}lang={other}", if path.contains('?') { '&' } else { '?' })).await;
-    session
-        .wait_for("the page in the other language", &format!("return document.documentElement.lang === '{other}'"))
-        .await;
-    session.screenshot(&dir.join(format!("{name}-{other}.png"))).await;
-    session.open(base, &format!("{path}{}lang={lang}", if path.contains('?') { '&' } else { '?' })).await;
-    session
-        .wait_for("the page back in its language", &format!("return document.documentElement.lang === '{lang}'"))
-        .await;
+    common::shoot(session, base, path, name, lang, other).await;
 }
 
 /// Desktop and phone screenshots of `path` for a signed-in `name`.
@@ -64,10 +34,10 @@ async fn shoot_both(driver: &Driver, server: &Server, who: Option<&str>, path: &
     for (viewport, suffix, lang, other) in
         [(Viewport::DESKTOP, "desktop", "zh-CN", "en"), (Viewport::PHONE, "phone", "en", "zh-CN")]
     {
-        let s = driver.session(viewport, lang).await.unwrap();
-        if let Some(who) = who {
-            s.login(&server.base, who, PASSWORD).await;
-        }
+        let s = match who {
+            Some(who) => signed_in(driver, &server.base, viewport, lang, who).await,
+            None => driver.session(viewport, lang).await.unwrap(),
+        };
         s.open(&server.base, path).await;
         shoot(&s, &server.base, path, &format!("{name}-{suffix}"), lang, other).await;
         s.close().await;
@@ -108,8 +78,7 @@ async fn an_organiser_runs_a_swiss_of_three_rounds_through_the_pages_and_the_pub
     server.start();
     const T: &str = "spring-swiss";
 
-    let org = driver.session(Viewport::DESKTOP, "zh-CN").await.unwrap();
-    org.login(&server.base, "org", PASSWORD).await;
+    let org = signed_in(&driver, &server.base, Viewport::DESKTOP, "zh-CN", "org").await;
     org.open(&server.base, "/desk").await;
     org.wait_for("the desk", "return !!document.querySelector('[data-action=create-tournament]')").await;
     // A refusal first: a bad id is explained and nothing is created.
@@ -170,8 +139,7 @@ async fn an_organiser_runs_a_swiss_of_three_rounds_through_the_pages_and_the_pub
     submit(&org, "#register", "start-tournament", &[]).await;
     notice_ok(&org, "the tournament started").await;
 
-    let referee = driver.session(Viewport::PHONE, "zh-CN").await.unwrap();
-    referee.login(&server.base, "ref", PASSWORD).await;
+    let referee = signed_in(&driver, &server.base, Viewport::PHONE, "zh-CN", "ref").await;
     for round in 1..=3u32 {
         submit(&org, "#rounds", "pair-round", &[]).await;
         notice_ok(&org, &format!("round {round} paired")).await;
@@ -215,8 +183,8 @@ async fn an_organiser_runs_a_swiss_of_three_rounds_through_the_pages_and_the_pub
     shoot(&org, &server.base, &format!("/desk/tournaments/{T}"), "desk-tournament-desktop", "zh-CN", "en").await;
 
     // What the API answers.
-    let api = token(&server, "auditor", "spectator");
-    let organiser = token(&server, "org", "organiser");
+    let api = server.token("auditor", "spectator");
+    let organiser = server.token("org", "organiser");
     let mut tc = TournamentServiceClient::connect(format!("http://{}", server.grpc)).await.unwrap();
     let standings = tc
         .get_standings(bearer(pb::GetTournamentStandingsRequest { tournament_id: T.into(), offset: 0, limit: 0 }, &api))
@@ -310,7 +278,7 @@ async fn rated_game(server: &Server, organiser: &str, black: &str, white: &str, 
         .unwrap()
         .into_inner();
     let game = created.game_id;
-    let loser_token = token(server, loser, "player");
+    let loser_token = server.token(loser, "player");
     games
         .resign(bearer(pb::GameRequest { game_id: game.clone(), request_id: format!("resign-{n}") }, &loser_token))
         .await
@@ -331,7 +299,7 @@ async fn a_rank_application_is_reviewed_confirmed_by_a_second_reviewer_verified_
     server.add_account("rev1", &["reviewer"], "审核员甲", PASSWORD);
     server.add_account("rev2", &["reviewer"], "审核员乙", PASSWORD);
     server.start();
-    let organiser = token(&server, "org", "organiser");
+    let organiser = server.token("org", "organiser");
     let mut rc = RankingServiceClient::connect(format!("http://{}", server.grpc)).await.unwrap();
     for (id, zh, latin, rank) in [("li", "李明", "Li Ming", "2k"), ("wang", "王芳", "Wang Fang", "1k")] {
         rc.register_player(bearer(
@@ -352,10 +320,9 @@ async fn a_rank_application_is_reviewed_confirmed_by_a_second_reviewer_verified_
         .unwrap();
     }
     // Three rated games, li winning each.
-    let mut games = Vec::new();
     for n in 0..3 {
         let (black, white) = if n % 2 == 0 { ("li", "wang") } else { ("wang", "li") };
-        games.push(rated_game(&server, &organiser, black, white, "wang", n).await);
+        rated_game(&server, &organiser, black, white, "wang", n).await;
     }
 
     // The profile shows the rating chart once the games are rated.
@@ -379,8 +346,7 @@ async fn a_rank_application_is_reviewed_confirmed_by_a_second_reviewer_verified_
     shoot_both(&driver, &server, None, "/players/li", "profile").await;
 
     // li applies for 1 dan with the games as evidence.
-    let li = driver.session(Viewport::PHONE, "zh-CN").await.unwrap();
-    li.login(&server.base, "li", PASSWORD).await;
+    let li = signed_in(&driver, &server.base, Viewport::PHONE, "zh-CN", "li").await;
     li.open(&server.base, "/account/rank").await;
     li.wait_for("the application form", "return document.querySelectorAll('[data-evidence]').length === 3").await;
     li.js("document.querySelectorAll('[data-evidence]').forEach(e => e.checked = true)", vec![]).await;
@@ -396,8 +362,7 @@ async fn a_rank_application_is_reviewed_confirmed_by_a_second_reviewer_verified_
         .to_string();
 
     // rev1 takes it and, the check not supporting it, proposes an override.
-    let rev1 = driver.session(Viewport::DESKTOP, "zh-CN").await.unwrap();
-    rev1.login(&server.base, "rev1", PASSWORD).await;
+    let rev1 = signed_in(&driver, &server.base, Viewport::DESKTOP, "zh-CN", "rev1").await;
     rev1.open(&server.base, "/office").await;
     rev1.wait_for("the case in the queue", &format!("return !!document.querySelector('[data-case=\"{case}\"]')")).await;
     shoot(&rev1, &server.base, "/office", "office-queue-desktop", "zh-CN", "en").await;
@@ -429,8 +394,7 @@ async fn a_rank_application_is_reviewed_confirmed_by_a_second_reviewer_verified_
         assert!(rev1.text("[data-error]").await.is_some(), "the proposer is refused");
         shoot(&rev1, &server.base, &format!("/office/cases/{case}"), "office-case-desktop", "zh-CN", "en").await;
         // rev2 confirms.
-        let rev2 = driver.session(Viewport::PHONE, "en").await.unwrap();
-        rev2.login(&server.base, "rev2", PASSWORD).await;
+        let rev2 = signed_in(&driver, &server.base, Viewport::PHONE, "en", "rev2").await;
         rev2.open(&server.base, "/office").await;
         rev2.wait_for(
             "the override in rev2's queue",
@@ -520,5 +484,4 @@ async fn a_rank_application_is_reviewed_confirmed_by_a_second_reviewer_verified_
     );
     shoot_both(&driver, &server, None, &format!("/verify?serial={serial}"), "verify-revoked").await;
     shoot_both(&driver, &server, None, "/office/revocations", "revocations").await;
-    let _ = games;
 }

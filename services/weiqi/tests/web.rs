@@ -4,27 +4,16 @@
 //! Screenshots (lobby, a game in play, the scoring phase, a finished game; desktop and phone; zh-CN
 //! and en) are written to `$CARGO_TARGET_TMPDIR/web-screenshots/`.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use std::path::Path;
 use std::time::Duration;
 
+use common::{PASSWORD, bearer, driver, screenshots, shoot, signed_in};
 use serde_json::json;
-use weiqi_browser::{BrowserError, Driver, Server, Session, Viewport, play};
+use weiqi_browser::{Server, Session, Viewport, play};
 
 const WEIQI: &str = env!("CARGO_BIN_EXE_weiqi");
-const PASSWORD: &str = "correct horse battery";
-
-fn screenshots() -> PathBuf {
-    PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("web-screenshots")
-}
-
-/// The driver, or the skip policy (missing chromium: skip, unless WEIQI_REQUIRE_EXTERNAL=1).
-async fn driver() -> Option<Driver> {
-    match Driver::start().await {
-        Ok(d) => Some(d),
-        Err(BrowserError::External(e)) => weiqi_testkit::skip_or_fail::<Driver>(Err(e)),
-        Err(e) => panic!("{e}"),
-    }
-}
 
 fn server(dir: &Path, nats: Option<&str>) -> Server {
     let s = Server::new(Path::new(WEIQI), &dir.join("data"), nats);
@@ -41,18 +30,6 @@ async fn challenge(server: &Server, li: &Session, wang: &Session) -> String {
     weiqi_browser::site::challenge(&server.base, li, "wang", wang, 9).await
 }
 
-async fn shoot(session: &Session, base: &str, path: &str, name: &str, lang: &str, other: &str) {
-    let dir = screenshots();
-    session.screenshot(&dir.join(format!("{name}-{lang}.png"))).await;
-    let sep = if path.contains('?') { '&' } else { '?' };
-    session.open(base, &format!("{path}{sep}lang={other}")).await;
-    session.wait_for("the page in the other language", &format!("return document.documentElement.lang === '{other}' && (!document.querySelector('#board') || !!document.querySelector('[data-vertex]'))")).await;
-    tokio::time::sleep(Duration::from_millis(300)).await;
-    session.screenshot(&dir.join(format!("{name}-{other}.png"))).await;
-    session.open(base, &format!("{path}{sep}lang={lang}")).await;
-    session.wait_for("the page back in its language", &format!("return document.documentElement.lang === '{lang}' && (!document.querySelector('#board') || !!document.querySelector('[data-vertex]'))")).await;
-}
-
 /// The moves of the test game: Black builds a wall on E, White on F (then White invades at B5 and dies).
 fn walls() -> Vec<(&'static str, &'static str)> {
     let black = ["E5", "E4", "E6", "E3", "E7", "E2", "E8", "E1", "E9"];
@@ -66,10 +43,8 @@ async fn game_to_the_count(nats: Option<&str>, with_screenshots: bool) {
     let mut server = server(dir.path(), nats);
     server.start();
     let base = server.base.clone();
-    let li = driver.session(Viewport::DESKTOP, "zh-CN").await.unwrap();
-    let wang = driver.session(Viewport::PHONE, "en").await.unwrap();
-    li.login(&base, "li", PASSWORD).await;
-    wang.login(&base, "wang", PASSWORD).await;
+    let li = signed_in(&driver, &base, Viewport::DESKTOP, "zh-CN", "li").await;
+    let wang = signed_in(&driver, &base, Viewport::PHONE, "en", "wang").await;
     let game = challenge(&server, &li, &wang).await;
     if with_screenshots {
         let lobby = driver.session(Viewport::DESKTOP, "zh-CN").await.unwrap();
@@ -160,10 +135,8 @@ async fn a_ko_is_refused_with_the_reason_and_the_board_left_as_it_was_and_specta
     let mut server = server(dir.path(), None);
     server.start();
     let base = server.base.clone();
-    let li = driver.session(Viewport::DESKTOP, "en").await.unwrap();
-    let wang = driver.session(Viewport::DESKTOP, "zh-CN").await.unwrap();
-    li.login(&base, "li", PASSWORD).await;
-    wang.login(&base, "wang", PASSWORD).await;
+    let li = signed_in(&driver, &base, Viewport::DESKTOP, "en", "li").await;
+    let wang = signed_in(&driver, &base, Viewport::DESKTOP, "zh-CN", "wang").await;
     let game = challenge(&server, &li, &wang).await;
     // A spectator, not signed in, follows the game from the start.
     let spectator = driver.session(Viewport::PHONE, "en").await.unwrap();
@@ -241,10 +214,8 @@ async fn both_pages_reconnect_after_the_gateway_restarts_and_the_game_goes_on() 
     let mut server = server(dir.path(), None);
     server.start();
     let base = server.base.clone();
-    let li = driver.session(Viewport::DESKTOP, "en").await.unwrap();
-    let wang = driver.session(Viewport::PHONE, "en").await.unwrap();
-    li.login(&base, "li", PASSWORD).await;
-    wang.login(&base, "wang", PASSWORD).await;
+    let li = signed_in(&driver, &base, Viewport::DESKTOP, "en", "li").await;
+    let wang = signed_in(&driver, &base, Viewport::PHONE, "en", "wang").await;
     let game = challenge(&server, &li, &wang).await;
     play(&li, &wang, "E5", "black").await;
     play(&wang, &li, "C3", "white").await;
@@ -283,10 +254,8 @@ async fn logins_are_checked_limited_and_csrf_protected_and_a_disabled_account_is
     let mut server = server(dir.path(), None);
     server.start();
     let base = server.base.clone();
-    let li = driver.session(Viewport::DESKTOP, "en").await.unwrap();
-    let root = driver.session(Viewport::DESKTOP, "en").await.unwrap();
-    li.login(&base, "li", PASSWORD).await;
-    root.login(&base, "root", PASSWORD).await;
+    let li = signed_in(&driver, &base, Viewport::DESKTOP, "en", "li").await;
+    let root = signed_in(&driver, &base, Viewport::DESKTOP, "en", "root").await;
 
     // A POST without the CSRF token is refused and changes nothing.
     let status = li.client.execute_async(
@@ -427,12 +396,9 @@ async fn a_referee_warns_and_pauses_from_the_panel_and_a_player_has_no_panel_and
     let mut server = server(dir.path(), None);
     server.start();
     let base = server.base.clone();
-    let li = driver.session(Viewport::DESKTOP, "en").await.unwrap();
-    let wang = driver.session(Viewport::DESKTOP, "en").await.unwrap();
-    let referee = driver.session(Viewport::DESKTOP, "zh-CN").await.unwrap();
-    li.login(&base, "li", PASSWORD).await;
-    wang.login(&base, "wang", PASSWORD).await;
-    referee.login(&base, "ref", PASSWORD).await;
+    let li = signed_in(&driver, &base, Viewport::DESKTOP, "en", "li").await;
+    let wang = signed_in(&driver, &base, Viewport::DESKTOP, "en", "wang").await;
+    let referee = signed_in(&driver, &base, Viewport::DESKTOP, "zh-CN", "ref").await;
     let game = challenge(&server, &li, &wang).await;
     play(&li, &wang, "E5", "black").await;
     assert_eq!(
@@ -493,10 +459,8 @@ async fn a_nigiri_challenge_is_guessed_on_the_page_and_the_game_starts() {
     let mut server = server(dir.path(), None);
     server.start();
     let base = server.base.clone();
-    let li = driver.session(Viewport::DESKTOP, "zh-CN").await.unwrap();
-    let wang = driver.session(Viewport::PHONE, "zh-CN").await.unwrap();
-    li.login(&base, "li", PASSWORD).await;
-    wang.login(&base, "wang", PASSWORD).await;
+    let li = signed_in(&driver, &base, Viewport::DESKTOP, "zh-CN", "li").await;
+    let wang = signed_in(&driver, &base, Viewport::PHONE, "zh-CN", "wang").await;
     // An open challenge (to anyone) with nigiri, and one declined.
     li.open(&base, "/").await;
     li.js("document.querySelector('#challenge select[name=size]').value = '13'; document.querySelector('#challenge select[name=color]').value = 'nigiri';", vec![]).await;
@@ -569,8 +533,7 @@ async fn the_first_administrator_link_works_once_and_the_administrator_makes_acc
     admin.fill("form[action='/admin/accounts'] input[name=password]", PASSWORD).await;
     admin.click("[data-action=create-account]").await;
     admin.wait_for("the new account", "return !!document.querySelector('tr[data-account=sun]')").await;
-    let player = driver.session(Viewport::PHONE, "en").await.unwrap();
-    player.login(&server.base, "sun", PASSWORD).await;
+    let player = signed_in(&driver, &server.base, Viewport::PHONE, "en", "sun").await;
     assert_eq!(player.js("return !!document.querySelector('#challenge')", vec![]).await, json!(true));
     // Self-registration is closed until the administrator opens it; a registered player is in the
     // player registry under the same name, and signed in at once.
@@ -622,15 +585,7 @@ async fn a_tournaments_public_page_shows_what_get_standings_answers() {
     let dir = tempfile::tempdir().unwrap();
     let mut server = server(dir.path(), None);
     server.start();
-    let data = server.data_dir().to_str().unwrap().to_string();
-    let organiser =
-        server.weiqi(&["token", "--sub", "organiser", "--role", "organiser", "--event", "*", "--data-dir", &data]);
-    let organiser = organiser.trim().to_string();
-    fn bearer<T>(m: T, token: &str) -> tonic::Request<T> {
-        let mut r = tonic::Request::new(m);
-        r.metadata_mut().insert("authorization", format!("Bearer {token}").parse().unwrap());
-        r
-    }
+    let organiser = server.token("organiser", "organiser");
     macro_rules! req {
         ($m:expr) => {
             bearer($m, &organiser)

@@ -80,6 +80,12 @@ impl Server {
         String::from_utf8_lossy(&out.stdout).into_owned()
     }
 
+    /// `weiqi token --sub SUB --role ROLE --event '*'` against this server's data: an API token.
+    pub fn token(&self, sub: &str, role: &str) -> String {
+        let data = self.data_dir.to_str().expect("a UTF-8 data directory").to_string();
+        self.weiqi(&["token", "--sub", sub, "--role", role, "--event", "*", "--data-dir", &data]).trim().to_string()
+    }
+
     /// The data directory.
     pub fn data_dir(&self) -> &Path {
         &self.data_dir

@@ -1,5 +1,5 @@
 //! `/admin/accounts`: administrators create accounts, grant and revoke roles, disable and enable
-//! them. A disabled account's sessions stop at its next request (each request reads the account's
+//! them. A disabled account's sessions stop at its next request (each request checks the account's
 //! log), and so do its API tokens' web sessions.
 
 use std::sync::Arc;

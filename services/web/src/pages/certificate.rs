@@ -13,8 +13,7 @@ use axum::response::Response;
 use maud::{Markup, PreEscaped, html};
 use weiqi_proto::v1 as pb;
 
-use super::desk::http_status;
-use super::{csrf_field, csrf_refused, message, page, status_text};
+use super::{Uploaded, csrf_field, csrf_refused, http_status, message, page, status_text};
 use crate::Web;
 use crate::i18n::{Lang, t, ta, try_t};
 use crate::session::csrf_ok;
@@ -159,14 +158,7 @@ async fn check(web: &Web, lang: Lang, text: &str) -> Result<pb::VerifyCertificat
 pub async fn verify_get(State(web): State<Arc<Web>>, RawQuery(q): RawQuery, headers: HeaderMap) -> Response {
     let viewer = web.viewer(&headers, q.as_deref()).await;
     let lang = viewer.lang;
-    let serial = q
-        .as_deref()
-        .unwrap_or_default()
-        .split('&')
-        .filter_map(|kv| kv.split_once('='))
-        .find(|(k, _)| *k == "serial")
-        .map(|(_, v)| v.to_string())
-        .filter(|s| serial_ok(s));
+    let serial = super::params(q.as_deref()).remove("serial").filter(|s| serial_ok(s));
     let mut text = String::new();
     let mut answer = None;
     if let (Some(serial), Some(r)) = (serial, web.ranking.clone()) {
@@ -205,29 +197,15 @@ fn render_verify(
 }
 
 /// `POST /verify`: a pasted or uploaded certificate.
-pub async fn verify_post(State(web): State<Arc<Web>>, headers: HeaderMap, mut multipart: Multipart) -> Response {
+pub async fn verify_post(State(web): State<Arc<Web>>, headers: HeaderMap, multipart: Multipart) -> Response {
     let viewer = web.viewer(&headers, None).await;
     let lang = viewer.lang;
-    let (mut csrf, mut pasted, mut file) = (None, String::new(), String::new());
-    let mut too_big = false;
-    while let Ok(Some(part)) = multipart.next_field().await {
-        let name = part.name().unwrap_or_default().to_string();
-        let Ok(bytes) = part.bytes().await else { break };
-        if bytes.len() > MAX_BYTES {
-            too_big = true;
-            continue;
-        }
-        let value = String::from_utf8_lossy(&bytes).into_owned();
-        match name.as_str() {
-            "csrf" => csrf = Some(value),
-            "certificate" => pasted = value,
-            "file" => file = value,
-            _ => {}
-        }
-    }
-    if !csrf_ok(&headers, csrf.as_deref()) {
+    let Uploaded { mut fields, too_big } = Uploaded::read(multipart, MAX_BYTES).await;
+    if !csrf_ok(&headers, fields.get("csrf").map(String::as_str)) {
         return csrf_refused(&web, &viewer);
     }
+    // Kept as sent: the signature covers the text.
+    let (pasted, file) = (fields.remove("certificate").unwrap_or_default(), fields.remove("file").unwrap_or_default());
     if too_big {
         let why = ta(lang, "import-too-big", &[("kb", (MAX_BYTES / 1024).to_string())]);
         return render_verify(&web, &viewer, "", Some(Err((StatusCode::PAYLOAD_TOO_LARGE, why))));

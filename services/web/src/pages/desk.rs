@@ -23,10 +23,12 @@ use weiqi_proto::v1 as pb;
 use weiqi_proto::v1::tournament_service_server::TournamentService;
 
 use super::tournament::{pairings_table, standings_table};
-use super::{bearer, csrf_field, csrf_refused, message, notice, page, redirect, request_id, status_text};
+use super::{
+    acting, bearer, csrf_field, http_status, message, notice, page, redirect, request_id, status_text, with_status,
+};
 use crate::Web;
 use crate::i18n::{Lang, t, ta, try_t};
-use crate::session::{Member, Viewer, csrf_ok};
+use crate::session::{Member, Viewer};
 
 /// The formats the create form offers, by the pairing core's names.
 pub const FORMATS: [&str; 11] = [
@@ -75,6 +77,15 @@ fn number(form: &HashMap<String, String>, name: &str, lang: Lang) -> Result<u32,
         .ok_or_else(|| ta(lang, "desk-bad-number", &[("field", t(lang, &format!("desk-field-{name}")))]))
 }
 
+/// A bye's kind as the forms name it (`full`, `half`, `zero`).
+fn bye_kind(value: &str) -> pb::tournament_config::ByeKind {
+    match value {
+        "half" => pb::tournament_config::ByeKind::HalfPoint,
+        "zero" => pb::tournament_config::ByeKind::ZeroPoint,
+        _ => pb::tournament_config::ByeKind::FullPoint,
+    }
+}
+
 /// Player numbers written `1, 2, 3` (or with spaces or Chinese commas).
 fn numbers(text: &str, lang: Lang) -> Result<Vec<u32>, String> {
     let parsed: Result<Vec<u32>, _> =
@@ -86,8 +97,7 @@ fn numbers(text: &str, lang: Lang) -> Result<Vec<u32>, String> {
 }
 
 fn rid(form: &HashMap<String, String>) -> String {
-    let r = field(form, "rid");
-    if r.is_empty() || r.len() > 64 { request_id() } else { r.to_string() }
+    super::form_request_id(form.get("rid").map(String::as_str))
 }
 
 /// `GET /desk`: the tournaments, and the form to create one.
@@ -191,9 +201,7 @@ async fn render_list(
         }
     };
     let status = if note.as_ref().is_some_and(|n| !n.0) { StatusCode::BAD_REQUEST } else { StatusCode::OK };
-    let mut r = page(web, viewer, &t(lang, "desk-title"), body, &[]);
-    *r.status_mut() = status;
-    r
+    with_status(page(web, viewer, &t(lang, "desk-title"), body, &[]), status)
 }
 
 fn phase_text(lang: Lang, phase: &str) -> String {
@@ -280,11 +288,7 @@ pub fn create_request(form: &HashMap<String, String>, lang: Lang) -> Result<pb::
         _ => return Err(ta(lang, "desk-bad-number", &[("field", t(lang, "desk-field-size"))])),
     };
     let no_show = number(form, "no_show", lang)?;
-    let bye = match field(form, "bye") {
-        "half" => pb::tournament_config::ByeKind::HalfPoint,
-        "zero" => pb::tournament_config::ByeKind::ZeroPoint,
-        _ => pb::tournament_config::ByeKind::FullPoint,
-    };
+    let bye = bye_kind(field(form, "bye"));
     let ranking: Vec<String> = field(form, "ranking")
         .split([',', '，', ' '])
         .map(str::trim)
@@ -324,13 +328,14 @@ pub async fn create(
     headers: HeaderMap,
     Form(form): Form<HashMap<String, String>>,
 ) -> Response {
-    let viewer = web.viewer(&headers, None).await;
-    if !csrf_ok(&headers, form.get("csrf").map(String::as_str)) {
-        return csrf_refused(&web, &viewer);
-    }
+    let (viewer, member) = match acting(&web, &headers, form.get("csrf").map(String::as_str), staff, "desk-only").await
+    {
+        Ok(v) => v,
+        Err(refused) => return refused,
+    };
     let lang = viewer.lang;
-    let (Some(member), Some(s)) = (staff(&viewer), service(&web)) else {
-        return message(&web, &viewer, StatusCode::FORBIDDEN, &t(lang, "desk-only"));
+    let Some(s) = service(&web) else {
+        return message(&web, &viewer, StatusCode::NOT_FOUND, &t(lang, "tournament-not-found"));
     };
     let request = match create_request(&form, lang) {
         Ok(r) => r,
@@ -400,15 +405,7 @@ pub async fn page_get(
 ) -> Response {
     let viewer = web.viewer(&headers, q.as_deref()).await;
     let lang = viewer.lang;
-    let query: HashMap<String, String> = q
-        .as_deref()
-        .map(|q| {
-            q.split('&')
-                .filter_map(|kv| kv.split_once('='))
-                .map(|(k, v)| (k.to_string(), v.replace('+', " ")))
-                .collect()
-        })
-        .unwrap_or_default();
+    let query = super::params(q.as_deref());
     let note = query.get("done").and_then(|d| try_t(lang, &format!("desk-done-{d}"))).map(|text| (true, text));
     let explain = query.get("explain").cloned();
     render(&web, &viewer, &id, note, None, explain).await
@@ -669,13 +666,14 @@ pub async fn act(
     headers: HeaderMap,
     Form(form): Form<HashMap<String, String>>,
 ) -> Response {
-    let viewer = web.viewer(&headers, None).await;
-    if !csrf_ok(&headers, form.get("csrf").map(String::as_str)) {
-        return csrf_refused(&web, &viewer);
-    }
+    let (viewer, member) = match acting(&web, &headers, form.get("csrf").map(String::as_str), staff, "desk-only").await
+    {
+        Ok(v) => v,
+        Err(refused) => return refused,
+    };
     let lang = viewer.lang;
-    let (Some(member), Some(s)) = (staff(&viewer), service(&web)) else {
-        return message(&web, &viewer, StatusCode::FORBIDDEN, &t(lang, "desk-only"));
+    let Some(s) = service(&web) else {
+        return message(&web, &viewer, StatusCode::NOT_FOUND, &t(lang, "tournament-not-found"));
     };
     let token = member.token.clone();
     let tid = id.clone();
@@ -752,11 +750,7 @@ pub async fn act(
                 s.fix_pairing(bearer(&token, r)).await.map(sequence)
             }
             "bye" => {
-                let kind = match field(&form, "kind") {
-                    "half" => pb::tournament_config::ByeKind::HalfPoint,
-                    "zero" => pb::tournament_config::ByeKind::ZeroPoint,
-                    _ => pb::tournament_config::ByeKind::FullPoint,
-                };
+                let kind = bye_kind(field(&form, "kind"));
                 let r = pb::GrantByeRequest {
                     tournament_id: tid,
                     request_id,
@@ -807,28 +801,13 @@ pub async fn act(
             settle(&web, &token, &id, reached).await;
             redirect(&format!("/desk/tournaments/{id}?done={verb}"), vec![])
         }
-        Ok(Err(status)) => {
-            let mut r = render(&web, &viewer, &id, Some((false, status_text(lang, &status))), None, None).await;
-            *r.status_mut() = http_status(&status);
-            r
-        }
+        Ok(Err(status)) => with_status(
+            render(&web, &viewer, &id, Some((false, status_text(lang, &status))), None, None).await,
+            http_status(&status),
+        ),
         Err(why) => {
-            let mut r = render(&web, &viewer, &id, Some((false, why)), None, None).await;
-            *r.status_mut() = StatusCode::BAD_REQUEST;
-            r
+            with_status(render(&web, &viewer, &id, Some((false, why)), None, None).await, StatusCode::BAD_REQUEST)
         }
-    }
-}
-
-/// The HTTP status of a refusal.
-pub fn http_status(status: &tonic::Status) -> StatusCode {
-    match status.code() {
-        tonic::Code::InvalidArgument => StatusCode::BAD_REQUEST,
-        tonic::Code::PermissionDenied => StatusCode::FORBIDDEN,
-        tonic::Code::NotFound => StatusCode::NOT_FOUND,
-        tonic::Code::Unauthenticated => StatusCode::UNAUTHORIZED,
-        tonic::Code::FailedPrecondition | tonic::Code::AlreadyExists => StatusCode::CONFLICT,
-        _ => StatusCode::SERVICE_UNAVAILABLE,
     }
 }
 

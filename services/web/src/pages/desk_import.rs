@@ -19,10 +19,9 @@ use maud::{Markup, html};
 use weiqi_proto::v1 as pb;
 
 use super::desk::{render, staff};
-use super::{bearer, csrf_field, csrf_refused, message, redirect, request_id, status_text};
+use super::{Uploaded, acting, bearer, csrf_field, message, redirect, request_id, status_text, with_status};
 use crate::Web;
 use crate::i18n::{Lang, t, ta};
-use crate::session::csrf_ok;
 
 /// The largest file the desk reads (a national championship's field is well under this).
 pub const MAX_BYTES: usize = 512 * 1024;
@@ -192,34 +191,22 @@ pub async fn import(
     State(web): State<Arc<Web>>,
     Path(id): Path<String>,
     headers: HeaderMap,
-    mut multipart: Multipart,
+    multipart: Multipart,
 ) -> Response {
-    let viewer = web.viewer(&headers, None).await;
-    let lang = viewer.lang;
-    let (mut csrf, mut text, mut commit, mut rid) = (None, None, false, String::new());
-    let mut too_big = false;
-    while let Ok(Some(part)) = multipart.next_field().await {
-        let name = part.name().unwrap_or_default().to_string();
-        let Ok(bytes) = part.bytes().await else { break };
-        if bytes.len() > MAX_BYTES {
-            too_big = true;
-            continue;
-        }
-        let value = String::from_utf8_lossy(&bytes).into_owned();
-        match name.as_str() {
-            "csrf" => csrf = Some(value),
-            "file" | "csv" if !value.trim().is_empty() => text = Some(value),
-            "commit" => commit = value == "on",
-            "rid" => rid = value.chars().filter(|c| c.is_ascii_alphanumeric() || *c == '-').take(64).collect(),
-            _ => {}
-        }
-    }
-    if !csrf_ok(&headers, csrf.as_deref()) {
-        return csrf_refused(&web, &viewer);
-    }
-    let (Some(member), Some(s)) = (staff(&viewer), web.tournaments.clone()) else {
-        return message(&web, &viewer, StatusCode::FORBIDDEN, &t(lang, "desk-only"));
+    let upload = Uploaded::read(multipart, MAX_BYTES).await;
+    let (viewer, member) = match acting(&web, &headers, Some(upload.get("csrf")), staff, "desk-only").await {
+        Ok(v) => v,
+        Err(refused) => return refused,
     };
+    let lang = viewer.lang;
+    let Some(s) = web.tournaments.clone() else {
+        return message(&web, &viewer, StatusCode::NOT_FOUND, &t(lang, "tournament-not-found"));
+    };
+    let commit = upload.get("commit") == "on";
+    let rid: String = upload.get("rid").chars().filter(|c| c.is_ascii_alphanumeric() || *c == '-').take(64).collect();
+    // The confirm form sends the checked text back; the first upload sends the file.
+    let text = [upload.get("file"), upload.get("csv")].into_iter().find(|t| !t.is_empty()).map(str::to_string);
+    let too_big = upload.too_big;
     if too_big {
         let why = ta(lang, "import-too-big", &[("kb", (MAX_BYTES / 1024).to_string())]);
         return with_status(
@@ -264,17 +251,12 @@ pub async fn import(
             );
             return with_status(
                 render(&web, &viewer, &id, Some((false, why)), None, None).await,
-                super::desk::http_status(&e),
+                super::http_status(&e),
             );
         }
     }
     super::desk::settle(&web, &member.token, &id, reached).await;
     redirect(&format!("/desk/tournaments/{id}?done=imported"), vec![])
-}
-
-fn with_status(mut r: Response, status: StatusCode) -> Response {
-    *r.status_mut() = status;
-    r
 }
 
 #[cfg(test)]

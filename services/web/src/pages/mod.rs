@@ -213,6 +213,82 @@ pub fn status_text(lang: Lang, status: &tonic::Status) -> String {
     }
 }
 
+/// The HTTP status of a gRPC refusal.
+pub fn http_status(status: &tonic::Status) -> StatusCode {
+    match status.code() {
+        tonic::Code::InvalidArgument => StatusCode::BAD_REQUEST,
+        tonic::Code::PermissionDenied => StatusCode::FORBIDDEN,
+        tonic::Code::NotFound => StatusCode::NOT_FOUND,
+        tonic::Code::Unauthenticated => StatusCode::UNAUTHORIZED,
+        tonic::Code::FailedPrecondition | tonic::Code::AlreadyExists => StatusCode::CONFLICT,
+        _ => StatusCode::SERVICE_UNAVAILABLE,
+    }
+}
+
+/// `response` with `status`.
+pub fn with_status(mut response: Response, status: StatusCode) -> Response {
+    *response.status_mut() = status;
+    response
+}
+
+/// A query string's parameters, percent-decoded (the last of a repeated name wins).
+pub fn params(query: Option<&str>) -> std::collections::HashMap<String, String> {
+    serde_urlencoded::from_str(query.unwrap_or_default()).unwrap_or_default()
+}
+
+/// A form POST that may act: the viewer (once the form's CSRF token checks) and the member `may`
+/// lets act; else the page that refuses it (403 with `refused` as the reason).
+///
+/// # Errors
+/// The refusal page: a missing or wrong CSRF token, or a viewer `may` does not let act.
+pub async fn acting(
+    web: &Web,
+    headers: &axum::http::HeaderMap,
+    csrf: Option<&str>,
+    may: fn(&Viewer) -> Option<&crate::session::Member>,
+    refused: &str,
+) -> Result<(Viewer, crate::session::Member), Response> {
+    let viewer = web.viewer(headers, None).await;
+    if !crate::session::csrf_ok(headers, csrf) {
+        return Err(csrf_refused(web, &viewer));
+    }
+    match may(&viewer).cloned() {
+        Some(member) => Ok((viewer, member)),
+        None => Err(message(web, &viewer, StatusCode::FORBIDDEN, &t(viewer.lang, refused))),
+    }
+}
+
+/// A multipart form's text fields.
+#[derive(Debug, Default)]
+pub struct Uploaded {
+    /// Each field at most the size allowed, by name (an empty file input is an empty field).
+    pub fields: std::collections::HashMap<String, String>,
+    /// Some field was larger than allowed (and left out).
+    pub too_big: bool,
+}
+
+impl Uploaded {
+    /// Reads every field of `multipart`, leaving out those larger than `max` bytes.
+    pub async fn read(mut multipart: axum::extract::Multipart, max: usize) -> Uploaded {
+        let mut uploaded = Uploaded::default();
+        while let Ok(Some(part)) = multipart.next_field().await {
+            let name = part.name().unwrap_or_default().to_string();
+            let Ok(bytes) = part.bytes().await else { break };
+            if bytes.len() > max {
+                uploaded.too_big = true;
+                continue;
+            }
+            uploaded.fields.insert(name, String::from_utf8_lossy(&bytes).into_owned());
+        }
+        uploaded
+    }
+
+    /// The field `name`, trimmed ("" if absent).
+    pub fn get(&self, name: &str) -> &str {
+        self.fields.get(name).map_or("", |v| v.trim())
+    }
+}
+
 /// A notice above a desk's page: done (`role=status`) or refused (`role=alert`, `data-error`).
 pub fn notice(note: Option<&(bool, String)>) -> Markup {
     html! {
@@ -226,6 +302,14 @@ pub fn notice(note: Option<&(bool, String)>) -> Markup {
 /// A fresh request id (each form submission is one command).
 pub fn request_id() -> String {
     uuid::Uuid::new_v4().to_string()
+}
+
+/// The request id a form was drawn with (so sending it twice is one command), else a fresh one.
+pub fn form_request_id(sent: Option<&str>) -> String {
+    match sent.map(str::trim) {
+        Some(r) if !r.is_empty() && r.len() <= 64 => r.to_string(),
+        _ => request_id(),
+    }
 }
 
 /// JSON for a `<script type="application/json">` block (no `</script>` can close it early).

@@ -20,8 +20,11 @@ use weiqi_gateway::auth::Role;
 use weiqi_proto::v1 as pb;
 use weiqi_proto::v1::ranking_service_server::RankingService;
 
-use super::desk::{http_status, rid_field};
-use super::{bearer, csrf_field, csrf_refused, message, notice, page, redirect, status_text};
+use super::desk::rid_field;
+use super::{
+    acting, bearer, csrf_field, csrf_refused, form_request_id, http_status, message, notice, page, redirect,
+    status_text, with_status,
+};
 use crate::Web;
 use crate::i18n::{Lang, t, ta, try_t};
 use crate::session::{Member, Viewer, csrf_ok};
@@ -50,11 +53,6 @@ pub fn status_name(status: i32) -> &'static str {
 
 fn status_text_of(lang: Lang, status: i32) -> String {
     t(lang, &format!("case-status-{}", status_name(status)))
-}
-
-fn query_map(q: Option<&str>) -> HashMap<String, String> {
-    q.map(|q| q.split('&').filter_map(|kv| kv.split_once('=')).map(|(k, v)| (k.to_string(), v.to_string())).collect())
-        .unwrap_or_default()
 }
 
 fn cases_table(lang: Lang, cases: &[pb::CaseView], link: bool) -> Markup {
@@ -93,7 +91,7 @@ pub async fn queue(State(web): State<Arc<Web>>, RawQuery(q): RawQuery, headers: 
     let (Some(member), Some(r)) = (reviewer(&viewer), ranking(&web)) else {
         return message(&web, &viewer, StatusCode::FORBIDDEN, &t(lang, "office-only"));
     };
-    let all = query_map(q.as_deref()).get("all").is_some_and(|v| v == "1");
+    let all = super::params(q.as_deref()).get("all").is_some_and(|v| v == "1");
     let cases = match r.review_queue(bearer(&member.token, pb::ReviewQueueRequest { all })).await {
         Ok(c) => c.into_inner().cases,
         Err(e) => return message(&web, &viewer, http_status(&e), &status_text(lang, &e)),
@@ -121,7 +119,7 @@ pub async fn case_get(
     headers: HeaderMap,
 ) -> Response {
     let viewer = web.viewer(&headers, q.as_deref()).await;
-    let note = query_map(q.as_deref())
+    let note = super::params(q.as_deref())
         .get("done")
         .and_then(|d| try_t(viewer.lang, &format!("office-done-{d}")))
         .map(|text| (true, text));
@@ -244,17 +242,17 @@ pub async fn case_act(
     headers: HeaderMap,
     Form(form): Form<HashMap<String, String>>,
 ) -> Response {
-    let viewer = web.viewer(&headers, None).await;
-    if !csrf_ok(&headers, form.get("csrf").map(String::as_str)) {
-        return csrf_refused(&web, &viewer);
-    }
+    let (viewer, member) =
+        match acting(&web, &headers, form.get("csrf").map(String::as_str), reviewer, "office-only").await {
+            Ok(v) => v,
+            Err(refused) => return refused,
+        };
     let lang = viewer.lang;
-    let (Some(member), Some(r)) = (reviewer(&viewer), ranking(&web)) else {
-        return message(&web, &viewer, StatusCode::FORBIDDEN, &t(lang, "office-only"));
+    let Some(r) = ranking(&web) else {
+        return message(&web, &viewer, StatusCode::SERVICE_UNAVAILABLE, &t(lang, "refusal-unavailable"));
     };
     let token = member.token.clone();
-    let request_id =
-        form.get("rid").filter(|r| !r.is_empty() && r.len() <= 64).cloned().unwrap_or_else(super::request_id);
+    let request_id = form_request_id(form.get("rid").map(String::as_str));
     let text = |name: &str| form.get(name).map_or("", |v| v.trim()).to_string();
     let outcome = match verb.as_str() {
         "assign" => r
@@ -287,9 +285,7 @@ pub async fn case_act(
     match outcome {
         Ok(()) => redirect(&format!("/office/cases/{id}?done={verb}"), vec![]),
         Err(e) => {
-            let mut response = render_case(&web, &viewer, &id, Some((false, status_text(lang, &e)))).await;
-            *response.status_mut() = http_status(&e);
-            response
+            with_status(render_case(&web, &viewer, &id, Some((false, status_text(lang, &e)))).await, http_status(&e))
         }
     }
 }
@@ -393,7 +389,7 @@ pub async fn apply(
     let (Some(member), Some(r)) = (viewer.member.as_ref(), ranking(&web)) else {
         return super::redirect("/login?next=/account/rank", vec![]);
     };
-    let request_id = Some(one("rid")).filter(|r| !r.is_empty() && r.len() <= 64).unwrap_or_else(super::request_id);
+    let request_id = form_request_id(Some(&one("rid")));
     let a = pb::ApplyForRankRequest {
         request_id,
         player_id: String::new(),
@@ -410,10 +406,6 @@ pub async fn apply(
                 ta(lang, "apply-opened", &[("id", c.case_id.clone()), ("status", status_text_of(lang, c.status))]);
             render_apply(&web, &viewer, Some((true, text))).await
         }
-        Err(e) => {
-            let mut response = render_apply(&web, &viewer, Some((false, status_text(lang, &e)))).await;
-            *response.status_mut() = http_status(&e);
-            response
-        }
+        Err(e) => with_status(render_apply(&web, &viewer, Some((false, status_text(lang, &e)))).await, http_status(&e)),
     }
 }

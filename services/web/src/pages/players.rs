@@ -13,22 +13,12 @@ use maud::{Markup, PreEscaped, html};
 use plotters::prelude::*;
 use weiqi_proto::v1 as pb;
 
-use super::desk::http_status;
-use super::{message, page, status_text};
+use super::{http_status, message, page, status_text};
 use crate::Web;
 use crate::i18n::{Lang, t, ta};
 
 /// The bands of the leaderboard, as the ranking service names them.
 pub const BANDS: [&str; 6] = ["pro", "high-dan", "dan", "sdk", "ddk", "unranked"];
-
-fn query(q: Option<&str>, key: &str) -> String {
-    q.unwrap_or_default()
-        .split('&')
-        .filter_map(|kv| kv.split_once('='))
-        .find(|(k, _)| *k == key)
-        .map(|(_, v)| v.replace('+', " "))
-        .unwrap_or_default()
-}
 
 /// `GET /players?band=dan&region=shanghai`.
 pub async fn leaderboard(State(web): State<Arc<Web>>, RawQuery(q): RawQuery, headers: HeaderMap) -> Response {
@@ -37,10 +27,16 @@ pub async fn leaderboard(State(web): State<Arc<Web>>, RawQuery(q): RawQuery, hea
     let Some(r) = web.ranking.clone() else {
         return message(&web, &viewer, StatusCode::NOT_FOUND, &t(lang, "refusal-unavailable"));
     };
-    let band = query(q.as_deref(), "band");
+    let query = super::params(q.as_deref());
+    let band = query.get("band").cloned().unwrap_or_default();
     let band = if BANDS.contains(&band.as_str()) { band } else { String::new() };
-    let region: String =
-        query(q.as_deref(), "region").chars().filter(|c| c.is_alphanumeric() || *c == '-').take(40).collect();
+    let region: String = query
+        .get("region")
+        .map_or("", String::as_str)
+        .chars()
+        .filter(|c| c.is_alphanumeric() || *c == '-')
+        .take(40)
+        .collect();
     let request = pb::LeaderboardRequest { band: band.clone(), region: region.clone(), offset: 0, limit: 100 };
     let board = match r.leaderboard(tonic::Request::new(request)).await {
         Ok(b) => b.into_inner(),

@@ -44,9 +44,7 @@ fn criterion(lang: Lang, name: &str) -> String {
 
 fn authed<T>(web: &Web, message: T) -> Request<T> {
     let token = web.auth.issue("web-public", &[Role::Spectator], &[], Duration::from_secs(60));
-    let mut r = Request::new(message);
-    r.metadata_mut().insert("authorization", format!("Bearer {token}").parse().expect("ASCII"));
-    r
+    super::bearer(&token, message)
 }
 
 pub fn standings_table(lang: Lang, s: &pb::TournamentStandings) -> Markup {
