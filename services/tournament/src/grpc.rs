@@ -16,6 +16,7 @@ use weiqi_pairing::event::{Correction, WithdrawalReason};
 use weiqi_pairing::explain::{Basis, explain_pairing};
 use weiqi_pairing::export::{H9Header, export_h9, pairings_csv, standings_csv};
 use weiqi_pairing::ids::{GameRef, PlayerId, TeamId};
+use weiqi_pairing::opengotha::export_opengotha;
 use weiqi_pairing::standings::standings;
 use weiqi_proto::v1 as pb;
 
@@ -352,7 +353,7 @@ impl pb::tournament_service_server::TournamentService for TournamentGateway {
         let id = r.tournament_id.clone();
         let kind = Kind::try_from(r.kind).unwrap_or(Kind::Unspecified);
         if kind == Kind::Unspecified {
-            return Err(invalid("missing_kind", "kind is required (standings CSV, pairings CSV or .h9)"));
+            return Err(invalid("missing_kind", "kind is required (standings CSV, pairings CSV, .h9 or OpenGotha)"));
         }
         let tid = id.clone();
         let out = self
@@ -380,6 +381,10 @@ impl pb::tournament_service_server::TournamentService for TournamentGateway {
                         basic_minutes: if r.h9_basic_minutes > 0 { r.h9_basic_minutes } else { basic as u32 },
                     };
                     (format!("{id}.h9"), "text/plain; charset=utf-8", export_h9(&t.core, &header))
+                }
+                Kind::Opengotha => {
+                    let planned = t.core.config.as_ref().map_or(0, |c| crate::convert::rounds_planned(&c.format));
+                    (format!("{id}.xml"), "application/xml; charset=utf-8", export_opengotha(&t.core, planned))
                 }
                 _ => (format!("{id}-standings.csv"), "text/csv", standings_csv(&t.core, &standings(&t.core))),
             })

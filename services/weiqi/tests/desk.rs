@@ -243,6 +243,47 @@ async fn an_organiser_runs_a_swiss_of_three_rounds_through_the_pages_and_the_pub
     let (status, _, _) = public.download(&href).await;
     assert_eq!(status, 403);
 
+    // The OpenGotha file the desk offers is the gRPC export, and reads back as the same 8 players in
+    // a new tournament's registration.
+    let (status, _, gotha) = org.download(&format!("/desk/tournaments/{T}/export/opengotha.xml")).await;
+    assert_eq!(status, 200, "{gotha}");
+    let gotha_export = tc
+        .export(bearer(
+            pb::ExportTournamentRequest {
+                tournament_id: T.into(),
+                kind: pb::export_tournament_request::Kind::Opengotha as i32,
+                ..Default::default()
+            },
+            &organiser,
+        ))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(gotha, gotha_export.content);
+    assert_eq!((gotha.matches("<Player ").count(), gotha.matches("<Game ").count()), (8, 12), "{gotha}");
+    org.open(&server.base, "/desk").await;
+    submit(
+        &org,
+        "#create",
+        "create-tournament",
+        &[("tournament_id", "autumn-swiss"), ("name", "2026 秋季积分赛"), ("format", "swiss"), ("rounds", "3")],
+    )
+    .await;
+    notice_ok(&org, "the second tournament created").await;
+    let file = dir.path().join("spring.xml");
+    std::fs::write(&file, &gotha).unwrap();
+    org.upload("input[name=file]", &file).await;
+    submit(&org, "#register", "preview-import", &[]).await;
+    org.wait_for("the OpenGotha preview", "return document.querySelector('#import-preview')?.dataset.clean === 'true'")
+        .await;
+    assert_eq!(org.js("return document.querySelectorAll('tr[data-ok=true]').length", vec![]).await, json!(8));
+    shoot(&org, &server.base, "/desk/tournaments/autumn-swiss", "desk-registration-desktop", "zh-CN", "en").await;
+    org.upload("input[name=file]", &file).await;
+    submit(&org, "#register", "preview-import", &[]).await;
+    submit(&org, "#import-preview", "confirm-import", &[]).await;
+    notice_ok(&org, "the OpenGotha players registered").await;
+    assert!(org.text("[data-phase]").await.unwrap().contains('8'));
+
     // Printable sheets.
     for what in ["pairings", "slips", "standings"] {
         let (status, _, page) = org.download(&format!("/desk/tournaments/{T}/print/{what}")).await;

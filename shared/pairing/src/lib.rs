@@ -87,6 +87,7 @@ pub mod export;
 pub mod ids;
 pub mod lot;
 pub mod matching;
+pub mod opengotha;
 pub mod outcome;
 pub mod rank;
 pub mod ratio;

@@ -156,3 +156,46 @@ fn h9_table_for_the_european_database() {
     assert!(players[0].contains(" Li Wei ") || players.iter().any(|l| l.contains(" Li Wei ")));
     assert!(players.iter().any(|l| l.contains("Hangzhou,_West_Lake")));
 }
+
+#[test]
+fn an_opengotha_file_written_reads_back_with_its_players_games_and_results() {
+    use weiqi_pairing::opengotha::{GothaError, export_opengotha, read_players};
+    let mut s = after_two_rounds();
+    for g in s.state.rounds[1].games.clone() {
+        let game = GameRef { round: 2, table: g.paired.table };
+        s.run(Command::RecordResult { game, result: GameResult::win(Color::White) }).unwrap();
+    }
+    let xml = export_opengotha(&s.state, 2);
+    assert!(xml.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>"), "{xml}");
+    // The players read back as they were registered (the club's comma escaped and unescaped).
+    let players = read_players(&xml).unwrap();
+    let names: Vec<(String, String)> = players.iter().map(|p| (p.name.clone(), p.first_name.clone())).collect();
+    assert_eq!(
+        names,
+        [("Li", "Wei"), ("Wang", "Fang"), ("Zhang", "Min"), ("Chen", "Jie")]
+            .map(|(a, b)| (a.to_string(), b.to_string()))
+            .to_vec()
+    );
+    assert!(players.iter().all(|p| p.rank == "3D" && p.parsed_rank() == Some(Rank::Dan(3))));
+    assert_eq!(players[0].club, "Hangzhou, West Lake");
+    assert_eq!(players[0].egf_pin, Some(17000000));
+    assert_eq!(players[0].key(), "LIWEI");
+    // Every game, with the keys of its players and its result.
+    let games = xml.matches("<Game ").count();
+    assert_eq!(games, 4, "{xml}");
+    for g in &s.state.rounds[1].games {
+        let key = |id: PlayerId| players[(id.0 - 1) as usize].key();
+        let line = format!(
+            "<Game blackPlayer=\"{}\" handicap=\"0\" knownColor=\"true\" result=\"RESULT_WHITEWINS\" roundNumber=\"2\" tableNumber=\"{}\" whitePlayer=\"{}\"/>",
+            key(g.paired.black),
+            g.paired.table,
+            key(g.paired.white)
+        );
+        assert!(xml.contains(&line), "{line} in {xml}");
+    }
+    assert_eq!(xml.matches("RESULT_BLACKWINS").count(), 2);
+    assert!(xml.contains("numberOfRounds=\"2\"") && xml.contains("name=\"Hangzhou Open\""), "{xml}");
+    // Not a tournament file, or not XML at all.
+    assert_eq!(read_players("<Players/>"), Err(GothaError::NotATournament));
+    assert!(matches!(read_players("<Tournament><Player name=\"a\" </Tournament>"), Err(GothaError::Xml(_))));
+}

@@ -468,7 +468,7 @@ pub async fn render(
                 p.small { (t(lang, "desk-import-help")) }
                 form.grid method="post" action=(action("import")) enctype="multipart/form-data" {
                     (csrf_field(viewer))
-                    label { (t(lang, "desk-import-file")) input type="file" name="file" accept=".csv,text/csv" required; }
+                    label { (t(lang, "desk-import-file")) input type="file" name="file" accept=".csv,text/csv,.xml,application/xml" required; }
                     button type="submit" data-action="preview-import" { (t(lang, "desk-import-preview")) }
                 }
                 @if team {
@@ -607,6 +607,7 @@ pub async fn render(
                     a href={ "/desk/tournaments/" (id) "/export/standings.csv" } download data-export="standings-csv" { (t(lang, "desk-export-standings")) } " · "
                     a href={ "/desk/tournaments/" (id) "/export/pairings.csv" } download data-export="pairings-csv" { (t(lang, "desk-export-pairings")) } " · "
                     a href={ "/desk/tournaments/" (id) "/export/results.h9" } download data-export="h9" { (t(lang, "desk-export-h9")) } " · "
+                    a href={ "/desk/tournaments/" (id) "/export/opengotha.xml" } download data-export="opengotha" { (t(lang, "desk-export-opengotha")) } " · "
                     a href={ "/desk/tournaments/" (id) "/print/standings" } target="_blank" { (t(lang, "desk-print-standings")) }
                 }
             }
@@ -848,6 +849,7 @@ pub async fn export(
         "standings.csv" => Kind::StandingsCsv,
         "pairings.csv" => Kind::PairingsCsv,
         "results.h9" => Kind::H9,
+        "opengotha.xml" => Kind::Opengotha,
         _ => return message(&web, &viewer, StatusCode::NOT_FOUND, &t(lang, "desk-unknown-export")),
     };
     let r = pb::ExportTournamentRequest { tournament_id: id, kind: kind as i32, ..Default::default() };

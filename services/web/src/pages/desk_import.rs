@@ -1,11 +1,12 @@
-//! `POST /desk/tournaments/{id}/import`: players from a CSV file, previewed before anything is
-//! written.
+//! `POST /desk/tournaments/{id}/import`: players from a CSV file or an OpenGotha tournament file,
+//! previewed before anything is written.
 //!
 //! The file has a header row naming its columns, in English or Chinese, in any order:
 //! `account` (账号, required), `name_zh` (姓名), `name_latin` (拼音), `rank` (段位), `club`
 //! (俱乐部), `region` (地区), `country` (国家), `egd_pin`. The first upload only reads and checks it:
 //! the page shows every row with its errors (a missing account, a rank that is not a rank, an
-//! account twice, a PIN that is not a number, an unknown column). Only a file without errors can be
+//! account twice, a PIN that is not a number, an unknown column). An OpenGotha file (XML) gives its
+//! players, each with an account made from their OpenGotha key. Only a file without errors can be
 //! confirmed; confirming registers the rows in order, each with its own request id derived from the
 //! preview's, so confirming twice registers nobody twice.
 
@@ -69,8 +70,52 @@ fn column(name: &str) -> Option<&'static str> {
     })
 }
 
-/// Reads and checks a registration file (pure: no player is registered).
+/// Reads and checks a registration file, CSV or OpenGotha (pure: no player is registered).
 pub fn parse(text: &str) -> Parsed {
+    let mut parsed = if text.trim_start().starts_with('<') { read_opengotha(text) } else { read_csv(text) };
+    check(&mut parsed.rows);
+    if parsed.rows.is_empty() && parsed.errors.is_empty() {
+        parsed.errors.push(("import-empty", vec![]));
+    }
+    parsed
+}
+
+/// The players of an OpenGotha file. Its players have no account here: each is given one from their
+/// OpenGotha key in small letters (`LIMING` → `liming`), or `egd-<PIN>` when the key has no Latin
+/// letters; the preview shows it before anything is written.
+fn read_opengotha(text: &str) -> Parsed {
+    let mut parsed = Parsed::default();
+    match weiqi_pairing::opengotha::read_players(text) {
+        Err(e) => parsed.errors.push(("import-unreadable", vec![("reason", e.to_string())])),
+        Ok(players) => {
+            for (i, p) in players.into_iter().enumerate() {
+                let key: String =
+                    p.key().chars().filter(char::is_ascii_alphanumeric).collect::<String>().to_lowercase();
+                let account = match (key.is_empty(), p.egf_pin) {
+                    (false, _) => key,
+                    (true, Some(pin)) => format!("egd-{pin}"),
+                    (true, None) => String::new(),
+                };
+                let latin = format!("{} {}", p.name, p.first_name).trim().to_string();
+                let snapshot = pb::TournamentPlayerSnapshot {
+                    name_latin: if latin.is_ascii() { latin.clone() } else { String::new() },
+                    name_zh: if latin.is_ascii() { String::new() } else { latin },
+                    rank: p.rank.to_lowercase(),
+                    rating: p.rating,
+                    club: p.club,
+                    country: p.country,
+                    egd_pin: p.egf_pin.unwrap_or(0),
+                    ..Default::default()
+                };
+                parsed.rows.push(Row { line: i + 1, account, snapshot, errors: Vec::new() });
+            }
+        }
+    }
+    parsed
+}
+
+/// A CSV file with a header row (see the module doc).
+fn read_csv(text: &str) -> Parsed {
     let mut parsed = Parsed::default();
     let mut reader = csv::ReaderBuilder::new().flexible(true).trim(csv::Trim::All).from_reader(text.as_bytes());
     let headers = match reader.headers() {
@@ -90,7 +135,6 @@ pub fn parse(text: &str) -> Parsed {
         parsed.errors.push(("import-no-account-column", vec![]));
         return parsed;
     }
-    let mut seen = BTreeSet::new();
     for (i, record) in reader.records().enumerate() {
         let line = i + 2;
         let record = match record {
@@ -121,6 +165,16 @@ pub fn parse(text: &str) -> Parsed {
                 _ => {}
             }
         }
+        parsed.rows.push(row);
+    }
+    parsed
+}
+
+/// What is wrong with each row: no account or not an account name, an account twice, a rank that is
+/// not a rank, no name.
+fn check(rows: &mut [Row]) {
+    let mut seen = BTreeSet::new();
+    for row in rows {
         let id_ok = !row.account.is_empty()
             && row.account.len() <= 64
             && row.account.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
@@ -137,12 +191,7 @@ pub fn parse(text: &str) -> Parsed {
         if row.snapshot.name_zh.is_empty() && row.snapshot.name_latin.is_empty() {
             row.errors.push(("import-no-name", vec![]));
         }
-        parsed.rows.push(row);
     }
-    if parsed.rows.is_empty() && parsed.errors.is_empty() {
-        parsed.errors.push(("import-empty", vec![]));
-    }
-    parsed
 }
 
 fn say(lang: Lang, (key, args): &(&'static str, Vec<(&'static str, String)>)) -> String {
@@ -289,5 +338,27 @@ mod tests {
         assert!(!p.clean());
         assert_eq!(parse("name,rank\n李明,3d\n").errors[0].0, "import-no-account-column");
         assert_eq!(parse("account,name\n").errors[0].0, "import-empty");
+    }
+
+    #[test]
+    fn an_opengotha_file_gives_its_players_with_accounts_from_their_keys() {
+        let xml = r#"<?xml version="1.0" encoding="UTF-8"?>
+<Tournament dataVersion="201"><Players>
+<Player name="Csizmadia" firstName="Miklos" rank="11K" grade="12K" country="HU" club="BuPe" egfPin="16237463" rating="1035"/>
+<Player name="李" firstName="明" rank="4D" country="CN" club="" egfPin="17000001"/>
+<Player name="Nobody" firstName="" rank="40K"/>
+</Players></Tournament>"#;
+        let p = parse(xml);
+        let accounts: Vec<&str> = p.rows.iter().map(|r| r.account.as_str()).collect();
+        assert_eq!(accounts, ["csizmadiamiklos", "egd-17000001", "nobody"]);
+        let first = &p.rows[0].snapshot;
+        assert_eq!(
+            (first.name_latin.as_str(), first.rank.as_str(), first.egd_pin),
+            ("Csizmadia Miklos", "11k", 16237463)
+        );
+        assert_eq!((first.country.as_str(), first.club.as_str(), first.rating), ("HU", "BuPe", Some(1035)));
+        assert_eq!(p.rows[1].snapshot.name_zh, "李 明");
+        assert_eq!(p.rows[2].errors.iter().map(|e| e.0).collect::<Vec<_>>(), ["import-bad-rank"]);
+        assert_eq!(parse("<Players/>").errors[0].0, "import-unreadable");
     }
 }
