@@ -277,7 +277,7 @@ async fn an_organiser_runs_a_swiss_of_three_rounds_through_the_pages_and_the_pub
     org.wait_for("the OpenGotha preview", "return document.querySelector('#import-preview')?.dataset.clean === 'true'")
         .await;
     assert_eq!(org.js("return document.querySelectorAll('tr[data-ok=true]').length", vec![]).await, json!(8));
-    shoot(&org, &server.base, "/desk/tournaments/autumn-swiss", "desk-registration-desktop", "zh-CN", "en").await;
+    shoot_both(&driver, &server, Some("org"), "/desk/tournaments/autumn-swiss", "desk-registration").await;
     org.upload("input[name=file]", &file).await;
     submit(&org, "#register", "preview-import", &[]).await;
     submit(&org, "#import-preview", "confirm-import", &[]).await;
@@ -391,7 +391,9 @@ async fn a_rank_application_is_reviewed_confirmed_by_a_second_reviewer_verified_
     li.open(&server.base, "/account/rank").await;
     li.wait_for("the application form", "return document.querySelectorAll('[data-evidence]').length === 3").await;
     li.js("document.querySelectorAll('[data-evidence]').forEach(e => e.checked = true)", vec![]).await;
-    shoot(&li, &server.base, "/account/rank", "apply-phone", "zh-CN", "en").await;
+    shoot_both(&driver, &server, Some("li"), "/account/rank", "apply").await;
+    li.open(&server.base, "/account/rank").await;
+    li.wait_for("the application form again", "return document.querySelectorAll('[data-evidence]').length === 3").await;
     li.js("document.querySelectorAll('[data-evidence]').forEach(e => e.checked = true)", vec![]).await;
     submit(&li, "#apply", "apply-for-rank", &[("grade", "1d")]).await;
     notice_ok(&li, "the application").await;
@@ -406,7 +408,7 @@ async fn a_rank_application_is_reviewed_confirmed_by_a_second_reviewer_verified_
     let rev1 = signed_in(&driver, &server.base, Viewport::DESKTOP, "zh-CN", "rev1").await;
     rev1.open(&server.base, "/office").await;
     rev1.wait_for("the case in the queue", &format!("return !!document.querySelector('[data-case=\"{case}\"]')")).await;
-    shoot(&rev1, &server.base, "/office", "office-queue-desktop", "zh-CN", "en").await;
+    shoot_both(&driver, &server, Some("rev1"), "/office", "office-queue").await;
     rev1.open(&server.base, &format!("/office/cases/{case}")).await;
     assert_eq!(
         rev1.js("return document.querySelectorAll('#evidence [data-evidence-game]').length", vec![]).await,
@@ -525,4 +527,84 @@ async fn a_rank_application_is_reviewed_confirmed_by_a_second_reviewer_verified_
     );
     shoot_both(&driver, &server, None, &format!("/verify?serial={serial}"), "verify-revoked").await;
     shoot_both(&driver, &server, None, "/office/revocations", "revocations").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_team_event_is_registered_paired_and_scored_through_the_desk() {
+    use pb::tournament_service_client::TournamentServiceClient;
+    let Some(driver) = driver().await else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let mut server = Server::new(Path::new(WEIQI), &dir.path().join("data"), None);
+    server.add_account("org", &["organiser"], "组委会", PASSWORD);
+    server.start();
+    const T: &str = "club-teams";
+    let org = signed_in(&driver, &server.base, Viewport::DESKTOP, "en", "org").await;
+    org.open(&server.base, "/desk").await;
+    submit(
+        &org,
+        "#create",
+        "create-tournament",
+        &[
+            ("tournament_id", T),
+            ("name", "Club teams 俱乐部团体赛"),
+            ("format", "team"),
+            ("boards", "2"),
+            ("rounds", "1"),
+            ("over_the_board", "on"),
+        ],
+    )
+    .await;
+    notice_ok(&org, "the team event created").await;
+    let mut csv = String::from("account,name_latin,rank\n");
+    for i in 1..=8 {
+        csv.push_str(&format!("t{i},Player {i},{}k\n", i));
+    }
+    let file = dir.path().join("teams.csv");
+    std::fs::write(&file, csv).unwrap();
+    org.upload("input[name=file]", &file).await;
+    submit(&org, "#register", "preview-import", &[]).await;
+    submit(&org, "#import-preview", "confirm-import", &[]).await;
+    notice_ok(&org, "the players registered").await;
+    for team in 1..=4u32 {
+        let members = format!("{}, {}", 2 * team - 1, 2 * team);
+        let name = format!("Team {team}");
+        let team_n = team.to_string();
+        submit(&org, "#register", "register-team", &[("team", &team_n), ("name", &name), ("members", &members)]).await;
+        notice_ok(&org, &format!("team {team} registered")).await;
+    }
+    // A team with an unknown member is refused with the service's reason.
+    submit(&org, "#register", "register-team", &[("team", "5"), ("name", "Ghosts"), ("members", "40, 41")]).await;
+    assert!(org.text("[data-error]").await.is_some(), "an unknown member is refused");
+    submit(&org, "#register", "start-tournament", &[]).await;
+    notice_ok(&org, "started").await;
+    submit(&org, "#rounds", "pair-round", &[]).await;
+    notice_ok(&org, "paired").await;
+    let tables: Vec<u64> = org
+        .js("return [...document.querySelectorAll('#results tr[data-table]')].map(r => +r.dataset.table)", vec![])
+        .await
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_u64().unwrap())
+        .collect();
+    assert_eq!(tables.len(), 4, "two matches of two boards");
+    for table in tables {
+        let row = format!("#results tr[data-table='{table}']");
+        submit(&org, &row, "record-result", &[("outcome", "B+")]).await;
+        notice_ok(&org, &format!("table {table}")).await;
+    }
+    shoot(&org, &server.base, &format!("/desk/tournaments/{T}"), "desk-team-desktop", "en", "zh-CN").await;
+    let api = server.token("auditor", "spectator");
+    let mut tc = TournamentServiceClient::connect(format!("http://{}", server.grpc)).await.unwrap();
+    let standings = tc
+        .get_standings(bearer(pb::GetTournamentStandingsRequest { tournament_id: T.into(), offset: 0, limit: 0 }, &api))
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(standings.team, "{standings:?}");
+    assert_eq!(standings.rows.len(), 4);
+    let public = driver.session(Viewport::PHONE, "zh-CN").await.unwrap();
+    public.open(&server.base, &format!("/tournaments/{T}")).await;
+    let shown = public.js("return document.querySelectorAll('table.standings tbody tr').length", vec![]).await;
+    assert_eq!(shown, json!(4));
 }
