@@ -255,6 +255,18 @@ impl pb::tournament_service_server::TournamentService for TournamentGateway {
         self.run(&r.tournament_id, &r.request_id, &actor, cmd).await
     }
 
+    async fn preview_pairing(
+        &self,
+        request: Request<pb::PreviewPairingRequest>,
+    ) -> Result<Response<pb::TournamentPairings>, Status> {
+        let id = request.get_ref().tournament_id.clone();
+        self.staff(&request, &id).await?;
+        match self.service.preview_round(&id).await.map_err(|e| status(&e))? {
+            Some(p) => Ok(Response::new(p)),
+            None => Err(not_found(format!("no tournament {id}"))),
+        }
+    }
+
     async fn record_result(&self, request: Request<pb::RecordTournamentResultRequest>) -> Reply {
         let r = request.get_ref();
         let game = GameRef { round: r.round, table: r.table };

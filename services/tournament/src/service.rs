@@ -212,6 +212,42 @@ impl<L: EventLog> TournamentService<L> {
         Ok(self.runner.execute(Request::new(tournament_id, command_id, actor, command)).await?)
     }
 
+    /// The pairing `PairRound` would make now, as the round's pairings, without appending anything
+    /// (the organiser's draft: forbid or fix pairs and grant byes, and look again, before pairing).
+    /// The pairing is deterministic, so pairing next with nothing changed makes exactly this one.
+    ///
+    /// # Errors
+    /// The rejection `PairRound` would meet (not running, a round still open…); a bad id, an
+    /// unreachable log.
+    pub async fn preview_round(
+        &self,
+        tournament_id: &str,
+    ) -> Result<Option<weiqi_proto::v1::TournamentPairings>, ServiceError> {
+        check_tournament_id(tournament_id).map_err(|e| ServiceError::bad("bad_tournament_id", e.to_string()))?;
+        let now = self.now();
+        let outcome = self
+            .read(tournament_id, |t| {
+                let bodies = crate::aggregate::decide(t, &TournamentCommand::PairRound { round: None }, now)?;
+                let mut next = t.clone();
+                for b in &bodies {
+                    next.apply(b);
+                }
+                let round = next.core.current_round();
+                let mut draft = crate::projector::round_pairings(tournament_id, &next, round);
+                // A draft's games are not created: no game ids.
+                for g in draft.iter_mut().flat_map(|d| d.games.iter_mut()) {
+                    g.game_id.clear();
+                }
+                Ok::<_, ServiceRejection>(draft)
+            })
+            .await?;
+        match outcome {
+            None => Ok(None),
+            Some(Ok(view)) => Ok(view),
+            Some(Err(r)) => Err(ServiceError::Rejected(r)),
+        }
+    }
+
     /// Forgets cached tournaments (they are rebuilt from the log on the next command).
     pub fn evict_all(&self) {
         self.runner.forget_all();

@@ -164,6 +164,7 @@ mod tests {
         ] {
             used.insert(format!("desk-done-{v}"));
         }
+        used.insert("result-draft".to_string());
         for v in ["assign", "decide", "revoke"] {
             used.insert(format!("office-done-{v}"));
         }

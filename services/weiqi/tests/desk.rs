@@ -141,7 +141,29 @@ async fn an_organiser_runs_a_swiss_of_three_rounds_through_the_pages_and_the_pub
 
     let referee = signed_in(&driver, &server.base, Viewport::PHONE, "zh-CN", "ref").await;
     for round in 1..=3u32 {
-        submit(&org, "#rounds", "pair-round", &[]).await;
+        if round == 2 {
+            // The draft of round 2, a pair of it forbidden, the draft again without it: the round
+            // paired is the last draft.
+            org.click("[data-action=preview-pairing]").await;
+            org.wait_for("the draft", "return document.querySelector('#draft')?.dataset.draftRound === '2'").await;
+            let pairs = "return [...document.querySelectorAll('#draft tr[data-table]')].map(r => [+r.dataset.black, +r.dataset.white].sort((a, b) => a - b))";
+            let first = org.js(pairs, vec![]).await;
+            let (a, b) = (first[0][0].as_u64().unwrap().to_string(), first[0][1].as_u64().unwrap().to_string());
+            submit(&org, "#overrides", "forbid-pair", &[("a", &a), ("b", &b)]).await;
+            notice_ok(&org, "the pair forbidden").await;
+            org.click("[data-action=preview-pairing]").await;
+            org.wait_for("the draft again", "return document.querySelector('#draft')?.dataset.draftRound === '2'")
+                .await;
+            let second = org.js(pairs, vec![]).await;
+            assert!(!second.as_array().unwrap().contains(&first[0]), "the forbidden pair is gone: {second}");
+            shoot(&org, &server.base, &format!("/desk/tournaments/{T}?draft=1"), "desk-draft-desktop", "zh-CN", "en")
+                .await;
+            submit(&org, "#rounds", "pair-round", &[]).await;
+            let paired = org.js(&pairs.replace("#draft", "#results"), vec![]).await;
+            assert_eq!(paired, second, "the round paired is the last draft");
+        } else {
+            submit(&org, "#rounds", "pair-round", &[]).await;
+        }
         notice_ok(&org, &format!("round {round} paired")).await;
         org.wait_for(
             "the round's results table",

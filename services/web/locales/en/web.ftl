@@ -627,3 +627,7 @@ desk-line-up = Line-ups for round { $round }
 desk-submit-line-up = Submit the line-up
 desk-done-team = The team is registered.
 desk-done-line-up = The line-up is submitted.
+desk-preview = Draft of round { $round }
+desk-draft = Draft of round { $round } (not paired yet)
+desk-draft-help = Nothing is paired yet: forbid or fix pairs and grant byes below, look at the draft again, then pair the round.
+result-draft = not paired yet

@@ -627,3 +627,7 @@ desk-line-up = 第 { $round } 轮出场名单
 desk-submit-line-up = 提交出场名单
 desk-done-team = 队伍已报名。
 desk-done-line-up = 出场名单已提交。
+desk-preview = 预览第 { $round } 轮编排
+desk-draft = 第 { $round } 轮编排预览（尚未确定）
+desk-draft-help = 尚未编排：可在下方禁止相遇、指定对局或给予轮空，再次预览，然后编排本轮。
+result-draft = 尚未编排

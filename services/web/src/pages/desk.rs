@@ -406,9 +406,31 @@ pub async fn page_get(
     let viewer = web.viewer(&headers, q.as_deref()).await;
     let lang = viewer.lang;
     let query = super::params(q.as_deref());
-    let note = query.get("done").and_then(|d| try_t(lang, &format!("desk-done-{d}"))).map(|text| (true, text));
+    let mut note = query.get("done").and_then(|d| try_t(lang, &format!("desk-done-{d}"))).map(|text| (true, text));
     let explain = query.get("explain").cloned();
-    render(&web, &viewer, &id, note, None, explain).await
+    let mut draft = None;
+    if query.contains_key("draft")
+        && let (Some(member), Some(s)) = (staff(&viewer), service(&web))
+    {
+        let r = pb::PreviewPairingRequest { tournament_id: id.clone() };
+        match s.preview_pairing(bearer(&member.token, r)).await {
+            Ok(p) => {
+                let mut p = p.into_inner();
+                for g in &mut p.games {
+                    g.result = "draft".into();
+                }
+                draft = Some(html! {
+                    section.card id="draft" data-draft-round=(p.round) {
+                        h2 { (ta(lang, "desk-draft", &[("round", p.round.to_string())])) }
+                        p.small { (t(lang, "desk-draft-help")) }
+                        (pairings_table(lang, &p))
+                    }
+                });
+            }
+            Err(e) => note = Some((false, status_text(lang, &e))),
+        }
+    }
+    render(&web, &viewer, &id, note, draft, explain).await
 }
 
 /// The desk page of a tournament, with a notice and an import preview.
@@ -492,6 +514,8 @@ pub async fn render(
             section.card id="rounds" {
                 h2 { (t(lang, "desk-rounds")) }
                 @if can_pair {
+                    a.button href={ "/desk/tournaments/" (id) "?draft=1" } data-action="preview-pairing" { (ta(lang, "desk-preview", &[("round", next_round.to_string())])) }
+                    " "
                     form.inline method="post" action=(action("pair")) {
                         (csrf_field(viewer)) (rid_field())
                         input type="hidden" name="round" value=(next_round);
@@ -511,7 +535,7 @@ pub async fn render(
                     div.table-wrap { table {
                         thead { tr { th { (t(lang, "col-table")) } th { (t(lang, "black")) } th { (t(lang, "white")) } th { (t(lang, "col-result")) } th { (t(lang, "desk-enter-result")) } } }
                         tbody { @for g in &p.games {
-                            tr data-table=(g.table) data-result=(g.result) {
+                            tr data-table=(g.table) data-black=(g.black) data-white=(g.white) data-result=(g.result) {
                                 td { (g.table) }
                                 td { (g.black_name) " " span.rank { (g.black_rank) } " " span.small { "#" (g.black) } }
                                 td { (g.white_name) " " span.rank { (g.white_rank) } " " span.small { "#" (g.white) } }

@@ -96,7 +96,7 @@ pub fn pairings_table(lang: Lang, p: &pb::TournamentPairings) -> Markup {
                     } }
                     tbody {
                         @for g in &p.games {
-                            tr data-table=(g.table) {
+                            tr data-table=(g.table) data-black=(g.black) data-white=(g.white) {
                                 td { (g.table) }
                                 td { (g.black_name) " " span.rank { (g.black_rank) } }
                                 td { (g.white_name) " " span.rank { (g.white_rank) } }
