@@ -406,6 +406,25 @@ async fn a_rank_application_is_reviewed_confirmed_by_a_second_reviewer_verified_
         json!(3)
     );
     assert_eq!(public.js("return document.querySelectorAll('#games [data-game]').length", vec![]).await, json!(3));
+    // The public downloads each game's record from the profile.
+    let sgf = public.js("return document.querySelector('[data-sgf]').getAttribute('href')", vec![]).await;
+    let (status, _, record) = public.download(sgf.as_str().unwrap()).await;
+    assert_eq!(status, 200, "{record}");
+    assert!(record.starts_with("(;") && (record.contains("RE[W+R]") || record.contains("RE[B+R]")), "{record}");
+    // The leaderboard's rows follow WEB.md's contract and say what `Leaderboard` answers.
+    let board = rc.leaderboard(pb::LeaderboardRequest::default()).await.unwrap().into_inner();
+    public.open(&server.base, "/players").await;
+    for e in &board.entries {
+        let cell = |c: &str| {
+            format!(
+                "return document.querySelector('[data-player=\"{}\"] [data-column=\"{c}\"]')?.dataset.value",
+                e.player_id
+            )
+        };
+        assert_eq!(public.js(&cell("rank"), vec![]).await, json!(e.rank), "{e:?}");
+        assert_eq!(public.js(&cell("rating"), vec![]).await, json!(e.rating.to_string()), "{e:?}");
+    }
+    assert!(board.entries.iter().any(|e| e.player_id == "li"), "{board:?}");
     shoot_both(&driver, &server, None, "/players/li", "profile").await;
 
     // li applies for 1 dan with the games as evidence.

@@ -631,3 +631,5 @@ desk-preview = Draft of round { $round }
 desk-draft = Draft of round { $round } (not paired yet)
 desk-draft-help = Nothing is paired yet: forbid or fix pairs and grant byes below, look at the draft again, then pair the round.
 result-draft = not paired yet
+leaderboard-more = The whole leaderboard
+apply-my-profile = My rating and rank history

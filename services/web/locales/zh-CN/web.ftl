@@ -631,3 +631,5 @@ desk-preview = 预览第 { $round } 轮编排
 desk-draft = 第 { $round } 轮编排预览（尚未确定）
 desk-draft-help = 尚未编排：可在下方禁止相遇、指定对局或给予轮空，再次预览，然后编排本轮。
 result-draft = 尚未编排
+leaderboard-more = 完整排行榜
+apply-my-profile = 我的等级分和段位记录

@@ -264,14 +264,40 @@ fn lobby(web: &Web, viewer: &Viewer) -> Markup {
 /// `GET /`.
 pub async fn home(State(web): State<Arc<Web>>, RawQuery(q): RawQuery, headers: HeaderMap) -> Response {
     let viewer = web.viewer(&headers, q.as_deref()).await;
-    render(&web, &viewer, None)
+    render(&web, &viewer, None).await
 }
 
-fn render(web: &Web, viewer: &Viewer, error: Option<&str>) -> Response {
+/// The top of the leaderboard, for the home page (nothing when the ranking service is not there).
+async fn leaders(web: &Web, lang: Lang) -> Markup {
+    let Some(r) = web.ranking.clone() else { return html! {} };
+    let request = weiqi_proto::v1::LeaderboardRequest { limit: 5, ..Default::default() };
+    let Ok(board) = r.leaderboard(tonic::Request::new(request)).await.map(tonic::Response::into_inner) else {
+        return html! {};
+    };
+    html! {
+        @if !board.entries.is_empty() {
+            section.card id="leaders" {
+                h2 { (t(lang, "leaderboard-title")) }
+                ol { @for e in &board.entries {
+                    li data-player=(e.player_id) {
+                        a href={ "/players/" (e.player_id) } { (if e.name_zh.is_empty() { &e.player_id } else { &e.name_zh }) }
+                        " " span.rank data-column="rank" data-value=(e.rank) { (e.rank) }
+                        " · " span.mono data-column="rating" data-value=(e.rating) { (format!("{:.0}", e.rating)) }
+                    }
+                } }
+                p.small { a href="/players" { (t(lang, "leaderboard-more")) } }
+            }
+        }
+    }
+}
+
+async fn render(web: &Web, viewer: &Viewer, error: Option<&str>) -> Response {
     let lang = viewer.lang;
+    let leaders = leaders(web, lang).await;
     let body = html! {
         (lobby(web, viewer))
         @if viewer.member.is_some() { (challenge_form(lang, viewer, error)) }
+        (leaders)
     };
     page(web, viewer, &t(lang, "nav-home"), body, &["lobby.js"])
 }
@@ -420,7 +446,7 @@ pub async fn create_challenge(
             redirect("/#challenges", vec![])
         }
         Err(e) => {
-            let mut r = render(&web, &viewer, Some(&form_error(viewer.lang, &e)));
+            let mut r = render(&web, &viewer, Some(&form_error(viewer.lang, &e))).await;
             *r.status_mut() = StatusCode::BAD_REQUEST;
             r
         }
@@ -447,12 +473,12 @@ pub async fn answer_challenge(
         return csrf_refused(&web, &viewer);
     }
     let Some(m) = viewer.member.clone() else { return redirect("/login", vec![]) };
-    let gone = |e: ChallengeError| {
+    let gone = async |e: ChallengeError| {
         let key = match e {
             ChallengeError::Gone => "challenge-gone",
             ChallengeError::NotYours => "challenge-not-yours",
         };
-        let mut r = render(&web, &viewer, Some(&t(lang, key)));
+        let mut r = render(&web, &viewer, Some(&t(lang, key))).await;
         *r.status_mut() = StatusCode::CONFLICT;
         r
     };
@@ -460,7 +486,7 @@ pub async fn answer_challenge(
         "accept" => {
             let c = match web.challenges.take_for(&id, m.name()) {
                 Ok(c) => c,
-                Err(e) => return gone(e),
+                Err(e) => return gone(e).await,
             };
             match create_game(&web, lang, &m, &c).await {
                 Ok(game) => {
@@ -469,7 +495,7 @@ pub async fn answer_challenge(
                 }
                 Err(why) => {
                     web.challenges.put_back(c);
-                    let mut r = render(&web, &viewer, Some(&why));
+                    let mut r = render(&web, &viewer, Some(&why)).await;
                     *r.status_mut() = StatusCode::CONFLICT;
                     r
                 }
@@ -480,7 +506,7 @@ pub async fn answer_challenge(
                 web.index.poke();
                 redirect("/#challenges", vec![])
             }
-            Err(e) => gone(e),
+            Err(e) => gone(e).await,
         },
         _ => message(&web, &viewer, StatusCode::NOT_FOUND, &t(lang, "not-found")),
     }

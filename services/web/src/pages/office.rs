@@ -333,6 +333,7 @@ async fn render_apply(web: &Web, viewer: &Viewer, note: Option<(bool, String)>) 
     let tournaments = web.index.tournaments();
     let body = html! {
         h1 { (t(lang, "apply-title")) }
+        p.small { a href={ "/players/" (me) } data-my-profile="" { (t(lang, "apply-my-profile")) } }
         (notice(note.as_ref()))
         @if !cases.is_empty() {
             section.card id="my-cases" { h2 { (t(lang, "apply-my-cases")) } (cases_table(lang, &cases, member.has(Role::Reviewer))) }

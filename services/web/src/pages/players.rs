@@ -11,6 +11,7 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use maud::{Markup, PreEscaped, html};
 use plotters::prelude::*;
+use weiqi_gateway::auth::Role;
 use weiqi_proto::v1 as pb;
 
 use super::{http_status, message, page, status_text};
@@ -62,12 +63,12 @@ pub async fn leaderboard(State(web): State<Arc<Web>>, RawQuery(q): RawQuery, hea
             } }
             tbody { @for e in &board.entries {
                 tr data-player=(e.player_id) {
-                    td { (e.place) }
+                    td data-column="place" data-value=(e.place) { (e.place) }
                     td { a href={ "/players/" (e.player_id) } { (if e.name_zh.is_empty() { &e.player_id } else { &e.name_zh }) } }
-                    td { (e.rank) }
-                    td { (e.region) }
-                    td.mono { (format!("{:.0}", e.rating)) @if e.provisional { "?" } }
-                    td { (e.games) }
+                    td data-column="rank" data-value=(e.rank) { (e.rank) }
+                    td data-column="region" data-value=(e.region) { (e.region) }
+                    td.mono data-column="rating" data-value=(e.rating) { (format!("{:.0}", e.rating)) @if e.provisional { "?" } }
+                    td data-column="games" data-value=(e.games) { (e.games) }
                 }
             } }
         } }
@@ -130,8 +131,15 @@ fn date(ms: i64) -> String {
     format!("{:04}-{:02}-{:02}", d.year, d.month, d.day)
 }
 
-fn games_list(web: &Web, lang: Lang, id: &str) -> Markup {
+/// The player's games, newest first, each with its page and its SGF record. The record needs a token:
+/// a signed-in viewer's session cookie carries one; for the public the link carries a short-lived
+/// spectator token (a spectator may read any game).
+fn games_list(web: &Web, lang: Lang, id: &str, signed_in: bool) -> Markup {
     let games = web.index.games(50, |g| g.seats(id));
+    let token = (!signed_in && !games.is_empty()).then(|| {
+        let token = web.auth.issue("web-public", &[Role::Spectator], &[], std::time::Duration::from_secs(15 * 60));
+        format!("?token={token}")
+    });
     html! {
         @if games.is_empty() { p.small { (t(lang, "profile-no-games")) } }
         ul.games { @for g in &games {
@@ -139,7 +147,7 @@ fn games_list(web: &Web, lang: Lang, id: &str) -> Markup {
             @let opponent = s.map(|s| if s.first.id.0 == id { s.second.id.0.clone() } else { s.first.id.0.clone() }).unwrap_or_default();
             li data-game=(g.id) {
                 a href={ "/games/" (g.id) } { (ta(lang, "profile-game-line", &[("opponent", opponent)])) }
-                " · " a href={ "/games/" (g.id) "/sgf" } download { "SGF" }
+                " · " a href={ "/games/" (g.id) "/sgf" (token.as_deref().unwrap_or_default()) } download data-sgf=(g.id) { "SGF" }
             }
         } }
     }
@@ -222,7 +230,7 @@ pub async fn profile(
                 li { a href={ "/certificates/" (c.certificate_serial) } data-certificate=(c.certificate_serial) { (c.certificate_serial) } " · " (c.grade_name) " · " (basis_text(lang, c.basis)) }
             } }
         }
-        section.card id="games" { h2 { (t(lang, "profile-games")) } (games_list(&web, lang, &id)) }
+        section.card id="games" { h2 { (t(lang, "profile-games")) } (games_list(&web, lang, &id, viewer.member.is_some())) }
     };
     page(&web, &viewer, &name, body, &[])
 }
