@@ -111,15 +111,6 @@ pub fn format_text(f: &Format) -> String {
     }
 }
 
-/// The rounds a format plans (0 when it depends on results or on the field).
-pub fn rounds_planned(f: &Format) -> u32 {
-    match f {
-        Format::Swiss { rounds } | Format::McMahon { rounds, .. } | Format::SwissElimination { rounds, .. } => *rounds,
-        Format::Team { schedule: TeamSchedule::Swiss { rounds }, .. } => *rounds,
-        _ => 0,
-    }
-}
-
 /// A ranking criterion by its published name ([`TieBreak::name`]), case-insensitively.
 pub fn tie_break_from_name(name: &str) -> Option<TieBreak> {
     use TieBreak::*;

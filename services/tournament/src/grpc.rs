@@ -395,7 +395,7 @@ impl pb::tournament_service_server::TournamentService for TournamentGateway {
                     (format!("{id}.h9"), "text/plain; charset=utf-8", export_h9(&t.core, &header))
                 }
                 Kind::Opengotha => {
-                    let planned = t.core.config.as_ref().map_or(0, |c| crate::convert::rounds_planned(&c.format));
+                    let planned = weiqi_pairing::rounds::rounds_planned(&t.core);
                     (format!("{id}.xml"), "application/xml; charset=utf-8", export_opengotha(&t.core, planned))
                 }
                 _ => (format!("{id}-standings.csv"), "text/csv", standings_csv(&t.core, &standings(&t.core))),

@@ -230,7 +230,7 @@ pub fn summary(id: &str, t: &TournamentAggregate) -> pb::TournamentSummary {
         },
         settings: t.settings.as_ref().map(crate::codec::log::settings_to_pb),
         sequence: t.version,
-        rounds_planned: cfg.map_or(0, |c| convert::rounds_planned(&c.format)),
+        rounds_planned: weiqi_pairing::rounds::rounds_planned(&t.core),
     }
 }
 

@@ -412,3 +412,46 @@ fn knockout_bye_slots_advance_top_seeds() {
     assert!(r1.byes.iter().all(|b| b.kind == ByeKind::FullPoint && b.reason == ByeReason::Advance));
     let _ = GameRef { round: 1, table: 1 };
 }
+
+/// Issue 15 item 3: every format reports the rounds it plans (0 only for the open-ended ones), and
+/// an event played to its end played exactly that many (a best-of-N match at most that many).
+#[test]
+fn rounds_planned_is_the_number_of_rounds_played() {
+    use weiqi_pairing::rounds::rounds_planned;
+    let bars = McMahonBars { top: Rank::Dan(3), bottom: Rank::Kyu(10) };
+    let individual = [
+        (Format::RoundRobin { cycles: 1 }, 6, 5),
+        (Format::RoundRobin { cycles: 2 }, 5, 10),
+        (Format::Swiss { rounds: 4 }, 9, 4),
+        (Format::McMahon { rounds: 3, bars }, 8, 3),
+        (Format::Knockout { losses: 1 }, 11, 4),
+        (Format::GroupsThenKnockout { groups: 2, advance: 2 }, 10, 5 + 2),
+        (Format::FixedMatch { games: 6 }, 2, 6),
+        (Format::Match { wins_needed: 4 }, 2, 7),
+    ];
+    for (format, n, expected) in individual {
+        let mut s = sim(format.clone(), n, 3);
+        let planned = rounds_planned(&s.state);
+        assert_eq!(planned, expected, "{format:?} with {n} players");
+        s.play_to_end(40).unwrap();
+        let played = s.state.current_round();
+        match format {
+            // A fixed match stops early once the lead cannot be caught; a best-of-N at four wins.
+            Format::Match { .. } | Format::FixedMatch { .. } => assert!(played <= planned, "{format:?}"),
+            _ => assert_eq!(played, planned, "{format:?} with {n} players"),
+        }
+    }
+    let team_rr = Format::Team {
+        boards: 2,
+        line_up: LineUpRule::FixedOrder,
+        schedule: TeamSchedule::RoundRobin { cycles: 1 },
+    };
+    for (format, teams, size, expected) in [(team_rr, 5, 2, 5), (Format::TeamRotation, 2, 3, 3)] {
+        let mut s = team_sim(format.clone(), teams, size, 5);
+        assert_eq!(rounds_planned(&s.state), expected, "{format:?}");
+        s.play_to_end(40).unwrap();
+        assert_eq!(s.state.current_round(), expected, "{format:?}");
+    }
+    // Open-ended: a double elimination's length depends on who loses.
+    assert_eq!(rounds_planned(&sim(Format::Knockout { losses: 2 }, 8, 1).state), 0);
+}

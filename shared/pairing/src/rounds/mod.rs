@@ -35,7 +35,7 @@ pub(crate) use swiss_mcmahon::{candidates, pairing_score};
 pub(crate) use win_and_continue::arena_next;
 
 use crate::berger::rounds_per_cycle;
-use crate::config::{Format, TournamentConfig};
+use crate::config::{Format, TeamSchedule, TournamentConfig};
 use crate::event::{BracketSlot, Bye, ColorBy, PairedGame, Stage, TeamMatch, TournamentEvent};
 use crate::ids::{Color, GameRef, Millis, PlayerId, TeamId};
 use crate::outcome::{GameResult, Outcome, ResultReason};
@@ -175,6 +175,47 @@ pub(crate) fn pair_next(
         Format::WinAndContinue => arena_round(t, cfg, next)?,
     };
     Ok(draft.into_events(next, now))
+}
+
+/// The rounds the tournament's format plans with the field it has now (issue 15 item 3).
+///
+/// | Format | Rounds |
+/// |---|---|
+/// | Swiss, McMahon, Swiss plus elimination, team Swiss | the configured rounds (at most, for Swiss plus elimination) |
+/// | Round robin (`cycles` times), team round robin | Berger rounds per cycle for the entrants (n − 1, or n when odd) × cycles |
+/// | Groups then knockout | the largest group's Berger rounds + the knockout's rounds for all qualifiers |
+/// | Single knockout | ⌈log₂ entrants⌉ |
+/// | Best of N (first to `w` wins) | 2w − 1, the longest match without replayed draws |
+/// | Fixed-length match | its games |
+/// | Team rotation | the smaller team's size |
+///
+/// Multi-loss knockouts and win-and-continue depend on results: 0, which the wire calls open-ended.
+/// Before registration closes the count follows the field as it stands.
+pub fn rounds_planned(t: &Tournament) -> u32 {
+    let Some(cfg) = t.config.as_ref() else { return 0 };
+    let knockout_rounds = |n: usize| if n < 2 { 0 } else { usize::BITS - (n - 1).leading_zeros() };
+    match &cfg.format {
+        Format::Swiss { rounds } | Format::McMahon { rounds, .. } | Format::SwissElimination { rounds, .. } => *rounds,
+        Format::RoundRobin { cycles } => (rounds_per_cycle(entrants(t).len()) as u32).saturating_mul(*cycles),
+        Format::GroupsThenKnockout { groups, advance } => {
+            let members = group_members(t, *groups);
+            let group_rounds = members.iter().map(|g| rounds_per_cycle(g.len())).max().unwrap_or(0) as u32;
+            let qualifiers: usize = members.iter().map(|g| g.len().min(*advance as usize)).sum();
+            group_rounds + knockout_rounds(qualifiers)
+        }
+        Format::Knockout { losses } if *losses <= 1 => knockout_rounds(active_players(t).len()),
+        Format::Knockout { .. } | Format::WinAndContinue => 0,
+        Format::Match { wins_needed } => (2 * *wins_needed).saturating_sub(1),
+        Format::FixedMatch { games } => *games,
+        Format::Team { schedule: TeamSchedule::RoundRobin { cycles }, .. } => {
+            (rounds_per_cycle(t.teams.len()) as u32).saturating_mul(*cycles)
+        }
+        Format::Team { schedule: TeamSchedule::Swiss { rounds }, .. } => *rounds,
+        Format::TeamRotation => match two_teams(t) {
+            Ok([(_, a), (_, b)]) => a.len().min(b.len()) as u32,
+            Err(_) => 0,
+        },
+    }
 }
 
 /// Players still in: not withdrawn, not eliminated.
