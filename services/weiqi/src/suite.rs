@@ -49,6 +49,10 @@ pub enum RatingChoice {
     /// The EGF GoR formula: a tournament's games rated together when its results are final, other
     /// games one by one.
     Egf,
+    /// EGF GoR with the komi-aware effective handicap of the other systems instead of the EGD's
+    /// `100·(H − 0.5)` (see `weiqi_rating::EgfHandicap`): better odds when komi varies, but ratings
+    /// that drift from the EGD's.
+    EgfEffective,
     /// Elo (K = 32), game by game.
     Elo,
 }
@@ -61,6 +65,10 @@ impl RatingChoice {
         match self {
             RatingChoice::Glicko2 => S::Glicko2(Default::default()),
             RatingChoice::Egf => S::Egf(Default::default()),
+            RatingChoice::EgfEffective => S::Egf(weiqi_rating::EgfSettings {
+                handicap: weiqi_rating::EgfHandicap::Effective,
+                ..Default::default()
+            }),
             RatingChoice::Elo => S::Elo(Default::default()),
         }
     }

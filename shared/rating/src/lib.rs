@@ -138,5 +138,5 @@ pub use rules::{
     Association, AssociationRules, EventPoints, EventSelector, PlacingTier, PromotionRule, RelativePoints, Rounding,
     RuleKind,
 };
-pub use system::{EgfSettings, EloSettings, Glicko2Settings, PlayerRating, RatedResult, RatingSystem};
+pub use system::{EgfHandicap, EgfSettings, EloSettings, Glicko2Settings, PlayerRating, RatedResult, RatingSystem};
 pub use verify::{Verified, VerifyError, verify, verify_texts};

@@ -251,6 +251,7 @@ pub(crate) fn waits_for_tournament(book: &RatingBook, s: &EgfSettings, game: &Ra
 /// order; every game counts against the opponent's rating from before the tournament.
 pub(crate) fn egf_tournament_close(book: &RatingBook, tournament: &str) -> Vec<(usize, PlayerRating, PlayerRating)> {
     let Some(games) = book.tournaments.get(tournament) else { return Vec::new() };
+    let RatingSystem::Egf(settings) = &book.system else { return Vec::new() };
     let mut by_player: BTreeMap<usize, Vec<EgfTournamentGame>> = BTreeMap::new();
     for g in games {
         let (b, w) = (book.players[g.black].1.rating, book.players[g.white].1.rating);
@@ -272,7 +273,7 @@ pub(crate) fn egf_tournament_close(book: &RatingBook, tournament: &str) -> Vec<(
         .map(|(slot, games)| {
             let before = book.players[slot].1;
             let after = PlayerRating {
-                rating: egf_tournament(before.rating, &games),
+                rating: egf_tournament(settings, before.rating, &games),
                 games: before.games + u32::try_from(games.len()).unwrap_or(u32::MAX),
                 ..before
             };
@@ -297,7 +298,7 @@ pub(crate) fn rate_single_game(book: &RatingBook, game: &RatedGame) -> (RatingUp
     let b = book.current_or_initial(&game.black);
     let w = book.current_or_initial(&game.white);
     let (nb, nw) = match &book.system {
-        RatingSystem::Egf(_) => egf_game(&b, &w, game.result, &game.conditions),
+        RatingSystem::Egf(s) => egf_game(s, &b, &w, game.result, &game.conditions),
         RatingSystem::Elo(s) => elo_game(s, &b, &w, game.result, &game.conditions),
         RatingSystem::Glicko2(_) => (b.rating, w.rating),
     };

@@ -140,12 +140,37 @@ pub struct EgfSettings {
     /// ratings from before the tournament, and the changes summed (the EGD's method; default). When
     /// off, every game is rated when it ends, from the ratings after the previous game.
     pub rate_by_tournament: bool,
+    /// How a game's handicap enters the formula (default: as the EGD counts it).
+    pub handicap: EgfHandicap,
 }
 
 impl Default for EgfSettings {
     fn default() -> Self {
-        EgfSettings { initial_rating: 0.0, provisional_games: 10, rate_by_tournament: true }
+        EgfSettings { initial_rating: 0.0, provisional_games: 10, rate_by_tournament: true, handicap: EgfHandicap::Egd }
     }
+}
+
+/// How EGF GoR counts a handicap game (issue 15 item 10).
+///
+/// The EGD raises the receiver's GoR by `100 · (H − 0.5)` for a game of `H` handicap stones, whatever
+/// the komi and whatever the rules return to White for the stones: a two-stone game under Chinese
+/// rules counts 150 points. [`EgfHandicap::Egd`] does exactly that, so ratings computed here agree
+/// with the EGD's (the default). [`EgfHandicap::Effective`] is the model the other systems use
+/// ([`crate::handicap`]): the receiver is raised by `100 · h` for the *effective* handicap `h`, which
+/// also prices komi and the Chinese compensation (a two-stone Chinese game: 135.7 points, since White
+/// gets two points back). It is the better estimate of the game's real odds when komi varies, but
+/// its ratings drift from the EGD's; an association that reports to the EGD keeps the default.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum EgfHandicap {
+    /// The EGD's count: `H` stones (2–9) raise the receiver by `100 · (H − 0.5)`; a game without
+    /// stones and with at most 0.5 komi (让先, "one stone") counts `H = 1`, 50 points; every other
+    /// game is even, whatever its komi.
+    #[default]
+    Egd,
+    /// The effective handicap of [`crate::GameConditions::effective_handicap`], komi and compensation
+    /// included: `100 · h`.
+    Effective,
 }
 
 /// Elo settings.
@@ -230,7 +255,18 @@ impl RatedResult {
 /// receiver's rating is raised by `100 · h` inside β, which equals `100 · (h_EGF − 0.5)` for `h_EGF`
 /// traditional handicap stones. In `skillratings`, a negative handicap means player one receives, and
 /// it applies `100 · (|x| − 0.5)`. Seen from White's side the sign flips.
-fn egf_handicap_for_black(conditions: &GameConditions) -> f64 {
+///
+/// Under [`EgfHandicap::Egd`] the stones count as the EGD counts them (see there).
+fn egf_handicap_for_black(model: EgfHandicap, conditions: &GameConditions) -> f64 {
+    if model == EgfHandicap::Egd {
+        let stones = match conditions.stones {
+            s @ 2.. => f64::from(s),
+            _ if conditions.komi <= 0.5 && conditions.komi >= 0.0 => 1.0,
+            _ => 0.0,
+        };
+        // Black receives: a negative handicap for player one; skillratings applies 100 · (H − 0.5).
+        return -stones;
+    }
     let h = conditions.effective_handicap();
     if h > 0.0 {
         -(h + 0.5)
@@ -243,6 +279,7 @@ fn egf_handicap_for_black(conditions: &GameConditions) -> f64 {
 
 /// Rates one game under EGF GoR: returns Black's and White's new ratings.
 pub(crate) fn egf_game(
+    settings: &EgfSettings,
     black: &PlayerRating,
     white: &PlayerRating,
     result: RatedResult,
@@ -252,7 +289,7 @@ pub(crate) fn egf_game(
         &EGFRating { rating: black.rating },
         &EGFRating { rating: white.rating },
         &result.for_black(),
-        &EGFConfig { handicap: egf_handicap_for_black(conditions) },
+        &EGFConfig { handicap: egf_handicap_for_black(settings.handicap, conditions) },
     );
     (b.rating, w.rating)
 }
@@ -268,11 +305,11 @@ pub(crate) struct EgfTournamentGame {
 
 /// Rates a player's tournament under EGF GoR: every game against the opponents' ratings from before
 /// the tournament, the changes summed (`skillratings::egf::egf_rating_period`). Returns the new rating.
-pub(crate) fn egf_tournament(before: f64, games: &[EgfTournamentGame]) -> f64 {
+pub(crate) fn egf_tournament(settings: &EgfSettings, before: f64, games: &[EgfTournamentGame]) -> f64 {
     let results: Vec<(EGFRating, Outcomes, EGFConfig)> = games
         .iter()
         .map(|g| {
-            let black_side = egf_handicap_for_black(&g.conditions);
+            let black_side = egf_handicap_for_black(settings.handicap, &g.conditions);
             let handicap = if g.i_am_black { black_side } else { -black_side };
             (EGFRating { rating: g.opponent }, g.outcome, EGFConfig { handicap })
         })

@@ -304,3 +304,37 @@ fn glicko2_handicap_lowers_the_gain_of_the_receiver() {
     let three = gain(GameConditions::handicap(3));
     assert!(even > three && three > 0.0, "even {even}, three stones {three}");
 }
+
+/// Issue 15 item 10: a two-stone game under Chinese rules (0.5 komi, White gets the two stones back)
+/// counts the receiver 100 · (2 − 0.5) = 150 GoR stronger, as the EGD does; the effective-handicap
+/// model (a named option) counts 135.7, since it prices the compensation.
+#[test]
+fn egf_handicap_games_count_as_the_egd_counts_them() {
+    use weiqi_rating::EgfHandicap;
+    let beta = |r: f64| -7.0 * (3300.0 - r).ln();
+    let con = |r: f64| ((3300.0 - r) / 200.0).powf(1.6);
+    let bonus = |r: f64| ((2300.0 - r) / 80.0).exp().ln_1p() / 5.0;
+    let chinese_two = GameConditions { stones: 2, komi: 0.5, standard_komi: 7.5, compensation: 2.0 };
+    let no_komi = GameConditions { stones: 0, komi: 0.5, standard_komi: 7.5, compensation: 0.0 };
+    let (black, white) = (1500.0, 1700.0);
+    let cases = [
+        (EgfHandicap::Egd, chinese_two, 150.0),
+        (EgfHandicap::Effective, chinese_two, 100.0 * (1.0 + 5.0 / 14.0)),
+        (EgfHandicap::Egd, no_komi, 50.0),
+        (EgfHandicap::Egd, GameConditions::even(), 0.0),
+        (EgfHandicap::Egd, GameConditions::handicap(9), 850.0),
+    ];
+    assert_eq!(EgfSettings::default().handicap, EgfHandicap::Egd, "EGD compatibility is the default");
+    for (model, conditions, shift) in cases {
+        let se_black = 1.0 / (1.0 + (beta(white) - beta(black + shift)).exp());
+        let want_b = black + con(black) * (1.0 - se_black) + bonus(black);
+        let settings = EgfSettings { handicap: model, rate_by_tournament: false, ..EgfSettings::default() };
+        let mut book = RatingBook::new(RatingSystem::Egf(settings));
+        seed(&mut book, "b", black, None);
+        seed(&mut book, "w", white, None);
+        let g = game("g", "b", "w", RatedResult::BlackWins, conditions, 1);
+        run(&mut book, RatingCommand::RecordGame(g), Millis(1));
+        let b = book.stored(&"b".into()).unwrap().rating;
+        assert!(close(b, want_b, 1e-9), "{model:?} {conditions:?}: {b}, want {want_b} (shift {shift})");
+    }
+}
