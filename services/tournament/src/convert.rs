@@ -12,6 +12,7 @@ use weiqi_pairing::outcome::{GameResult, Outcome, ResultReason};
 use weiqi_pairing::rank::Rank;
 use weiqi_pairing::registration::Registration;
 use weiqi_pairing::rejection::Rejection;
+use weiqi_pairing::seeding::SeedSystem;
 use weiqi_pairing::standings::TieBreak;
 use weiqi_pairing::weights::HandicapPolicy;
 use weiqi_proto::v1 as pb;
@@ -175,6 +176,25 @@ pub fn config_from_pb(c: &pb::TournamentConfig, seed: u64) -> Result<TournamentC
     }
     config.pairing.separate_clubs = c.separate_clubs;
     config.pairing.separate_regions = c.separate_regions;
+    {
+        use pb::tournament_pairing_policy::SeedSystem as S;
+        let system = |v: i32, default: SeedSystem| match S::try_from(v) {
+            Ok(S::Unspecified) => Ok(default),
+            Ok(S::SplitAndRandom) => Ok(SeedSystem::SplitAndRandom),
+            Ok(S::SplitAndFold) => Ok(SeedSystem::SplitAndFold),
+            Ok(S::SplitAndSlip) => Ok(SeedSystem::SplitAndSlip),
+            Err(_) => Err(bad("bad_seed_system", format!("unknown seed system {v}"))),
+        };
+        let d = config.pairing.seeding;
+        config.pairing.seeding.first = system(c.seeding_first, d.first)?;
+        config.pairing.seeding.second = system(c.seeding_second, d.second)?;
+        if let Some(last) = c.seeding_last_round_first {
+            if last > 1000 {
+                return Err(bad("bad_seeding_rounds", "seeding_last_round_first is a round number (at most 1000)"));
+            }
+            config.pairing.seeding.last_round_first = last;
+        }
+    }
     if c.no_show_limit_ms < 0 {
         return Err(bad("bad_no_show_limit", "no_show_limit_ms must not be negative"));
     }

@@ -19,6 +19,7 @@ use weiqi_pairing::ids::{Color, GameRef, Millis, PlayerId, TeamId};
 use weiqi_pairing::outcome::{GameResult, Outcome, ResultReason};
 use weiqi_pairing::rank::Rank;
 use weiqi_pairing::registration::Registration;
+use weiqi_pairing::seeding::{SeedSystem, Seeding};
 use weiqi_pairing::simulate::Simulation;
 use weiqi_pairing::standings::TieBreak;
 use weiqi_pairing::state::{Phase, Tournament};
@@ -209,6 +210,11 @@ fn configurations() -> Vec<TournamentConfig> {
             separate_regions: k % 3 == 0,
             rematches: all!(RematchPolicy: Forbidden, Discouraged)[k % 2],
             byes: all!(ByePolicy: OncePerPlayer, FewestFirst)[(k / 2) % 2],
+            seeding: Seeding {
+                first: all!(SeedSystem: SplitAndRandom, SplitAndFold, SplitAndSlip)[k % 3],
+                last_round_first: [0, 2, u32::MAX][(k / 3) % 3],
+                second: all!(SeedSystem: SplitAndRandom, SplitAndFold, SplitAndSlip)[(k + 1) % 3],
+            },
         };
         changed.no_show_limit_ms = [0, -1, i64::MAX, 5 * 60 * 1000][k % 4];
         changed.withdraw_after_no_shows = [None, Some(0), Some(5)][k % 3];
@@ -299,10 +305,16 @@ fn every_kind_of_event() -> Vec<TournamentEvent> {
     // every kind for every reason; team matches; bracket slots of every kind; team byes.
     let colors = all!(ColorBy: Balance, Alternation, Nigiri, Handicap, Berger, Organiser, BoardOrder);
     let mut games: Vec<PairedGame> = colors.iter().zip(1..).map(|(&c, t)| game(t, c)).collect();
-    games[0].cost = Some(EdgeCost { rematch: 0, score_diff: 0, color: 0, handicap: 0, separation: 0 });
-    games[1].cost = Some(EdgeCost { rematch: 1, score_diff: 3, color: 2, handicap: 4, separation: 3 });
-    games[2].cost =
-        Some(EdgeCost { rematch: 255, score_diff: u32::MAX, color: u32::MAX, handicap: 255, separation: 255 });
+    games[0].cost = Some(EdgeCost { rematch: 0, score_diff: 0, color: 0, seeding: 0, handicap: 0, separation: 0 });
+    games[1].cost = Some(EdgeCost { rematch: 1, score_diff: 3, color: 2, seeding: 0, handicap: 4, separation: 3 });
+    games[2].cost = Some(EdgeCost {
+        rematch: 255,
+        score_diff: u32::MAX,
+        color: u32::MAX,
+        seeding: 0,
+        handicap: 255,
+        separation: 255,
+    });
     games[3].handicap = 9;
     games[4].handicap = u8::MAX;
     games[5].fixed = true;
@@ -797,7 +809,14 @@ fn json_bodies_of_the_previous_version_read_back() {
                     white: PlayerId(1),
                     handicap: 0,
                     color_by: ColorBy::Nigiri,
-                    cost: Some(EdgeCost { rematch: 0, score_diff: 2, color: 0, handicap: 0, separation: 1 }),
+                    cost: Some(EdgeCost {
+                        rematch: 0,
+                        score_diff: 2,
+                        color: 0,
+                        seeding: 0,
+                        handicap: 0,
+                        separation: 1,
+                    }),
                     fixed: false,
                     team_board: None,
                     group: None,
@@ -855,7 +874,7 @@ fn json_bodies_of_the_previous_version_read_back() {
 #[test]
 fn an_unknown_enum_value_is_refused_naming_the_field() {
     let mut g = game(1, ColorBy::Nigiri);
-    g.cost = Some(EdgeCost { rematch: 0, score_diff: 1, color: 0, handicap: 0, separation: 0 });
+    g.cost = Some(EdgeCost { rematch: 0, score_diff: 1, color: 0, seeding: 0, handicap: 0, separation: 0 });
     let paired = TournamentEvent::RoundPaired {
         round: 1,
         stage: Stage::Main,
@@ -924,7 +943,7 @@ fn messages_the_core_cannot_hold_are_refused_naming_the_field() {
     let team_created = TournamentEvent::Created { config: team_config, at: Millis(0) };
     let mcmahon_created = TournamentEvent::Created { config: mcmahon_config, at: Millis(0) };
     let mut g = game(1, ColorBy::Balance);
-    g.cost = Some(EdgeCost { rematch: 0, score_diff: 0, color: 1, handicap: 0, separation: 0 });
+    g.cost = Some(EdgeCost { rematch: 0, score_diff: 0, color: 1, seeding: 0, handicap: 0, separation: 0 });
     let round = TournamentEvent::RoundPaired {
         round: 1,
         stage: Stage::Knockout,
@@ -1174,14 +1193,20 @@ mod arbitrary {
             any::<bool>(),
             select(vec![RematchPolicy::Forbidden, RematchPolicy::Discouraged]),
             select(vec![ByePolicy::OncePerPlayer, ByePolicy::FewestFirst]),
+            (seed_system(), any::<u32>(), seed_system()),
         )
-            .prop_map(|(handicap, separate_clubs, separate_regions, rematches, byes)| PairingPolicy {
-                handicap,
-                separate_clubs,
-                separate_regions,
-                rematches,
-                byes,
-            });
+            .prop_map(
+                |(handicap, separate_clubs, separate_regions, rematches, byes, (first, last_round_first, second))| {
+                    PairingPolicy {
+                        handicap,
+                        separate_clubs,
+                        separate_regions,
+                        rematches,
+                        byes,
+                        seeding: Seeding { first, last_round_first, second },
+                    }
+                },
+            );
         let head = (any::<String>(), format(), any::<(i64, i64, i64)>(), vec(tie_break, 0..6), any::<u64>());
         let tail = (
             select(vec![ByeKind::FullPoint, ByeKind::HalfPoint, ByeKind::ZeroPoint]),
@@ -1209,12 +1234,17 @@ mod arbitrary {
         )
     }
 
+    fn seed_system() -> impl Strategy<Value = SeedSystem> {
+        select(vec![SeedSystem::SplitAndRandom, SeedSystem::SplitAndFold, SeedSystem::SplitAndSlip])
+    }
+
     fn paired_game() -> impl Strategy<Value = PairedGame> {
         let cost = (any::<u8>(), any::<u32>(), any::<u32>(), any::<u8>(), any::<u8>()).prop_map(
             |(rematch, score_diff, color, handicap, separation)| EdgeCost {
                 rematch,
                 score_diff,
                 color,
+                seeding: score_diff ^ color,
                 handicap,
                 separation,
             },

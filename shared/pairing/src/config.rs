@@ -1,8 +1,9 @@
 //! A tournament's configuration: its format (Art. 26), points (Art. 27), tie-breaks and options.
 
 use crate::rank::Rank;
+use crate::seeding::Seeding;
 use crate::standings::TieBreak;
-use crate::weights::{HandicapPolicy, PairingPolicy};
+use crate::weights::PairingPolicy;
 use serde::{Deserialize, Serialize};
 
 /// Points for one game or one team match (Art. 27: 2/1/0; 3/1/0 where configured, e.g. seed 001).
@@ -157,6 +158,15 @@ impl Format {
     }
 }
 
+/// OpenGotha's default seed systems for a format ([`crate::seeding`]): McMahon (and the formats
+/// paired by losses) split and random in rounds 1–2, then split and fold; Swiss split and slip.
+pub fn default_seeding(format: &Format) -> Seeding {
+    match format {
+        Format::Swiss { .. } | Format::SwissElimination { .. } => Seeding::OPENGOTHA_SWISS,
+        _ => Seeding::OPENGOTHA_MCMAHON,
+    }
+}
+
 /// Everything an organiser sets when creating a tournament.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TournamentConfig {
@@ -189,10 +199,7 @@ impl TournamentConfig {
     /// (Art. 22.2), withdrawal after two no-shows, no shared places.
     pub fn new(name: &str, format: Format, seed: u64) -> TournamentConfig {
         let ranking = crate::standings::default_ranking(&format);
-        let pairing = match format {
-            Format::McMahon { .. } => PairingPolicy { handicap: HandicapPolicy::Even, ..PairingPolicy::default() },
-            _ => PairingPolicy::default(),
-        };
+        let pairing = PairingPolicy { seeding: default_seeding(&format), ..PairingPolicy::default() };
         TournamentConfig {
             name: name.to_string(),
             format,

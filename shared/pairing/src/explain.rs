@@ -4,17 +4,24 @@
 //!
 //! Explanations are recomputed from the state as it was before the round (results of later rounds
 //! are not used; a result corrected afterwards is used as corrected).
+//!
+//! The text speaks the tournament's own units and names (issue 15 item 5): a McMahon explanation
+//! says "MMS 36", not the pairing's internal "72" points (MMS × points per win); a pair's seats in
+//! their score group say which seed system placed them ("places 1 and 8 of 8, split and fold");
+//! players are named by name and rank, not by number.
 
 use crate::config::Format;
 use crate::event::{ByeReason, ColorBy};
 use crate::ids::PlayerId;
+use crate::ratio::Ratio;
 use crate::record::records;
-use crate::rounds::{candidates, pairing_score};
+use crate::rounds::{candidates, pairing_score, seeding_salt};
+use crate::seeding::{SEEDING_SCALE, Seat, seat_candidates};
 use crate::state::Tournament;
 use crate::swiss::pairing_order;
 use crate::weights::{Candidate, Criterion, EdgeCost, PairingPolicy, RematchPolicy, edge_cost};
 use serde::{Deserialize, Serialize};
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 
 /// How the pair came about.
@@ -101,6 +108,47 @@ pub struct PairingExplanation {
     pub colors: ColorBy,
     /// Nearby alternatives, closest in pairing order first.
     pub alternatives: Vec<Alternative>,
+    /// A's and B's seats in their score groups (matching only): which seed system placed the pair.
+    pub seats: Option<(Seat, Seat)>,
+    /// The unit of the pairing scores.
+    pub unit: ScoreUnit,
+    /// "Name (rank)" of every player the explanation mentions.
+    pub names: BTreeMap<PlayerId, String>,
+}
+
+/// The unit a format's pairing score is shown in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ScoreUnit {
+    /// Points (Swiss): shown as they are.
+    Points,
+    /// McMahon score: the pairing's points divided by the points of a win.
+    Mms {
+        /// Points of a win.
+        per_win: i64,
+    },
+    /// Losses still allowed (loss-group eliminations): points divided by the points of a win.
+    LivesLeft {
+        /// Points of a win.
+        per_win: i64,
+    },
+}
+
+impl ScoreUnit {
+    fn name(self) -> &'static str {
+        match self {
+            ScoreUnit::Points => "points",
+            ScoreUnit::Mms { .. } => "MMS",
+            ScoreUnit::LivesLeft { .. } => "losses left",
+        }
+    }
+
+    /// A pairing score (or difference) in this unit.
+    pub fn show(self, points: i64) -> String {
+        match self {
+            ScoreUnit::Points => points.to_string(),
+            ScoreUnit::Mms { per_win } | ScoreUnit::LivesLeft { per_win } => Ratio::new(points, per_win).to_string(),
+        }
+    }
 }
 
 /// Why no explanation could be given.
@@ -114,7 +162,7 @@ pub enum ExplainError {
     NotPaired(PlayerId, PlayerId),
 }
 
-fn sum(x: &EdgeCost, y: &EdgeCost) -> [(Criterion, u32); 5] {
+fn sum(x: &EdgeCost, y: &EdgeCost) -> [(Criterion, u32); 6] {
     let (a, b) = (x.tiers(), y.tiers());
     std::array::from_fn(|k| (a[k].0, a[k].1 + b[k].1))
 }
@@ -149,7 +197,22 @@ pub fn explain_pairing(
         scores: None,
         colors: game.paired.color_by,
         alternatives: Vec::new(),
+        seats: None,
+        unit: ScoreUnit::Points,
+        names: BTreeMap::new(),
     };
+    let name = |p: PlayerId| {
+        t.players.get(&p).map_or_else(
+            || p.to_string(),
+            |e| {
+                let r = &e.registration;
+                let n = if r.name_latin.is_empty() { &r.name_zh } else { &r.name_latin };
+                format!("{n} ({})", r.rank)
+            },
+        )
+    };
+    out.names.insert(a, name(a));
+    out.names.insert(b, name(b));
     let Some(cfg) = t.config.as_ref() else { return Ok(out) };
     if basis != Basis::Matching || game.paired.cost.is_none() {
         return Ok(out);
@@ -175,12 +238,19 @@ pub fn explain_pairing(
             swiss_score(p, points)
         }
     };
-    let cands = candidates(t, &recs, &players, &score);
+    out.unit = match cfg.format {
+        _ if by_losses => ScoreUnit::LivesLeft { per_win: cfg.points.win.max(1) },
+        Format::McMahon { .. } => ScoreUnit::Mms { per_win: cfg.points.win.max(1) },
+        _ => ScoreUnit::Points,
+    };
+    let mut cands = candidates(t, &recs, &players, &score);
+    seat_candidates(&mut cands, cfg.pairing.seeding.system(round), seeding_salt(cfg, round));
     let policy =
         if by_losses { PairingPolicy { rematches: RematchPolicy::Discouraged, ..cfg.pairing } } else { cfg.pairing };
     let idx: HashMap<PlayerId, usize> = cands.iter().enumerate().map(|(i, c)| (c.id, i)).collect();
     let c = |p: PlayerId| -> &Candidate { &cands[idx[&p]] };
     out.scores = Some((c(a).score, c(b).score));
+    out.seats = c(a).seat.zip(c(b).seat);
     let partner: HashMap<PlayerId, (PlayerId, bool)> = r
         .games
         .iter()
@@ -236,6 +306,14 @@ pub fn explain_pairing(
                 }
             }
         };
+        out.names.insert(q, name(q));
+        if let Verdict::Worse { partner, .. }
+        | Verdict::Tie { partner }
+        | Verdict::Better { partner, .. }
+        | Verdict::WouldForceRematch { partner } = &verdict
+        {
+            out.names.insert(*partner, name(*partner));
+        }
         out.alternatives.push(Alternative { instead: q, verdict });
     }
     Ok(out)
@@ -246,14 +324,30 @@ fn criterion(c: Criterion) -> &'static str {
         Criterion::Rematch => "rematches",
         Criterion::ScoreDifference => "score difference",
         Criterion::ColorBalance => "color balance",
+        Criterion::Seeding => "seeding in the score group",
         Criterion::Handicap => "handicap stones",
         Criterion::Separation => "same club/region",
     }
 }
 
+impl PairingExplanation {
+    fn who(&self, p: PlayerId) -> String {
+        self.names.get(&p).cloned().unwrap_or_else(|| p.to_string())
+    }
+
+    /// A criterion's value in words: score differences in the tournament's unit.
+    fn value(&self, c: Criterion, v: u32) -> String {
+        match c {
+            Criterion::ScoreDifference => self.unit.show(i64::from(v)),
+            _ => v.to_string(),
+        }
+    }
+}
+
 impl fmt::Display for PairingExplanation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Round {}: {} v {}", self.round, self.a, self.b)?;
+        let (a, b) = (self.who(self.a), self.who(self.b));
+        write!(f, "Round {}: {a} v {b}", self.round)?;
         match self.basis {
             Basis::Organiser => return writeln!(f, " was fixed by the organiser."),
             Basis::BergerTable => return writeln!(f, " comes from the Berger table."),
@@ -262,33 +356,62 @@ impl fmt::Display for PairingExplanation {
             Basis::Matching => {}
         }
         if let (Some((sa, sb)), Some(c)) = (self.scores, self.cost) {
+            let unit = self.unit.name();
             writeln!(
                 f,
-                " (scores {sa} and {sb}): score difference {}, color balance {}, handicap {}, club/region {}; colors by {:?}.",
-                c.score_diff, c.color, c.handicap, c.separation, self.colors
+                " ({unit} {} and {}): {unit} difference {}, color balance {}, seeding {}, handicap {}, club/region {}; colors by {:?}.",
+                self.unit.show(sa),
+                self.unit.show(sb),
+                self.unit.show(i64::from(c.score_diff)),
+                c.color,
+                c.seeding,
+                c.handicap,
+                c.separation,
+                self.colors
             )?;
         }
+        if let Some((x, y)) = self.seats {
+            if self.scores.is_some_and(|(sa, sb)| sa == sb) {
+                writeln!(
+                    f,
+                    "  Seeding: places {} and {} of {} in their score group, paired by {} (cost {} of {}).",
+                    x.position + 1,
+                    y.position + 1,
+                    x.size,
+                    x.system.label(),
+                    self.cost.map_or(0, |c| c.seeding),
+                    SEEDING_SCALE
+                )?;
+            } else {
+                writeln!(f, "  Different score groups: {a} floats to meet {b}.")?;
+            }
+        }
         for alt in &self.alternatives {
-            write!(f, "  Why not {}? ", alt.instead)?;
+            write!(f, "  Why not {}? ", self.who(alt.instead))?;
             match &alt.verdict {
                 Verdict::AlreadyMet => writeln!(f, "they have already met."),
                 Verdict::Forbidden => writeln!(f, "the organiser forbade that pairing."),
                 Verdict::NotAvailable => writeln!(f, "not available (bye or fixed game)."),
                 Verdict::WouldForceRematch { partner } => {
-                    writeln!(f, "{} would then have to meet {partner} again.", self.b)
+                    writeln!(f, "{b} would then have to meet {} again.", self.who(*partner))
                 }
                 Verdict::Worse { partner, criterion: c, chosen, swapped } => writeln!(
                     f,
-                    "then {} would meet {partner}: {} {swapped} instead of {chosen}.",
-                    self.b,
-                    criterion(*c)
+                    "then {b} would meet {}: {} {} instead of {}.",
+                    self.who(*partner),
+                    criterion(*c),
+                    self.value(*c, *swapped),
+                    self.value(*c, *chosen),
                 ),
-                Verdict::Tie { partner } => {
-                    writeln!(f, "swapping with {partner} costs the same; pairing order decided.")
-                }
+                Verdict::Tie { partner } => writeln!(
+                    f,
+                    "swapping with {} costs the same on every criterion; the pairing order (score, rank, lot) decided.",
+                    self.who(*partner)
+                ),
                 Verdict::Better { partner, criterion: c } => writeln!(
                     f,
-                    "swapping with {partner} would improve {}, but they were paired in different windows.",
+                    "swapping with {} would improve {}, but they were paired in different windows.",
+                    self.who(*partner),
                     criterion(*c)
                 ),
             }?;

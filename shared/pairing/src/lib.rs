@@ -95,6 +95,7 @@ pub mod record;
 pub mod registration;
 pub mod rejection;
 pub mod rounds;
+pub mod seeding;
 pub mod simulate;
 pub mod standings;
 pub mod state;

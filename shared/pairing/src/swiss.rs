@@ -178,6 +178,7 @@ impl Ctx<'_> {
                     rematch: 1,
                     score_diff: 0,
                     color: 0,
+                    seeding: 0,
                     handicap: 0,
                     separation: 0,
                 }),

@@ -8,29 +8,33 @@
 //! | 1 | never a rematch (also: organiser's forbidden pairs) | no edge at all; under [`RematchPolicy::Discouraged`] (elimination formats) 1 per rematch | 2^68 |
 //! | 2 | a bye never twice, to the lowest eligible | decided before the matching (see [`crate::swiss`]) | — |
 //! | 3 | minimal score (or McMahon score) difference | \|score(a) − score(b)\| in points, capped at 1023 | 2^46 |
-//! | 4 | color balance | \|balance(a) + balance(b)\| (+1 if both last had the same color), capped at 15; 0 in handicap games | 2^30 |
-//! | 5 | handicap policy | handicap stones the pair would get, 0–9 | 2^14 |
-//! | 6 | club / region separation (optional) | 2 for the same club, 1 for the same region | 1 |
+//! | 4 | color balance | \|balance(a) + balance(b)\| (+1 if both last had the same color), capped at 15; 0 in handicap games | 2^60 |
+//! | 5 | seeding inside a score group ([`crate::seeding`]: split and fold, slip or random) | 0 for the system's ideal partner … 100,000 | 2^30 |
+//! | 6 | handicap policy | handicap stones the pair would get, 0–9 | 2^14 |
+//! | 7 | club / region separation (optional) | 2 for the same club, 1 for the same region | 1 |
 //!
-//! `BASE = 2^82`. A window holds at most 4,096 pairs (12 bits), and each tier's multiplier exceeds the
+//! `BASE = 2^112`. A window holds at most 4,096 pairs (12 bits), and each tier's multiplier exceeds the
 //! largest possible sum of all lower tiers over a whole window, so a maximum-weight matching is
 //! *lexicographic*: it first matches as many players as possible (every edge outweighs all costs
 //! together), then has the fewest rematches, then the smallest total score difference, and only then
-//! looks at colors, handicaps and clubs. No amount of color balance ever buys one point of score
-//! difference. `balance` is the player's games with Black minus games with White in even games.
+//! looks at colors, then seeding, then handicaps and clubs. No amount of color balance ever buys one
+//! point of score difference. (Why seeding sits below color: see [`crate::seeding`].) `balance` is the player's games with Black minus games with White in even games.
 
 use crate::ids::{Color, PlayerId};
 use crate::matching::Weight;
+use crate::seeding::{SEEDING_SCALE, Seat, Seeding, seeding_cost};
 use serde::{Deserialize, Serialize};
 
 /// The weight of an edge before costs are subtracted; exceeds every possible window's total cost.
-pub const BASE: Weight = 1 << 82;
+pub const BASE: Weight = 1 << 112;
 /// Multiplier of a rematch (only when rematches are discouraged rather than forbidden).
-pub const REMATCH: Weight = 1 << 68;
+pub const REMATCH: Weight = 1 << 98;
 /// Multiplier of one point of score difference.
-pub const SCORE: Weight = 1 << 46;
+pub const SCORE: Weight = 1 << 76;
 /// Multiplier of one unit of color imbalance.
-pub const COLOR: Weight = 1 << 30;
+pub const COLOR: Weight = 1 << 60;
+/// Multiplier of one unit of seeding cost ([`crate::seeding::seeding_cost`], at most 100,000 a pair).
+pub const SEEDING: Weight = 1 << 30;
 /// Multiplier of one handicap stone.
 pub const HANDICAP: Weight = 1 << 14;
 /// Multiplier of one unit of club/region closeness.
@@ -96,6 +100,9 @@ pub struct PairingPolicy {
     pub rematches: RematchPolicy,
     /// Byes (criterion 2).
     pub byes: ByePolicy,
+    /// Seeding inside a score group (criterion 5), by round.
+    #[serde(default)]
+    pub seeding: Seeding,
 }
 
 impl Default for PairingPolicy {
@@ -106,6 +113,7 @@ impl Default for PairingPolicy {
             separate_regions: false,
             rematches: RematchPolicy::Forbidden,
             byes: ByePolicy::OncePerPlayer,
+            seeding: Seeding::default(),
         }
     }
 }
@@ -133,6 +141,9 @@ pub struct Candidate {
     pub club: Option<u32>,
     /// Interned region, for separation.
     pub region: Option<u32>,
+    /// The player's seat in their score group ([`crate::seeding::seat_candidates`]); `None`: no
+    /// seeding (team pairings, tests of the other criteria).
+    pub seat: Option<Seat>,
 }
 
 /// What one pair costs, criterion by criterion.
@@ -145,10 +156,18 @@ pub struct EdgeCost {
     /// Color-imbalance units.
     #[serde(rename = "colour")] // the JSON form keeps the name earlier versions wrote
     pub color: u32,
+    /// Seeding cost inside the score group (0 = the seed system's ideal partner). Absent from the
+    /// JSON form when 0, which is the JSON earlier versions wrote.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub seeding: u32,
     /// Handicap stones.
     pub handicap: u8,
     /// 2 for the same club, 1 for the same region.
     pub separation: u8,
+}
+
+fn is_zero(v: &u32) -> bool {
+    *v == 0
 }
 
 /// The criteria of [`EdgeCost`], in priority order, for explanations.
@@ -161,6 +180,8 @@ pub enum Criterion {
     /// Color balance.
     #[serde(rename = "ColourBalance")] // the JSON form keeps the name earlier versions wrote
     ColorBalance,
+    /// Seeding inside a score group.
+    Seeding,
     /// Handicap stones.
     Handicap,
     /// Same club or region.
@@ -173,6 +194,7 @@ impl EdgeCost {
         Weight::from(self.rematch) * REMATCH
             + Weight::from(self.score_diff.min(1023)) * SCORE
             + Weight::from(self.color.min(15)) * COLOR
+            + Weight::from(self.seeding.min(SEEDING_SCALE)) * SEEDING
             + Weight::from(self.handicap.min(9)) * HANDICAP
             + Weight::from(self.separation.min(3)) * SEPARATION
     }
@@ -183,11 +205,12 @@ impl EdgeCost {
     }
 
     /// The criteria values in priority order.
-    pub fn tiers(&self) -> [(Criterion, u32); 5] {
+    pub fn tiers(&self) -> [(Criterion, u32); 6] {
         [
             (Criterion::Rematch, u32::from(self.rematch)),
             (Criterion::ScoreDifference, self.score_diff),
             (Criterion::ColorBalance, self.color),
+            (Criterion::Seeding, self.seeding),
             (Criterion::Handicap, u32::from(self.handicap)),
             (Criterion::Separation, u32::from(self.separation)),
         ]
@@ -224,6 +247,7 @@ pub fn edge_cost(a: &Candidate, b: &Candidate, policy: &PairingPolicy) -> Option
         rematch: u8::from(rematch),
         score_diff: (a.score - b.score).unsigned_abs().min(u64::from(u32::MAX)) as u32,
         color,
+        seeding: seeding_cost(a, b),
         handicap,
         separation,
     })
@@ -237,11 +261,13 @@ mod tests {
     #[test]
     fn tiers_are_lexicographic_over_a_full_window() {
         let pairs = (MAX_WINDOW / 2) as Weight;
+        let seeding = Weight::from(SEEDING_SCALE);
         assert!(pairs * 3 * SEPARATION < HANDICAP);
-        assert!(pairs * (9 * HANDICAP + 3 * SEPARATION) < COLOR);
-        assert!(pairs * (15 * COLOR + 9 * HANDICAP + 3) < SCORE);
-        assert!(pairs * (1023 * SCORE + 15 * COLOR + 9 * HANDICAP + 3) < REMATCH);
-        assert!(pairs * (REMATCH + 1023 * SCORE + 15 * COLOR + 9 * HANDICAP + 3) < BASE);
+        assert!(pairs * (9 * HANDICAP + 3 * SEPARATION) < SEEDING);
+        assert!(pairs * (seeding * SEEDING + 9 * HANDICAP + 3) < COLOR);
+        assert!(pairs * (15 * COLOR + seeding * SEEDING + 9 * HANDICAP + 3) < SCORE);
+        assert!(pairs * (1023 * SCORE + 15 * COLOR + seeding * SEEDING + 9 * HANDICAP + 3) < REMATCH);
+        assert!(pairs * (REMATCH + 1023 * SCORE + 15 * COLOR + seeding * SEEDING + 9 * HANDICAP + 3) < BASE);
         // The solver's duals stay far from overflow even with doubled weights.
         assert!(BASE.checked_mul(4 * pairs).is_some());
     }

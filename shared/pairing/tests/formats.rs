@@ -441,11 +441,8 @@ fn rounds_planned_is_the_number_of_rounds_played() {
             _ => assert_eq!(played, planned, "{format:?} with {n} players"),
         }
     }
-    let team_rr = Format::Team {
-        boards: 2,
-        line_up: LineUpRule::FixedOrder,
-        schedule: TeamSchedule::RoundRobin { cycles: 1 },
-    };
+    let team_rr =
+        Format::Team { boards: 2, line_up: LineUpRule::FixedOrder, schedule: TeamSchedule::RoundRobin { cycles: 1 } };
     for (format, teams, size, expected) in [(team_rr, 5, 2, 5), (Format::TeamRotation, 2, 3, 3)] {
         let mut s = team_sim(format.clone(), teams, size, 5);
         assert_eq!(rounds_planned(&s.state), expected, "{format:?}");

@@ -3,6 +3,7 @@
 use weiqi_pairing::config::{Format, LineUpRule, McMahonBars, PointSystem, TeamSchedule, TournamentConfig};
 use weiqi_pairing::event::TournamentEvent;
 use weiqi_pairing::ids::Millis;
+use weiqi_pairing::seeding::{SeedSystem, Seeding};
 use weiqi_pairing::standings::TieBreak;
 use weiqi_pairing::weights::{ByePolicy, HandicapPolicy, PairingPolicy, RematchPolicy};
 use weiqi_proto::v1 as pb;
@@ -20,6 +21,12 @@ const LINE_UPS: EnumPairs<LineUpRule, LineUp> =
 const REMATCHES: EnumPairs<RematchPolicy, Rematches> = EnumPairs(&[
     (RematchPolicy::Forbidden, Rematches::Forbidden),
     (RematchPolicy::Discouraged, Rematches::Discouraged),
+]);
+
+const SEED_SYSTEMS: EnumPairs<SeedSystem, pb::tournament_pairing_policy::SeedSystem> = EnumPairs(&[
+    (SeedSystem::SplitAndRandom, pb::tournament_pairing_policy::SeedSystem::SplitAndRandom),
+    (SeedSystem::SplitAndFold, pb::tournament_pairing_policy::SeedSystem::SplitAndFold),
+    (SeedSystem::SplitAndSlip, pb::tournament_pairing_policy::SeedSystem::SplitAndSlip),
 ]);
 
 const BYES: EnumPairs<ByePolicy, Byes> =
@@ -80,14 +87,23 @@ pub fn config_to_pb(c: &TournamentConfig) -> pb::TournamentCoreConfig {
 /// A [`CodecError`] naming the first field that is missing, out of range or holds an unknown value.
 pub fn config_from_pb(c: &pb::TournamentCoreConfig) -> Result<TournamentConfig, CodecError> {
     let points = required(c.points.as_ref(), "TournamentCoreConfig.points")?;
+    let format = format_from_pb(required(c.format.as_ref(), "TournamentCoreConfig.format")?)?;
     Ok(TournamentConfig {
         name: c.name.clone(),
-        format: format_from_pb(required(c.format.as_ref(), "TournamentCoreConfig.format")?)?,
+        format: format.clone(),
         points: PointSystem { win: points.win, draw: points.draw, loss: points.loss },
         ranking: c.ranking.iter().map(tie_break_from_pb).collect::<Result<_, _>>()?,
         seed: c.seed,
         pairing_bye: BYE_KINDS.decode("TournamentCoreConfig.pairing_bye", c.pairing_bye)?,
-        pairing: pairing_from_pb(required(c.pairing.as_ref(), "TournamentCoreConfig.pairing")?)?,
+        pairing: {
+            let pairing = required(c.pairing.as_ref(), "TournamentCoreConfig.pairing")?;
+            let mut policy = pairing_from_pb(pairing)?;
+            if pairing.seeding.is_none() {
+                // Written before seeding existed: OpenGotha's default for the format.
+                policy.seeding = weiqi_pairing::config::default_seeding(&format);
+            }
+            policy
+        },
         no_show_limit_ms: c.no_show_limit_ms,
         withdraw_after_no_shows: c.withdraw_after_no_shows,
         shared_places: c.shared_places,
@@ -191,6 +207,11 @@ fn pairing_to_pb(p: &PairingPolicy) -> pb::TournamentPairingPolicy {
         separate_regions: p.separate_regions,
         rematches: REMATCHES.encode(p.rematches),
         byes: BYES.encode(p.byes),
+        seeding: Some(P::Seeding {
+            first: SEED_SYSTEMS.encode(p.seeding.first),
+            last_round_first: p.seeding.last_round_first,
+            second: SEED_SYSTEMS.encode(p.seeding.second),
+        }),
     }
 }
 
@@ -208,5 +229,13 @@ fn pairing_from_pb(p: &pb::TournamentPairingPolicy) -> Result<PairingPolicy, Cod
         separate_regions: p.separate_regions,
         rematches: REMATCHES.decode("TournamentPairingPolicy.rematches", p.rematches)?,
         byes: BYES.decode("TournamentPairingPolicy.byes", p.byes)?,
+        seeding: match &p.seeding {
+            Some(s) => Seeding {
+                first: SEED_SYSTEMS.decode("TournamentPairingPolicy.Seeding.first", s.first)?,
+                last_round_first: s.last_round_first,
+                second: SEED_SYSTEMS.decode("TournamentPairingPolicy.Seeding.second", s.second)?,
+            },
+            None => Seeding::default(),
+        },
     })
 }

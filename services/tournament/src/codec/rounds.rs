@@ -130,6 +130,7 @@ fn paired_game_to_pb(g: &PairedGame) -> pb::TournamentPairedGame {
             rematch: u32::from(c.rematch),
             score_diff: c.score_diff,
             color: c.color,
+            seeding: c.seeding,
             handicap: u32::from(c.handicap),
             separation: u32::from(c.separation),
         }),
@@ -158,6 +159,7 @@ fn edge_cost_from_pb(c: &pb::TournamentEdgeCost) -> Result<EdgeCost, CodecError>
         rematch: narrow(c.rematch, "TournamentEdgeCost.rematch")?,
         score_diff: c.score_diff,
         color: c.color,
+        seeding: c.seeding,
         handicap: narrow(c.handicap, "TournamentEdgeCost.handicap")?,
         separation: narrow(c.separation, "TournamentEdgeCost.separation")?,
     })

@@ -31,7 +31,7 @@ pub(crate) use groups::group_members;
 pub(crate) use knockout::knockout_champion;
 pub(crate) use matches::match_wins;
 pub use swiss_mcmahon::next_round_candidates;
-pub(crate) use swiss_mcmahon::{candidates, pairing_score};
+pub(crate) use swiss_mcmahon::{candidates, pairing_score, seeding_salt};
 pub(crate) use win_and_continue::arena_next;
 
 use crate::berger::rounds_per_cycle;

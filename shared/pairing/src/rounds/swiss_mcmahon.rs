@@ -11,6 +11,7 @@ use crate::ids::{Color, PlayerId};
 use crate::lot;
 use crate::record::{Entry, Records, records};
 use crate::rejection::Rejection;
+use crate::seeding::seat_candidates;
 use crate::standings::initial_mms;
 use crate::state::Tournament;
 use crate::swiss::{PairingParams, pair_round};
@@ -72,6 +73,7 @@ pub(crate) fn candidates(
                 opponents,
                 club: clubs.id(e.registration.club.as_ref()),
                 region: regions.id(e.registration.region.as_ref()),
+                seat: None,
             }
         })
         .collect()
@@ -127,7 +129,8 @@ pub(super) fn swiss_like(
             swiss_score(p, points)
         }
     };
-    let cands = candidates(t, &recs, &players, &score);
+    let mut cands = candidates(t, &recs, &players, &score);
+    seat_candidates(&mut cands, policy.seeding.system(next), seeding_salt(cfg, next));
     let params = PairingParams::default();
     let plan = match pair_round(&cands, &t.forbidden, &policy, &params) {
         Ok(plan) => plan,
@@ -155,11 +158,20 @@ pub(super) fn swiss_like(
     Ok(d)
 }
 
+/// The salt of a round's split-and-random draw: the tournament's seed and the round.
+pub(crate) fn seeding_salt(cfg: &TournamentConfig, round: u32) -> u64 {
+    cfg.seed ^ (u64::from(round) << 48) ^ 0x5EED
+}
+
 /// The candidates a Swiss or McMahon pairing of the next round would see (every active player,
-/// with the format's pairing score): for benchmarks, explanations and diagnostics.
+/// with the format's pairing score and their seats in their score groups): for benchmarks,
+/// explanations and diagnostics.
 pub fn next_round_candidates(t: &Tournament) -> Vec<Candidate> {
     let Some(cfg) = t.config.as_ref() else { return Vec::new() };
     let recs = records(t, t.current_round());
     let score = pairing_score(t, cfg);
-    candidates(t, &recs, &active_players(t), &score)
+    let mut cands = candidates(t, &recs, &active_players(t), &score);
+    let next = t.current_round() + 1;
+    seat_candidates(&mut cands, cfg.pairing.seeding.system(next), seeding_salt(cfg, next));
+    cands
 }
