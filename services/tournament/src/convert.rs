@@ -205,6 +205,8 @@ pub fn config_from_pb(c: &pb::TournamentConfig, seed: u64) -> Result<TournamentC
         config.withdraw_after_no_shows = (n > 0).then_some(n);
     }
     config.shared_places = c.shared_places;
+    config.unplayed_sosm = crate::codec::config::unplayed_sosm_from_pb(c.unplayed_sosm)
+        .map_err(|_| bad("bad_unplayed_sosm", format!("unknown unplayed_sosm {}", c.unplayed_sosm)))?;
     Ok(config)
 }
 

@@ -10,7 +10,9 @@ use std::collections::BTreeSet;
 use prost::Message;
 use weiqi_eventlog::{AggregateId, AggregateKind, CommandId, EventLog, NewEvent};
 use weiqi_pairing::command::Command;
-use weiqi_pairing::config::{ByeKind, Format, LineUpRule, McMahonBars, PointSystem, TeamSchedule, TournamentConfig};
+use weiqi_pairing::config::{
+    ByeKind, Format, LineUpRule, McMahonBars, PointSystem, TeamSchedule, TournamentConfig, UnplayedSosm,
+};
 use weiqi_pairing::event::{
     BracketSlot, Bye, ByeReason, Champion, ColorBy, Correction, PairedGame, Stage, TeamBoard, TeamMatch,
     TournamentEvent, WithdrawalReason, WithdrawalRuling,
@@ -219,6 +221,7 @@ fn configurations() -> Vec<TournamentConfig> {
         changed.no_show_limit_ms = [0, -1, i64::MAX, 5 * 60 * 1000][k % 4];
         changed.withdraw_after_no_shows = [None, Some(0), Some(5)][k % 3];
         changed.shared_places = !plain.shared_places;
+        changed.unplayed_sosm = [UnplayedSosm::StartMms, UnplayedSosm::OwnFinalMms][k % 2];
         out.push(plain);
         out.push(changed);
     }
@@ -1214,11 +1217,12 @@ mod arbitrary {
             any::<i64>(),
             any::<Option<u32>>(),
             any::<bool>(),
+            select(vec![UnplayedSosm::StartMms, UnplayedSosm::OwnFinalMms]),
         );
         (head, tail).prop_map(
             |(
                 (name, format, (win, draw, loss), ranking, seed),
-                (pairing_bye, pairing, no_show_limit_ms, withdraw_after_no_shows, shared_places),
+                (pairing_bye, pairing, no_show_limit_ms, withdraw_after_no_shows, shared_places, unplayed_sosm),
             )| TournamentConfig {
                 name,
                 format,
@@ -1230,6 +1234,7 @@ mod arbitrary {
                 no_show_limit_ms,
                 withdraw_after_no_shows,
                 shared_places,
+                unplayed_sosm,
             },
         )
     }

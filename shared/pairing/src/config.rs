@@ -191,6 +191,21 @@ pub struct TournamentConfig {
     pub withdraw_after_no_shows: Option<u32>,
     /// Whether places may be shared; if not, the recorded lot decides last.
     pub shared_places: bool,
+    /// What a round without a game adds to SOSM and SOSOSM (default: the EGF rules).
+    #[serde(default)]
+    pub unplayed_sosm: UnplayedSosm,
+}
+
+/// What a round without a game (bye, absence, voided game) adds to a player's SOSM and SOSOSM
+/// ([`crate::standings`] cites the rules).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum UnplayedSosm {
+    /// The EGF Tournament System Rules (and OpenGotha): the player's own start McMahon score; for
+    /// SOSOSM, the start score times the rounds counted.
+    #[default]
+    StartMms,
+    /// The player's own final MMS (SOSOSM: own SOSM), so that a bye neither helps nor hurts.
+    OwnFinalMms,
 }
 
 impl TournamentConfig {
@@ -211,6 +226,7 @@ impl TournamentConfig {
             no_show_limit_ms: 15 * 60 * 1000,
             withdraw_after_no_shows: Some(2),
             shared_places: false,
+            unplayed_sosm: UnplayedSosm::StartMms,
         }
     }
 

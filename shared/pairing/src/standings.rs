@@ -17,12 +17,18 @@
 //! - **MMS**: initial McMahon score (rank clamped between the bars; 30k = 0, 1k = 29, 1d = 30)
 //!   plus points ÷ w.
 //! - **SOSM / SOSOSM**: the sum of the opponents' MMS / SOSM. *Unplayed rounds* (bye, absence,
-//!   withdrawal, voided game) count the player's *own* final MMS (SOSM) or own SOSM (SOSOSM), so a
-//!   bye neither helps nor hurts.
+//!   withdrawal, voided game) count as [`crate::config::UnplayedSosm`] says. By default as the EGF
+//!   Tournament System Rules do ("The Effect of Unplayed Games": "To a player's SOS, SOS-1, or SOS-2
+//!   in a round without an opponent or with the opponent Bye, in a McMahon his own start McMahon
+//!   Score is added and in a Swiss 0 is added"), and as OpenGotha computes it: the player's own
+//!   *start* MMS for SOSM, and that start MMS times the rounds counted for SOSOSM (a virtual
+//!   opponent on the start score, OpenGotha's `2·smms·(r+1)`). Directors who prefer that a bye
+//!   neither help nor hurt choose [`crate::config::UnplayedSosm::OwnFinalMms`]: the player's own
+//!   final MMS (SOSM) or own SOSM (SOSOSM). In a Swiss, SOS counts 0 for an unplayed round either way.
 //!
 //! A player whose round-robin results were voided (Art. 28.2) is not ranked; see [`Standings::unranked`].
 
-use crate::config::{Format, McMahonBars, TournamentConfig};
+use crate::config::{Format, McMahonBars, TournamentConfig, UnplayedSosm};
 use crate::event::WithdrawalRuling;
 use crate::ids::PlayerId;
 use crate::outcome::PlayerResult;
@@ -164,6 +170,8 @@ pub(crate) struct Scores {
     pub points: Vec<i64>,
     pub opp_points: Vec<Ratio>,
     pub mms: Vec<Ratio>,
+    /// The start McMahon score (rank between the bars), for unplayed rounds under the EGF rules.
+    pub start_mms: Vec<Ratio>,
     pub rounds: u32,
 }
 
@@ -179,6 +187,7 @@ pub(crate) fn scores(t: &Tournament, recs: &Records) -> Scores {
     let mut points = Vec::with_capacity(recs.list.len());
     let mut opp_points = Vec::with_capacity(recs.list.len());
     let mut mms = Vec::with_capacity(recs.list.len());
+    let mut start_mms = Vec::with_capacity(recs.list.len());
     for rec in &recs.list {
         let e = &t.players[&rec.player];
         points.push(rec.points);
@@ -199,8 +208,9 @@ pub(crate) fn scores(t: &Tournament, recs: &Records) -> Scores {
         opp_points.push(seen);
         let m0 = bars.map_or(0, |b| initial_mms(e.registration.rank.value(), &b));
         mms.push(Ratio::new(m0 * win + rec.points, win));
+        start_mms.push(Ratio::int(m0));
     }
-    Scores { points, opp_points, mms, rounds: recs.rounds }
+    Scores { points, opp_points, mms, start_mms, rounds: recs.rounds }
 }
 
 /// Standings after every round paired so far (games without a result count nothing yet).
@@ -236,6 +246,11 @@ pub fn rank_players(t: &Tournament, recs: &Records, criteria: &[TieBreak]) -> St
     } else {
         Vec::new()
     };
+    let unplayed = cfg.map_or(UnplayedSosm::default(), |c| c.unplayed_sosm);
+    let own = |i: usize| match unplayed {
+        UnplayedSosm::StartMms => sc.start_mms[i],
+        UnplayedSosm::OwnFinalMms => sc.mms[i],
+    };
     let sosm: Vec<Ratio> = if need(TieBreak::Sosm) || need(TieBreak::Sososm) {
         recs.list
             .iter()
@@ -245,7 +260,7 @@ pub fn rank_players(t: &Tournament, recs: &Records, criteria: &[TieBreak]) -> St
                     .iter()
                     .map(|e| match *e {
                         Entry::Game { opponent, .. } => sc.mms[idx(opponent)],
-                        _ => sc.mms[i],
+                        _ => own(i),
                     })
                     .sum()
             })
@@ -282,7 +297,10 @@ pub fn rank_players(t: &Tournament, recs: &Records, criteria: &[TieBreak]) -> St
                 .iter()
                 .map(|e| match *e {
                     Entry::Game { opponent, .. } => sosm[idx(opponent)],
-                    _ => sosm[i],
+                    _ => match unplayed {
+                        UnplayedSosm::StartMms => sc.start_mms[i] * Ratio::int(i64::from(sc.rounds)),
+                        UnplayedSosm::OwnFinalMms => sosm[i],
+                    },
                 })
                 .sum(),
             TieBreak::Warnings => Ratio::int(i64::from(t.players[&rec.player].warnings)),

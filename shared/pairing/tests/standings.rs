@@ -2,7 +2,7 @@
 //! score, McMahon SOSM/SOSOSM with byes, and the Art. 28 / seed 004 withdrawal rulings.
 
 use weiqi_pairing::command::Command;
-use weiqi_pairing::config::{ByeKind, Format, McMahonBars, PointSystem, TournamentConfig};
+use weiqi_pairing::config::{ByeKind, Format, McMahonBars, PointSystem, TournamentConfig, UnplayedSosm};
 use weiqi_pairing::event::{
     Bye, ByeReason, ColorBy, PairedGame, Stage, TournamentEvent, WithdrawalReason, WithdrawalRuling,
 };
@@ -221,6 +221,19 @@ fn mcmahon_scores_with_bars_and_byes() {
     // Initial MMS: 3d and 1d at the top bar 30; 5k 25; 15k and 10k at the bottom bar 20.
     h.round(&[(1, 2, 'B'), (3, 4, 'W')], &[5]);
     h.round(&[(1, 4, 'B'), (2, 5, 'W')], &[3]);
+    // The EGF rules (the default): a bye adds the player's own *start* MMS to SOSM (P3: 21 + 25;
+    // P5: 20 + 30), and start MMS × 2 rounds to SOSOSM (P3: 58 + 50; P5: 40 + 54).
+    assert_eq!(h.t.config.as_ref().unwrap().unplayed_sosm, UnplayedSosm::StartMms);
+    let s = standings(&h.t);
+    let expect = [(1, 32, 51, 112), (2, 30, 54, 101), (3, 26, 46, 108), (4, 21, 58, 97), (5, 22, 50, 94)];
+    for (p, mms, sosm, sososm) in expect {
+        assert_eq!(value(&s, p, Mms), Ratio::int(mms), "MMS of {p}");
+        assert_eq!(value(&s, p, Sosm), Ratio::int(sosm), "SOSM of {p}: a bye counts the player's start MMS");
+        assert_eq!(value(&s, p, Sososm), Ratio::int(sososm), "SOSOSM of {p}");
+    }
+    assert_eq!(order(&s), vec![1, 2, 3, 5, 4]);
+    // The documented alternative: the player's own final MMS (a bye neither helps nor hurts).
+    h.t.config.as_mut().unwrap().unplayed_sosm = UnplayedSosm::OwnFinalMms;
     let s = standings(&h.t);
     let expect = [(1, 32, 51, 112), (2, 30, 54, 103), (3, 26, 47, 105), (4, 21, 58, 98), (5, 22, 52, 106)];
     for (p, mms, sosm, sososm) in expect {
@@ -228,7 +241,6 @@ fn mcmahon_scores_with_bars_and_byes() {
         assert_eq!(value(&s, p, Sosm), Ratio::int(sosm), "SOSM of {p}: a bye counts the player's own MMS");
         assert_eq!(value(&s, p, Sososm), Ratio::int(sososm), "SOSOSM of {p}");
     }
-    assert_eq!(order(&s), vec![1, 2, 3, 5, 4]);
 }
 
 #[test]

@@ -1,6 +1,8 @@
 //! `Created` and the configuration it carries: format, points, ranking criteria, pairing policy.
 
-use weiqi_pairing::config::{Format, LineUpRule, McMahonBars, PointSystem, TeamSchedule, TournamentConfig};
+use weiqi_pairing::config::{
+    Format, LineUpRule, McMahonBars, PointSystem, TeamSchedule, TournamentConfig, UnplayedSosm,
+};
 use weiqi_pairing::event::TournamentEvent;
 use weiqi_pairing::ids::Millis;
 use weiqi_pairing::seeding::{SeedSystem, Seeding};
@@ -78,6 +80,11 @@ pub fn config_to_pb(c: &TournamentConfig) -> pb::TournamentCoreConfig {
         no_show_limit_ms: c.no_show_limit_ms,
         withdraw_after_no_shows: c.withdraw_after_no_shows,
         shared_places: c.shared_places,
+        unplayed_sosm: match c.unplayed_sosm {
+            UnplayedSosm::StartMms => pb::tournament_core_config::UnplayedSosm::StartMms,
+            UnplayedSosm::OwnFinalMms => pb::tournament_core_config::UnplayedSosm::OwnFinalMms,
+        }
+        .into(),
     }
 }
 
@@ -107,7 +114,21 @@ pub fn config_from_pb(c: &pb::TournamentCoreConfig) -> Result<TournamentConfig, 
         no_show_limit_ms: c.no_show_limit_ms,
         withdraw_after_no_shows: c.withdraw_after_no_shows,
         shared_places: c.shared_places,
+        unplayed_sosm: unplayed_sosm_from_pb(c.unplayed_sosm)?,
     })
+}
+
+/// What a round without a game adds to SOSM (unspecified: the EGF rules' start MMS).
+///
+/// # Errors
+/// An unknown value.
+pub fn unplayed_sosm_from_pb(v: i32) -> Result<UnplayedSosm, CodecError> {
+    use pb::tournament_core_config::UnplayedSosm as U;
+    match U::try_from(v) {
+        Ok(U::Unspecified | U::StartMms) => Ok(UnplayedSosm::StartMms),
+        Ok(U::OwnFinalMms) => Ok(UnplayedSosm::OwnFinalMms),
+        Err(_) => Err(CodecError::Invalid { field: "TournamentCoreConfig.unplayed_sosm", reason: "unknown value" }),
+    }
 }
 
 fn format_to_pb(f: &Format) -> pb::TournamentCoreFormat {
