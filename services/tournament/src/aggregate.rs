@@ -104,6 +104,8 @@ pub struct StandingRow {
     pub games: u32,
     /// Wins.
     pub wins: u32,
+    /// The player withdrew (Art. 28); flagged wherever standings are shown or exported.
+    pub withdrawn: bool,
 }
 
 /// One entrant's placing with what backs it.
@@ -355,7 +357,7 @@ pub fn standing_rows(t: &TournamentAggregate, cfg: &TournamentConfig) -> (u32, V
                 place: r.place,
                 entrant: r.team.0,
                 name_latin: t.core.teams.get(&r.team).map(|k| k.name.clone()).unwrap_or_default(),
-                values: r.values.iter().map(|v| v.to_string()).collect(),
+                values: r.values.iter().map(|v| v.exact()).collect(),
                 decided_by: r.decided_by.map(|c| c.name()).unwrap_or_default(),
                 shared: r.shared,
                 ..Default::default()
@@ -378,11 +380,12 @@ pub fn standing_rows(t: &TournamentAggregate, cfg: &TournamentConfig) -> (u32, V
                 rank: reg.map(|g| g.rank.to_string()).unwrap_or_default(),
                 club: reg.and_then(|g| g.club.clone()).unwrap_or_default(),
                 region: reg.and_then(|g| g.region.clone()).unwrap_or_default(),
-                values: r.values.iter().map(|v| v.to_string()).collect(),
+                values: r.values.iter().map(|v| v.exact()).collect(),
                 decided_by: r.decided_by.map(|c| c.name()).unwrap_or_default(),
                 shared: r.shared,
                 games: r.games,
                 wins: r.wins,
+                withdrawn: t.core.is_withdrawn(r.player),
             }
         })
         .collect();

@@ -259,7 +259,7 @@ pub fn round_pairings(id: &str, t: &TournamentAggregate, round: u32) -> Option<p
                     white_rank: rank(w),
                     handicap: u32::from(g.paired.handicap),
                     colors_by: convert::color_by_text(g.paired.color_by).into(),
-                    result: convert::result_text(g.result.as_ref()),
+                    result: convert::result_text(t.core.counted_result(g).as_ref()),
                     game_id: crate::ids::game_id(id, round, g.paired.table),
                     fixed: g.paired.fixed,
                 }

@@ -42,6 +42,7 @@ pub fn standings_csv(t: &Tournament, st: &Standings) -> String {
     header.extend(st.criteria.iter().map(|c| c.name()));
     header.push("decided_by".into());
     header.push("shared".into());
+    header.push("withdrawn".into());
     let mut out = row(&header);
     for r in &st.rows {
         let reg = &t.players[&r.player].registration;
@@ -59,6 +60,7 @@ pub fn standings_csv(t: &Tournament, st: &Standings) -> String {
         f.extend(r.values.iter().map(|v| v.to_string()));
         f.push(r.decided_by.map(|c| c.name()).unwrap_or_default());
         f.push(r.shared.to_string());
+        f.push(t.is_withdrawn(r.player).to_string());
         out.push_str(&row(&f));
     }
     out
@@ -123,7 +125,7 @@ pub fn pairings_csv(t: &Tournament, round: u32) -> String {
             wr,
             g.paired.handicap.to_string(),
             color_by(g.paired.color_by).into(),
-            result_text(g.result.map(|x| x.outcome)).into(),
+            result_text(t.counted_result(g).map(|x| x.outcome)).into(),
             String::new(),
         ]));
     }

@@ -113,8 +113,17 @@ impl std::iter::Sum for Ratio {
     }
 }
 
+impl Ratio {
+    /// The exact form the wire promises: `"7"`, `"29/2"`, `"13/3"` (lowest terms, sign on the
+    /// numerator).
+    pub fn exact(&self) -> String {
+        if self.den == 1 { self.num.to_string() } else { format!("{}/{}", self.num, self.den) }
+    }
+}
+
 impl fmt::Display for Ratio {
-    /// Integers print as integers; other values with up to three decimals.
+    /// Integers print as integers; other values with up to three decimals (for CSV and people;
+    /// [`Ratio::exact`] for the wire).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.den == 1 {
             write!(f, "{}", self.num)

@@ -36,6 +36,7 @@ use crate::ratio::Ratio;
 use crate::record::{Entry, Records, records, result_points};
 use crate::state::Tournament;
 use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
 
 /// A ranking criterion (the first of a ranking list is the primary score).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -213,6 +214,14 @@ pub(crate) fn scores(t: &Tournament, recs: &Records) -> Scores {
     Scores { points, opp_points, mms, start_mms, rounds: recs.rounds }
 }
 
+/// The lot as a small rank: 1 for the lowest recorded lot (which wins the draw), 2 for the next …
+/// The recorded lot itself is a 64-bit draw; its place among the entrants is what people read.
+pub fn lot_places<K: Ord + Copy + std::hash::Hash>(lots: impl Iterator<Item = (K, u64)>) -> HashMap<K, i64> {
+    let mut v: Vec<(u64, K)> = lots.map(|(k, l)| (l, k)).collect();
+    v.sort();
+    v.into_iter().enumerate().map(|(i, (_, k))| (k, i as i64 + 1)).collect()
+}
+
 /// Standings after every round paired so far (games without a result count nothing yet).
 pub fn standings(t: &Tournament) -> Standings {
     standings_after(t, t.current_round())
@@ -246,6 +255,7 @@ pub fn rank_players(t: &Tournament, recs: &Records, criteria: &[TieBreak]) -> St
     } else {
         Vec::new()
     };
+    let lots = need(TieBreak::Lot).then(|| lot_places(t.players.iter().map(|(&p, e)| (p, e.lot)))).unwrap_or_default();
     let unplayed = cfg.map_or(UnplayedSosm::default(), |c| c.unplayed_sosm);
     let own = |i: usize| match unplayed {
         UnplayedSosm::StartMms => sc.start_mms[i],
@@ -304,7 +314,7 @@ pub fn rank_players(t: &Tournament, recs: &Records, criteria: &[TieBreak]) -> St
                 })
                 .sum(),
             TieBreak::Warnings => Ratio::int(i64::from(t.players[&rec.player].warnings)),
-            TieBreak::Lot => Ratio::int((t.players[&rec.player].lot >> 1) as i64),
+            TieBreak::Lot => Ratio::int(lots.get(&rec.player).copied().unwrap_or(0)),
             TieBreak::HeadToHead
             | TieBreak::MatchPoints
             | TieBreak::BoardPoints

@@ -5,7 +5,7 @@ use crate::event::{
     BracketSlot, Bye, Champion, PairedGame, Stage, TeamMatch, TournamentEvent, WithdrawalReason, WithdrawalRuling,
 };
 use crate::ids::{GameRef, Millis, PlayerId, TeamId};
-use crate::outcome::GameResult;
+use crate::outcome::{GameResult, Outcome, ResultReason};
 use crate::registration::Registration;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -157,6 +157,31 @@ impl Tournament {
     /// The last paired round's number (0 before the first).
     pub fn current_round(&self) -> u32 {
         self.rounds.len() as u32
+    }
+
+    /// Whether a game's result no longer counts because a player withdrew and the Art. 28 ruling
+    /// voided their results: the game shows `void`, whatever was recorded.
+    pub fn is_voided(&self, g: &Game) -> bool {
+        [g.paired.black, g.paired.white].iter().any(|p| {
+            self.players.get(p).and_then(|e| e.withdrawn).is_some_and(|w| w.ruling == WithdrawalRuling::ResultsVoid)
+        })
+    }
+
+    /// The result as it counts: [`Outcome::Void`] for a game voided by a withdrawal ruling, else
+    /// the recorded result (`None`: not played yet).
+    pub fn counted_result(&self, g: &Game) -> Option<GameResult> {
+        if self.is_voided(g) {
+            return Some(GameResult {
+                outcome: Outcome::Void,
+                reason: g.result.map_or(ResultReason::Referee, |r| r.reason),
+            });
+        }
+        g.result
+    }
+
+    /// Whether the player withdrew (whatever the ruling).
+    pub fn is_withdrawn(&self, p: PlayerId) -> bool {
+        self.players.get(&p).is_some_and(|e| e.withdrawn.is_some())
     }
 
     /// Whether the player is still in the event (not withdrawn, not eliminated).

@@ -151,6 +151,7 @@ pub fn team_standings(t: &Tournament) -> TeamStandings {
     let win = t.config.as_ref().map_or(2, |c| c.points.win);
     let teams: Vec<TeamId> = recs.keys().copied().collect();
     let rounds = i64::from(up_to);
+    let lots = crate::standings::lot_places(t.teams.iter().map(|(&k, team)| (k, team.lot)));
     let value = |c: TieBreak, i: usize| -> Ratio {
         let r = &recs[&teams[i]];
         match c {
@@ -166,7 +167,7 @@ pub fn team_standings(t: &Tournament) -> TeamStandings {
                 }
             }
             TieBreak::Sos => Ratio::int(r.opponents.iter().map(|o| recs[o].match_points).sum()),
-            TieBreak::Lot => Ratio::int((t.teams[&teams[i]].lot >> 1) as i64),
+            TieBreak::Lot => Ratio::int(lots.get(&teams[i]).copied().unwrap_or(0)),
             _ => Ratio::ZERO,
         }
     };

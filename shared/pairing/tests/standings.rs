@@ -385,3 +385,53 @@ fn a_result_changed_for_cheating_recomputes_standings() {
     assert_ne!(pts(&before, black), pts(&after, black));
     assert_ne!(pts(&before, white), pts(&after, white));
 }
+
+/// Issue 15 item 6: a game voided by a withdrawal ruling reads `void` wherever it is shown, not the
+/// `B+`/`W+` recorded before the player left; the withdrawn player is flagged in the standings CSV;
+/// the lot reads as a small rank (1, 2, 3 …), not the 64-bit draw.
+#[test]
+fn voided_games_read_void_withdrawals_are_flagged_and_the_lot_is_a_small_rank() {
+    use weiqi_pairing::export::{pairings_csv, standings_csv};
+    let mut s = rr_sim(6);
+    for _ in 0..2 {
+        s.run(Command::PairRound).unwrap();
+        s.play_round().unwrap();
+    }
+    let played: Vec<_> = s.state.rounds[0].games.iter().filter(|g| g.result.is_some()).cloned().collect();
+    let with_1 = played.iter().find(|g| g.paired.black == PlayerId(1) || g.paired.white == PlayerId(1)).unwrap();
+    assert!(matches!(with_1.result.unwrap().outcome, Outcome::Win(_)), "recorded as a win before the withdrawal");
+    s.run(Command::Withdraw { player: PlayerId(1), reason: WithdrawalReason::Request }).unwrap();
+    let g = s.state.rounds[0].games.iter().find(|g| g.paired.table == with_1.paired.table).unwrap();
+    assert_eq!(s.state.counted_result(g).unwrap().outcome, Outcome::Void);
+    let csv = pairings_csv(&s.state, 1);
+    let line = csv.lines().find(|l| l.starts_with(&format!("1,{},", g.paired.table))).unwrap();
+    assert!(line.contains(",void,"), "{line}");
+    assert!(!line.contains("B+") && !line.contains("W+"), "{line}");
+    // Another game of the round keeps its result.
+    let other = played.iter().find(|x| x.paired.table != with_1.paired.table).unwrap();
+    assert!(s.state.counted_result(other).unwrap().outcome != Outcome::Void);
+
+    // Results-stand withdrawals keep their games and are flagged.
+    let mut s = rr_sim(6);
+    for _ in 0..3 {
+        s.run(Command::PairRound).unwrap();
+        s.play_round().unwrap();
+    }
+    s.run(Command::Withdraw { player: PlayerId(2), reason: WithdrawalReason::Request }).unwrap();
+    let st = standings(&s.state);
+    let csv = standings_csv(&s.state, &st);
+    let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+    let col = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    for line in csv.lines().skip(1) {
+        let f: Vec<&str> = line.split(',').collect();
+        assert_eq!(f[col("withdrawn")] == "true", f[col("player")] == "2", "{line}");
+    }
+    // The Art. 27 lot criterion: places 1..=6 among the entrants, in the order of the recorded lots.
+    let lots: Vec<Ratio> = (1..=6).map(|p| value(&st, p, TieBreak::Lot)).collect();
+    let mut sorted = lots.clone();
+    sorted.sort();
+    assert_eq!(sorted, (1..=6).map(Ratio::int).collect::<Vec<_>>());
+    let mut by_lot: Vec<u32> = (1..=6).collect();
+    by_lot.sort_by_key(|p| s.state.players[&PlayerId(*p)].lot);
+    assert_eq!(value(&st, by_lot[0], TieBreak::Lot), Ratio::int(1), "the lowest recorded lot is 1");
+}

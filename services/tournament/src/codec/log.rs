@@ -219,6 +219,7 @@ pub fn row_to_pb(r: &StandingRow) -> pb::TournamentStandingRow {
         shared: r.shared,
         games: r.games,
         wins: r.wins,
+        withdrawn: r.withdrawn,
     }
 }
 
@@ -237,6 +238,7 @@ fn row_from_pb(r: &pb::TournamentStandingRow) -> StandingRow {
         shared: r.shared,
         games: r.games,
         wins: r.wins,
+        withdrawn: r.withdrawn,
     }
 }
 

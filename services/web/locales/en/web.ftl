@@ -341,6 +341,7 @@ result-white-wins = White wins
 result-draw = Draw
 result-both-lose = Both lose
 result-void = Void
+standings-withdrawn = withdrawn
 criterion-points = Points
 criterion-wins = Wins
 criterion-mms = McMahon score

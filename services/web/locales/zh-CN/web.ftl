@@ -341,6 +341,7 @@ result-white-wins = 白胜
 result-draw = 和棋
 result-both-lose = 双方负
 result-void = 无效
+standings-withdrawn = 已退赛
 criterion-points = 积分
 criterion-wins = 胜局数
 criterion-mms = 麦克马洪分

@@ -33,7 +33,19 @@ pub fn shown(value: &str) -> String {
         let sign = if n < 0 && whole == 0 { "-" } else { "" };
         if whole == 0 { format!("{sign}½") } else { format!("{whole}½") }
     } else {
-        format!("{:.2}", n as f64 / d as f64)
+        // Thirds and quarters read as fractions (6⅓, not 6.33); other values with two decimals.
+        let glyph = match (n.rem_euclid(d), d) {
+            (1, 3) => Some("⅓"),
+            (2, 3) => Some("⅔"),
+            (1, 4) => Some("¼"),
+            (3, 4) => Some("¾"),
+            _ => None,
+        };
+        match glyph {
+            Some(g) if n.div_euclid(d) == 0 => g.to_string(),
+            Some(g) if n >= 0 => format!("{}{g}", n.div_euclid(d)),
+            _ => format!("{:.2}", n as f64 / d as f64),
+        }
     }
 }
 
@@ -60,9 +72,12 @@ pub fn standings_table(lang: Lang, s: &pb::TournamentStandings) -> Markup {
                 } }
                 tbody {
                     @for row in &s.rows {
-                        tr data-player=(row.account_id) {
+                        tr data-player=(row.account_id) data-withdrawn[row.withdrawn] {
                             td data-column="place" data-value=(row.place) { (row.place) @if row.shared { "=" } }
-                            td { a href={ "/players/" (row.account_id) } { (if row.name_zh.is_empty() { &row.account_id } else { &row.name_zh }) } }
+                            td {
+                                a href={ "/players/" (row.account_id) } { (if row.name_zh.is_empty() { &row.account_id } else { &row.name_zh }) }
+                                @if row.withdrawn { " " span.badge.withdrawn { (t(lang, "standings-withdrawn")) } }
+                            }
                             td { (row.rank) }
                             @for (c, v) in s.criteria.iter().zip(&row.values) {
                                 td.mono data-column=(c.to_lowercase()) data-value=(v) { (shown(v)) }
@@ -235,6 +250,11 @@ mod tests {
         assert_eq!(shown("1/2"), "½");
         assert_eq!(shown("-1/2"), "-½");
         assert_eq!(shown("7"), "7");
-        assert_eq!(shown("10/3"), "3.33");
+        assert_eq!(shown("10/3"), "3⅓");
+        assert_eq!(shown("19/3"), "6⅓");
+        assert_eq!(shown("2/3"), "⅔");
+        assert_eq!(shown("13/4"), "3¼");
+        assert_eq!(shown("-10/3"), "-3.33");
+        assert_eq!(shown("7/5"), "1.40");
     }
 }
