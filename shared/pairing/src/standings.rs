@@ -255,7 +255,8 @@ pub fn rank_players(t: &Tournament, recs: &Records, criteria: &[TieBreak]) -> St
     } else {
         Vec::new()
     };
-    let lots = need(TieBreak::Lot).then(|| lot_places(t.players.iter().map(|(&p, e)| (p, e.lot)))).unwrap_or_default();
+    let lots =
+        if need(TieBreak::Lot) { lot_places(t.players.iter().map(|(&p, e)| (p, e.lot))) } else { HashMap::new() };
     let unplayed = cfg.map_or(UnplayedSosm::default(), |c| c.unplayed_sosm);
     let own = |i: usize| match unplayed {
         UnplayedSosm::StartMms => sc.start_mms[i],
