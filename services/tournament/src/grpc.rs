@@ -384,13 +384,15 @@ impl pb::tournament_service_server::TournamentService for TournamentGateway {
                         weiqi_clock::TimeSystem::ChineseByoYomi { basic, .. } => basic.as_millis() / 60_000,
                         system => system.main_time().as_millis() / 60_000,
                     };
+                    // DT, HA, KM and TM from the tournament's own data unless the request overrides them.
+                    let own = H9Header::for_tournament(&t.core, komi, basic as u32);
                     let header = H9Header {
-                        class: r.h9_class.chars().next().unwrap_or('B'),
-                        place: or(&r.h9_place, "CN".into()),
-                        dates: r.h9_dates.clone(),
-                        handicap: or(&r.h9_handicap, "h9".into()),
-                        komi: or(&r.h9_komi, komi),
-                        basic_minutes: if r.h9_basic_minutes > 0 { r.h9_basic_minutes } else { basic as u32 },
+                        class: r.h9_class.chars().next().unwrap_or(own.class),
+                        place: or(&r.h9_place, own.place),
+                        dates: or(&r.h9_dates, own.dates),
+                        handicap: or(&r.h9_handicap, own.handicap),
+                        komi: or(&r.h9_komi, own.komi),
+                        basic_minutes: if r.h9_basic_minutes > 0 { r.h9_basic_minutes } else { own.basic_minutes },
                     };
                     (format!("{id}.h9"), "text/plain; charset=utf-8", export_h9(&t.core, &header))
                 }

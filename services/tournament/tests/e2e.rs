@@ -315,6 +315,7 @@ async fn a_64_player_mcmahon_is_played_through_the_real_services() {
         .unwrap()
         .into_inner();
     assert_eq!(h9.content.lines().filter(|l| !l.starts_with(';')).count(), PLAYERS as usize);
+    assert_eq!(weiqi_pairing::h9::check_h9(&h9.content), vec![], "{}", h9.content);
     pm_task.abort();
     projector_task.abort();
 }

@@ -189,6 +189,9 @@ async fn only_the_events_staff_command_and_everyone_reads() {
     let h9 = c.export(req(export(pb::export_tournament_request::Kind::H9), &player)).await.unwrap().into_inner();
     assert!(h9.content.contains("; EV[City Open]") && h9.content.contains("|10000001"), "{}", h9.content);
     assert_eq!(h9.filename, "city-open.h9");
+    // The .h9 the gateway serves passes the checker written from the EGD's format page, with its
+    // dates, handicap rule, komi and time from the tournament itself.
+    assert_eq!(weiqi_pairing::h9::check_h9(&h9.content), vec![], "{}", h9.content);
 
     // Publishing: staff only; the placings are typed in the log.
     let publish = pb::TournamentRequest { tournament_id: t.into(), request_id: "publish-1".into() };

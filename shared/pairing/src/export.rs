@@ -1,25 +1,13 @@
-//! Exports as plain strings: standings and pairings as CSV (RFC 4180 quoting), and results in the
-//! EGD/EGF tournament table format (`.h9`) so events can be rated by the European Go Database.
-//!
-//! # The `.h9` table
-//! Header lines start with `;` (`CL` class, `EV` event, `PC` country and city, `DT` dates, `HA`
-//! handicap rule, `KM` komi, `TM` basic time in minutes). Then one line per player in standings
-//! order: place, surname and given name (Latin script from the registration snapshot), rank,
-//! country, club, the ranking values, and one entry per round:
-//! `<opponent's place><+|-|=>/<b|w>[handicap]`, with `!` appended for a game not actually played
-//! (forfeit, so the database does not rate it), `0+` a full-point bye, `0=` a half-point bye and
-//! `0-` a round without a game. Both-lose results are written as a loss for each side. The EGD PIN,
-//! when known, follows as `|PIN`.
+//! Exports as plain strings: standings and pairings as CSV (RFC 4180 quoting). The EGD tournament
+//! table (`.h9`) has its own module, [`crate::h9`] (writer, reader and checker), re-exported here.
 
 use crate::config::ByeKind;
 use crate::event::ColorBy;
+pub use crate::h9::{H9Header, export_h9};
 use crate::ids::{Color, PlayerId};
-use crate::outcome::{Outcome, PlayerResult};
-use crate::record::{Entry, records};
-use crate::standings::{Standings, standings};
+use crate::outcome::Outcome;
+use crate::standings::Standings;
 use crate::state::Tournament;
-use std::collections::HashMap;
-use std::fmt::Write;
 
 /// One CSV field, quoted when it holds a comma, quote or line break.
 fn field(s: &str) -> String {
@@ -150,92 +138,6 @@ pub fn pairings_csv(t: &Tournament, round: u32) -> String {
             String::new(),
             kind.into(),
         ]));
-    }
-    out
-}
-
-/// The `.h9` header fields the tournament itself does not know.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct H9Header {
-    /// EGF class: 'A', 'B' or 'C'.
-    pub class: char,
-    /// Country code and city, e.g. "CN,Hangzhou".
-    pub place: String,
-    /// Dates, e.g. "2026-11-28,2026-11-29".
-    pub dates: String,
-    /// Handicap rule text, e.g. "h9" (rank difference, at most 9) or "h0".
-    pub handicap: String,
-    /// Komi in points, e.g. "7.5".
-    pub komi: String,
-    /// Basic time in minutes.
-    pub basic_minutes: u32,
-}
-
-/// One token of a name for the table: whitespace would split the columns.
-fn token(s: &str) -> String {
-    let t: String = s.split_whitespace().collect::<Vec<_>>().join("_");
-    if t.is_empty() { "-".into() } else { t }
-}
-
-/// Results in the EGD tournament table format (see the module doc).
-pub fn export_h9(t: &Tournament, header: &H9Header) -> String {
-    let st = standings(t);
-    let recs = records(t, t.current_round());
-    let place: HashMap<PlayerId, u32> = st.rows.iter().enumerate().map(|(i, r)| (r.player, i as u32 + 1)).collect();
-    let name = t.config.as_ref().map_or("", |c| c.name.as_str());
-    let mut out = String::new();
-    let _ = writeln!(out, "; CL[{}]", header.class);
-    let _ = writeln!(out, "; EV[{name}]");
-    let _ = writeln!(out, "; PC[{}]", header.place);
-    let _ = writeln!(out, "; DT[{}]", header.dates);
-    let _ = writeln!(out, "; HA[{}]", header.handicap);
-    let _ = writeln!(out, "; KM[{}]", header.komi);
-    let _ = writeln!(out, "; TM[{}]", header.basic_minutes);
-    let crit: Vec<String> = st.criteria.iter().map(|c| c.name()).collect();
-    let _ = writeln!(out, "; Pl Name Rk Co Club {} Results", crit.join(" "));
-    for (i, r) in st.rows.iter().enumerate() {
-        let reg = &t.players[&r.player].registration;
-        let mut parts = reg.name_latin.split_whitespace();
-        let surname = token(parts.next().unwrap_or(""));
-        let given = token(&parts.collect::<Vec<_>>().join(" "));
-        let country = reg.country.clone().unwrap_or_else(|| "CN".into());
-        let club = token(reg.club.as_deref().unwrap_or(""));
-        let mut line = format!("{:>4} {surname} {given} {} {country} {club}", i + 1, reg.rank);
-        for v in &r.values {
-            let _ = write!(line, " {v}");
-        }
-        if let Some(rec) = recs.get(r.player) {
-            for e in &rec.entries {
-                let entry = match *e {
-                    Entry::Game { opponent, result, color, handicap, forfeit, .. } => {
-                        let sym = match result {
-                            PlayerResult::Win => '+',
-                            PlayerResult::Draw => '=',
-                            PlayerResult::Loss | PlayerResult::Void => '-',
-                        };
-                        let c = if color == Color::Black { 'b' } else { 'w' };
-                        let opp = place.get(&opponent).copied().unwrap_or(0);
-                        let mut s = format!("{opp}{sym}/{c}");
-                        if handicap > 0 {
-                            let _ = write!(s, "{handicap}");
-                        }
-                        if forfeit {
-                            s.push('!');
-                        }
-                        s
-                    }
-                    Entry::Bye { kind: ByeKind::FullPoint } => "0+".into(),
-                    Entry::Bye { kind: ByeKind::HalfPoint } => "0=".into(),
-                    Entry::Bye { kind: ByeKind::ZeroPoint } | Entry::Nothing | Entry::Pending { .. } => "0-".into(),
-                };
-                let _ = write!(line, " {entry}");
-            }
-        }
-        if let Some(pin) = reg.egd_pin {
-            let _ = write!(line, " |{pin}");
-        }
-        out.push_str(&line);
-        out.push('\n');
     }
     out
 }

@@ -84,6 +84,7 @@ pub mod decide;
 pub mod event;
 pub mod explain;
 pub mod export;
+pub mod h9;
 pub mod ids;
 pub mod lot;
 pub mod matching;

@@ -102,6 +102,10 @@ pub struct Tournament {
     pub phase: Phase,
     /// When it was created.
     pub created_at: Millis,
+    /// When it started (`Millis(0)` before).
+    pub started_at: Millis,
+    /// The latest instant a result was recorded or corrected (`Millis(0)`: none yet).
+    pub last_result_at: Millis,
     /// Players by id.
     pub players: BTreeMap<PlayerId, Entrant>,
     /// Teams by id.
@@ -126,6 +130,8 @@ impl Default for Tournament {
             config: None,
             phase: Phase::Uncreated,
             created_at: Millis(0),
+            started_at: Millis(0),
+            last_result_at: Millis(0),
             players: BTreeMap::new(),
             teams: BTreeMap::new(),
             rounds: Vec::new(),
@@ -237,7 +243,10 @@ pub fn evolve(t: &mut Tournament, event: &TournamentEvent) {
                 }
             }
         }
-        TournamentEvent::Started { .. } => t.phase = Phase::Running,
+        TournamentEvent::Started { at } => {
+            t.phase = Phase::Running;
+            t.started_at = *at;
+        }
         TournamentEvent::PairForbidden { a, b } => {
             t.forbidden.insert(ordered(*a, *b));
         }
@@ -262,8 +271,9 @@ pub fn evolve(t: &mut Tournament, event: &TournamentEvent) {
                 completed: games.is_empty(),
             });
         }
-        TournamentEvent::ResultRecorded { game, result, .. }
-        | TournamentEvent::ResultCorrected { game, result, .. } => {
+        TournamentEvent::ResultRecorded { game, result, at }
+        | TournamentEvent::ResultCorrected { game, result, at, .. } => {
+            t.last_result_at = t.last_result_at.max(*at);
             if let Some(r) = t.rounds.get_mut((game.round as usize).wrapping_sub(1))
                 && let Some(g) = r.games.get_mut((game.table as usize).wrapping_sub(1))
             {

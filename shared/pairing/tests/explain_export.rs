@@ -97,7 +97,10 @@ fn standings_and_pairings_as_csv() {
     let st = standings(&s.state);
     let csv = standings_csv(&s.state, &st);
     let lines: Vec<&str> = csv.lines().collect();
-    assert_eq!(lines[0], "place,player,name_zh,name_latin,rank,club,region,games,wins,Points,SOS,decided_by,shared");
+    assert_eq!(
+        lines[0],
+        "place,player,name_zh,name_latin,rank,club,region,games,wins,Points,SOS,decided_by,shared,withdrawn"
+    );
     assert_eq!(lines.len(), 5);
     // The club with a comma is quoted.
     assert!(csv.contains("\"Hangzhou, West Lake\""));
