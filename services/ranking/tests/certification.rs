@@ -331,6 +331,7 @@ async fn a_player_promotes_from_a_dan_qualification_and_the_certificate_is_check
                     region: "shanghai".into(),
                     offset: 0,
                     limit: 10,
+                    min_position: 0,
                 })
                 .await
                 .ok()?
@@ -342,13 +343,56 @@ async fn a_player_promotes_from_a_dan_qualification_and_the_certificate_is_check
     let li = board.entries.iter().find(|e| e.player_id == "li").unwrap();
     assert_eq!((li.rank.as_str(), li.name_zh.as_str(), li.games), ("1d", "李明", 7));
     let all = client
-        .leaderboard(pb::LeaderboardRequest { band: String::new(), region: String::new(), offset: 0, limit: 50 })
+        .leaderboard(pb::LeaderboardRequest {
+            band: String::new(),
+            region: String::new(),
+            offset: 0,
+            limit: 50,
+            min_position: 0,
+        })
         .await
         .unwrap()
         .into_inner();
     assert_eq!(all.total, 8, "everyone who played a rated game");
     let ratings: Vec<f64> = all.entries.iter().map(|e| e.rating).collect();
     assert!(ratings.windows(2).all(|w| w[0] >= w[1]), "{ratings:?}");
+    // Read your writes (issue 15 item 4): Li moves to Hangzhou; the leaderboard asked for at the
+    // reply's position shows him on the Hangzhou board at once, with no polling.
+    let moved = client
+        .update_player(with(
+            &tokens.organiser,
+            pb::RegistryUpdateRequest {
+                request_id: "move-li".into(),
+                profile: Some(pb::RegistryProfile {
+                    player_id: "li".into(),
+                    name_zh: "李明".into(),
+                    name_latin: "Li Ming".into(),
+                    region: "hangzhou".into(),
+                    club: "黄浦围棋俱乐部".into(),
+                    egd_pin: String::new(),
+                }),
+            },
+        ))
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(moved.position > 0, "the reply carries the position the write reached");
+    let hangzhou = client
+        .leaderboard(pb::LeaderboardRequest {
+            region: "hangzhou".into(),
+            min_position: moved.position,
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(hangzhou.position >= moved.position);
+    assert_eq!(hangzhou.entries.iter().map(|e| e.player_id.as_str()).collect::<Vec<_>>(), ["li"]);
+    let far = client
+        .leaderboard(pb::LeaderboardRequest { min_position: moved.position + (1 << 40), ..Default::default() })
+        .await
+        .unwrap_err();
+    assert_eq!(far.code(), Code::Unavailable, "{far:?}");
     let bad_band = client
         .leaderboard(pb::LeaderboardRequest { band: "grandmaster".into(), ..Default::default() })
         .await

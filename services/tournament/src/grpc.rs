@@ -79,6 +79,35 @@ fn denied(message: impl Into<String>) -> Status {
     gateway_rejection(pb::rejection::Kind::PermissionDenied, "permission_denied", message)
 }
 
+/// How long a read waits for the read model to reach the position it asks for.
+pub const READ_YOUR_WRITES_WAIT: std::time::Duration = std::time::Duration::from_secs(3);
+
+impl TournamentGateway {
+    /// Read your writes: waits until the read model has folded tournament `id` up to `min`
+    /// (0: at once), polling its summary; still behind after [`READ_YOUR_WRITES_WAIT`]:
+    /// `Unavailable`, naming the position reached, so the caller retries rather than reads stale data.
+    async fn caught_up(&self, id: &str, min: u64) -> Result<(), Status> {
+        if min == 0 {
+            return Ok(());
+        }
+        let deadline = tokio::time::Instant::now() + READ_YOUR_WRITES_WAIT;
+        let mut pause = std::time::Duration::from_millis(5);
+        loop {
+            let reached = self.model.summary(id).await.map_err(|e| e.to_status())?.map_or(0, |s| s.sequence);
+            if reached >= min {
+                return Ok(());
+            }
+            if tokio::time::Instant::now() >= deadline {
+                return Err(Status::unavailable(format!(
+                    "the read model of {id} has reached position {reached}, not yet {min}; retry shortly"
+                )));
+            }
+            tokio::time::sleep(pause).await;
+            pause = (pause * 2).min(std::time::Duration::from_millis(100));
+        }
+    }
+}
+
 fn not_found(message: impl Into<String>) -> Status {
     gateway_rejection(pb::rejection::Kind::NotFound, "not_found", message)
 }
@@ -298,7 +327,9 @@ impl pb::tournament_service_server::TournamentService for TournamentGateway {
         request: Request<pb::GetTournamentRequest>,
     ) -> Result<Response<pb::TournamentSummary>, Status> {
         self.auth.caller(&request)?;
-        let id = request.into_inner().tournament_id;
+        let r = request.into_inner();
+        let id = r.tournament_id;
+        self.caught_up(&id, r.min_sequence).await?;
         let s = self.model.summary(&id).await.map_err(|e| e.to_status())?;
         s.map(Response::new).ok_or_else(|| not_found(format!("no tournament {id} (yet) in the read model")))
     }
@@ -309,6 +340,7 @@ impl pb::tournament_service_server::TournamentService for TournamentGateway {
     ) -> Result<Response<pb::TournamentStandings>, Status> {
         self.auth.caller(&request)?;
         let r = request.into_inner();
+        self.caught_up(&r.tournament_id, r.min_sequence).await?;
         let s = self.model.standings(&r.tournament_id, r.offset, r.limit).await.map_err(|e| e.to_status())?;
         s.map(Response::new).ok_or_else(|| not_found(format!("no standings for {} (yet)", r.tournament_id)))
     }
@@ -319,6 +351,7 @@ impl pb::tournament_service_server::TournamentService for TournamentGateway {
     ) -> Result<Response<pb::TournamentPairings>, Status> {
         self.auth.caller(&request)?;
         let r = request.into_inner();
+        self.caught_up(&r.tournament_id, r.min_sequence).await?;
         let p = self.model.pairings(&r.tournament_id, r.round).await.map_err(|e| e.to_status())?;
         p.map(Response::new).ok_or_else(|| not_found(format!("no pairings for {} round {}", r.tournament_id, r.round)))
     }

@@ -194,7 +194,10 @@ async fn a_64_player_mcmahon_is_played_through_the_real_services() {
         // The pairings, as everyone reads them (from Redis).
         let pairings = loop {
             match tc
-                .get_pairings(req(pb::GetTournamentPairingsRequest { tournament_id: T.into(), round }, &tokens["p1"]))
+                .get_pairings(req(
+                    pb::GetTournamentPairingsRequest { tournament_id: T.into(), round, min_sequence: 0 },
+                    &tokens["p1"],
+                ))
                 .await
             {
                 Ok(p) if p.get_ref().games.len() == (PLAYERS / 2) as usize => break p.into_inner(),
@@ -220,7 +223,10 @@ async fn a_64_player_mcmahon_is_played_through_the_real_services() {
         // Every result comes back through the process manager; the round completes in Redis.
         for _ in 0..3000 {
             let p = tc
-                .get_pairings(req(pb::GetTournamentPairingsRequest { tournament_id: T.into(), round }, &tokens["p2"]))
+                .get_pairings(req(
+                    pb::GetTournamentPairingsRequest { tournament_id: T.into(), round, min_sequence: 0 },
+                    &tokens["p2"],
+                ))
                 .await
                 .unwrap()
                 .into_inner();
@@ -236,7 +242,7 @@ async fn a_64_player_mcmahon_is_played_through_the_real_services() {
     let mut summary = pb::TournamentSummary::default();
     for _ in 0..3000 {
         summary = tc
-            .get_tournament(req(pb::GetTournamentRequest { tournament_id: T.into() }, &tokens["p3"]))
+            .get_tournament(req(pb::GetTournamentRequest { tournament_id: T.into(), min_sequence: 0 }, &tokens["p3"]))
             .await
             .unwrap()
             .into_inner();
@@ -250,7 +256,7 @@ async fn a_64_player_mcmahon_is_played_through_the_real_services() {
     let got = loop {
         let s = tc
             .get_standings(req(
-                pb::GetTournamentStandingsRequest { tournament_id: T.into(), offset: 0, limit: 0 },
+                pb::GetTournamentStandingsRequest { tournament_id: T.into(), offset: 0, limit: 0, min_sequence: 0 },
                 &tokens["p4"],
             ))
             .await
@@ -273,7 +279,7 @@ async fn a_64_player_mcmahon_is_played_through_the_real_services() {
     assert_eq!(got.rows[0].entrant, summary.champion);
     let page = tc
         .get_standings(req(
-            pb::GetTournamentStandingsRequest { tournament_id: T.into(), offset: 10, limit: 5 },
+            pb::GetTournamentStandingsRequest { tournament_id: T.into(), offset: 10, limit: 5, min_sequence: 0 },
             &tokens["p4"],
         ))
         .await

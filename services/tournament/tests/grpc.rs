@@ -134,21 +134,27 @@ async fn only_the_events_staff_command_and_everyone_reads() {
     // Reads for everyone, from the read model.
     projector.catch_up().await.unwrap();
     let st = c
-        .get_standings(req(pb::GetTournamentStandingsRequest { tournament_id: t.into(), offset: 0, limit: 0 }, &player))
+        .get_standings(req(
+            pb::GetTournamentStandingsRequest { tournament_id: t.into(), offset: 0, limit: 0, min_sequence: 0 },
+            &player,
+        ))
         .await
         .unwrap()
         .into_inner();
     assert_eq!((st.rows.len(), st.after_round), (5, 1));
     assert_eq!(st.criteria, vec!["MMS", "SOSM", "SOSOSM", "Lot"]);
     let p = c
-        .get_pairings(req(pb::GetTournamentPairingsRequest { tournament_id: t.into(), round: 0 }, &player))
+        .get_pairings(req(
+            pb::GetTournamentPairingsRequest { tournament_id: t.into(), round: 0, min_sequence: 0 },
+            &player,
+        ))
         .await
         .unwrap()
         .into_inner();
     assert_eq!((p.round, p.games.len(), p.byes.len(), p.completed), (1, 2, 1, true));
     assert!(p.games.iter().all(|g| g.result == "B+" && g.game_id == format!("t-{t}-r1-b{}", g.table)));
     let summary = c
-        .get_tournament(req(pb::GetTournamentRequest { tournament_id: t.into() }, &player))
+        .get_tournament(req(pb::GetTournamentRequest { tournament_id: t.into(), min_sequence: 0 }, &player))
         .await
         .unwrap()
         .into_inner();
@@ -211,7 +217,9 @@ async fn only_the_events_staff_command_and_everyone_reads() {
         .await
         .unwrap_err();
     assert_eq!(none.code(), Code::NotFound);
-    let none =
-        c.get_tournament(req(pb::GetTournamentRequest { tournament_id: "nope".into() }, &player)).await.unwrap_err();
+    let none = c
+        .get_tournament(req(pb::GetTournamentRequest { tournament_id: "nope".into(), min_sequence: 0 }, &player))
+        .await
+        .unwrap_err();
     assert_eq!(none.code(), Code::NotFound);
 }

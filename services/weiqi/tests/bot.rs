@@ -305,7 +305,10 @@ async fn a_round_of_a_bot_tournament() {
     let deadline = Instant::now() + Duration::from_secs(300);
     let round = loop {
         let p = tc
-            .get_pairings(req(pb::GetTournamentPairingsRequest { tournament_id: T.into(), round: 1 }, &organiser))
+            .get_pairings(req(
+                pb::GetTournamentPairingsRequest { tournament_id: T.into(), round: 1, min_sequence: 0 },
+                &organiser,
+            ))
             .await
             .map(tonic::Response::into_inner);
         if let Ok(p) = p

@@ -209,7 +209,10 @@ async fn an_organiser_runs_a_swiss_of_three_rounds_through_the_pages_and_the_pub
     let organiser = server.token("org", "organiser");
     let mut tc = TournamentServiceClient::connect(format!("http://{}", server.grpc)).await.unwrap();
     let standings = tc
-        .get_standings(bearer(pb::GetTournamentStandingsRequest { tournament_id: T.into(), offset: 0, limit: 0 }, &api))
+        .get_standings(bearer(
+            pb::GetTournamentStandingsRequest { tournament_id: T.into(), offset: 0, limit: 0, min_sequence: 0 },
+            &api,
+        ))
         .await
         .unwrap()
         .into_inner();
@@ -638,7 +641,10 @@ async fn a_team_event_is_registered_paired_and_scored_through_the_desk() {
     let api = server.token("auditor", "spectator");
     let mut tc = TournamentServiceClient::connect(format!("http://{}", server.grpc)).await.unwrap();
     let standings = tc
-        .get_standings(bearer(pb::GetTournamentStandingsRequest { tournament_id: T.into(), offset: 0, limit: 0 }, &api))
+        .get_standings(bearer(
+            pb::GetTournamentStandingsRequest { tournament_id: T.into(), offset: 0, limit: 0, min_sequence: 0 },
+            &api,
+        ))
         .await
         .unwrap()
         .into_inner();

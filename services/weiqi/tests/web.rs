@@ -643,7 +643,13 @@ async fn a_tournaments_public_page_shows_what_get_standings_answers() {
         .unwrap();
         let deadline = std::time::Instant::now() + Duration::from_secs(20);
         let pairings = loop {
-            let p = tc.get_pairings(req!(pb::GetTournamentPairingsRequest { tournament_id: T.into(), round })).await;
+            let p = tc
+                .get_pairings(req!(pb::GetTournamentPairingsRequest {
+                    tournament_id: T.into(),
+                    round,
+                    min_sequence: 0
+                }))
+                .await;
             match p {
                 Ok(p) if p.get_ref().round == round => break p.into_inner(),
                 other => assert!(std::time::Instant::now() < deadline, "round {round} pairings: {other:?}"),
@@ -671,7 +677,12 @@ async fn a_tournaments_public_page_shows_what_get_standings_answers() {
     let deadline = std::time::Instant::now() + Duration::from_secs(20);
     let standings = loop {
         let s = tc
-            .get_standings(req!(pb::GetTournamentStandingsRequest { tournament_id: T.into(), offset: 0, limit: 0 }))
+            .get_standings(req!(pb::GetTournamentStandingsRequest {
+                tournament_id: T.into(),
+                offset: 0,
+                limit: 0,
+                min_sequence: 0
+            }))
             .await
             .map(tonic::Response::into_inner);
         match s {

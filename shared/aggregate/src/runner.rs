@@ -17,7 +17,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use tokio::sync::Mutex as AsyncMutex;
-use weiqi_eventlog::{AggregateId, AppendError, CommandId, EventLog, LogError};
+use weiqi_eventlog::{AggregateId, AppendError, CommandId, EventLog, LogError, Position};
 use weiqi_telemetry::metrics::{counter, histogram};
 use weiqi_telemetry::names::{self, labels};
 
@@ -86,6 +86,9 @@ pub struct Outcome<S> {
     pub duplicate: bool,
     /// The aggregate's last sequence after the command.
     pub sequence: u64,
+    /// The log position of the command's last event, for reads that wait for "at least position N"
+    /// in a follower's read model (read your writes); `None` for a duplicate answered from memory.
+    pub position: Option<Position>,
 }
 
 /// Why a command was not accepted. Nothing was appended.
@@ -186,7 +189,7 @@ fn retry_or_reused<S, R>(digest: &str, seen: Remembered<S>, version: u64) -> Res
         return Err(RunError::RequestIdReused { other: None });
     }
     counter!(names::DUPLICATE_COMMANDS).increment(1);
-    Ok(Outcome { sequence: version, events: seen.events, duplicate: true })
+    Ok(Outcome { sequence: version, events: seen.events, duplicate: true, position: None })
 }
 
 impl<A: Aggregate, L: EventLog> Runner<A, L> {
@@ -382,7 +385,14 @@ impl<A: Aggregate, L: EventLog> Runner<A, L> {
                     slot.version = outcome.last_sequence;
                     counter!(names::EVENTS_APPENDED, labels::LOG => A::NAME).increment(batch.len() as u64);
                     slot.remember(self.config.recent, command_id, digest, stored.clone());
-                    return Ok(Outcome { events: stored, duplicate: false, sequence: outcome.last_sequence });
+                    // A batch is one log entry: its events' positions are the first one's plus their index.
+                    let last = Position::from_raw(outcome.position.raw() + (batch.len() as u64).saturating_sub(1));
+                    return Ok(Outcome {
+                        events: stored,
+                        duplicate: false,
+                        sequence: outcome.last_sequence,
+                        position: Some(last),
+                    });
                 }
                 Ok(_duplicate) => {
                     // The log knew the command id (this instance lost the first outcome): compare digests.

@@ -75,7 +75,7 @@ pub fn reply_from_pb(reply: pb::GameCommandReply) -> Result<Accepted, GameError>
                 .map(recorded_from_pb)
                 .collect::<Result<Vec<_>, _>>()
                 .map_err(|e| GameError::Internal(format!("reply: {e}")))?;
-            Ok(Accepted { events, duplicate: a.duplicate, sequence: a.sequence })
+            Ok(Accepted { events, duplicate: a.duplicate, sequence: a.sequence, position: None })
         }
         Some(O::Rejected(r)) => Err(rejection_from_pb(r)),
         Some(O::Unavailable(why)) => Err(GameError::Unavailable(why)),

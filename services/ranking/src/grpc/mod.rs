@@ -88,6 +88,39 @@ fn non_empty(text: &str) -> Option<String> {
     (!t.is_empty()).then(|| t.to_owned())
 }
 
+/// How long a leaderboard read waits for the position it asks for.
+pub const READ_YOUR_WRITES_WAIT: std::time::Duration = std::time::Duration::from_secs(3);
+
+impl RankingGateway {
+    /// The player logs' position the leaderboards have folded: just past the last batch the
+    /// projector handled (what `head` was when that batch was the last).
+    async fn folded(&self) -> Result<u64, Status> {
+        let checkpoint = self.model.checkpoint().await.map_err(|e| status(e.into()))?;
+        Ok(checkpoint.map_or(0, |c| ((c >> 16) + 1) << 16))
+    }
+
+    /// Read your writes: waits until the leaderboards have folded the player logs up to `min`
+    /// (0: at once); still behind after [`READ_YOUR_WRITES_WAIT`]: `Unavailable`. Answers the
+    /// position folded.
+    async fn caught_up(&self, min: u64) -> Result<u64, Status> {
+        let deadline = tokio::time::Instant::now() + READ_YOUR_WRITES_WAIT;
+        let mut pause = std::time::Duration::from_millis(5);
+        loop {
+            let reached = self.folded().await?;
+            if reached >= min {
+                return Ok(reached);
+            }
+            if tokio::time::Instant::now() >= deadline {
+                return Err(Status::unavailable(format!(
+                    "the leaderboards have reached position {reached}, not yet {min}; retry shortly"
+                )));
+            }
+            tokio::time::sleep(pause).await;
+            pause = (pause * 2).min(std::time::Duration::from_millis(100));
+        }
+    }
+}
+
 impl RankingGateway {
     /// The ranking RPCs over the service, its read model and the gateway's token authority.
     #[must_use]
@@ -133,8 +166,11 @@ impl pb::ranking_service_server::RankingService for RankingGateway {
         }
         let limit = if r.limit == 0 { DEFAULT_LIMIT } else { (r.limit as usize).min(MAX_LIMIT) };
         let board = Board { band, region: non_empty(&r.region) };
+        let position = self.caught_up(r.min_position).await?;
         let page = self.model.leaderboard(&board, r.offset as usize, limit).await.map_err(|e| status(e.into()))?;
-        Ok(Response::new(views::leaderboard_view(&page)))
+        let mut view = views::leaderboard_view(&page);
+        view.position = position;
+        Ok(Response::new(view))
     }
 
     async fn get_registry_player(
@@ -287,7 +323,9 @@ impl pb::ranking_service_server::RankingService for RankingGateway {
         let profile = profile_from_pb(&r.profile.unwrap_or_default());
         let rank = non_empty(&r.rank);
         let entry = self.service.register_player(profile, rank.as_deref(), &claims.sub, id).await.map_err(status)?;
-        Ok(Response::new(views::registry_view(&entry, |l| self.service.ladder(l))))
+        let mut view = views::registry_view(&entry, |l| self.service.ladder(l));
+        view.position = self.service.player_log_head().await.map_err(status)?;
+        Ok(Response::new(view))
     }
 
     async fn update_player(
@@ -300,7 +338,9 @@ impl pb::ranking_service_server::RankingService for RankingGateway {
         let id = request_id(&r.request_id)?;
         let profile = profile_from_pb(&r.profile.unwrap_or_default());
         let entry = self.service.update_player(profile, &claims.sub, id).await.map_err(status)?;
-        Ok(Response::new(views::registry_view(&entry, |l| self.service.ladder(l))))
+        let mut view = views::registry_view(&entry, |l| self.service.ladder(l));
+        view.position = self.service.player_log_head().await.map_err(status)?;
+        Ok(Response::new(view))
     }
 
     async fn review_queue(&self, request: Request<pb::ReviewQueueRequest>) -> Result<Response<pb::CaseList>, Status> {

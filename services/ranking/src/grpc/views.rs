@@ -127,6 +127,7 @@ pub fn registry_view(
             })
             .collect(),
         registered_at_ms: s.registered_at.map_or(0, |m| m.0),
+        position: 0,
     }
 }
 
@@ -152,6 +153,7 @@ pub fn leaderboard_view(board: &Leaderboard) -> pb::LeaderboardResponse {
                 provisional: e.row.provisional,
             })
             .collect(),
+        position: 0,
     }
 }
 

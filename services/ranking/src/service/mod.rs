@@ -96,6 +96,17 @@ impl std::fmt::Debug for RankingService {
 }
 
 impl RankingService {
+    /// The player logs' head: every registry write so far is at or before it (for read your
+    /// writes, [`crate::grpc`]'s `min_position`).
+    ///
+    /// # Errors
+    /// The log is unreachable.
+    pub async fn player_log_head(&self) -> Result<u64, RankingError> {
+        use weiqi_eventlog::EventLog;
+        let head = self.log.head(weiqi_eventlog::AggregateKind::Player).await.map_err(RankingError::from)?;
+        Ok(head.raw())
+    }
+
     /// A service over the event log, reading tournament results from `results`, with the system clock.
     #[must_use]
     pub fn new(log: AnyEventLog, results: Arc<dyn TournamentResults>, config: RankingConfig) -> RankingService {

@@ -120,8 +120,9 @@ async fn render_list(
     if let Some(s) = service(web) {
         for id in web.index.tournaments() {
             let token = viewer.member.as_ref().map(|m| m.token.clone()).unwrap_or_default();
-            if let Ok(summary) =
-                s.get_tournament(bearer(&token, pb::GetTournamentRequest { tournament_id: id.clone() })).await
+            if let Ok(summary) = s
+                .get_tournament(bearer(&token, pb::GetTournamentRequest { tournament_id: id.clone(), min_sequence: 0 }))
+                .await
             {
                 rows.push(summary.into_inner());
             }
@@ -368,18 +369,20 @@ pub struct Loaded {
 /// The refusal, in the page's language, with its HTTP status.
 pub async fn load(web: &Web, token: &str, id: &str, lang: Lang) -> Result<Loaded, (StatusCode, String)> {
     let s = service(web).ok_or((StatusCode::NOT_FOUND, t(lang, "tournament-not-found")))?;
-    let summary =
-        match s.get_tournament(bearer(token, pb::GetTournamentRequest { tournament_id: id.to_string() })).await {
-            Ok(r) => r.into_inner(),
-            Err(e) if matches!(e.code(), tonic::Code::NotFound | tonic::Code::InvalidArgument) => {
-                return Err((StatusCode::NOT_FOUND, t(lang, "tournament-not-found")));
-            }
-            Err(e) => return Err((StatusCode::SERVICE_UNAVAILABLE, status_text(lang, &e))),
-        };
+    let summary = match s
+        .get_tournament(bearer(token, pb::GetTournamentRequest { tournament_id: id.to_string(), min_sequence: 0 }))
+        .await
+    {
+        Ok(r) => r.into_inner(),
+        Err(e) if matches!(e.code(), tonic::Code::NotFound | tonic::Code::InvalidArgument) => {
+            return Err((StatusCode::NOT_FOUND, t(lang, "tournament-not-found")));
+        }
+        Err(e) => return Err((StatusCode::SERVICE_UNAVAILABLE, status_text(lang, &e))),
+    };
     let standings = s
         .get_standings(bearer(
             token,
-            pb::GetTournamentStandingsRequest { tournament_id: id.to_string(), offset: 0, limit: 0 },
+            pb::GetTournamentStandingsRequest { tournament_id: id.to_string(), offset: 0, limit: 0, min_sequence: 0 },
         ))
         .await
         .ok()
@@ -387,7 +390,10 @@ pub async fn load(web: &Web, token: &str, id: &str, lang: Lang) -> Result<Loaded
     let mut rounds = Vec::new();
     for round in 1..=summary.rounds_paired {
         if let Ok(p) = s
-            .get_pairings(bearer(token, pb::GetTournamentPairingsRequest { tournament_id: id.to_string(), round }))
+            .get_pairings(bearer(
+                token,
+                pb::GetTournamentPairingsRequest { tournament_id: id.to_string(), round, min_sequence: 0 },
+            ))
             .await
         {
             rounds.push(p.into_inner());
@@ -845,14 +851,9 @@ pub fn sequence(reply: tonic::Response<pb::TournamentCommandReply>) -> u64 {
 /// `reached`, so the page drawn after a command shows what it did.
 pub async fn settle(web: &Web, token: &str, id: &str, reached: u64) {
     let Some(s) = service(web) else { return };
-    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(3);
-    while tokio::time::Instant::now() < deadline {
-        let summary = s.get_tournament(bearer(token, pb::GetTournamentRequest { tournament_id: id.to_string() })).await;
-        if summary.is_ok_and(|r| r.get_ref().sequence >= reached) {
-            return;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(40)).await;
-    }
+    // Read your writes: the gateway waits until its read model has folded the command's position.
+    let ask = pb::GetTournamentRequest { tournament_id: id.to_string(), min_sequence: reached };
+    let _ = s.get_tournament(bearer(token, ask)).await;
 }
 
 /// `GET /desk/tournaments/{id}/export/{kind}`: `standings.csv`, `pairings.csv` or `results.h9`,

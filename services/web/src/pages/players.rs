@@ -38,7 +38,8 @@ pub async fn leaderboard(State(web): State<Arc<Web>>, RawQuery(q): RawQuery, hea
         .filter(|c| c.is_alphanumeric() || *c == '-')
         .take(40)
         .collect();
-    let request = pb::LeaderboardRequest { band: band.clone(), region: region.clone(), offset: 0, limit: 100 };
+    let request =
+        pb::LeaderboardRequest { band: band.clone(), region: region.clone(), offset: 0, limit: 100, min_position: 0 };
     let board = match r.leaderboard(tonic::Request::new(request)).await {
         Ok(b) => b.into_inner(),
         Err(e) => return message(&web, &viewer, http_status(&e), &status_text(lang, &e)),

@@ -189,18 +189,25 @@ pub async fn page_get(
     let Some(service) = web.tournaments.clone() else {
         return message(&web, &viewer, StatusCode::NOT_FOUND, &t(lang, "tournament-not-found"));
     };
-    let summary =
-        match service.get_tournament(authed(&web, pb::GetTournamentRequest { tournament_id: id.clone() })).await {
-            Ok(s) => s.into_inner(),
-            Err(s) if s.code() == tonic::Code::NotFound || s.code() == tonic::Code::InvalidArgument => {
-                return message(&web, &viewer, StatusCode::NOT_FOUND, &t(lang, "tournament-not-found"));
-            }
-            Err(_) => return message(&web, &viewer, StatusCode::SERVICE_UNAVAILABLE, &t(lang, "refusal-unavailable")),
-        };
+    let summary = match service
+        .get_tournament(authed(&web, pb::GetTournamentRequest { tournament_id: id.clone(), min_sequence: 0 }))
+        .await
+    {
+        Ok(s) => s.into_inner(),
+        Err(s) if s.code() == tonic::Code::NotFound || s.code() == tonic::Code::InvalidArgument => {
+            return message(&web, &viewer, StatusCode::NOT_FOUND, &t(lang, "tournament-not-found"));
+        }
+        Err(_) => return message(&web, &viewer, StatusCode::SERVICE_UNAVAILABLE, &t(lang, "refusal-unavailable")),
+    };
     let standings = service
         .get_standings(authed(
             &web,
-            pb::GetTournamentStandingsRequest { tournament_id: id.clone(), offset: 0, limit: 0 },
+            pb::GetTournamentStandingsRequest {
+                tournament_id: id.clone(),
+                offset: 0,
+                limit: 0,
+                min_sequence: summary.sequence,
+            },
         ))
         .await
         .ok()
@@ -208,7 +215,10 @@ pub async fn page_get(
     let mut rounds = Vec::new();
     for round in 1..=summary.rounds_paired {
         if let Ok(p) = service
-            .get_pairings(authed(&web, pb::GetTournamentPairingsRequest { tournament_id: id.clone(), round }))
+            .get_pairings(authed(
+                &web,
+                pb::GetTournamentPairingsRequest { tournament_id: id.clone(), round, min_sequence: summary.sequence },
+            ))
             .await
         {
             rounds.push(p.into_inner());

@@ -251,6 +251,7 @@ async fn measure(model: &AnyReadModel, config: &BenchConfig) -> Result<(f64, f64
                 region: region.into(),
                 offset: u32::try_from((i * 7) % 200).unwrap_or(0),
                 limit: config.page,
+                min_position: 0,
             };
             let started = Instant::now();
             let page = client.leaderboard(request).await.map_err(|e| gateway_error(&e))?.into_inner();
