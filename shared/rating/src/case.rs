@@ -69,6 +69,13 @@ pub struct CheckRecord {
     pub evaluation: Evaluation,
     /// Whether some rule met promotes to the requested grade.
     pub supports_request: bool,
+    /// The requested grade is at or above the rules' `two_reviewers_from`: approval always needs
+    /// a second reviewer's confirmation.
+    #[serde(default)]
+    pub two_reviewers: bool,
+    /// The rule set's name ([`crate::AssociationRules::name`]); with the digest, which rules decided.
+    #[serde(default)]
+    pub rule_set: String,
 }
 
 /// The decision as recorded.
@@ -453,6 +460,8 @@ pub fn decide_case(state: &CaseState, command: &CaseCommand, now: Millis) -> Res
                     rules_digest: rules.digest.clone(),
                     evaluation,
                     supports_request,
+                    two_reviewers: rules.needs_two_reviewers(&case.requested),
+                    rule_set: rules.name.clone(),
                 },
                 at: now,
             }
@@ -470,7 +479,16 @@ pub fn decide_case(state: &CaseState, command: &CaseCommand, now: Millis) -> Res
             require(case, CaseStatus::Open)?;
             check_reviewer(case, reviewer)?;
             let check = case.check.as_ref().ok_or(CaseRejection::CheckNotRun)?;
-            if check.supports_request {
+            if check.supports_request && check.two_reviewers {
+                // Supported, but the grade always needs four eyes: the proposal waits for a second
+                // reviewer, with no justification needed (the check is the justification).
+                CaseEvent::OverrideProposed {
+                    reviewer: reviewer.clone(),
+                    note: note.clone(),
+                    override_reason: String::new(),
+                    at: now,
+                }
+            } else if check.supports_request {
                 // An override on a supporting check is moot: not recorded.
                 CaseEvent::Approved {
                     reviewer: reviewer.clone(),
@@ -614,7 +632,7 @@ impl CaseState {
                     reviewer: reviewer.clone(),
                     approved: true,
                     reasons: if note.is_empty() { Vec::new() } else { vec![note.clone()] },
-                    override_reason: Some(override_reason.clone()),
+                    override_reason: (!override_reason.is_empty()).then(|| override_reason.clone()),
                     confirmed_by: None,
                     at: *at,
                 });

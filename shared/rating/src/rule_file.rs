@@ -261,6 +261,9 @@ struct RawAssociation {
     id: Spanned<String>,
     name: String,
     ladder: Spanned<String>,
+    /// Grades from this one up always need two reviewers (four eyes), whatever the check says.
+    #[serde(default)]
+    two_reviewers_from: Option<Spanned<String>>,
 }
 
 #[derive(Deserialize)]
@@ -378,7 +381,13 @@ pub fn load_rules(text: &str) -> Result<AssociationRules, RuleFileErrors> {
     let association = Association { id: raw.association.id.get_ref().clone(), name: raw.association.name.clone() };
     cx.check_id(&raw.association.id);
     let mut mappings = Vec::new();
+    let mut two_reviewers_from = None;
     if let Some(ladder) = &ladder {
+        if let Some(code) = &raw.association.two_reviewers_from
+            && cx.grade(ladder, code).is_some()
+        {
+            two_reviewers_from = Some(code.get_ref().clone());
+        }
         for (system, mapping) in &raw.rank_mapping {
             if let Some(m) = cx.mapping(ladder, system, mapping) {
                 mappings.push(m);
@@ -404,11 +413,13 @@ pub fn load_rules(text: &str) -> Result<AssociationRules, RuleFileErrors> {
     }
     match ladder {
         Some(ladder) if cx.errors.is_empty() => Ok(AssociationRules {
+            name: format!("{}-{}", association.id, ladder.id),
             association,
             ladder,
             mappings,
             rules,
             digest: hex::encode(Sha256::digest(text.as_bytes())),
+            two_reviewers_from,
         }),
         _ => Err(cx.finish()),
     }

@@ -32,6 +32,24 @@ pub struct AssociationRules {
     pub rules: Vec<PromotionRule>,
     /// SHA-256 (hex) of the file's text: recorded with every automatic check, for audit.
     pub digest: String,
+    /// The rule set's name: its file name when loaded from a directory (`--promotion-rules`),
+    /// `built-in/<file>` for the compiled-in examples; recorded with every check.
+    pub name: String,
+    /// Grades from this one up always need a second reviewer's confirmation, even when the
+    /// automatic check supports them (`[association] two_reviewers_from = "6d"`; `None`: only
+    /// overrides need two).
+    pub two_reviewers_from: Option<String>,
+}
+
+impl AssociationRules {
+    /// Whether approving `grade` always needs two reviewers under these rules.
+    #[must_use]
+    pub fn needs_two_reviewers(&self, grade: &str) -> bool {
+        match (&self.two_reviewers_from, self.ladder.position(grade)) {
+            (Some(from), Some(at)) => self.ladder.position(from).is_some_and(|f| at >= f),
+            _ => false,
+        }
+    }
 }
 
 impl AssociationRules {

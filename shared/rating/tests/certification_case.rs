@@ -352,3 +352,44 @@ fn from_tournament_result_to_revoked_certificate() {
         Err(CaseRejection::WrongStatus(CaseStatus::Revoked))
     );
 }
+
+/// Issue 15 item 12: grades from the rules' `two_reviewers_from` up always need two reviewers.
+/// Here the level is lowered to 5 dan, so a 5-dan request the check supports waits for a second,
+/// different reviewer; both names end up in the decision.
+#[test]
+fn grades_above_the_configured_level_always_need_two_reviewers() {
+    let text =
+        include_str!("../rules/cwa-amateur.toml").replace("two_reviewers_from = \"6d\"", "two_reviewers_from = \"5d\"");
+    let strict = Box::new(load_rules(&text).unwrap());
+    assert!(strict.needs_two_reviewers("5d") && strict.needs_two_reviewers("7d") && !strict.needs_two_reviewers("4d"));
+    assert!(rules().needs_two_reviewers("6d") && !rules().needs_two_reviewers("5d"), "the shipped rules: 6 dan and up");
+    let history = [opened(), attached(6), assigned()];
+    let check = when(&history, CaseCommand::RunAutomaticCheck { rules: strict }, 203).unwrap().remove(0);
+    let CaseEvent::AutomaticCheckCompleted { check: record, .. } = &check else { panic!() };
+    assert!(record.supports_request && record.two_reviewers);
+    let history = [history.to_vec(), vec![check]].concat();
+    // The reviewer's approval is only a proposal; no justification is needed (the check supports it).
+    let proposed = when(&history, approve(None), 204).unwrap();
+    assert!(matches!(&proposed[0], CaseEvent::OverrideProposed { override_reason, .. } if override_reason.is_empty()));
+    let history = [history, proposed].concat();
+    assert_eq!(CaseState::replay(&history).case.unwrap().status, CaseStatus::AwaitingConfirmation);
+    assert_eq!(
+        when(&history, CaseCommand::Confirm { reviewer: reviewer() }, 205),
+        Err(CaseRejection::SameReviewer(reviewer()))
+    );
+    let second = ActorId::from("reviewer-wang");
+    let done = when(&history, CaseCommand::Confirm { reviewer: second.clone() }, 205).unwrap();
+    let CaseEvent::Approved { reviewer: first, override_reason, confirmed_by, .. } = &done[0] else {
+        panic!("{done:?}")
+    };
+    assert_eq!((first, override_reason, confirmed_by), (&reviewer(), &None, &Some(second)));
+    // Under the shipped rules the same 5-dan approval is immediate.
+    let history = [opened(), attached(6), assigned()];
+    let history = [history.to_vec(), vec![checked(&history)]].concat();
+    assert!(matches!(when(&history, approve(None), 204).unwrap()[0], CaseEvent::Approved { confirmed_by: None, .. }));
+    // A level the ladder does not have is refused when the rules load.
+    let bad =
+        include_str!("../rules/cwa-amateur.toml").replace("two_reviewers_from = \"6d\"", "two_reviewers_from = \"6x\"");
+    let err = load_rules(&bad).unwrap_err().to_string();
+    assert!(err.contains("6x"), "{err}");
+}

@@ -284,12 +284,16 @@ fn check_to_pb(c: &CheckRecord) -> pb::CaseCheckRecord {
             proposal: e.proposal.as_ref().map(|p| pb::CaseProposal { to_grade: p.to.clone(), rules: p.rules.clone() }),
         }),
         supports_request: c.supports_request,
+        two_reviewers: c.two_reviewers,
+        rule_set: c.rule_set.clone(),
     }
 }
 
 fn check_from_pb(m: pb::CaseCheckRecord) -> Result<CheckRecord, CodecError> {
     let e = required(m.evaluation, "CaseCheckRecord.evaluation")?;
     Ok(CheckRecord {
+        two_reviewers: m.two_reviewers,
+        rule_set: m.rule_set,
         association: m.association,
         rules_digest: m.rules_digest,
         evaluation: Evaluation {
