@@ -126,6 +126,7 @@ pub mod projector;
 pub mod readmodel;
 pub mod recompute;
 pub mod registry;
+pub mod rules_dir;
 pub mod service;
 pub mod tournaments;
 
@@ -147,12 +148,16 @@ pub use weiqi_aggregate::{Environment, SystemEnvironment};
 #[must_use]
 pub fn shipped_rules() -> Vec<weiqi_rating::AssociationRules> {
     [
-        include_str!("../../../shared/rating/rules/cwa-amateur.toml"),
-        include_str!("../../../shared/rating/rules/professional-example.toml"),
-        include_str!("../../../shared/rating/rules/shanghai-kyu.toml"),
-        include_str!("../../../shared/rating/rules/beijing-kyu.toml"),
+        ("cwa-amateur.toml", include_str!("../../../shared/rating/rules/cwa-amateur.toml")),
+        ("professional-example.toml", include_str!("../../../shared/rating/rules/professional-example.toml")),
+        ("shanghai-kyu.toml", include_str!("../../../shared/rating/rules/shanghai-kyu.toml")),
+        ("beijing-kyu.toml", include_str!("../../../shared/rating/rules/beijing-kyu.toml")),
     ]
     .iter()
-    .map(|text| weiqi_rating::load_rules(text).expect("the shipped rule files are valid"))
+    .map(|(file, text)| {
+        let mut rules = weiqi_rating::load_rules(text).expect("the shipped rule files are valid");
+        rules.name = format!("built-in/{file}");
+        rules
+    })
     .collect()
 }

@@ -105,6 +105,11 @@ pub struct UpArgs {
     /// every rated game in the logs again under the new system, from the first.
     #[arg(long, value_enum, default_value = "glicko2", env = "WEIQI_RATING_SYSTEM")]
     pub rating_system: suite::RatingChoice,
+    /// Promotion and ladder rules: every `*.toml` in this directory (one file per ladder; see
+    /// `shared/rating/rules/` for the format), validated at start. Without it, the built-in example
+    /// rules. A changed rule set applies to cases opened after the change.
+    #[arg(long, env = "WEIQI_PROMOTION_RULES")]
+    pub promotion_rules: Option<PathBuf>,
 }
 
 #[derive(Args)]

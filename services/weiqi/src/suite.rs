@@ -212,7 +212,15 @@ fn ranking_service(log: &AnyEventLog, args: &UpArgs) -> Result<Arc<RankingServic
     // it none do, and rated games still rate.
     let classify: Classifier = crate::event_classes::load(args.event_classes.as_deref())?;
     let results = Arc::new(TournamentLog::new(log.clone(), classify));
-    let mut config = RankingConfig::new(key, weiqi_ranking::shipped_rules());
+    let rules = match &args.promotion_rules {
+        Some(dir) => weiqi_ranking::rules_dir::load_rules_dir(dir)
+            .with_context(|| format!("promotion rules in {}", dir.display()))?,
+        None => weiqi_ranking::shipped_rules(),
+    };
+    for r in &rules {
+        tracing::info!(rule_set = %r.name, ladder = %r.ladder.id, digest = %r.digest, "promotion rules in force");
+    }
+    let mut config = RankingConfig::new(key, rules);
     config.system = args.rating_system.system();
     Ok(Arc::new(RankingService::new(log.clone(), results, config)))
 }

@@ -1,0 +1,102 @@
+//! Issue 15 item 13: promotion rules as data at run time. A rules directory loads with every file's
+//! precise errors; each check records the rule set's name and digest; a changed rule set applies to
+//! new cases only.
+
+mod common;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use common::TestClock;
+use weiqi_eventlog::{AnyEventLog, EmbeddedConfig, EmbeddedLog};
+use weiqi_ranking::registry::Profile;
+use weiqi_ranking::rules_dir::{RulesDirError, load_rules_dir};
+use weiqi_ranking::tournaments::NoTournaments;
+use weiqi_ranking::{Application, RankingConfig, RankingService};
+use weiqi_rating::{ActorId, Applicant, AssociationKey, AssociationRules, PlayerId};
+
+const FILES: [(&str, &str); 4] = [
+    ("cwa-amateur.toml", include_str!("../../../shared/rating/rules/cwa-amateur.toml")),
+    ("professional-example.toml", include_str!("../../../shared/rating/rules/professional-example.toml")),
+    ("shanghai-kyu.toml", include_str!("../../../shared/rating/rules/shanghai-kyu.toml")),
+    ("beijing-kyu.toml", include_str!("../../../shared/rating/rules/beijing-kyu.toml")),
+];
+
+fn write_dir(amateur: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, text) in FILES {
+        let text = if name == "cwa-amateur.toml" { amateur } else { text };
+        std::fs::write(dir.path().join(name), text).unwrap();
+    }
+    std::fs::write(dir.path().join("README.txt"), "not a rule file").unwrap();
+    dir
+}
+
+fn service(log: &AnyEventLog, clock: &Arc<TestClock>, rules: Vec<AssociationRules>) -> RankingService {
+    let mut config = RankingConfig::new(AssociationKey::from_seed("cwa", [5; 32]).unwrap(), rules);
+    config.tick = Duration::from_secs(3_600);
+    RankingService::with_environment(log.clone(), Arc::new(NoTournaments), config, clock.clone())
+}
+
+fn application(player: &str) -> Application {
+    Application {
+        request_id: format!("apply-{player}"),
+        player: PlayerId::from(player),
+        ladder: String::new(),
+        requested: "1d".into(),
+        games: vec![],
+        tournaments: vec![],
+        include_rating: true,
+    }
+}
+
+#[test]
+fn a_rules_directory_loads_named_files_and_reports_precise_errors() {
+    let dir = write_dir(FILES[0].1);
+    let rules = load_rules_dir(dir.path()).unwrap();
+    let names: Vec<&str> = rules.iter().map(|r| r.name.as_str()).collect();
+    assert_eq!(names, ["beijing-kyu.toml", "cwa-amateur.toml", "professional-example.toml", "shanghai-kyu.toml"]);
+    let shipped = weiqi_ranking::shipped_rules();
+    assert_eq!(shipped[0].name, "built-in/cwa-amateur.toml");
+    assert_eq!(rules[1].digest, shipped[0].digest, "the same text, the same digest");
+
+    // A broken file: its name, the line and what is wrong.
+    let broken = FILES[0].1.replace("to = \"10k\"", "to = \"10q\"");
+    let err = load_rules_dir(write_dir(&broken).path()).unwrap_err();
+    let text = err.to_string();
+    assert!(matches!(err, RulesDirError::Invalid { .. }), "{text}");
+    assert!(text.starts_with("cwa-amateur.toml:") && text.contains("10q") && text.contains("line"), "{text}");
+    // Two files for one ladder, and an empty directory.
+    let twice = write_dir(FILES[0].1);
+    std::fs::write(twice.path().join("zz-copy.toml"), FILES[0].1).unwrap();
+    assert!(matches!(load_rules_dir(twice.path()), Err(RulesDirError::SameLadder { .. })));
+    let empty = tempfile::tempdir().unwrap();
+    assert!(matches!(load_rules_dir(empty.path()), Err(RulesDirError::Empty(_))));
+}
+
+#[tokio::test]
+async fn a_changed_rule_set_applies_to_new_cases_only() {
+    let data = tempfile::tempdir().unwrap();
+    let log: AnyEventLog =
+        EmbeddedLog::open(data.path().join("events.redb"), EmbeddedConfig::default()).unwrap().into();
+    let clock = TestClock::new();
+    let s = service(&log, &clock, weiqi_ranking::shipped_rules());
+    let profile = |id: &str| Profile { id: PlayerId::from(id), name_latin: id.to_uppercase(), ..Profile::default() };
+    s.register_player(profile("li"), Some("1k"), "org", "r-li").await.unwrap();
+    s.register_player(profile("wang"), Some("1k"), "org", "r-wang").await.unwrap();
+    let old = s.apply(application("li"), &ActorId::from("li"), Applicant::Player).await.unwrap();
+    let old_check = old.case.check.clone().unwrap();
+    assert_eq!(old_check.rule_set, "built-in/cwa-amateur.toml");
+
+    // The association changes a threshold and restarts with --promotion-rules DIR.
+    let changed = FILES[0].1.replace("min_rating = 2000.0", "min_rating = 2050.0");
+    assert_ne!(changed, FILES[0].1);
+    let dir = write_dir(&changed);
+    let restarted = service(&log, &clock, load_rules_dir(dir.path()).unwrap());
+    let kept = restarted.case(&old.case.id).await.unwrap();
+    assert_eq!(kept.case.check.as_ref(), Some(&old_check), "the old case keeps the check it was opened with");
+    let new = restarted.apply(application("wang"), &ActorId::from("wang"), Applicant::Player).await.unwrap();
+    let new_check = new.case.check.unwrap();
+    assert_eq!(new_check.rule_set, "cwa-amateur.toml");
+    assert_ne!(new_check.rules_digest, old_check.rules_digest, "the new case names the changed rules");
+}
