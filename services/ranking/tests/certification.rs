@@ -550,6 +550,11 @@ async fn a_player_promotes_from_a_dan_qualification_and_the_certificate_is_check
     assert!(verify_texts(&certificate, &public.text, None).is_ok(), "without a list the signature still holds");
     let online = client.verify_certificate(pb::VerifyCertificateRequest { certificate }).await.unwrap().into_inner();
     assert_eq!((online.valid, online.code.as_str()), (false, "revoked"));
+    assert_eq!(online.revocations_sequence, 1, "the list that revoked it, not 0 (issue 15 item 15)");
+    // The served list names when it was signed and when the next is due.
+    let parsed = weiqi_rating::parse_revocation_list(&list.text).unwrap();
+    let (at, due) = (parsed.list.issued_at.unwrap(), parsed.list.next_update.unwrap());
+    assert_eq!(due.0 - at.0, 7 * DAY_MS, "a week's validity by default");
     let entry =
         client.get_registry_player(pb::RegistryGetPlayerRequest { player_id: "li".into() }).await.unwrap().into_inner();
     assert_eq!(entry.rank, "1k", "the grade reverts");

@@ -118,6 +118,15 @@ impl<'a> Block<'a> {
         self.next < self.lines.len()
     }
 
+    /// The header line, which must be one of `expected`; answers which.
+    pub(crate) fn header_of(&mut self, expected: &[&'static str]) -> Result<&'static str, ParseError> {
+        let (line, l) = self.take();
+        expected.iter().copied().find(|e| *e == l).ok_or_else(|| ParseError {
+            line,
+            problem: Malformed::UnsupportedFormat { expected: expected.join(" or "), found: l.to_owned() },
+        })
+    }
+
     /// The header line, which must equal `expected`.
     pub(crate) fn header(&mut self, expected: &str) -> Result<(), ParseError> {
         let (line, l) = self.take();

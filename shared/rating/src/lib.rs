@@ -132,7 +132,10 @@ pub use recompute::{
     BenchSummary, RatingInput, RecomputeError, bench_players, bench_recompute, recompute, recompute_games, replay,
     summarise, synthetic_history,
 };
-pub use revocation::{Revocation, RevocationList, SignedRevocationList, parse_revocation_list};
+pub use revocation::{
+    Freshness, Revocation, RevocationList, SignedRevocationList, check_freshness, format_utc, parse_revocation_list,
+    parse_utc,
+};
 pub use rule_file::{RuleFileError, RuleFileErrors, RuleProblem, load_rules};
 pub use rules::{
     Association, AssociationRules, EventPoints, EventSelector, PlacingTier, PromotionRule, RelativePoints, Rounding,

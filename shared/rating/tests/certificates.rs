@@ -31,6 +31,8 @@ fn revocations(key: &AssociationKey, serials: &[&str], sequence: u64) -> String 
         key_id: key.key_id(),
         issued: "2026-12-01".parse().unwrap(),
         sequence,
+        issued_at: weiqi_rating::parse_utc("2026-12-01T09:00:00Z"),
+        next_update: weiqi_rating::parse_utc("2026-12-08T09:00:00Z"),
         entries: serials
             .iter()
             .map(|s| Revocation {
@@ -213,5 +215,47 @@ fn key_files_round_trip() {
     assert_eq!(list.list.entries.len(), 2);
     assert_eq!(list.to_text(), list_text);
     let dup = list_text.replace("revoked: B-2", "revoked: A-1");
-    assert_eq!(parse_revocation_list(&dup).unwrap_err().to_string(), "line 8: serial A-1 is listed twice");
+    assert_eq!(parse_revocation_list(&dup).unwrap_err().to_string(), "line 10: serial A-1 is listed twice");
+}
+
+/// Issue 15 item 15: a list carries its signing time and the time of the next list; a client refuses
+/// a list older than one it has seen (rollback, never waived) or past its next update (waived by
+/// `allow_stale`); a v1 list (no times) still reads and verifies but counts as stale.
+#[test]
+fn revocation_lists_cannot_be_rolled_back_or_kept_past_their_next_update() {
+    use weiqi_rating::{Freshness, check_freshness, format_utc, parse_revocation_list, parse_utc};
+    let key = AssociationKey::from_seed("cwa", [9; 32]).unwrap();
+    let text = revocations(&key, &["CWA-2026-000001"], 3);
+    assert!(text.contains("weiqi-revocations v2") && text.contains("next-update: 2026-12-08T09:00:00Z"), "{text}");
+    let list = parse_revocation_list(&text).unwrap().list;
+    assert_eq!(list.issued_at, parse_utc("2026-12-01T09:00:00Z"));
+    let noon = |d: &str| parse_utc(&format!("{d}T12:00:00Z")).unwrap();
+    assert_eq!(format_utc(noon("2026-12-05")), "2026-12-05T12:00:00Z");
+    assert_eq!(check_freshness(&list, noon("2026-12-05"), None, false), Ok(()));
+    assert_eq!(check_freshness(&list, noon("2026-12-05"), Some(3), false), Ok(()), "the same list again");
+    assert_eq!(
+        check_freshness(&list, noon("2026-12-05"), Some(4), true),
+        Err(Freshness::RolledBack { seen: 4, got: 3 }),
+        "allow_stale never waives a rollback"
+    );
+    let stale = check_freshness(&list, noon("2026-12-09"), Some(2), false).unwrap_err();
+    assert!(matches!(stale, Freshness::Stale { sequence: 3, .. }), "{stale}");
+    assert_eq!(check_freshness(&list, noon("2026-12-09"), Some(2), true), Ok(()));
+    // The times are signed: moving next-update breaks the signature.
+    let public = key.public().to_text();
+    let cert = key.sign_certificate(body(&key, "CWA-2026-000002")).unwrap().to_text();
+    let forged = text.replace("next-update: 2026-12-08T09:00:00Z", "next-update: 2027-12-08T09:00:00Z");
+    assert_eq!(verify_texts(&cert, &public, Some(&forged)), Err(VerifyError::RevocationsBadSignature));
+    // A v1 list (as earlier versions signed it) verifies and is stale by definition.
+    let mut v1 = list.clone();
+    v1.issued_at = None;
+    v1.next_update = None;
+    let v1 = key.sign_revocations(v1).unwrap().to_text();
+    assert!(v1.contains("weiqi-revocations v1") && !v1.contains("next-update"));
+    assert!(verify_texts(&cert, &public, Some(&v1)).is_ok());
+    let v1 = parse_revocation_list(&v1).unwrap().list;
+    assert!(matches!(check_freshness(&v1, noon("2026-12-02"), None, false), Err(Freshness::Stale { .. })));
+    for bad in ["2026-12-01 09:00:00Z", "2026-12-01T9:00:00Z", "2026-12-01T24:00:00Z", "2026-12-01T09:00:00"] {
+        assert_eq!(parse_utc(bad), None, "{bad}");
+    }
 }

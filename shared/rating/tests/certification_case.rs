@@ -338,6 +338,8 @@ fn from_tournament_result_to_revoked_certificate() {
             key_id: key.key_id(),
             issued: CivilDate::from_millis(Millis(300 * DAY)),
             sequence: 1,
+            issued_at: Some(Millis(300 * DAY)),
+            next_update: Some(Millis(307 * DAY)),
             entries,
         })
         .unwrap();

@@ -189,8 +189,8 @@ impl pb::ranking_service_server::RankingService for RankingGateway {
         request: Request<pb::VerifyCertificateRequest>,
     ) -> Result<Response<pb::VerifyCertificateResponse>, Status> {
         let text = request.into_inner().certificate;
-        let outcome = self.service.verify_certificate(&text).await.map_err(status)?;
-        Ok(Response::new(views::verify_view(&text, &outcome)))
+        let (outcome, sequence) = self.service.verify_certificate_against_list(&text).await.map_err(status)?;
+        Ok(Response::new(views::verify_view(&text, &outcome, sequence)))
     }
 
     async fn revocation_list(

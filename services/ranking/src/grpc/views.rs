@@ -179,11 +179,12 @@ pub fn rating_view(player: &str, r: &RatingReport) -> pb::RatingSummary {
 pub fn verify_view(
     text: &str,
     outcome: &Result<weiqi_rating::Verified, weiqi_rating::VerifyError>,
+    list_sequence: u64,
 ) -> pb::VerifyCertificateResponse {
     use weiqi_rating::VerifyError as E;
     let body = weiqi_rating::parse_certificate(text).ok().map(|c| c.body);
     let (valid, code, message, sequence) = match outcome {
-        Ok(v) => (true, "", String::new(), v.revocations_checked.map_or(0, |(s, _)| s)),
+        Ok(v) => (true, "", String::new(), v.revocations_checked.map_or(list_sequence, |(s, _)| s)),
         Err(e) => {
             let code = match e {
                 E::MalformedCertificate(_) => "malformed_certificate",
@@ -196,7 +197,7 @@ pub fn verify_view(
                 E::RevocationsBadSignature => "revocations_bad_signature",
                 E::Revoked { .. } => "revoked",
             };
-            (false, code, e.to_string(), 0)
+            (false, code, e.to_string(), list_sequence)
         }
     };
     let b = body.as_ref();

@@ -452,6 +452,9 @@ impl RankingService {
             key_id: self.config.key.key_id(),
             issued,
             sequence: entries.len() as u64,
+            // Signed now, due again after the configured validity: a client refuses a list past it.
+            issued_at: Some(self.now()),
+            next_update: Some(self.now().plus(self.config.revocations_valid_for)),
             entries,
         };
         self.config.key.sign_revocations(list).map_err(|e| RankingError::Corrupt(format!("revocation list: {e}")))
@@ -462,11 +465,24 @@ impl RankingService {
     /// # Errors
     /// Faults while building the list; a certificate that does not verify is `Ok(Err(..))`.
     pub async fn verify_certificate(&self, text: &str) -> Result<Result<Verified, VerifyError>, RankingError> {
+        Ok(self.verify_certificate_against_list(text).await?.0)
+    }
+
+    /// As [`Self::verify_certificate`], with the sequence of the revocation list consulted (whatever
+    /// the outcome: a revoked certificate names the list that revoked it).
+    ///
+    /// # Errors
+    /// Faults while building the list.
+    pub async fn verify_certificate_against_list(
+        &self,
+        text: &str,
+    ) -> Result<(Result<Verified, VerifyError>, u64), RankingError> {
         let list = self.revocation_list().await?;
+        let sequence = list.list.sequence;
         let certificate = match weiqi_rating::parse_certificate(text) {
             Ok(c) => c,
-            Err(e) => return Ok(Err(VerifyError::MalformedCertificate(e))),
+            Err(e) => return Ok((Err(VerifyError::MalformedCertificate(e)), sequence)),
         };
-        Ok(verify(&certificate, &self.config.key.public(), Some(&list)))
+        Ok((verify(&certificate, &self.config.key.public(), Some(&list)), sequence))
     }
 }

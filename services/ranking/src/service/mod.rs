@@ -47,6 +47,9 @@ pub struct RankingConfig {
     pub tick: Duration,
     /// The actor id of the service itself (cases it opens on proposals).
     pub service_id: String,
+    /// How long a signed revocation list stays current: its `next-update` is this long after it
+    /// is signed (default 7 days).
+    pub revocations_valid_for: Millis,
 }
 
 impl RankingConfig {
@@ -59,6 +62,7 @@ impl RankingConfig {
             key,
             tick: Duration::from_secs(60),
             service_id: "ranking".to_owned(),
+            revocations_valid_for: Millis::WEEK,
         }
     }
 }
