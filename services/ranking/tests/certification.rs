@@ -230,6 +230,10 @@ async fn a_player_promotes_from_a_dan_qualification_and_the_certificate_is_check
         case.check_lines
     );
     assert!(case.evidence.iter().any(|e| e.contains("place 1") && e.contains("5 wins")), "{:?}", case.evidence);
+    // Which evidence counts for which rule line (issue 15 item 16): the placing for qualify-1d.
+    assert_eq!(case.evidence_use.len(), case.evidence.len());
+    let placing = case.evidence.iter().position(|e| e.contains("place 1")).unwrap();
+    assert!(case.evidence_use[placing].contains("counts for qualify-1d (met)"), "{:?}", case.evidence_use);
     assert_eq!(case.status, pb::case_view::Status::Open as i32);
     let history = client.my_history(with(&tokens.li, pb::MyHistoryRequest { limit: 0 })).await.unwrap().into_inner();
     assert_eq!(history.ranks.len(), 1, "declared 1k only so far");

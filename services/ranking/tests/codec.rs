@@ -276,7 +276,7 @@ fn every_evidence() -> Vec<Evidence> {
 }
 
 fn outcome(rule: &str, verdict: Verdict) -> RuleOutcome {
-    RuleOutcome { rule: rule.into(), kind: "qualification".into(), to: "5d".into(), verdict }
+    RuleOutcome { rule: rule.into(), kind: "qualification".into(), to: "5d".into(), verdict, evidence: vec![0, 2] }
 }
 
 /// Every verdict, basis, shortfall and ineligibility, written by hand.

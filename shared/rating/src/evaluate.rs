@@ -59,6 +59,10 @@ pub struct RuleOutcome {
     pub to: String,
     /// The verdict and why.
     pub verdict: Verdict,
+    /// The evidence this rule line rests on (indices into the case's evidence): what made it
+    /// met, or the nearest attempt that fell short. Evidence in no line counts for no rule.
+    #[serde(default)]
+    pub evidence: Vec<u32>,
 }
 
 impl fmt::Display for RuleOutcome {
@@ -348,10 +352,11 @@ pub fn evaluate(
         ),
     };
     let counts = |at: Millis| at >= standing.since && at <= now;
-    let placings: Vec<&TournamentPlacing> = evidence
+    let placings: Vec<(u32, &TournamentPlacing)> = evidence
         .iter()
-        .filter_map(|e| match e {
-            Evidence::Placing(p) if counts(p.at) => Some(p),
+        .enumerate()
+        .filter_map(|(i, e)| match e {
+            Evidence::Placing(p) if counts(p.at) => Some((i as u32, p)),
             _ => None,
         })
         .collect();
@@ -359,14 +364,24 @@ pub fn evaluate(
     let outcomes: Vec<RuleOutcome> = rules
         .rules
         .iter()
-        .map(|rule| RuleOutcome {
-            rule: rule.id.clone(),
-            kind: rule.kind.name().to_owned(),
-            to: rules.code(Some(rule.to)),
-            verdict: match cx.eligibility(rule) {
-                Some(ineligible) => Verdict::NotEligible(ineligible),
-                None => cx.verdict(rule),
-            },
+        .map(|rule| {
+            let (verdict, used) = match cx.eligibility(rule) {
+                Some(ineligible) => (Verdict::NotEligible(ineligible), Vec::new()),
+                None => {
+                    let mut used = Vec::new();
+                    let v = cx.verdict(rule, &mut used);
+                    used.sort_unstable();
+                    used.dedup();
+                    (v, used)
+                }
+            };
+            RuleOutcome {
+                rule: rule.id.clone(),
+                kind: rule.kind.name().to_owned(),
+                to: rules.code(Some(rule.to)),
+                verdict,
+                evidence: used,
+            }
         })
         .collect();
     let best = rules
@@ -393,7 +408,7 @@ struct Context<'a> {
     rules: &'a AssociationRules,
     current: Option<usize>,
     evidence: &'a [Evidence],
-    placings: &'a [&'a TournamentPlacing],
+    placings: &'a [(u32, &'a TournamentPlacing)],
     counts: &'a dyn Fn(Millis) -> bool,
     now: Millis,
 }
@@ -418,19 +433,21 @@ impl Context<'_> {
         }
     }
 
-    fn matching<'b>(&'b self, events: &'b EventSelector) -> impl Iterator<Item = &'b TournamentPlacing> + 'b {
-        self.placings.iter().copied().filter(|p| events.matches(&p.event))
+    fn matching<'b>(&'b self, events: &'b EventSelector) -> impl Iterator<Item = (u32, &'b TournamentPlacing)> + 'b {
+        self.placings.iter().copied().filter(|(_, p)| events.matches(&p.event))
     }
 
-    fn verdict(&self, rule: &PromotionRule) -> Verdict {
+    /// The rule's verdict; `used` collects the evidence it rests on.
+    fn verdict(&self, rule: &PromotionRule, used: &mut Vec<u32>) -> Verdict {
         match &rule.kind {
             RuleKind::Qualification { events, group, min_wins, rounds } => {
                 let best = self
                     .matching(events)
-                    .filter(|p| group.is_none() || p.group == *group)
-                    .filter(|p| p.rounds == *rounds)
-                    .max_by_key(|p| (p.wins, std::cmp::Reverse(p.at)));
-                match best {
+                    .filter(|(_, p)| group.is_none() || p.group == *group)
+                    .filter(|(_, p)| p.rounds == *rounds)
+                    .max_by_key(|(_, p)| (p.wins, std::cmp::Reverse(p.at)));
+                used.extend(best.map(|(i, _)| i));
+                match best.map(|(_, p)| p) {
                     None => Verdict::Unmet(Shortfall::NoMatchingResult {
                         wanted: match group {
                             Some(g) => format!("group {g} ({rounds} rounds) of {events}"),
@@ -451,13 +468,18 @@ impl Context<'_> {
             RuleKind::Placing { tiers } => {
                 let mut nearest: Option<(u32, u32)> = None;
                 for tier in tiers {
-                    if let Some(p) = self.matching(&tier.events).min_by_key(|p| (p.place, p.at)) {
+                    if let Some((i, p)) = self.matching(&tier.events).min_by_key(|(_, p)| (p.place, p.at)) {
                         if p.place <= tier.max_place {
+                            used.clear();
+                            used.push(i);
                             return Verdict::Met(Basis::Placed {
                                 event: p.event.clone(),
                                 place: p.place,
                                 max_place: tier.max_place,
                             });
+                        }
+                        if nearest.is_none() {
+                            used.push(i);
                         }
                         nearest = nearest.or(Some((p.place, tier.max_place)));
                     }
@@ -469,17 +491,25 @@ impl Context<'_> {
                     }),
                 }
             }
-            RuleKind::Title { events } => match self.matching(events).min_by_key(|p| (p.place, p.at)) {
-                Some(p) if p.place == 1 => Verdict::Met(Basis::Won { event: p.event.clone() }),
-                Some(p) => Verdict::Unmet(Shortfall::NotWon { place: p.place }),
-                None => Verdict::Unmet(Shortfall::NoMatchingResult { wanted: events.to_string() }),
-            },
+            RuleKind::Title { events } => {
+                let best = self.matching(events).min_by_key(|(_, p)| (p.place, p.at));
+                used.extend(best.map(|(i, _)| i));
+                match best.map(|(_, p)| p) {
+                    Some(p) if p.place == 1 => Verdict::Met(Basis::Won { event: p.event.clone() }),
+                    Some(p) => Verdict::Unmet(Shortfall::NotWon { place: p.place }),
+                    None => Verdict::Unmet(Shortfall::NoMatchingResult { wanted: events.to_string() }),
+                }
+            }
             RuleKind::Quota { events, percent, of_grade, rounding } => {
                 let grade = self.rules.code(Some(*of_grade));
                 let mut nearest = None;
-                for p in self.matching(events) {
+                for (i, p) in self.matching(events) {
                     let eligible = p.field_by_grade.get(&grade).copied().unwrap_or(0);
                     let slots = quota_slots(*percent, eligible, *rounding);
+                    if nearest.is_none() || p.place <= slots {
+                        used.clear();
+                        used.push(i);
+                    }
                     if p.place <= slots {
                         return Verdict::Met(Basis::WithinQuota {
                             event: p.event.clone(),
@@ -497,12 +527,14 @@ impl Context<'_> {
                 let latest = self
                     .evidence
                     .iter()
-                    .filter_map(|e| match e {
-                        Evidence::Rating(r) if r.system == *system && r.at <= self.now => Some(r),
+                    .enumerate()
+                    .filter_map(|(i, e)| match e {
+                        Evidence::Rating(r) if r.system == *system && r.at <= self.now => Some((i as u32, r)),
                         _ => None,
                     })
-                    .max_by_key(|r| r.at);
-                let Some(r) = latest else {
+                    .max_by_key(|(_, r)| r.at);
+                used.extend(latest.map(|(i, _)| i));
+                let Some((_, r)) = latest else {
                     return Verdict::Unmet(Shortfall::NoRating { system: system.clone() });
                 };
                 if r.rating < *min_rating {
@@ -524,7 +556,7 @@ impl Context<'_> {
             RuleKind::Points { needed, games, win, draw, loss, places } => {
                 let mut from_games = 0i32;
                 let mut counted = 0u32;
-                for e in self.evidence {
+                for (i, e) in self.evidence.iter().enumerate() {
                     let Evidence::Game(g) = e else { continue };
                     if !(self.counts)(g.at) {
                         continue;
@@ -539,18 +571,26 @@ impl Context<'_> {
                         GameOutcome::Draw => draw,
                         GameOutcome::Loss => loss,
                     };
-                    from_games += self.relative(table, g.opponent_grade.as_deref());
+                    let points = self.relative(table, g.opponent_grade.as_deref());
+                    from_games += points;
                     counted += 1;
+                    if points != 0 {
+                        used.push(i as u32);
+                    }
                 }
                 let from_places: i32 = self
                     .placings
                     .iter()
-                    .filter_map(|p| {
-                        places
+                    .filter_map(|(i, p)| {
+                        let best = places
                             .iter()
                             .filter(|e| e.events.matches(&p.event) && p.place <= e.max_place)
                             .map(|e| e.points)
-                            .max()
+                            .max();
+                        if best.is_some() {
+                            used.push(*i);
+                        }
+                        best
                     })
                     .sum();
                 let points = from_games + from_places;

@@ -308,3 +308,34 @@ fn rank_mapping_from_the_file() {
     assert_eq!(m.rating_for("7d"), Some(2700.0));
     assert_eq!(m.grade_for(5000.0), Some("7d"), "8 dan is honorary, never reached by rating");
 }
+
+/// Issue 15 item 16: every rule line names the evidence it rests on, and a lost game counts for no
+/// line: a 1p's points come from the wins and the draw, and the loss is in no rule's evidence.
+#[test]
+fn each_rule_line_names_the_evidence_it_counts_and_a_loss_counts_for_none() {
+    let given = player("1p");
+    let evidence = vec![
+        pro_game(1, "3p", GameOutcome::Win),
+        pro_game(2, "1p", GameOutcome::Loss),
+        pro_game(3, "1p", GameOutcome::Draw),
+        rating(1900.0, 60.0, 50),
+    ];
+    let e = evaluate(&pro(), &given, &evidence, NOW).unwrap();
+    let line = e.outcome("pro-2p-points").unwrap();
+    assert_eq!(line.evidence, vec![0, 2], "{line:?}");
+    let used: Vec<u32> = e.outcomes.iter().flat_map(|o| o.evidence.iter().copied()).collect();
+    assert!(!used.contains(&1), "the loss counts for no rule line: {:?}", e.outcomes);
+    assert!(!used.contains(&3), "no professional rule reads ratings");
+
+    // A qualification line names the placing that decided it; a rating line its sample.
+    let given = player("1k");
+    let evidence = vec![
+        rating(2050.0, 60.0, 50),
+        placing(event("dan-qualification", EventLevel::National), Some("1d"), 5, 5, 7, 20),
+    ];
+    let e = evaluate(&cwa(), &given, &evidence, NOW).unwrap();
+    assert!(matches!(e.outcome("qualify-1d").unwrap().verdict, Verdict::Met(_)));
+    assert_eq!(e.outcome("qualify-1d").unwrap().evidence, vec![1]);
+    let kyu = e.outcome("kyu-1k-by-rating").unwrap();
+    assert!(matches!(kyu.verdict, Verdict::NotEligible(_)) && kyu.evidence.is_empty(), "a 1k is past 1k");
+}

@@ -313,7 +313,13 @@ fn outcome_to_pb(o: &RuleOutcome) -> pb::CaseRuleOutcome {
         Verdict::Unmet(s) => V::Unmet(shortfall_to_pb(s)),
         Verdict::NotEligible(i) => V::NotEligible(ineligible_to_pb(i)),
     };
-    pb::CaseRuleOutcome { rule: o.rule.clone(), kind: o.kind.clone(), to_grade: o.to.clone(), verdict: Some(verdict) }
+    pb::CaseRuleOutcome {
+        rule: o.rule.clone(),
+        kind: o.kind.clone(),
+        to_grade: o.to.clone(),
+        verdict: Some(verdict),
+        evidence: o.evidence.clone(),
+    }
 }
 
 fn outcome_from_pb(m: pb::CaseRuleOutcome) -> Result<RuleOutcome, CodecError> {
@@ -323,7 +329,7 @@ fn outcome_from_pb(m: pb::CaseRuleOutcome) -> Result<RuleOutcome, CodecError> {
         V::Unmet(s) => Verdict::Unmet(shortfall_from_pb(s)?),
         V::NotEligible(i) => Verdict::NotEligible(ineligible_from_pb(i)?),
     };
-    Ok(RuleOutcome { rule: m.rule, kind: m.kind, to: m.to_grade, verdict })
+    Ok(RuleOutcome { rule: m.rule, kind: m.kind, to: m.to_grade, verdict, evidence: m.evidence })
 }
 
 fn basis_to_pb(b: &Basis) -> pb::CaseRuleMet {

@@ -55,6 +55,7 @@ pub fn case_view(record: &CaseRecord) -> pb::CaseView {
             Evidence::Rating(_) => "rating".to_owned(),
         })
         .collect();
+    let evidence_use = evidence_use(c);
     let (checked, supports, digest, lines) = match &c.check {
         Some(check) => (
             true,
@@ -95,6 +96,7 @@ pub fn case_view(record: &CaseRecord) -> pb::CaseView {
             .unwrap_or_default(),
         confirmed_by: decision.and_then(|d| d.confirmed_by.as_ref()).map(|a| a.0.clone()).unwrap_or_default(),
         evidence_refs,
+        evidence_use,
         certificate: c.certificate.as_ref().map(|x| x.to_text()).unwrap_or_default(),
         certificate_serial: c.certificate.as_ref().map(|x| x.body.serial.clone()).unwrap_or_default(),
         revocation_reason: c.revocation.as_ref().map(|(_, r, _)| r.clone()).unwrap_or_default(),
@@ -129,6 +131,46 @@ pub fn registry_view(
         registered_at_ms: s.registered_at.map_or(0, |m| m.0),
         position: 0,
     }
+}
+
+/// For each evidence item of a case, which rule lines of its check it counts for (issue 15 item 16):
+/// `counts for qualify-5d (met)`, `considered by qualify-5d (not met)`, or why it counts for none.
+#[must_use]
+pub fn evidence_use(c: &weiqi_rating::Case) -> Vec<String> {
+    use weiqi_rating::{Evidence, GameOutcome, Verdict as V};
+    let Some(check) = &c.check else {
+        return c.evidence.iter().map(|_| "not checked yet".to_owned()).collect();
+    };
+    c.evidence
+        .iter()
+        .enumerate()
+        .map(|(i, e)| {
+            let lines: Vec<String> = check
+                .evaluation
+                .outcomes
+                .iter()
+                .filter(|o| o.evidence.contains(&(i as u32)))
+                .map(|o| match o.verdict {
+                    V::Met(_) => format!("counts for {} (met)", o.rule),
+                    _ => format!("considered by {} (not met)", o.rule),
+                })
+                .collect();
+            if !lines.is_empty() {
+                return lines.join("; ");
+            }
+            let why = if e.at() < c.standing.since {
+                "from before the current grade"
+            } else {
+                match e {
+                    Evidence::Game(g) if g.outcome == GameOutcome::Loss => "a loss",
+                    Evidence::Game(_) => "no rule that applies counts this game",
+                    Evidence::Placing(_) => "no rule that applies counts this event",
+                    Evidence::Rating(_) => "no rule that applies uses this rating",
+                }
+            };
+            format!("counts for no rule: {why}")
+        })
+        .collect()
 }
 
 /// A leaderboard page as the gateway shows it.

@@ -170,7 +170,12 @@ async fn render_case(web: &Web, viewer: &Viewer, id: &str, note: Option<(bool, S
             h2 { (t(lang, "case-evidence")) }
             @if c.evidence.is_empty() { p.small { (t(lang, "case-no-evidence")) } }
             ol { @for (i, line) in c.evidence.iter().enumerate() {
-                li { (line) " " (evidence_link(lang, c.evidence_refs.get(i).map_or("", String::as_str))) }
+                li data-evidence=(i) {
+                    (line) " " (evidence_link(lang, c.evidence_refs.get(i).map_or("", String::as_str)))
+                    @if let Some(used) = c.evidence_use.get(i) {
+                        br; span.small.mono data-evidence-use=(i) { (used) }
+                    }
+                }
             } }
         }
         section.card id="check" {
