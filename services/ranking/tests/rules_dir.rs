@@ -100,3 +100,33 @@ async fn a_changed_rule_set_applies_to_new_cases_only() {
     assert_eq!(new_check.rule_set, "cwa-amateur.toml");
     assert_ne!(new_check.rules_digest, old_check.rules_digest, "the new case names the changed rules");
 }
+
+/// Issue 15 item 11: switching the rating system re-seeds every player from their declared or
+/// certified rank. Players registered under Glicko-2 (a 5 dan, a 1 kyu) start under EGF at the GoR
+/// their ranks map to (5d = 2500, 1k = 2000 in the CWA rules), not at the floor (GoR 0 ≈ 21k).
+#[tokio::test]
+async fn a_rating_system_switch_reseeds_players_from_their_ranks() {
+    use weiqi_rating::{EgfSettings, RatingSystem};
+    let data = tempfile::tempdir().unwrap();
+    let log: AnyEventLog =
+        EmbeddedLog::open(data.path().join("events.redb"), EmbeddedConfig::default()).unwrap().into();
+    let clock = TestClock::new();
+    let glicko = service(&log, &clock, weiqi_ranking::shipped_rules());
+    let profile = |id: &str| Profile { id: PlayerId::from(id), name_latin: id.to_uppercase(), ..Profile::default() };
+    glicko.register_player(profile("zhang"), Some("5d"), "org", "r-zhang").await.unwrap();
+    glicko.register_player(profile("liu"), Some("1k"), "org", "r-liu").await.unwrap();
+    glicko.register_player(profile("new"), None, "org", "r-new").await.unwrap();
+    let seeded = glicko.rating(&PlayerId::from("zhang")).await.unwrap();
+    assert_eq!(seeded.system, "glicko2");
+
+    let mut config =
+        RankingConfig::new(AssociationKey::from_seed("cwa", [5; 32]).unwrap(), weiqi_ranking::shipped_rules());
+    config.system = RatingSystem::Egf(EgfSettings::default());
+    let egf = RankingService::with_environment(log.clone(), Arc::new(NoTournaments), config, clock.clone());
+    let gor = |report: weiqi_ranking::RatingReport| report.view.map(|v| v.rating);
+    let zhang = egf.rating(&PlayerId::from("zhang")).await.unwrap();
+    assert_eq!(zhang.system, "egf");
+    assert_eq!(gor(zhang), Some(2500.0), "5 dan re-seeded at its GoR");
+    assert_eq!(gor(egf.rating(&PlayerId::from("liu")).await.unwrap()), Some(2000.0));
+    assert_eq!(gor(egf.rating(&PlayerId::from("new")).await.unwrap()), None, "no rank, no seed");
+}

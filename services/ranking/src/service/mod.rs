@@ -183,7 +183,72 @@ impl RankingService {
             self.complete_case(&case).await?;
         }
         tracing::info!(ledger, games, players, cases, "ranking state loaded");
+        if players == 0 {
+            let reseeded = self.reseed_from_ranks().await?;
+            if reseeded > 0 {
+                tracing::info!(
+                    system = self.config.system.name(),
+                    reseeded,
+                    "the {} ledger was empty (a new rating system): {reseeded} players re-seeded from their declared or \
+                     certified ranks; every rated game in the logs is rated again under it, from the first",
+                    self.config.system.name()
+                );
+            }
+        }
         Ok(())
+    }
+
+    /// Seeds every registered player holding a grade into this system's (empty) ledger from that
+    /// grade, as registration does (issue 15 item 11): after `--rating-system egf` a 5 dan registered
+    /// under Glicko-2 starts at the GoR of 5 dan, not at the system's floor. A professional grade is
+    /// preferred, then amateur, then any other ladder the rules map. Answers how many were seeded.
+    ///
+    /// # Errors
+    /// Faults while reading the player logs or appending.
+    pub(crate) async fn reseed_from_ranks(&self) -> Result<usize, RankingError> {
+        let mut seeded = 0;
+        for player in self.registered_players().await? {
+            let state = self.registry.state(&player).await?;
+            let mut held: Vec<(&String, &String)> = state.grades.iter().map(|(l, h)| (l, &h.grade)).collect();
+            held.sort_by_key(|(l, _)| match l.as_str() {
+                "professional" => 0,
+                "amateur" => 1,
+                _ => 2,
+            });
+            for (ladder, grade) in held {
+                if self.rules_for(ladder).and_then(|r| r.mapping(self.config.system.name())).is_some() {
+                    self.seed_from_rank(&player, ladder, grade).await?;
+                    seeded += 1;
+                    break;
+                }
+            }
+        }
+        Ok(seeded)
+    }
+
+    /// Every player with a log, read once from the start of the player logs.
+    async fn registered_players(&self) -> Result<Vec<weiqi_rating::PlayerId>, RankingError> {
+        use futures::StreamExt;
+        use weiqi_eventlog::{AggregateKind, EventLog, Position};
+        let head = self.log.head(AggregateKind::Player).await?;
+        let mut ids = std::collections::BTreeSet::new();
+        // Batches count from 1: a head at batch 1 is an empty log.
+        if head.raw() >> 16 > 1 {
+            let mut stream = self.log.follow(AggregateKind::Player, Position::START).await?;
+            while let Some(item) = stream.next().await {
+                let event = item?;
+                let id = event.aggregate_id.as_str();
+                if !id.starts_with('_') {
+                    // `_…` logs are the rating ledgers, not players.
+                    ids.insert(weiqi_rating::PlayerId(id.to_owned()));
+                }
+                // A batch is one aggregate's append: the last batch's first event names its player.
+                if (event.position.raw() >> 16) + 1 >= head.raw() >> 16 {
+                    break;
+                }
+            }
+        }
+        Ok(ids.into_iter().collect())
     }
 
     /// Runs the service: rates games as they end (following every game log), takes in tournament
