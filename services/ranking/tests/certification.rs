@@ -397,6 +397,16 @@ async fn a_player_promotes_from_a_dan_qualification_and_the_certificate_is_check
         .await
         .unwrap_err();
     assert_eq!(far.code(), Code::Unavailable, "{far:?}");
+    // The EGD rating list through the gateway (issue 15 item 9): organisers only; a broken list is
+    // refused naming what is wrong; nobody here has an EGD PIN, so nobody is seeded.
+    let sample = include_str!("../../../shared/rating/tests/data/egd-allworld-sample.html").to_owned();
+    let import = |text: String| pb::ImportEgdRatingsRequest { text };
+    let denied = client.import_egd_ratings(with(&tokens.li, import(sample.clone()))).await.unwrap_err();
+    assert_eq!(denied.code(), Code::PermissionDenied);
+    let bad = client.import_egd_ratings(with(&tokens.organiser, import("no list".into()))).await.unwrap_err();
+    assert_eq!((bad.code(), code_of(&bad).as_str()), (Code::InvalidArgument, "bad_rating_list"));
+    let done = client.import_egd_ratings(with(&tokens.organiser, import(sample))).await.unwrap().into_inner();
+    assert_eq!((done.list_players, done.list_date.as_str(), done.seeded.len()), (6, "2018-11-29", 0));
     let bad_band = client
         .leaderboard(pb::LeaderboardRequest { band: "grandmaster".into(), ..Default::default() })
         .await

@@ -130,3 +130,54 @@ async fn a_rating_system_switch_reseeds_players_from_their_ranks() {
     assert_eq!(gor(egf.rating(&PlayerId::from("liu")).await.unwrap()), Some(2000.0));
     assert_eq!(gor(egf.rating(&PlayerId::from("new")).await.unwrap()), None, "no rank, no seed");
 }
+
+/// Issue 15 item 9: an association moving to the platform seeds its players' ratings from the EGD
+/// rating list, matched by EGD PIN: under EGF the GoR itself, under Glicko-2 the nominal rating of the
+/// grade that GoR stands for; a player already rated keeps their rating.
+#[tokio::test]
+async fn players_are_seeded_from_the_egd_rating_list_by_pin() {
+    use weiqi_rating::egd_list::parse_egd_rating_list;
+    use weiqi_rating::{EgfSettings, RatingSystem};
+    let list =
+        parse_egd_rating_list(include_str!("../../../shared/rating/tests/data/egd-allworld-sample.html")).unwrap();
+    let profile = |id: &str, pin: &str| Profile {
+        id: PlayerId::from(id),
+        name_latin: id.to_uppercase(),
+        egd_pin: pin.into(),
+        ..Profile::default()
+    };
+    for system in [RatingSystem::Egf(EgfSettings::default()), RatingSystem::default()] {
+        let data = tempfile::tempdir().unwrap();
+        let log: AnyEventLog =
+            EmbeddedLog::open(data.path().join("events.redb"), EmbeddedConfig::default()).unwrap().into();
+        let clock = TestClock::new();
+        let mut config =
+            RankingConfig::new(AssociationKey::from_seed("cwa", [5; 32]).unwrap(), weiqi_ranking::shipped_rules());
+        config.system = system.clone();
+        let s = RankingService::with_environment(log.clone(), Arc::new(NoTournaments), config, clock.clone());
+        s.register_player(profile("reda", "14013142"), None, "org", "r1").await.unwrap();
+        s.register_player(profile("thomas", "13633719"), None, "org", "r2").await.unwrap();
+        s.register_player(profile("nobody", "19999999"), None, "org", "r3").await.unwrap();
+        s.register_player(profile("kept", "12949827"), Some("3d"), "org", "r4").await.unwrap();
+        let done = s.import_egd_ratings(&list).await.unwrap();
+        let seeded: std::collections::BTreeMap<String, f64> =
+            done.seeded.iter().map(|(p, r)| (p.0.clone(), *r)).collect();
+        match system {
+            RatingSystem::Egf(_) => {
+                assert_eq!(seeded.get("reda"), Some(&1786.0));
+                assert_eq!(seeded.get("thomas"), Some(&1484.0));
+            }
+            _ => {
+                // GoR 1786 stands for 3 kyu (1800 ± 50), 1484 for 6 kyu: their Glicko-2 nominal ratings.
+                let rules = weiqi_ranking::shipped_rules();
+                let glicko = rules[0].mapping("glicko2").unwrap();
+                assert_eq!(seeded.get("reda").copied(), glicko.rating_for("3k"));
+                assert_eq!(seeded.get("thomas").copied(), glicko.rating_for("6k"));
+            }
+        }
+        assert_eq!(done.not_in_list, [PlayerId::from("nobody")]);
+        assert_eq!(done.already_rated, [PlayerId::from("kept")], "seeded from the declared 3d at registration");
+        let report = s.rating(&PlayerId::from("reda")).await.unwrap();
+        assert_eq!(report.view.map(|v| v.rating), seeded.get("reda").copied());
+    }
+}

@@ -24,8 +24,12 @@
 //! first space into surname and given name (as for the `.h9` table); a player without one is written
 //! with the name in Chinese script as the surname.
 //!
-//! Reading takes the players only (names, rank, club, country, EGD PIN, rating): rounds and results
-//! are this platform's own once it runs the event.
+//! [`read_players`] takes the players (names, rank, club, country, EGD PIN, rating) for a new event;
+//! [`read_tournament`] takes the whole file (players, games with results, byes, rounds, McMahon bars,
+//! seed systems) and [`GothaTournament::replay`] turns its rounds into this platform's commands, so an
+//! event run in OpenGotha continues here. The file written carries what OpenGotha's own files carry
+//! for the event: bar and floor, the bye and absence values of its defaults, dates, the placement
+//! criteria and the seed systems.
 
 use std::fmt::Write as _;
 
@@ -243,20 +247,83 @@ pub fn export_opengotha(t: &Tournament, planned: u32) -> String {
     let short: String = name.chars().filter(|c| c.is_ascii_alphanumeric()).take(20).collect();
     let mut general = BytesStart::new("GeneralParameterSet");
     let rounds_text = rounds.to_string();
+    let cfg = t.config.as_ref();
+    // McMahon bar and floor as OpenGotha names them; a Swiss puts everyone in one group.
+    let (bar, floor) = match cfg.map(|c| &c.format) {
+        Some(crate::config::Format::McMahon { bars, .. }) => (gotha_rank(bars.top), gotha_rank(bars.bottom)),
+        _ => ("30K".to_string(), "30K".to_string()),
+    };
+    let start = if t.started_at.0 > 0 { t.started_at } else { t.created_at };
+    let begin = weiqi_time::CivilDate::from_millis(start).to_string();
+    let end = weiqi_time::CivilDate::from_millis(t.last_result_at.max(start)).to_string();
     for (k, v) in [
+        ("beginDate", begin.as_str()),
+        ("endDate", end.as_str()),
+        ("genMMBar", bar.as_str()),
+        ("genMMFloor", floor.as_str()),
+        ("genMMS2ValueAbsent", "1"),
+        ("genMMS2ValueBye", "2"),
+        ("genMMZero", "30K"),
+        ("genNBW2ValueAbsent", "0"),
+        ("genNBW2ValueBye", "2"),
+        ("genRoundDownNBWMMS", "true"),
         ("name", name),
-        ("shortName", if short.is_empty() { "tournament" } else { short.as_str() }),
-        ("numberOfRounds", rounds_text.as_str()),
         ("numberOfCategories", "1"),
+        ("numberOfRounds", rounds_text.as_str()),
+        ("shortName", if short.is_empty() { "tournament" } else { short.as_str() }),
     ] {
         general.push_attribute((k, v));
     }
     let _ = w.write_event(Event::Empty(general));
+    // The placement criteria, in OpenGotha's names (six slots, NULL for the unused).
+    let _ = w.write_event(Event::Start(BytesStart::new("PlacementParameterSet")));
+    let _ = w.write_event(Event::Start(BytesStart::new("PlacementCriteria")));
+    let mut criteria: Vec<&str> =
+        cfg.map(|c| c.ranking.iter().filter_map(|&tb| placement_name(tb)).collect()).unwrap_or_default();
+    criteria.resize(6, "NULL");
+    for (n, name) in criteria.iter().take(6).enumerate() {
+        let mut c = BytesStart::new("PlacementCriterion");
+        c.push_attribute(("name", *name));
+        c.push_attribute(("number", (n + 1).to_string().as_str()));
+        let _ = w.write_event(Event::Empty(c));
+    }
+    let _ = w.write_event(Event::End(BytesEnd::new("PlacementCriteria")));
+    let _ = w.write_event(Event::End(BytesEnd::new("PlacementParameterSet")));
+    // The seed systems inside a score group, as this tournament pairs (crate::seeding).
+    let seeding = cfg.map(|c| c.pairing.seeding).unwrap_or_default();
+    let mut pairing = BytesStart::new("PairingParameterSet");
+    let last_first = seeding.last_round_first.to_string();
+    for (k, v) in [
+        ("paiMaAdditionalPlacementCritSystem1", "Rating"),
+        ("paiMaAdditionalPlacementCritSystem2", "NULL"),
+        ("paiMaLastRoundForSeedSystem1", last_first.as_str()),
+        ("paiMaMaximizeSeeding", "5000000"),
+        ("paiMaSeedSystem1", seeding.first.opengotha()),
+        ("paiMaSeedSystem2", seeding.second.opengotha()),
+    ] {
+        pairing.push_attribute((k, v));
+    }
+    let _ = w.write_event(Event::Empty(pairing));
     let _ = w.write_event(Event::End(BytesEnd::new("TournamentParameterSet")));
     let _ = w.write_event(Event::End(BytesEnd::new("Tournament")));
     let mut out = String::from_utf8(w.into_inner()).unwrap_or_default();
     let _ = writeln!(out);
     out
+}
+
+/// OpenGotha's name for a ranking criterion, if it has one.
+fn placement_name(tb: crate::standings::TieBreak) -> Option<&'static str> {
+    use crate::standings::TieBreak as T;
+    Some(match tb {
+        T::Mms => "MMS",
+        T::Points | T::Wins => "NBW",
+        T::Sos => "SOSW",
+        T::Sosos => "SOSOSW",
+        T::Sodos => "SODOSW",
+        T::Sosm => "SOSM",
+        T::Sososm => "SOSOSM",
+        _ => return None,
+    })
 }
 
 /// Surname and given name from the Latin name (split at its first space), else the name in Chinese
@@ -269,5 +336,259 @@ fn split_name(latin: &str, zh: &str) -> (String, String) {
     match latin.split_once(char::is_whitespace) {
         Some((surname, given)) => (surname.to_string(), given.trim().to_string()),
         None => (latin.to_string(), String::new()),
+    }
+}
+
+/// A game as an OpenGotha file lists it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GothaGame {
+    /// Round, from 1.
+    pub round: u32,
+    /// Table, from 1.
+    pub table: u32,
+    /// Black's key.
+    pub black: String,
+    /// White's key.
+    pub white: String,
+    /// Handicap stones.
+    pub handicap: u8,
+    /// The result (`None`: `RESULT_UNKNOWN`).
+    pub result: Option<crate::outcome::GameResult>,
+}
+
+/// A whole OpenGotha tournament: general parameters, players, games and byes.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct GothaTournament {
+    /// `GeneralParameterSet/@name`.
+    pub name: String,
+    /// `numberOfRounds`.
+    pub rounds: u32,
+    /// McMahon bar and floor (`genMMBar`, `genMMFloor`), when they read as ranks.
+    pub bars: Option<(Rank, Rank)>,
+    /// Seed systems (`paiMaSeedSystem1`, `paiMaLastRoundForSeedSystem1`, `paiMaSeedSystem2`).
+    pub seeding: Option<crate::seeding::Seeding>,
+    /// Players in file order.
+    pub players: Vec<GothaPlayer>,
+    /// Games in file order.
+    pub games: Vec<GothaGame>,
+    /// Byes: (round, player key).
+    pub byes: Vec<(u32, String)>,
+}
+
+/// Why a tournament file's rounds cannot be imported.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum GothaImportError {
+    /// The file could not be read.
+    #[error("{0}")]
+    File(#[from] GothaError),
+    /// A game or bye names a player the file does not list.
+    #[error("round {round}: no player with the key {key} in the file")]
+    UnknownPlayer {
+        /// The round.
+        round: u32,
+        /// The key.
+        key: String,
+    },
+    /// An attribute that must be a number is not.
+    #[error("{element}/@{attribute} is not a number: {value:?}")]
+    NotANumber {
+        /// The element.
+        element: &'static str,
+        /// The attribute.
+        attribute: &'static str,
+        /// The text.
+        value: String,
+    },
+    /// A round is missing between two that are present.
+    #[error("round {0} has no games or byes, but a later round has")]
+    MissingRound(u32),
+    /// A game of an earlier round has no result while a later round was paired.
+    #[error("round {round}, table {table}: no result, but round {later} was paired")]
+    OpenGame {
+        /// The round.
+        round: u32,
+        /// The table.
+        table: u32,
+        /// The later round.
+        later: u32,
+    },
+}
+
+fn result_of(code: &str) -> Option<crate::outcome::GameResult> {
+    use crate::outcome::GameResult;
+    let (base, by_default) = match code.strip_suffix("_BYDEF") {
+        Some(b) => (b, true),
+        None => (code, false),
+    };
+    let outcome = match base {
+        "RESULT_BLACKWINS" => Outcome::Win(Color::Black),
+        "RESULT_WHITEWINS" => Outcome::Win(Color::White),
+        "RESULT_EQUAL" => Outcome::Draw,
+        "RESULT_BOTHLOSE" | "RESULT_BOTHLOOSE" => Outcome::BothLose,
+        _ => return None,
+    };
+    Some(GameResult { outcome, reason: if by_default { ResultReason::Forfeit } else { ResultReason::Played } })
+}
+
+/// Reads a whole OpenGotha tournament file (see the module doc).
+///
+/// # Errors
+/// [`GothaImportError`] for XML that is not an OpenGotha tournament or numbers that do not read.
+pub fn read_tournament(xml: &str) -> Result<GothaTournament, GothaImportError> {
+    let num = |element: &'static str, attribute: &'static str, value: &str| {
+        value.trim().parse::<u32>().map_err(|_| GothaImportError::NotANumber {
+            element,
+            attribute,
+            value: value.into(),
+        })
+    };
+    let mut reader = Reader::from_str(xml);
+    reader.config_mut().trim_text(true);
+    let mut t = GothaTournament::default();
+    let mut root = false;
+    let (mut seed1, mut seed2, mut last1) = (None, None, None);
+    loop {
+        let event = reader.read_event().map_err(|e| GothaError::Xml(e.to_string()))?;
+        let (Event::Start(e) | Event::Empty(e)) = event else {
+            if matches!(event, Event::Eof) {
+                break;
+            }
+            continue;
+        };
+        let attrs: std::collections::HashMap<String, String> = e
+            .attributes()
+            .filter_map(Result::ok)
+            .filter_map(|a| {
+                let v = a.unescape_value().ok()?.trim().to_string();
+                Some((String::from_utf8_lossy(a.key.as_ref()).into_owned(), v))
+            })
+            .collect();
+        let get = |k: &str| attrs.get(k).map_or("", String::as_str);
+        match e.name().as_ref() {
+            b"Tournament" => root = true,
+            b"Player" if root => t.players.push(player(&e)?),
+            b"Game" if root => t.games.push(GothaGame {
+                round: num("Game", "roundNumber", get("roundNumber"))?,
+                table: num("Game", "tableNumber", get("tableNumber"))?,
+                black: get("blackPlayer").to_string(),
+                white: get("whitePlayer").to_string(),
+                handicap: u8::try_from(num(
+                    "Game",
+                    "handicap",
+                    if get("handicap").is_empty() { "0" } else { get("handicap") },
+                )?)
+                .unwrap_or(9)
+                .min(9),
+                result: result_of(get("result")),
+            }),
+            b"ByePlayer" if root => {
+                t.byes.push((num("ByePlayer", "roundNumber", get("roundNumber"))?, get("player").to_string()))
+            }
+            b"GeneralParameterSet" if root => {
+                t.name = get("name").to_string();
+                if !get("numberOfRounds").is_empty() {
+                    t.rounds = num("GeneralParameterSet", "numberOfRounds", get("numberOfRounds"))?;
+                }
+                if let (Ok(top), Ok(bottom)) = (get("genMMBar").parse::<Rank>(), get("genMMFloor").parse::<Rank>()) {
+                    t.bars = Some((top, bottom));
+                }
+            }
+            b"PairingParameterSet" if root => {
+                seed1 = crate::seeding::SeedSystem::parse(get("paiMaSeedSystem1"));
+                seed2 = crate::seeding::SeedSystem::parse(get("paiMaSeedSystem2"));
+                last1 = get("paiMaLastRoundForSeedSystem1").parse::<u32>().ok();
+            }
+            _ => {}
+        }
+    }
+    if !root {
+        return Err(GothaError::NotATournament.into());
+    }
+    if let (Some(first), Some(second)) = (seed1, seed2) {
+        t.seeding = Some(crate::seeding::Seeding { first, last_round_first: last1.unwrap_or(2), second });
+    }
+    Ok(t)
+}
+
+impl GothaTournament {
+    /// A configuration for the file's event: McMahon between its bar and floor when it has them,
+    /// else Swiss; its rounds (at least those played) and its seed systems.
+    #[must_use]
+    pub fn config(&self, seed: u64) -> crate::config::TournamentConfig {
+        use crate::config::{Format, McMahonBars, TournamentConfig};
+        let played = self.games.iter().map(|g| g.round).chain(self.byes.iter().map(|b| b.0)).max().unwrap_or(0);
+        let rounds = self.rounds.max(played).max(1);
+        // A bar equal to the floor puts everyone in one group: a Swiss.
+        let format = match self.bars {
+            Some((top, bottom)) if top != bottom => Format::McMahon { rounds, bars: McMahonBars { top, bottom } },
+            _ => Format::Swiss { rounds },
+        };
+        let name = if self.name.trim().is_empty() { "OpenGotha import" } else { self.name.trim() };
+        let mut c = TournamentConfig::new(name, format, seed);
+        if let Some(s) = self.seeding {
+            c.pairing.seeding = s;
+        }
+        c
+    }
+
+    /// The commands that replay the file's rounds on a started Swiss or McMahon tournament whose
+    /// players are registered (`ids` maps each file key to the player): per round, every game fixed
+    /// by hand with its colors and every bye granted, the round paired, then every result recorded
+    /// (forfeits as forfeits). The rounds stop at the first one whose games are not all decided, which
+    /// is imported as paired with the results it has.
+    ///
+    /// What does not carry over: OpenGotha's table numbers (tables follow the file's game order) and
+    /// the handicap of a fixed game (the platform's handicap policy applies to paired games only).
+    ///
+    /// # Errors
+    /// [`GothaImportError`]: an unknown key, a gap between rounds, an undecided game before a later round.
+    pub fn replay(
+        &self,
+        ids: &std::collections::HashMap<String, crate::ids::PlayerId>,
+    ) -> Result<Vec<crate::command::Command>, GothaImportError> {
+        use crate::command::Command;
+        let last = self.games.iter().map(|g| g.round).chain(self.byes.iter().map(|b| b.0)).max().unwrap_or(0);
+        let id = |round: u32, key: &str| {
+            ids.get(key).copied().ok_or_else(|| GothaImportError::UnknownPlayer { round, key: key.to_string() })
+        };
+        let mut commands = Vec::new();
+        for round in 1..=last {
+            let mut games: Vec<&GothaGame> = self.games.iter().filter(|g| g.round == round).collect();
+            games.sort_by_key(|g| g.table);
+            let byes: Vec<&(u32, String)> = self.byes.iter().filter(|b| b.0 == round).collect();
+            if games.is_empty() && byes.is_empty() {
+                return Err(GothaImportError::MissingRound(round));
+            }
+            for g in &games {
+                commands.push(Command::FixPairing { round, black: id(round, &g.black)?, white: id(round, &g.white)? });
+            }
+            for (_, key) in &byes {
+                commands.push(Command::GrantBye { round, player: id(round, key)?, kind: ByeKind::FullPoint });
+            }
+            // Players in neither a game nor a bye were absent that round (OpenGotha's `participating`
+            // flag): a zero-point bye, so the pairing does not pair them among themselves.
+            let mut placed: std::collections::HashSet<&str> = byes.iter().map(|b| b.1.as_str()).collect();
+            placed.extend(games.iter().flat_map(|g| [g.black.as_str(), g.white.as_str()]));
+            let mut absent: Vec<(&String, &crate::ids::PlayerId)> =
+                ids.iter().filter(|(k, _)| !placed.contains(k.as_str())).collect();
+            absent.sort_by_key(|(_, p)| **p);
+            for (_, &player) in absent {
+                commands.push(Command::GrantBye { round, player, kind: ByeKind::ZeroPoint });
+            }
+            commands.push(Command::PairRound);
+            for (k, g) in games.iter().enumerate() {
+                match g.result {
+                    Some(result) => commands.push(Command::RecordResult {
+                        game: crate::ids::GameRef { round, table: k as u32 + 1 },
+                        result,
+                    }),
+                    None if round < last => {
+                        return Err(GothaImportError::OpenGame { round, table: g.table, later: last });
+                    }
+                    None => {}
+                }
+            }
+        }
+        Ok(commands)
     }
 }

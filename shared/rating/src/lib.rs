@@ -91,6 +91,7 @@ mod book;
 mod case;
 mod certificate;
 mod date;
+pub mod egd_list;
 mod evaluate;
 mod evidence;
 mod handicap;

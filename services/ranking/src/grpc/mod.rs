@@ -328,6 +328,36 @@ impl pb::ranking_service_server::RankingService for RankingGateway {
         Ok(Response::new(view))
     }
 
+    async fn import_egd_ratings(
+        &self,
+        request: Request<pb::ImportEgdRatingsRequest>,
+    ) -> Result<Response<pb::ImportEgdRatingsResponse>, Status> {
+        let claims = self.caller(&request)?;
+        need(&claims, Role::Organiser)?;
+        let text = request.into_inner().text;
+        let list = weiqi_rating::egd_list::parse_egd_rating_list(&text).map_err(|e| {
+            weiqi_edge::status::gateway_rejection(
+                pb::rejection::Kind::InvalidArgument,
+                "bad_rating_list",
+                e.to_string(),
+            )
+        })?;
+        let done = self.service.import_egd_ratings(&list).await.map_err(status)?;
+        let ids = |v: &[weiqi_rating::PlayerId]| v.iter().map(|p| p.0.clone()).collect();
+        Ok(Response::new(pb::ImportEgdRatingsResponse {
+            seeded: done
+                .seeded
+                .iter()
+                .map(|(p, r)| pb::import_egd_ratings_response::Seeded { player_id: p.0.clone(), rating: *r })
+                .collect(),
+            not_in_list: ids(&done.not_in_list),
+            already_rated: ids(&done.already_rated),
+            unmapped: ids(&done.unmapped),
+            list_players: u32::try_from(list.players.len()).unwrap_or(u32::MAX),
+            list_date: list.date.map(|d| d.to_string()).unwrap_or_default(),
+        }))
+    }
+
     async fn update_player(
         &self,
         request: Request<pb::RegistryUpdateRequest>,

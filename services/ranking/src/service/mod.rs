@@ -99,6 +99,19 @@ impl std::fmt::Debug for RankingService {
     }
 }
 
+/// What an EGD rating list import did.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct EgdImport {
+    /// Players seeded, with the rating given.
+    pub seeded: Vec<(weiqi_rating::PlayerId, f64)>,
+    /// Players with a PIN the list lacks.
+    pub not_in_list: Vec<weiqi_rating::PlayerId>,
+    /// Players already rated here (kept).
+    pub already_rated: Vec<weiqi_rating::PlayerId>,
+    /// Players whose GoR maps to no rating in this system.
+    pub unmapped: Vec<weiqi_rating::PlayerId>,
+}
+
 impl RankingService {
     /// The player logs' head: every registry write so far is at or before it (for read your
     /// writes, [`crate::grpc`]'s `min_position`).
@@ -224,6 +237,61 @@ impl RankingService {
             }
         }
         Ok(seeded)
+    }
+
+    /// Seeds registered players' ratings from an EGD rating list (issue 15 item 9), matched by the EGD
+    /// PIN in their profile: under EGF GoR the list's GoR itself; under another system the nominal
+    /// rating of the grade the GoR stands for (the EGF table, 100 a grade), through the amateur
+    /// rules' mapping. A player already rated here keeps their rating (the list seeds, it does not
+    /// overwrite history). Answers who was seeded with what, and who was not and why.
+    ///
+    /// # Errors
+    /// Faults while reading the player logs or appending.
+    pub async fn import_egd_ratings(
+        &self,
+        list: &weiqi_rating::egd_list::EgdRatingList,
+    ) -> Result<EgdImport, RankingError> {
+        use weiqi_rating::{RatingCommand, RatingRejection};
+        self.ready().await?;
+        let by_pin: std::collections::HashMap<u64, &weiqi_rating::egd_list::EgdRated> =
+            list.players.iter().map(|p| (p.pin, p)).collect();
+        let mut out = EgdImport::default();
+        for player in self.registered_players().await? {
+            let state = self.registry.state(&player).await?;
+            let Some(pin) = state.profile.as_ref().and_then(|p| p.egd_pin.trim().parse::<u64>().ok()) else { continue };
+            let Some(row) = by_pin.get(&pin) else {
+                out.not_in_list.push(player);
+                continue;
+            };
+            let gor = f64::from(row.gor);
+            let rating = match &self.config.system {
+                weiqi_rating::RatingSystem::Egf(_) => Some(gor),
+                system => {
+                    let grade = weiqi_rating::RankMapping::egf().grade_for(gor).map(str::to_owned);
+                    grade.and_then(|g| self.rules_for("amateur")?.mapping(system.name())?.rating_for(&g))
+                }
+            };
+            let Some(rating) = rating else {
+                out.unmapped.push(player);
+                continue;
+            };
+            if self.ledger.read(|book, _, _| book.stored(&player).is_some()).await? {
+                out.already_rated.push(player);
+                continue;
+            }
+            let seed = RatingCommand::Seed { player: player.clone(), rating, deviation: None };
+            match self.ledger.record(&self.registry, seed, None).await {
+                Ok(_) => out.seeded.push((player, rating)),
+                Err(RankingError::Rejected(crate::domain::RankingRejection::Rating(
+                    RatingRejection::AlreadyRated(_),
+                ))) => {
+                    out.already_rated.push(player);
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        tracing::info!(seeded = out.seeded.len(), already = out.already_rated.len(), "EGD rating list imported");
+        Ok(out)
     }
 
     /// Every player with a log, read once from the start of the player logs.
