@@ -79,32 +79,19 @@ fn denied(message: impl Into<String>) -> Status {
     gateway_rejection(pb::rejection::Kind::PermissionDenied, "permission_denied", message)
 }
 
-/// How long a read waits for the read model to reach the position it asks for.
-pub const READ_YOUR_WRITES_WAIT: std::time::Duration = std::time::Duration::from_secs(3);
-
 impl TournamentGateway {
-    /// Read your writes: waits until the read model has folded tournament `id` up to `min`
-    /// (0: at once), polling its summary; still behind after [`READ_YOUR_WRITES_WAIT`]:
-    /// `Unavailable`, naming the position reached, so the caller retries rather than reads stale data.
+    /// Read your writes: waits until the read model has folded tournament `id` up to `min` (0: at
+    /// once), polling its summary ([`weiqi_edge::read_your_writes::wait_for`]).
     async fn caught_up(&self, id: &str, min: u64) -> Result<(), Status> {
         if min == 0 {
             return Ok(());
         }
-        let deadline = tokio::time::Instant::now() + READ_YOUR_WRITES_WAIT;
-        let mut pause = std::time::Duration::from_millis(5);
-        loop {
-            let reached = self.model.summary(id).await.map_err(|e| e.to_status())?.map_or(0, |s| s.sequence);
-            if reached >= min {
-                return Ok(());
-            }
-            if tokio::time::Instant::now() >= deadline {
-                return Err(Status::unavailable(format!(
-                    "the read model of {id} has reached position {reached}, not yet {min}; retry shortly"
-                )));
-            }
-            tokio::time::sleep(pause).await;
-            pause = (pause * 2).min(std::time::Duration::from_millis(100));
-        }
+        let what = format!("the read model of {id}");
+        weiqi_edge::read_your_writes::wait_for(&what, min, || async {
+            Ok(self.model.summary(id).await.map_err(|e| e.to_status())?.map_or(0, |s| s.sequence))
+        })
+        .await
+        .map(|_| ())
     }
 }
 

@@ -14,5 +14,6 @@
 //! * A rejection's status always carries the typed rejection in its details.
 
 pub mod auth;
+pub mod read_your_writes;
 pub mod serve;
 pub mod status;

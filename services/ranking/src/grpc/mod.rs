@@ -88,9 +88,6 @@ fn non_empty(text: &str) -> Option<String> {
     (!t.is_empty()).then(|| t.to_owned())
 }
 
-/// How long a leaderboard read waits for the position it asks for.
-pub const READ_YOUR_WRITES_WAIT: std::time::Duration = std::time::Duration::from_secs(3);
-
 impl RankingGateway {
     /// The player logs' position the leaderboards have folded: just past the last batch the
     /// projector handled (what `head` was when that batch was the last).
@@ -100,24 +97,9 @@ impl RankingGateway {
     }
 
     /// Read your writes: waits until the leaderboards have folded the player logs up to `min`
-    /// (0: at once); still behind after [`READ_YOUR_WRITES_WAIT`]: `Unavailable`. Answers the
-    /// position folded.
+    /// (0: at once; [`weiqi_edge::read_your_writes::wait_for`]). Answers the position folded.
     async fn caught_up(&self, min: u64) -> Result<u64, Status> {
-        let deadline = tokio::time::Instant::now() + READ_YOUR_WRITES_WAIT;
-        let mut pause = std::time::Duration::from_millis(5);
-        loop {
-            let reached = self.folded().await?;
-            if reached >= min {
-                return Ok(reached);
-            }
-            if tokio::time::Instant::now() >= deadline {
-                return Err(Status::unavailable(format!(
-                    "the leaderboards have reached position {reached}, not yet {min}; retry shortly"
-                )));
-            }
-            tokio::time::sleep(pause).await;
-            pause = (pause * 2).min(std::time::Duration::from_millis(100));
-        }
+        weiqi_edge::read_your_writes::wait_for("the leaderboards", min, || self.folded()).await
     }
 }
 
