@@ -7,10 +7,11 @@
 use std::collections::{BTreeMap, HashMap};
 
 use weiqi_pairing::command::Command;
-use weiqi_pairing::config::{ByeKind, TournamentConfig};
+use weiqi_pairing::config::{ByeKind, Format, TournamentConfig};
 use weiqi_pairing::decide::decide as core_decide;
 use weiqi_pairing::event::{ByeReason, TournamentEvent};
 use weiqi_pairing::ids::{GameRef, Millis, PlayerId};
+use weiqi_pairing::opengotha::GothaTournament;
 use weiqi_pairing::outcome::GameResult;
 use weiqi_pairing::registration::Registration;
 use weiqi_pairing::rejection::Rejection;
@@ -37,6 +38,24 @@ pub enum Body {
     },
     /// Standings published as official placings (a public event: see [`Published`]).
     Published(Published),
+    /// Rounds played elsewhere, brought in from a file: recorded before the events that replay them.
+    Imported(RoundsImported),
+}
+
+/// Rounds of a tournament played elsewhere (an OpenGotha file), replayed by the events after it.
+/// The process manager creates no game for them and pairs no round among them.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct RoundsImported {
+    /// What the file was (`OpenGotha`).
+    pub source: String,
+    /// SHA-256 of the file, lowercase hex.
+    pub sha256: String,
+    /// Rounds 1 to this one were imported.
+    pub rounds: u32,
+    /// Games the file gave.
+    pub games: u32,
+    /// Byes the file gave.
+    pub byes: u32,
 }
 
 /// One event of a tournament's log: its body, and for a result (recorded or corrected) the typed fact
@@ -145,6 +164,8 @@ pub struct TournamentAggregate {
     pub by_account: HashMap<String, PlayerId>,
     /// Standings publications so far.
     pub publications: u32,
+    /// Rounds 1 to this one were imported from a file (0: none): no games are created for them.
+    pub imported_rounds: u32,
     /// The last sequence folded.
     pub version: u64,
 }
@@ -160,6 +181,7 @@ impl TournamentAggregate {
                 self.by_account.insert(account.clone(), *player);
             }
             Body::Published(_) => self.publications += 1,
+            Body::Imported(i) => self.imported_rounds = self.imported_rounds.max(i.rounds),
         }
     }
 
@@ -216,6 +238,13 @@ pub enum TournamentCommand {
     },
     /// Publish the current standings as official placings.
     Publish,
+    /// Replay the rounds of an event run in OpenGotha (see [`import_rounds`]).
+    ImportOpenGotha {
+        /// The file as read.
+        file: Box<GothaTournament>,
+        /// SHA-256 of the file, lowercase hex.
+        sha256: String,
+    },
     /// Any other core command.
     Core(Command),
 }
@@ -235,6 +264,9 @@ pub enum ServiceRejection {
     /// No standings to publish yet.
     #[error("nothing to publish before the first round")]
     NothingToPublish,
+    /// An import the tournament cannot take, or a step of it the core refused.
+    #[error("{0}")]
+    Import(String),
     /// The decided events do not fold into the state (a bug): nothing was recorded.
     #[error("the decision does not apply to the tournament ({0}); nothing was recorded")]
     Inconsistent(String),
@@ -248,6 +280,7 @@ impl ServiceRejection {
             ServiceRejection::Bad(b) => b.code,
             ServiceRejection::AccountRegistered(..) => "account_registered",
             ServiceRejection::NothingToPublish => "nothing_to_publish",
+            ServiceRejection::Import(_) => "import_refused",
             ServiceRejection::Inconsistent(_) => "inconsistent",
         }
     }
@@ -312,8 +345,85 @@ fn decide_in(
             }
             Ok(vec![Body::Published(published(t, tid, cfg))])
         }
+        TournamentCommand::ImportOpenGotha { file, sha256 } => import_rounds(t, file, sha256, now),
         TournamentCommand::Core(c) => core(t, c, now),
     }
+}
+
+/// The events that bring an OpenGotha event's rounds in: the [`RoundsImported`] marker, a start if
+/// the tournament is still registering, then every command of [`GothaTournament::replay`], each
+/// decided on the state the ones before it leave. The file's players are found by the account
+/// their key gives ([`weiqi_pairing::opengotha::GothaPlayer::account`]), so they must be
+/// registered first. All or nothing: the first refusal refuses the import, naming the step.
+fn import_rounds(
+    t: &TournamentAggregate,
+    file: &GothaTournament,
+    sha256: &str,
+    now: Millis,
+) -> Result<Vec<Body>, ServiceRejection> {
+    let refuse = |why: String| Err(ServiceRejection::Import(why));
+    let cfg = t.config().ok_or(Rejection::NotCreated)?;
+    match &cfg.format {
+        Format::Swiss { .. } => {}
+        Format::McMahon { bars, .. } => {
+            if let Some((top, bottom)) = file.bars
+                && (top, bottom) != (bars.top, bars.bottom)
+            {
+                return refuse(format!(
+                    "the file's McMahon bar {top} and floor {bottom} differ from this tournament's {} and {}",
+                    bars.top, bars.bottom
+                ));
+            }
+        }
+        _ => return refuse("only a Swiss or McMahon tournament takes OpenGotha rounds".into()),
+    }
+    if !t.core.rounds.is_empty() {
+        return refuse("a round is already paired here: rounds are imported before the first is paired".into());
+    }
+    let mut ids = HashMap::new();
+    for p in &file.players {
+        let account = p.account();
+        match t.by_account.get(&account) {
+            Some(&id) => {
+                ids.insert(p.key(), id);
+            }
+            None => {
+                return refuse(format!(
+                    "{} {} ({}) is not registered as {account}: import the players first",
+                    p.name, p.first_name, p.rank
+                ));
+            }
+        }
+    }
+    let commands = file.replay(&ids).map_err(|e| ServiceRejection::Import(e.to_string()))?;
+    let rounds = commands.iter().filter(|c| matches!(c, Command::PairRound)).count() as u32;
+    if rounds == 0 {
+        return refuse("the file has no rounds to import".into());
+    }
+    let mut bodies = vec![Body::Imported(RoundsImported {
+        source: "OpenGotha".into(),
+        sha256: sha256.to_string(),
+        rounds,
+        games: file.games.iter().filter(|g| g.round <= rounds).count() as u32,
+        byes: file.byes.iter().filter(|b| b.0 <= rounds).count() as u32,
+    })];
+    let mut state = t.core.clone();
+    let start = (state.phase == Phase::Registration).then_some(Command::Start);
+    for (step, command) in start.iter().chain(&commands).enumerate() {
+        let events = core_decide(&state, command, now).map_err(|r| {
+            let round = match command {
+                Command::FixPairing { round, .. } | Command::GrantBye { round, .. } => *round,
+                Command::RecordResult { game, .. } => game.round,
+                _ => state.current_round() + 1,
+            };
+            ServiceRejection::Import(format!("round {round} (step {} of the import): {r}", step + 1))
+        })?;
+        for e in events {
+            evolve(&mut state, &e);
+            bodies.push(Body::Domain(e));
+        }
+    }
+    Ok(bodies)
 }
 
 /// The standings as official placings, each entrant with the games they played and their byes.
@@ -420,13 +530,20 @@ pub fn decide_events(
     now: Millis,
 ) -> Result<Vec<Event>, ServiceRejection> {
     let bodies = decide_in(t, tid, cmd, now)?;
+    // An import pairs and records many rounds in one decision: each fact is taken on the state its
+    // result applies to.
+    let mut folding = matches!(bodies.first(), Some(Body::Imported(_))).then(|| t.clone());
     Ok(bodies
         .into_iter()
         .map(|body| {
+            let on = folding.as_ref().unwrap_or(t);
             let result = match &body {
-                Body::Domain(e) => result_fact(tid, t, e),
+                Body::Domain(e) => result_fact(tid, on, e),
                 _ => None,
             };
+            if let Some(s) = folding.as_mut() {
+                s.apply(&body);
+            }
             Event { body, result }
         })
         .collect())

@@ -36,7 +36,9 @@ pub fn rejection_to_pb(r: &ServiceRejection) -> pb::Rejection {
         ServiceRejection::Core(core) => return convert::rejection_to_pb(core),
         ServiceRejection::Bad(_) => Kind::InvalidArgument,
         ServiceRejection::AccountRegistered(..) => Kind::AlreadyExists,
-        ServiceRejection::NothingToPublish | ServiceRejection::Inconsistent(_) => Kind::FailedPrecondition,
+        ServiceRejection::NothingToPublish | ServiceRejection::Inconsistent(_) | ServiceRejection::Import(_) => {
+            Kind::FailedPrecondition
+        }
     };
     pb::Rejection { kind: kind as i32, code: r.code().to_string(), message: r.to_string() }
 }
@@ -52,6 +54,10 @@ pub fn status(e: &ServiceError) -> Status {
         ServiceError::Internal(why) => Status::internal(why.clone()),
     }
 }
+
+/// The largest OpenGotha file [`ImportOpenGotha`](pb::tournament_service_server::TournamentService::import_open_gotha)
+/// reads (a national championship's file is a few hundred KiB).
+pub const MAX_IMPORT_BYTES: usize = 4 * 1024 * 1024;
 
 /// An accepted command's reply.
 pub fn reply_to_pb(tournament_id: &str, a: &Accepted) -> pb::TournamentCommandReply {
@@ -426,5 +432,26 @@ impl pb::tournament_service_server::TournamentService for TournamentGateway {
             .map_err(|e| status(&e))?
             .ok_or_else(|| not_found(format!("no tournament {tid}")))?;
         Ok(Response::new(pb::TournamentExport { filename: out.0, content_type: out.1.into(), content: out.2 }))
+    }
+
+    async fn import_open_gotha(&self, request: Request<pb::ImportOpenGothaRequest>) -> Reply {
+        use sha2::Digest as _;
+        let actor = self.staff(&request, &request.get_ref().tournament_id).await?;
+        let r = request.into_inner();
+        if r.file.len() > MAX_IMPORT_BYTES {
+            return Err(invalid(
+                "too_large",
+                format!("the file has {} bytes; at most {MAX_IMPORT_BYTES} are read", r.file.len()),
+            ));
+        }
+        let file = weiqi_pairing::opengotha::read_tournament(&r.file)
+            .map_err(|e| invalid("bad_opengotha_file", e.to_string()))?;
+        let sha256 = hex::encode(sha2::Sha256::digest(r.file.as_bytes()));
+        let cmd = TournamentCommand::ImportOpenGotha { file: Box::new(file), sha256 };
+        if r.dry_run {
+            let outcome = self.service.dry_run(&r.tournament_id, &actor, &cmd).await.map_err(|e| status(&e))?;
+            return Ok(Response::new(reply_to_pb(&r.tournament_id, &outcome)));
+        }
+        self.run(&r.tournament_id, &r.request_id, &actor, cmd).await
     }
 }

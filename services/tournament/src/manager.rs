@@ -16,6 +16,9 @@
 //!   absent (`ClaimNoShow`, command `noshow-<game>`); so is a White who has not answered that long
 //!   after Black's first move. Online, a player who never moves cannot be told from one who is
 //!   absent, so a White can only be found absent once Black has moved.
+//! * **Imported rounds are left alone.** Rounds an import brought in (`RoundsImported`) were played
+//!   elsewhere: no game is created or watched for them, and completing one pairs nothing until the
+//!   last imported round is complete.
 //! * **Games the tournament decided are closed.** A result recorded by hand, a no-show or a
 //!   withdrawal forfeit ends the game in the game service too (an organiser's adjudication, actor
 //!   `organiser/tournament-service`, command `close-<game>`).
@@ -315,6 +318,7 @@ impl<L: EventLog + Clone + 'static, M: ReadModel + 'static> ProcessManager<L, M>
             .service
             .read(tid, |t| {
                 t.settings.as_ref().is_some_and(|s| s.auto_pair)
+                    && completed >= t.imported_rounds
                     && t.core.phase == Phase::Running
                     && t.core.current_round() == completed
             })
@@ -621,6 +625,10 @@ pub struct CreateGame {
 /// (no result).
 pub fn create_requests(tid: &str, t: &crate::aggregate::TournamentAggregate, round: u32) -> Vec<(CreateGame, bool)> {
     let Some(r) = t.core.rounds.get((round as usize).wrapping_sub(1)) else { return Vec::new() };
+    // Rounds imported from a file were played elsewhere: no game to create or to watch.
+    if round <= t.imported_rounds {
+        return Vec::new();
+    }
     let settings = t.settings.clone().unwrap_or_default();
     let player = |p: PlayerId| PlayerRef {
         id: GamePlayer(t.account(p)),

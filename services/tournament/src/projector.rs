@@ -260,7 +260,12 @@ pub fn round_pairings(id: &str, t: &TournamentAggregate, round: u32) -> Option<p
                     handicap: u32::from(g.paired.handicap),
                     colors_by: convert::color_by_text(g.paired.color_by).into(),
                     result: convert::result_text(t.core.counted_result(g).as_ref()),
-                    game_id: crate::ids::game_id(id, round, g.paired.table),
+                    // An imported round's games were played elsewhere: there is no game to link to.
+                    game_id: if round <= t.imported_rounds {
+                        String::new()
+                    } else {
+                        crate::ids::game_id(id, round, g.paired.table)
+                    },
                     fixed: g.paired.fixed,
                 }
             })

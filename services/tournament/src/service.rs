@@ -248,6 +248,41 @@ impl<L: EventLog> TournamentService<L> {
         }
     }
 
+    /// What `command` would append now, appending nothing (an import's check before it is made):
+    /// the events as they would be recorded, with the sequences they would take.
+    ///
+    /// # Errors
+    /// The rejection the command would meet; a bad id, an unreachable log.
+    pub async fn dry_run(
+        &self,
+        tournament_id: &str,
+        actor: &Actor,
+        command: &TournamentCommand,
+    ) -> Result<Accepted, ServiceError> {
+        check_tournament_id(tournament_id).map_err(|e| ServiceError::bad("bad_tournament_id", e.to_string()))?;
+        let now = self.now();
+        let decided = self
+            .runner
+            .read(tournament_id, |t, version| {
+                decide_events(t, tournament_id, command, now).map(|events| (events, version))
+            })
+            .await?;
+        let (events, version) = decided?;
+        let events: Vec<Recorded> = events
+            .into_iter()
+            .enumerate()
+            .map(|(i, event)| Recorded {
+                sequence: version + 1 + i as u64,
+                event_id: String::new(),
+                at: now,
+                causation: String::new(),
+                actor: actor.clone(),
+                event,
+            })
+            .collect();
+        Ok(Accepted { sequence: version + events.len() as u64, events, duplicate: false, position: None })
+    }
+
     /// Forgets cached tournaments (they are rebuilt from the log on the next command).
     pub fn evict_all(&self) {
         self.runner.forget_all();

@@ -302,12 +302,48 @@ async fn an_organiser_runs_a_swiss_of_three_rounds_through_the_pages_and_the_pub
     org.wait_for("the OpenGotha preview", "return document.querySelector('#import-preview')?.dataset.clean === 'true'")
         .await;
     assert_eq!(org.js("return document.querySelectorAll('tr[data-ok=true]').length", vec![]).await, json!(8));
+    // Its three rounds come with it (issue 15 item 8).
+    assert_eq!(
+        org.js("return document.querySelector('[data-import-rounds]')?.dataset.importRounds", vec![]).await,
+        json!("3")
+    );
     shoot_both(&driver, &server, Some("org"), "/desk/tournaments/autumn-swiss", "desk-registration").await;
     org.upload("input[name=file]", &file).await;
     submit(&org, "#register", "preview-import", &[]).await;
     submit(&org, "#import-preview", "confirm-import", &[]).await;
-    notice_ok(&org, "the OpenGotha players registered").await;
-    assert!(org.text("[data-phase]").await.unwrap().contains('8'));
+    notice_ok(&org, "the OpenGotha players and rounds imported").await;
+    // The copy's standings are the original's, value for value; its games link to no game here.
+    // The lot is drawn afresh for each tournament: every other criterion must be the file's.
+    let values = |s: &pb::TournamentStandings| {
+        let drawn: Vec<bool> = s.criteria.iter().map(|c| c == "Lot").collect();
+        let kept = |r: &pb::TournamentStandingRow| {
+            r.values.iter().zip(&drawn).filter(|(_, lot)| !**lot).map(|(v, _)| v.clone()).collect::<Vec<_>>()
+        };
+        let mut v: Vec<Vec<String>> = s.rows.iter().map(kept).collect();
+        v.sort();
+        v
+    };
+    let mut copy = pb::TournamentStandings::default();
+    for _ in 0..100 {
+        let request = pb::GetTournamentStandingsRequest { tournament_id: "autumn-swiss".into(), ..Default::default() };
+        copy = tc.get_standings(bearer(request, &api)).await.unwrap().into_inner();
+        if copy.after_round == 3 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert_eq!((copy.after_round, copy.rows.len()), (3, 8), "{copy:?}");
+    assert_eq!(values(&copy), values(&standings), "the imported standings are the file's");
+    let pairings = tc
+        .get_pairings(bearer(
+            pb::GetTournamentPairingsRequest { tournament_id: "autumn-swiss".into(), round: 1, ..Default::default() },
+            &api,
+        ))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(pairings.games.len(), 4, "{pairings:?}");
+    assert!(pairings.games.iter().all(|g| g.game_id.is_empty() && !g.result.is_empty()), "{pairings:?}");
 
     // Printable sheets.
     for what in ["pairings", "slips", "standings"] {

@@ -197,17 +197,30 @@ impl Session {
         self.client.goto(&format!("{base}{path}")).await.unwrap_or_else(|e| panic!("opening {path}: {e}"));
     }
 
-    /// Signs in on `/login` (the form WEB.md names) and waits to leave the login page.
+    /// Signs in on `/login` (the form WEB.md names) and waits to leave the login page. The site
+    /// limits sign-ins per account (every attempt counts): a test that signs one account in many
+    /// times waits as long as the page says, as a person would, and tries again.
     pub async fn login(&self, base: &str, name: &str, password: &str) {
-        self.open(base, "/login").await;
-        self.fill("input[name=name]", name).await;
-        self.fill("input[name=password]", password).await;
-        self.click("form[action='/login'] button[type=submit]").await;
-        self.wait_for(
-            &format!("{name} signed in"),
-            "return !location.pathname.startsWith('/login') && document.readyState === 'complete'",
-        )
-        .await;
+        for _ in 0..4 {
+            self.open(base, "/login").await;
+            self.fill("input[name=name]", name).await;
+            self.fill("input[name=password]", password).await;
+            self.click("form[action='/login'] button[type=submit]").await;
+            let outcome = self
+                .wait_for(
+                    &format!("{name} signed in"),
+                    "if (document.readyState !== 'complete') return null; \
+                     if (!location.pathname.startsWith('/login')) return 'in'; \
+                     const e = document.querySelector('[data-error=login]'); \
+                     const m = e && /(\\d+)/.exec(e.textContent); \
+                     return m && e.textContent.length < 200 && document.querySelector('input[name=name]').value ? 'wait ' + m[1] : null",
+                )
+                .await;
+            let Some(seconds) = outcome.as_str().and_then(|o| o.strip_prefix("wait ")) else { return };
+            let seconds: u64 = seconds.parse().unwrap_or(5);
+            tokio::time::sleep(std::time::Duration::from_secs(seconds.min(30) + 1)).await;
+        }
+        panic!("{name} could not sign in: still limited after four waits");
     }
 
     /// The game id of the page, once it is a game page.

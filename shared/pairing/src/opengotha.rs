@@ -72,6 +72,19 @@ impl GothaPlayer {
         key(&self.name, &self.first_name)
     }
 
+    /// The platform account a player from a file is registered under: the key's Latin letters and
+    /// digits in small letters (`LIMING` → `liming`), or `egd-<PIN>` when the key has none (a name in
+    /// Chinese script); empty when there is neither.
+    #[must_use]
+    pub fn account(&self) -> String {
+        let key: String = self.key().chars().filter(char::is_ascii_alphanumeric).collect::<String>().to_lowercase();
+        match (key.is_empty(), self.egf_pin) {
+            (false, _) => key,
+            (true, Some(pin)) => format!("egd-{pin}"),
+            (true, None) => String::new(),
+        }
+    }
+
     /// The rank, if it reads as one.
     #[must_use]
     pub fn parsed_rank(&self) -> Option<Rank> {

@@ -16,7 +16,7 @@ use weiqi_pairing::ids::{Millis, PlayerId};
 use weiqi_proto::v1 as pb;
 use weiqi_rules::{Komi, Ruleset};
 
-use crate::aggregate::{Body, Event, Placing, Published, ResultFact, StandingRow};
+use crate::aggregate::{Body, Event, Placing, Published, ResultFact, RoundsImported, StandingRow};
 use crate::convert::{self, BadRequest, DecodeError};
 use crate::settings::GameSettings;
 
@@ -26,6 +26,8 @@ pub const RESULTS_PUBLISHED: &str = "weiqi.v1.TournamentResultsPublished";
 pub const GAME_SETTINGS: &str = "weiqi.v1.TournamentGameSettings";
 /// The event type of a registered player's account.
 pub const ENTRANT: &str = "weiqi.v1.TournamentEntrant";
+/// The event type of an import's marker.
+pub const ROUNDS_IMPORTED: &str = "weiqi.v1.TournamentRoundsImported";
 /// The event type earlier versions stored published standings under (inside the envelope).
 pub const STANDINGS_PUBLISHED_V1: &str = "weiqi.v1.TournamentStandingsPublished";
 
@@ -53,6 +55,7 @@ pub fn type_name(body: &Body) -> String {
         Body::Settings(_) => GAME_SETTINGS.into(),
         Body::Entrant { .. } => ENTRANT.into(),
         Body::Published(_) => RESULTS_PUBLISHED.into(),
+        Body::Imported(_) => ROUNDS_IMPORTED.into(),
     }
 }
 
@@ -91,6 +94,13 @@ pub fn body_to_pb(body: &Body) -> pb::tournament_event_envelope::Body {
         Body::Entrant { player, account } => {
             B::Entrant(pb::TournamentEntrant { player: player.0, account_id: account.clone() })
         }
+        Body::Imported(i) => B::Imported(pb::TournamentRoundsImported {
+            source: i.source.clone(),
+            sha256: i.sha256.clone(),
+            rounds: i.rounds,
+            games: i.games,
+            byes: i.byes,
+        }),
         Body::Published(p) => B::Published(pb::TournamentStandingsPublished {
             after_round: p.after_round,
             r#final: p.final_,
@@ -143,6 +153,13 @@ pub fn body_from_pb(b: Option<&pb::tournament_event_envelope::Body>) -> Result<B
         Some(B::Domain(d)) => Ok(Body::Domain(convert::domain_from_pb(d)?)),
         Some(B::Settings(s)) => Ok(Body::Settings(settings_from_pb(s).map_err(|e| DecodeError(e.to_string()))?)),
         Some(B::Entrant(e)) => Ok(Body::Entrant { player: PlayerId(e.player), account: e.account_id.clone() }),
+        Some(B::Imported(i)) => Ok(Body::Imported(RoundsImported {
+            source: i.source.clone(),
+            sha256: i.sha256.clone(),
+            rounds: i.rounds,
+            games: i.games,
+            byes: i.byes,
+        })),
         Some(B::Published(p)) => Ok(Body::Published(Published {
             after_round: p.after_round,
             final_: p.r#final,

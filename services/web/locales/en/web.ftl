@@ -496,6 +496,9 @@ import-no-name = No name.
 import-empty = The file has no players.
 import-too-big = The file is too large (at most { $kb } KB).
 import-stopped = Stopped at line { $line } ({ $done } registered before it): { $reason }
+import-rounds = The file also has { $rounds } rounds ({ $games } games, { $byes } byes) with their results: they are imported after the players, and no game is played here for them.
+import-rounds-unreadable = The rounds of the file cannot be read: { $reason }
+import-rounds-stopped = The players are registered, but the rounds were not imported: { $reason }
 
 ## The certification office
 office-title = Certification office

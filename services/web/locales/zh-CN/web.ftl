@@ -496,6 +496,9 @@ import-no-name = 缺少姓名。
 import-empty = 文件中没有棋手。
 import-too-big = 文件太大（最多 { $kb } KB）。
 import-stopped = 在第 { $line } 行停止（此前已报名 { $done } 人）：{ $reason }
+import-rounds = 文件中还有 { $rounds } 轮（{ $games } 盘对局，{ $byes } 次轮空）及其结果：报名后一并导入，这些轮次不在本平台对弈。
+import-rounds-unreadable = 无法读取文件中的轮次：{ $reason }
+import-rounds-stopped = 棋手已报名，但轮次未导入：{ $reason }
 
 ## 段位审核办公室
 office-title = 段位审核

@@ -8,7 +8,9 @@
 //! account twice, a PIN that is not a number, an unknown column). An OpenGotha file (XML) gives its
 //! players, each with an account made from their OpenGotha key. Only a file without errors can be
 //! confirmed; confirming registers the rows in order, each with its own request id derived from the
-//! preview's, so confirming twice registers nobody twice.
+//! preview's, so confirming twice registers nobody twice. An OpenGotha file with games also brings
+//! its rounds and results: the preview says how many, and once the players are in they are
+//! imported in one step (`ImportOpenGotha`), with no game played here for them.
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -47,6 +49,8 @@ pub struct Parsed {
     pub rows: Vec<Row>,
     /// Errors of the whole file (message keys with arguments).
     pub errors: Vec<(&'static str, Vec<(&'static str, String)>)>,
+    /// An OpenGotha file's rounds (rounds, games, byes), imported after its players.
+    pub rounds: Option<(u32, usize, usize)>,
 }
 
 impl Parsed {
@@ -88,14 +92,16 @@ fn read_opengotha(text: &str) -> Parsed {
     match weiqi_pairing::opengotha::read_players(text) {
         Err(e) => parsed.errors.push(("import-unreadable", vec![("reason", e.to_string())])),
         Ok(players) => {
+            match weiqi_pairing::opengotha::read_tournament(text) {
+                Ok(file) if !file.games.is_empty() || !file.byes.is_empty() => {
+                    let last = file.games.iter().map(|g| g.round).chain(file.byes.iter().map(|b| b.0)).max();
+                    parsed.rounds = Some((last.unwrap_or(0), file.games.len(), file.byes.len()));
+                }
+                Ok(_) => {}
+                Err(e) => parsed.errors.push(("import-rounds-unreadable", vec![("reason", e.to_string())])),
+            }
             for (i, p) in players.into_iter().enumerate() {
-                let key: String =
-                    p.key().chars().filter(char::is_ascii_alphanumeric).collect::<String>().to_lowercase();
-                let account = match (key.is_empty(), p.egf_pin) {
-                    (false, _) => key,
-                    (true, Some(pin)) => format!("egd-{pin}"),
-                    (true, None) => String::new(),
-                };
+                let account = p.account();
                 let latin = format!("{} {}", p.name, p.first_name).trim().to_string();
                 let snapshot = pb::TournamentPlayerSnapshot {
                     name_latin: if latin.is_ascii() { latin.clone() } else { String::new() },
@@ -220,6 +226,11 @@ fn preview(lang: Lang, viewer: &crate::session::Viewer, id: &str, text: &str, pa
                     }
                 } }
             } }
+            @if let Some((rounds, games, byes)) = parsed.rounds {
+                p data-import-rounds=(rounds) { (ta(lang, "import-rounds", &[
+                    ("rounds", rounds.to_string()), ("games", games.to_string()), ("byes", byes.to_string()),
+                ])) }
+            }
             @if parsed.clean() {
                 form.inline method="post" action={ "/desk/tournaments/" (id) "/import" } enctype="multipart/form-data" {
                     (csrf_field(viewer))
@@ -304,6 +315,25 @@ pub async fn import(
             );
         }
     }
+    // An OpenGotha file's rounds and results, in one append once its players are in.
+    if parsed.rounds.is_some() {
+        let r = pb::ImportOpenGothaRequest {
+            tournament_id: id.clone(),
+            request_id: format!("{rid}-rounds"),
+            file: text.clone(),
+            dry_run: false,
+        };
+        match s.import_open_gotha(bearer(&member.token, r)).await {
+            Ok(reply) => reached = super::desk::sequence(reply),
+            Err(e) => {
+                let why = ta(lang, "import-rounds-stopped", &[("reason", status_text(lang, &e))]);
+                return with_status(
+                    render(&web, &viewer, &id, Some((false, why)), None, None).await,
+                    super::http_status(&e),
+                );
+            }
+        }
+    }
     super::desk::settle(&web, &member.token, &id, reached).await;
     redirect(&format!("/desk/tournaments/{id}?done=imported"), vec![])
 }
@@ -360,5 +390,25 @@ mod tests {
         assert_eq!(p.rows[1].snapshot.name_zh, "李 明");
         assert_eq!(p.rows[2].errors.iter().map(|e| e.0).collect::<Vec<_>>(), ["import-bad-rank"]);
         assert_eq!(parse("<Players/>").errors[0].0, "import-unreadable");
+    }
+
+    #[test]
+    fn an_opengotha_file_with_games_says_which_rounds_come_with_it() {
+        let xml = r#"<Tournament dataVersion="201"><Players>
+<Player name="Li" firstName="Ming" rank="4D"/><Player name="Wang" firstName="Fang" rank="3D"/>
+<Player name="Zhao" firstName="Qiang" rank="1K"/>
+</Players><Games>
+<Game roundNumber="1" tableNumber="1" blackPlayer="WANGFANG" whitePlayer="LIMING" handicap="0" result="RESULT_WHITEWINS"/>
+<Game roundNumber="2" tableNumber="1" blackPlayer="ZHAOQIANG" whitePlayer="LIMING" handicap="0" result="RESULT_BLACKWINS_BYDEF"/>
+</Games><ByePlayers><ByePlayer roundNumber="1" player="ZHAOQIANG"/><ByePlayer roundNumber="2" player="WANGFANG"/></ByePlayers>
+</Tournament>"#;
+        let p = parse(xml);
+        assert!(p.clean(), "{p:?}");
+        assert_eq!(p.rounds, Some((2, 2, 2)));
+        let bad = xml.replace(r#"roundNumber="2" tableNumber"#, r#"roundNumber="two" tableNumber"#);
+        assert_eq!(parse(&bad).errors[0].0, "import-rounds-unreadable");
+        let players_only =
+            r#"<Tournament><Players><Player name="Li" firstName="Ming" rank="4D"/></Players></Tournament>"#;
+        assert_eq!(parse(players_only).rounds, None);
     }
 }
