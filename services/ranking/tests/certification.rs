@@ -407,6 +407,16 @@ async fn a_player_promotes_from_a_dan_qualification_and_the_certificate_is_check
     assert_eq!((bad.code(), code_of(&bad).as_str()), (Code::InvalidArgument, "bad_rating_list"));
     let done = client.import_egd_ratings(with(&tokens.organiser, import(sample))).await.unwrap().into_inner();
     assert_eq!((done.list_players, done.list_date.as_str(), done.seeded.len()), (6, "2018-11-29", 0));
+    // A results table the same way: organisers only, a table without player lines refused.
+    let table = include_str!("data/autumn-open.h9").to_owned();
+    let h9 = |text: String| pb::ImportH9ResultsRequest { text };
+    let denied = client.import_h9_results(with(&tokens.li, h9(table.clone()))).await.unwrap_err();
+    assert_eq!(denied.code(), Code::PermissionDenied);
+    let bad = client.import_h9_results(with(&tokens.organiser, h9("; CL[A]\n".into()))).await.unwrap_err();
+    assert_eq!((bad.code(), code_of(&bad).as_str()), (Code::InvalidArgument, "bad_h9"));
+    let done = client.import_h9_results(with(&tokens.organiser, h9(table))).await.unwrap().into_inner();
+    assert_eq!((done.matched.len(), done.not_registered.len(), done.games), (0, 4, 0), "nobody here has a PIN");
+    assert!(done.tournament.starts_with("h9-") && done.tournament.len() == 19, "{}", done.tournament);
     let bad_band = client
         .leaderboard(pb::LeaderboardRequest { band: "grandmaster".into(), ..Default::default() })
         .await

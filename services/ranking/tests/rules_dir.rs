@@ -181,3 +181,62 @@ async fn players_are_seeded_from_the_egd_rating_list_by_pin() {
         assert_eq!(report.view.map(|v| v.rating), seeded.get("reda").copied());
     }
 }
+
+/// Issue 15 item 9, the other source: a past tournament's `.h9` results table rated here. Lines
+/// match players by EGD PIN; an unrated player is seeded from the table's rank; the games with a
+/// player who is not here are left out; under EGF the table is rated as one tournament (the winner
+/// up, the losers down); the same table imported again changes nothing.
+#[tokio::test]
+async fn a_results_table_is_rated_as_a_past_tournament() {
+    use weiqi_pairing::h9::parse_h9;
+    use weiqi_rating::{EgfSettings, RatingSystem};
+    let text = include_str!("data/autumn-open.h9");
+    let file = parse_h9(text).unwrap();
+    let profile = |id: &str, pin: &str| Profile {
+        id: PlayerId::from(id),
+        name_latin: id.to_uppercase(),
+        egd_pin: pin.into(),
+        ..Profile::default()
+    };
+    for system in [RatingSystem::Egf(EgfSettings::default()), RatingSystem::default()] {
+        let data = tempfile::tempdir().unwrap();
+        let log: AnyEventLog =
+            EmbeddedLog::open(data.path().join("events.redb"), EmbeddedConfig::default()).unwrap().into();
+        let clock = TestClock::new();
+        let mut config =
+            RankingConfig::new(AssociationKey::from_seed("cwa", [5; 32]).unwrap(), weiqi_ranking::shipped_rules());
+        config.system = system.clone();
+        let s = RankingService::with_environment(log.clone(), Arc::new(NoTournaments), config, clock.clone());
+        s.register_player(profile("li", "17000001"), Some("3d"), "org", "r1").await.unwrap();
+        s.register_player(profile("wang", "17000002"), None, "org", "r2").await.unwrap();
+        s.register_player(profile("zhao", "17000003"), None, "org", "r3").await.unwrap();
+        let rating = |id: &'static str| {
+            let s = &s;
+            async move { s.rating(&PlayerId::from(id)).await.unwrap().view.map(|v| v.rating) }
+        };
+        let li_before = rating("li").await.unwrap();
+        let done = s.import_h9_results(&file, &"c0ffee".repeat(11)).await.unwrap();
+        assert_eq!(done.tournament, "h9-c0ffeec0ffeec0ff");
+        assert!(!done.already_imported);
+        let matched: Vec<u32> = done.matched.iter().map(|m| m.0).collect();
+        assert_eq!(matched, [1, 2, 3]);
+        assert_eq!(done.not_registered, [(4, "Dupont Jean".to_string(), Some(18_000_004))]);
+        assert_eq!((done.games, done.games_left_out), (2, 2), "Li beat Wang and Zhao; Dupont's games are left out");
+        let seeded: Vec<&str> = done.seeded.iter().map(|(p, _)| p.0.as_str()).collect();
+        assert_eq!(seeded, ["wang", "zhao"], "Li was rated from the declared 3d already");
+        let rules = weiqi_ranking::shipped_rules();
+        let nominal = |grade: &str| rules[0].mapping(system.name()).unwrap().rating_for(grade).unwrap();
+        assert_eq!(done.seeded[0].1, nominal("2d"));
+        assert_eq!(done.seeded[1].1, nominal("1k"));
+        if let RatingSystem::Egf(_) = system {
+            assert_eq!(done.rated, 3, "rated together as one tournament");
+            assert!(rating("li").await.unwrap() > li_before, "two wins");
+            assert!(rating("wang").await.unwrap() < nominal("2d"), "a loss");
+            assert!(rating("zhao").await.unwrap() < nominal("1k"), "a loss");
+        }
+        let after = (rating("li").await, rating("wang").await, rating("zhao").await);
+        let again = s.import_h9_results(&file, &"c0ffee".repeat(11)).await.unwrap();
+        assert!(again.already_imported && again.games == 0 && again.seeded.is_empty());
+        assert_eq!((rating("li").await, rating("wang").await, rating("zhao").await), after, "nothing changed");
+    }
+}

@@ -233,6 +233,16 @@ mod tests {
             "pin",
             "rank",
             "column",
+            "rounds",
+            "byes",
+            "players",
+            "date",
+            "seeded",
+            "kept",
+            "missing",
+            "matched",
+            "left",
+            "rated",
         ];
         let args: HashMap<Cow<'static, str>, FluentValue> =
             names.iter().map(|a| (Cow::Borrowed(*a), FluentValue::from("x"))).collect();

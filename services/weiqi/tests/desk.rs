@@ -345,6 +345,27 @@ async fn an_organiser_runs_a_swiss_of_three_rounds_through_the_pages_and_the_pub
     assert_eq!(pairings.games.len(), 4, "{pairings:?}");
     assert!(pairings.games.iter().all(|g| g.game_id.is_empty() && !g.result.is_empty()), "{pairings:?}");
 
+    // Ratings from the EGD (issue 15 item 9): a past results table through the desk's page. Nobody
+    // here has an EGD PIN, so its four lines are listed as matching nobody and nothing is rated (the
+    // service's own test rates one and imports it twice).
+    let table = dir.path().join("autumn-open.h9");
+    std::fs::write(&table, include_str!("../../ranking/tests/data/autumn-open.h9")).unwrap();
+    org.open(&server.base, "/desk").await;
+    org.click("[data-link=ratings]").await;
+    org.wait_for("the ratings page", "return !!document.querySelector('#h9 input[name=file]')").await;
+    org.upload("#h9 input[name=file]", &table).await;
+    submit(&org, "#h9", "import-h9", &[]).await;
+    org.wait_for(
+        "the table imported",
+        "return document.querySelector('#ratings-outcome')?.dataset.already === 'false'",
+    )
+    .await;
+    assert_eq!(
+        org.js("return document.querySelectorAll('#ratings-outcome li[data-line]').length", vec![]).await,
+        json!(4)
+    );
+    org.screenshot(&common::screenshots().join("desk-ratings-outcome-zh-CN.png")).await;
+
     // Printable sheets.
     for what in ["pairings", "slips", "standings"] {
         let (status, _, page) = org.download(&format!("/desk/tournaments/{T}/print/{what}")).await;

@@ -38,6 +38,8 @@ pub const DEFAULT_LIMIT: usize = 50;
 pub const MAX_LIMIT: usize = 500;
 /// Default number of rating points in `MyHistory`.
 pub const DEFAULT_HISTORY: usize = 100;
+/// The largest results table `ImportH9Results` reads (a big open has a few hundred lines: well under).
+pub const MAX_H9_BYTES: usize = 1024 * 1024;
 
 /// The ranking RPCs.
 #[derive(Clone, Debug)]
@@ -337,6 +339,56 @@ impl pb::ranking_service_server::RankingService for RankingGateway {
             unmapped: ids(&done.unmapped),
             list_players: u32::try_from(list.players.len()).unwrap_or(u32::MAX),
             list_date: list.date.map(|d| d.to_string()).unwrap_or_default(),
+        }))
+    }
+
+    async fn import_h9_results(
+        &self,
+        request: Request<pb::ImportH9ResultsRequest>,
+    ) -> Result<Response<pb::ImportH9ResultsResponse>, Status> {
+        use sha2::Digest as _;
+        let claims = self.caller(&request)?;
+        need(&claims, Role::Organiser)?;
+        let text = request.into_inner().text;
+        let bad =
+            |why: String| weiqi_edge::status::gateway_rejection(pb::rejection::Kind::InvalidArgument, "bad_h9", why);
+        if text.len() > MAX_H9_BYTES {
+            return Err(bad(format!("the table has {} bytes; at most {MAX_H9_BYTES} are read", text.len())));
+        }
+        let file = weiqi_pairing::h9::parse_h9(&text).map_err(|e| bad(e.to_string()))?;
+        if file.players.is_empty() {
+            return Err(bad("the table has no player lines".into()));
+        }
+        let sha = sha2::Sha256::digest(text.as_bytes());
+        let hex: String = sha.iter().map(|b| format!("{b:02x}")).collect();
+        let done = self.service.import_h9_results(&file, &hex).await.map_err(status)?;
+        let line = |(line, player): &(u32, weiqi_rating::PlayerId)| pb::import_h9_results_response::Line {
+            line: *line,
+            player_id: player.0.clone(),
+            ..Default::default()
+        };
+        Ok(Response::new(pb::ImportH9ResultsResponse {
+            tournament: done.tournament.clone(),
+            already_imported: done.already_imported,
+            matched: done.matched.iter().map(line).collect(),
+            not_registered: done
+                .not_registered
+                .iter()
+                .map(|(line, name, pin)| pb::import_h9_results_response::Line {
+                    line: *line,
+                    name: name.clone(),
+                    egd_pin: pin.unwrap_or(0),
+                    ..Default::default()
+                })
+                .collect(),
+            seeded: done
+                .seeded
+                .iter()
+                .map(|(p, r)| pb::import_egd_ratings_response::Seeded { player_id: p.0.clone(), rating: *r })
+                .collect(),
+            games: u32::try_from(done.games).unwrap_or(u32::MAX),
+            games_left_out: u32::try_from(done.games_left_out).unwrap_or(u32::MAX),
+            rated: u32::try_from(done.rated).unwrap_or(u32::MAX),
         }))
     }
 

@@ -17,6 +17,7 @@
 //!   history is recorded. All of these are idempotent.
 
 mod certification;
+mod h9_results;
 mod players;
 mod ratings;
 
@@ -34,6 +35,7 @@ use crate::registry::PlayerRegistry;
 use crate::tournaments::TournamentResults;
 
 pub use crate::registry::RegistryEntry;
+pub use h9_results::H9Import;
 
 /// What the service is configured with.
 pub struct RankingConfig {
@@ -256,9 +258,7 @@ impl RankingService {
         let by_pin: std::collections::HashMap<u64, &weiqi_rating::egd_list::EgdRated> =
             list.players.iter().map(|p| (p.pin, p)).collect();
         let mut out = EgdImport::default();
-        for player in self.registered_players().await? {
-            let state = self.registry.state(&player).await?;
-            let Some(pin) = state.profile.as_ref().and_then(|p| p.egd_pin.trim().parse::<u64>().ok()) else { continue };
+        for (player, pin) in self.players_by_pin().await? {
             let Some(row) = by_pin.get(&pin) else {
                 out.not_in_list.push(player);
                 continue;
@@ -291,6 +291,18 @@ impl RankingService {
             }
         }
         tracing::info!(seeded = out.seeded.len(), already = out.already_rated.len(), "EGD rating list imported");
+        Ok(out)
+    }
+
+    /// Every registered player whose profile has an EGD PIN, with it.
+    async fn players_by_pin(&self) -> Result<Vec<(weiqi_rating::PlayerId, u64)>, RankingError> {
+        let mut out = Vec::new();
+        for player in self.registered_players().await? {
+            let state = self.registry.state(&player).await?;
+            if let Some(pin) = state.profile.as_ref().and_then(|p| p.egd_pin.trim().parse::<u64>().ok()) {
+                out.push((player, pin));
+            }
+        }
         Ok(out)
     }
 

@@ -499,6 +499,23 @@ import-stopped = Stopped at line { $line } ({ $done } registered before it): { $
 import-rounds = The file also has { $rounds } rounds ({ $games } games, { $byes } byes) with their results: they are imported after the players, and no game is played here for them.
 import-rounds-unreadable = The rounds of the file cannot be read: { $reason }
 import-rounds-stopped = The players are registered, but the rounds were not imported: { $reason }
+ratings-title = Ratings brought from the EGD
+ratings-link = Bring players' ratings from the EGD (rating list or past results tables)
+ratings-only = Only organisers bring ratings in.
+ratings-import = Import
+ratings-egd-list = The EGD rating list
+ratings-egd-list-help = The rating list page as downloaded from the EGD (allworld_lp.html, or a country's page). Players registered here with an EGD PIN get the list's rating as their starting rating; players already rated keep theirs.
+ratings-h9 = A past tournament's results (.h9)
+ratings-h9-help = A results table as sent to the EGD. Its lines are matched to players here by EGD PIN; players without a rating start from the table's rank; its games are rated as that tournament. Import an archive oldest first; a table imported twice changes nothing.
+ratings-done = Done
+ratings-seed = Starting rating
+ratings-list-summary = The list has { $players } players (dated { $date }): { $seeded } seeded, { $kept } already rated here (kept), { $missing } with a PIN the list lacks.
+ratings-not-in-list = Not in the list:
+ratings-unmapped = Rating outside the ladder:
+ratings-h9-summary = Table { $id }: { $matched } players matched, { $games } games rated, { $left } left out (a player not here); { $rated } ratings changed.
+ratings-h9-again = Table { $id } was imported before: nothing changed.
+ratings-h9-nobody = Lines that match nobody here (their games were left out; a table none of whose games was rated can be imported again once its players are registered with their EGD PIN):
+ratings-no-file = Choose a file first.
 
 ## The certification office
 office-title = Certification office

@@ -499,6 +499,23 @@ import-stopped = 在第 { $line } 行停止（此前已报名 { $done } 人）�
 import-rounds = 文件中还有 { $rounds } 轮（{ $games } 盘对局，{ $byes } 次轮空）及其结果：报名后一并导入，这些轮次不在本平台对弈。
 import-rounds-unreadable = 无法读取文件中的轮次：{ $reason }
 import-rounds-stopped = 棋手已报名，但轮次未导入：{ $reason }
+ratings-title = 从欧洲围棋数据库导入等级分
+ratings-link = 从欧洲围棋数据库导入棋手等级分（等级分表或往届成绩表）
+ratings-only = 只有组织者可以导入等级分。
+ratings-import = 导入
+ratings-egd-list = 欧洲围棋数据库等级分表
+ratings-egd-list-help = 从欧洲围棋数据库下载的等级分页面（allworld_lp.html 或某国页面）。在本平台登记了数据库编号的棋手以表中等级分为起始等级分；已有等级分的棋手保持不变。
+ratings-h9 = 往届比赛成绩（.h9）
+ratings-h9-help = 提交给欧洲围棋数据库的成绩表。按数据库编号匹配本平台棋手；无等级分的棋手以表中段位起算；对局按该次比赛计算等级分。请按时间从早到晚导入；同一张表导入两次不会有任何变化。
+ratings-done = 完成
+ratings-seed = 起始等级分
+ratings-list-summary = 等级分表共 { $players } 人（日期 { $date }）：起始 { $seeded } 人，已有等级分 { $kept } 人（保持不变），{ $missing } 人的编号不在表中。
+ratings-not-in-list = 不在表中：
+ratings-unmapped = 等级分超出段位表：
+ratings-h9-summary = 成绩表 { $id }：匹配 { $matched } 人，计算 { $games } 盘对局，略去 { $left } 盘（对手不在本平台）；{ $rated } 人的等级分有变化。
+ratings-h9-again = 成绩表 { $id } 已导入过：没有任何变化。
+ratings-h9-nobody = 以下各行在本平台没有对应棋手（其对局已略去；若整张表没有一盘对局计算，可在棋手以数据库编号登记后再导入一次）：
+ratings-no-file = 请先选择文件。
 
 ## 段位审核办公室
 office-title = 段位审核

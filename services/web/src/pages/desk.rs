@@ -149,6 +149,9 @@ async fn render_list(
                 } }
             }
         }
+        @if viewer.member.as_ref().is_some_and(|m| m.has(Role::Organiser) || m.has(Role::Admin)) {
+            p { a href="/desk/ratings" data-link="ratings" { (t(lang, "ratings-link")) } }
+        }
         section.card id="create" {
             h2 { (t(lang, "desk-create")) }
             form.grid method="post" action="/desk" {

@@ -6,6 +6,7 @@ pub mod admin;
 pub mod certificate;
 pub mod desk;
 pub mod desk_import;
+pub mod desk_ratings;
 pub mod game;
 pub mod home;
 pub mod login;
@@ -54,6 +55,12 @@ pub fn router(web: Arc<Web>) -> axum::Router {
         .route("/watch", get(watch::page))
         .route("/tournaments/{id}", get(tournament::page_get))
         .route("/desk", get(desk::list).post(desk::create))
+        .route(
+            "/desk/ratings",
+            get(desk_ratings::get)
+                .post(desk_ratings::import)
+                .layer(axum::extract::DefaultBodyLimit::max(desk_ratings::MAX_BYTES + 64 * 1024)),
+        )
         .route("/desk/tournaments/{id}", get(desk::page_get))
         .route("/desk/tournaments/{id}/import", post(desk_import::import))
         .route("/desk/tournaments/{id}/export/{kind}", get(desk::export))
