@@ -55,6 +55,12 @@ enum Command {
     /// SGF tools.
     #[command(subcommand)]
     Sgf(cmd::sgf::SgfCommand),
+    /// Statistics of games: win rates by colour, komi, handicap and rank difference, lengths,
+    /// openings, results by reason (SGF files, or the archive in the event log).
+    Stats(cmd::stats::StatsArgs),
+    /// Data for analysts.
+    #[command(subcommand)]
+    Export(ExportCommand),
     /// Rank certificates.
     #[command(subcommand)]
     Cert(cmd::cert::CertCommand),
@@ -112,6 +118,27 @@ pub struct UpArgs {
     pub promotion_rules: Option<PathBuf>,
 }
 
+#[derive(Subcommand)]
+enum ExportCommand {
+    /// Apache Parquet files for analysts: `games.parquet`, `moves.parquet`, `results.parquet` (the
+    /// schema is in `services/weiqi/src/cmd/parquet.rs` and ARCHITECTURE.md). Reads NATS JetStream
+    /// (`--nats`) or the embedded log of `--data-dir` (stop `weiqi up` first).
+    Parquet {
+        /// The directory to write the files into (made if missing).
+        #[arg(long, short)]
+        out: PathBuf,
+        /// NATS server URL.
+        #[arg(long, env = "WEIQI_NATS_URL")]
+        nats: Option<String>,
+        /// Data directory of the embedded log.
+        #[arg(long, default_value = "./weiqi-data", env = "WEIQI_DATA_DIR")]
+        data_dir: PathBuf,
+        /// Print one JSON object: games, moves, results, archived, live, seconds.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
 #[derive(Args)]
 struct ServeArgs {
     /// Which service.
@@ -133,6 +160,12 @@ fn main() -> std::process::ExitCode {
         Command::Bot(args) => serve_until_stopped(cmd::bot::run(args)),
         Command::Sgf(c) => cmd::sgf::run(c),
         Command::Cert(c) => cmd::cert::run(c),
+        Command::Stats(args) => cmd::stats::run(args),
+        Command::Export(ExportCommand::Parquet { out, nats, data_dir, json }) => runtime().block_on(async {
+            let log = cmd::sgf::open_log(nats.as_deref(), &data_dir, false).await?;
+            cmd::parquet::run(log, &out, json).await?;
+            Ok(std::process::ExitCode::SUCCESS)
+        }),
         Command::Bench(b) => bench::run(b),
     };
     match result {

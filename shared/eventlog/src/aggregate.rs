@@ -18,12 +18,15 @@ pub enum AggregateKind {
     Account,
     /// The site's settings (one aggregate, `settings`).
     Site,
+    /// An archived game: a historical record brought in by `weiqi sgf import`, one event each. Its
+    /// own kind, so that no live game follower (clocks, tournaments, ratings) ever reads one.
+    Archive,
 }
 
 impl AggregateKind {
     /// Every kind, in a fixed order.
-    pub const ALL: [AggregateKind; 6] =
-        [Self::Game, Self::Tournament, Self::Player, Self::Case, Self::Account, Self::Site];
+    pub const ALL: [AggregateKind; 7] =
+        [Self::Game, Self::Tournament, Self::Player, Self::Case, Self::Account, Self::Site, Self::Archive];
 
     /// The lower-case name used in subjects and file tables: `game`, `tournament`, …
     pub fn as_str(self) -> &'static str {
@@ -34,6 +37,7 @@ impl AggregateKind {
             Self::Case => "case",
             Self::Account => "account",
             Self::Site => "site",
+            Self::Archive => "archive",
         }
     }
 
@@ -166,6 +170,13 @@ impl Position {
     /// The position right after this one: where to resume after handling this event.
     pub const fn next(self) -> Self {
         Self(self.0 + 1)
+    }
+
+    /// Whether this [`crate::EventLog::head`] answer is that of a log with no event yet (both logs
+    /// number batches from 1, so an empty log's head is batch 1, not [`Position::START`]). A
+    /// follower that waited for an event before such a head would wait for the next append.
+    pub const fn is_empty_head(self) -> bool {
+        self.batch() <= 1
     }
 
     /// Whether this position is in the last batch before `head` (an [`crate::EventLog::head`] answer)

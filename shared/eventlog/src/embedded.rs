@@ -99,6 +99,7 @@ fn batches(kind: AggregateKind) -> Batches {
         AggregateKind::Case => "case.batches",
         AggregateKind::Account => "account.batches",
         AggregateKind::Site => "site.batches",
+        AggregateKind::Archive => "archive.batches",
     })
 }
 
@@ -110,6 +111,7 @@ fn index(kind: AggregateKind) -> Index {
         AggregateKind::Case => "case.index",
         AggregateKind::Account => "account.index",
         AggregateKind::Site => "site.index",
+        AggregateKind::Archive => "archive.index",
     })
 }
 
@@ -121,6 +123,7 @@ fn commands(kind: AggregateKind) -> Commands {
         AggregateKind::Case => "case.commands",
         AggregateKind::Account => "account.commands",
         AggregateKind::Site => "site.commands",
+        AggregateKind::Archive => "archive.commands",
     })
 }
 

@@ -483,6 +483,16 @@ impl Record {
     /// Replays the main line under `ruleset`. Stops at the first illegal move with its number, point
     /// and reason.
     pub fn replay(&self, ruleset: Ruleset) -> Result<Game, ReplayError> {
+        self.replay_with(ruleset, |_, _, _| {})
+    }
+
+    /// [`replay`](Self::replay), telling `each` every move of the main line as it is played (its
+    /// colour, the move, and what it did: captures, hash).
+    pub fn replay_with(
+        &self,
+        ruleset: Ruleset,
+        mut each: impl FnMut(Color, Move, &weiqi_rules::Played),
+    ) -> Result<Game, ReplayError> {
         let mut game = Game::new(self.size, Ruleset { seated_stones: false, ..ruleset })
             .expect("the record's size was checked when it was read");
         let root_offset = 0;
@@ -495,15 +505,20 @@ impl Record {
             }
             if let Some((color, mv)) = node.play {
                 number += 1;
-                if let Err(reason) = game.play(color, mv) {
-                    let Move::Play(point) = mv else { unreachable!("a pass is always legal in an unfinished game") };
-                    return Err(ReplayError::Illegal {
-                        move_number: number,
-                        color,
-                        point,
-                        vertex: point.to_gtp(self.size),
-                        reason,
-                    });
+                match game.play(color, mv) {
+                    Ok(played) => each(color, mv, &played),
+                    Err(reason) => {
+                        let Move::Play(point) = mv else {
+                            unreachable!("a pass is always legal in an unfinished game")
+                        };
+                        return Err(ReplayError::Illegal {
+                            move_number: number,
+                            color,
+                            point,
+                            vertex: point.to_gtp(self.size),
+                            reason,
+                        });
+                    }
                 }
             }
         }

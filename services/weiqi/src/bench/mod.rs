@@ -6,6 +6,7 @@ mod clocks;
 mod clocks_harness;
 mod e2e;
 mod estimate;
+mod export;
 mod pairing;
 mod pairing_harness;
 mod ratings;
@@ -113,6 +114,14 @@ pub enum BenchCommand {
         #[arg(long)]
         json: bool,
     },
+    /// The Parquet export of a large archive (synthetic archived games in a fresh embedded log):
+    /// seconds, games/s and peak memory during the export.
+    Export {
+        #[arg(long, default_value_t = 1_000_000)]
+        games: u64,
+        #[arg(long)]
+        json: bool,
+    },
     /// Swiss/McMahon pairing of a large field, rounds 1–7, quality against the exact optimum, and standings.
     Pairing {
         #[arg(long, default_value_t = 10_000)]
@@ -146,6 +155,7 @@ pub fn run(command: BenchCommand) -> Result<ExitCode> {
         BenchCommand::Estimate { positions, size, corpus, gnugo, json } => {
             estimate::run(corpus, positions, size, gnugo, json)
         }
+        BenchCommand::Export { games, json } => crate::runtime().block_on(export::run(games, json)),
         BenchCommand::Web { moves, json } => crate::runtime().block_on(web::run(moves, json)),
         BenchCommand::Pairing { players, swiss, seed, json } => pairing::run(players, swiss, seed, json),
         BenchCommand::Tournament { players, rounds, nats, json } => {

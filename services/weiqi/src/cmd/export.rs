@@ -4,7 +4,8 @@
 //! stopped: redb allows one process), folds each game's events through the game domain (every
 //! recorded position hash re-checked) and writes `<out>/<game id>.sgf` when the game ends. Games still
 //! in play are written too with `--unfinished`. A game whose log does not replay is reported and
-//! skipped, never written.
+//! skipped, never written. Archived games (`weiqi sgf import`) are written as the records they were,
+//! byte for byte.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -31,6 +32,8 @@ pub struct ExportSummary {
     pub unfinished: u64,
     /// Games whose log does not replay: id and reason.
     pub corrupt: Vec<(String, String)>,
+    /// Archived games written (their records as they were imported).
+    pub archived: u64,
 }
 
 struct Folding {
@@ -47,11 +50,13 @@ pub async fn export_records(
     log: &AnyEventLog,
     unfinished: bool,
     progress: &ProgressBar,
-    mut write: impl FnMut(&str, &str) -> Result<()>,
+    mut write: impl FnMut(&str, &[u8]) -> Result<()>,
 ) -> Result<ExportSummary> {
-    let mut summary = ExportSummary::default();
+    // Archived games first: each is its record, byte for byte.
+    let archived = super::archive::read_all(log, |g| write(&g.id, &g.sgf)).await?;
+    let mut summary = ExportSummary { archived, ..ExportSummary::default() };
     let head = log.head(AggregateKind::Game).await.context("reading the game log's head")?;
-    if head == Position::START {
+    if head.is_empty_head() {
         return Ok(summary);
     }
     let mut stream = log.follow(AggregateKind::Game, Position::START).await.context("following the game log")?;
@@ -111,12 +116,12 @@ pub async fn export_records(
 fn write_one(
     id: &str,
     f: &Folding,
-    write: &mut impl FnMut(&str, &str) -> Result<()>,
+    write: &mut impl FnMut(&str, &[u8]) -> Result<()>,
     summary: &mut ExportSummary,
 ) -> Result<()> {
     let date = weiqi_rating::CivilDate::from_millis(weiqi_rating::Millis(f.first_ms)).to_string();
     if let Some(sgf) = weiqi_game::record::game_record(id, &f.state, Some(&date)) {
-        write(id, &sgf)?;
+        write(id, sgf.as_bytes())?;
         summary.written += 1;
     }
     Ok(())
@@ -135,9 +140,10 @@ pub async fn run(log: AnyEventLog, out: &Path, unfinished: bool) -> Result<()> {
     .await?;
     bar.finish_and_clear();
     println!(
-        "{} events read; {} records written to {}; {} games unfinished{}; {} logs do not replay",
+        "{} events read; {} records and {} archived records written to {}; {} games unfinished{}; {} logs do not replay",
         summary.events,
         summary.written,
+        summary.archived,
         out.display(),
         summary.unfinished,
         if unfinished { " (written)" } else { " (not written: --unfinished)" },
@@ -150,7 +156,7 @@ pub async fn run(log: AnyEventLog, out: &Path, unfinished: bool) -> Result<()> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use std::sync::Arc;
     use weiqi_eventlog::{EmbeddedConfig, EmbeddedLog};
@@ -161,7 +167,7 @@ mod tests {
     use weiqi_proto::v1 as pb;
     use weiqi_proto::v1::game_command::Command as C;
 
-    async fn game(svc: &GameService<AnyEventLog>, id: &str, moves: &[(u32, u32)], resign: bool) {
+    pub(crate) async fn game(svc: &GameService<AnyEventLog>, id: &str, moves: &[(u32, u32)], resign: bool) {
         let org = Actor::System("test".into());
         let create = C::Create(pb::CreateGameRequest {
             game_id: id.into(),
@@ -211,7 +217,7 @@ mod tests {
         let bar = ProgressBar::hidden();
         let mut written = Vec::new();
         let summary = export_records(&log, false, &bar, |id, sgf| {
-            written.push((id.to_owned(), sgf.to_owned()));
+            written.push((id.to_owned(), sgf.to_vec()));
             Ok(())
         })
         .await
@@ -221,7 +227,7 @@ mod tests {
         ids.sort();
         assert_eq!(ids, ["g-one", "g-three"]);
         for (id, sgf) in &written {
-            let (record, game) = weiqi_sgf::load(sgf.as_bytes()).unwrap_or_else(|e| panic!("{id}: {e}"));
+            let (record, game) = weiqi_sgf::load(sgf).unwrap_or_else(|e| panic!("{id}: {e}"));
             assert_eq!((record.result.as_deref(), record.game_name.as_deref()), (Some("B+R"), Some(id.as_str())));
             let want = if id == "g-one" { 3 } else { 2 };
             assert_eq!(game.move_number(), want, "{id}");

@@ -1,10 +1,13 @@
 //! One file per command.
 
 pub mod account;
+pub mod archive;
 pub mod bot;
 pub mod cert;
 pub mod export;
 pub mod gtp;
+pub mod parquet;
 pub mod play;
 pub mod sgf;
+pub mod stats;
 pub mod token;

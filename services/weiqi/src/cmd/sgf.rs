@@ -1,4 +1,5 @@
-//! `weiqi sgf check`, `weiqi sgf score` and `weiqi sgf export` (in `export.rs`).
+//! `weiqi sgf check`, `weiqi sgf score`, `weiqi sgf import` (in `archive.rs`) and `weiqi sgf export`
+//! (in `export.rs`).
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -45,6 +46,28 @@ pub enum SgfCommand {
         komi: Option<f64>,
         #[arg(long)]
         json: bool,
+    },
+    /// Import records into the event log as archived games (files and directories of `*.sgf`): each
+    /// is replayed first and refused with the reason if it does not; the same file twice is one game
+    /// (its id is its content hash). Archived games are never live: no clock, tournament or rating
+    /// reads them. Writes NATS JetStream (`--nats`) or the embedded log of `--data-dir` (made if
+    /// missing; stop `weiqi up` first).
+    Import {
+        /// Files and directories.
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// Recorded with every game (e.g. the archive's name).
+        #[arg(long, default_value = "")]
+        event: String,
+        /// Print one JSON object: files, imported, duplicates, refused, seconds, records_per_sec.
+        #[arg(long)]
+        json: bool,
+        /// NATS server URL.
+        #[arg(long, env = "WEIQI_NATS_URL")]
+        nats: Option<String>,
+        /// Data directory of the embedded log.
+        #[arg(long, default_value = "./weiqi-data", env = "WEIQI_DATA_DIR")]
+        data_dir: PathBuf,
     },
     /// Write every game in the event log as `<OUT>/<game id>.sgf` (finished games; `--unfinished` adds
     /// the games in play). Reads NATS JetStream (`--nats`) or the embedded log of `--data-dir` (stop
@@ -195,10 +218,18 @@ pub fn run(command: SgfCommand) -> Result<ExitCode> {
         SgfCommand::Score { file, rules, dead, estimate, komi, json } => {
             score_file(file, rules, dead, estimate, komi, json)
         }
+        SgfCommand::Import { paths, event, json, nats, data_dir } => {
+            let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+            let summary = runtime.block_on(async {
+                let log = open_log(nats.as_deref(), &data_dir, true).await?;
+                super::archive::run_import(log, &paths, &event, json).await
+            })?;
+            Ok(if summary.refused == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })
+        }
         SgfCommand::Export { out, unfinished, nats, data_dir } => {
             let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
             runtime.block_on(async {
-                let log = open_log(nats.as_deref(), &data_dir).await?;
+                let log = open_log(nats.as_deref(), &data_dir, false).await?;
                 super::export::run(log, &out, unfinished).await
             })?;
             Ok(ExitCode::SUCCESS)
@@ -206,9 +237,9 @@ pub fn run(command: SgfCommand) -> Result<ExitCode> {
     }
 }
 
-/// The log to export from: JetStream at `nats`, else the embedded log in `data_dir` (which must exist:
-/// exporting never makes an empty log).
-async fn open_log(nats: Option<&str>, data_dir: &Path) -> Result<weiqi_eventlog::AnyEventLog> {
+/// The log: JetStream at `nats`, else the embedded log in `data_dir`, which must exist unless
+/// `create` (reading never makes an empty log; importing does).
+pub async fn open_log(nats: Option<&str>, data_dir: &Path, create: bool) -> Result<weiqi_eventlog::AnyEventLog> {
     use weiqi_eventlog::{AnyEventLog, EmbeddedConfig, EmbeddedLog, JetStreamConfig, JetStreamLog};
     Ok(match nats {
         Some(url) => AnyEventLog::JetStream(
@@ -218,7 +249,14 @@ async fn open_log(nats: Option<&str>, data_dir: &Path) -> Result<weiqi_eventlog:
         ),
         None => {
             let path = data_dir.join("events.redb");
-            anyhow::ensure!(path.exists(), "no embedded event log at {} (use --data-dir or --nats)", path.display());
+            if create {
+                std::fs::create_dir_all(data_dir).with_context(|| format!("creating {}", data_dir.display()))?;
+            }
+            anyhow::ensure!(
+                path.exists() || create,
+                "no embedded event log at {} (use --data-dir or --nats)",
+                path.display()
+            );
             AnyEventLog::Embedded(
                 EmbeddedLog::open(&path, EmbeddedConfig::default())
                     .with_context(|| format!("opening {} (is `weiqi up` still running on it?)", path.display()))?,

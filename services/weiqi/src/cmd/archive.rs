@@ -1,0 +1,357 @@
+//! The archive's shells: `weiqi sgf import` (records into the event log's `archive` kind) and the
+//! reader `weiqi stats` and `weiqi sgf export` use (every archived game up to the log's head).
+//!
+//! Import is one pass per record: read, replay through the rules core (`weiqi_archive`, on the
+//! blocking pool, both cores busy), and one append with expected sequence 0 under the game's
+//! content-hash id; appends run many at a time so the embedded log commits them in groups and
+//! JetStream pipelines its acknowledgements. An id already taken is a duplicate and nothing is
+//! written; a record that does not replay is refused with the reason and nothing is written.
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result};
+use futures::StreamExt;
+use indicatif::{ProgressBar, ProgressStyle};
+use serde::Serialize;
+use weiqi_archive::{ArchivedGame, codec};
+use weiqi_eventlog::{AggregateId, AggregateKind, AnyEventLog, AppendError, CommandId, EventLog, NewEvent, Position};
+
+/// Appends in flight at once.
+const IN_FLIGHT: usize = 256;
+/// Tries of an append the log did not answer.
+const TRIES: u32 = 5;
+
+/// A record refused.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Refused {
+    /// The file.
+    pub file: String,
+    /// Why.
+    pub reason: String,
+}
+
+/// What an import did (`--json` prints it without `refusals`' details cut).
+#[derive(Debug, Default, Clone, PartialEq, Serialize)]
+pub struct ImportSummary {
+    /// Files read.
+    pub files: usize,
+    /// Games written.
+    pub imported: usize,
+    /// Records already in the archive.
+    pub duplicates: usize,
+    /// Records that do not replay.
+    pub refused: usize,
+    /// Seconds the import took.
+    pub seconds: f64,
+    /// Records per second.
+    pub records_per_sec: f64,
+    /// Each refusal.
+    pub refusals: Vec<Refused>,
+}
+
+enum Outcome {
+    Imported,
+    Duplicate,
+    Refused(String),
+}
+
+async fn append(log: &AnyEventLog, game: &ArchivedGame) -> Result<bool> {
+    let id = AggregateId::new(&game.id).context("an archive id")?;
+    let command = CommandId::new(format!("import-{}", game.id)).context("a command id")?;
+    let event = NewEvent::new(codec::EVENT_TYPE, codec::encode(game));
+    let mut tries = 0;
+    loop {
+        match log.append(AggregateKind::Archive, &id, 0, &command, std::slice::from_ref(&event)).await {
+            Ok(outcome) => return Ok(!outcome.duplicate),
+            Err(AppendError::Conflict { .. }) => return Ok(false),
+            Err(AppendError::Unavailable(e)) if tries + 1 < TRIES => {
+                tries += 1;
+                tracing::warn!(game = %game.id, error = %e, "event log unavailable; retrying");
+                tokio::time::sleep(Duration::from_millis(200 << tries)).await;
+            }
+            Err(e) => return Err(e).with_context(|| format!("appending {}", game.id)),
+        }
+    }
+}
+
+/// Imports `files` into `log` as archived games (see the module doc), `event` recorded with each.
+///
+/// # Errors
+/// When the log fails (not for a record that does not replay: that is a refusal).
+pub async fn import(
+    log: &AnyEventLog,
+    files: &[PathBuf],
+    event: &str,
+    progress: &ProgressBar,
+) -> Result<ImportSummary> {
+    let start = Instant::now();
+    let mut summary = ImportSummary { files: files.len(), ..ImportSummary::default() };
+    let event = event.to_string();
+    let mut outcomes = futures::stream::iter(files.iter().cloned())
+        .map(|file| {
+            let event = event.clone();
+            async move {
+                let name = file.display().to_string();
+                let read = tokio::task::spawn_blocking(move || -> Result<Result<ArchivedGame, String>> {
+                    let bytes = std::fs::read(&file).with_context(|| format!("reading {}", file.display()))?;
+                    Ok(ArchivedGame::from_sgf(&bytes, &event).map_err(|e| e.to_string()))
+                })
+                .await
+                .context("the reading task")??;
+                let outcome = match read {
+                    Ok(game) => {
+                        if append(log, &game).await? {
+                            Outcome::Imported
+                        } else {
+                            Outcome::Duplicate
+                        }
+                    }
+                    Err(reason) => Outcome::Refused(reason),
+                };
+                Ok::<_, anyhow::Error>((name, outcome))
+            }
+        })
+        .buffer_unordered(IN_FLIGHT);
+    while let Some(done) = outcomes.next().await {
+        let (file, outcome) = done?;
+        match outcome {
+            Outcome::Imported => summary.imported += 1,
+            Outcome::Duplicate => summary.duplicates += 1,
+            Outcome::Refused(reason) => {
+                summary.refused += 1;
+                summary.refusals.push(Refused { file, reason });
+            }
+        }
+        progress.inc(1);
+    }
+    summary.refusals.sort_by(|a, b| a.file.cmp(&b.file));
+    summary.seconds = start.elapsed().as_secs_f64();
+    summary.records_per_sec = if summary.seconds > 0.0 { summary.files as f64 / summary.seconds } else { 0.0 };
+    Ok(summary)
+}
+
+/// How long the rest of the last batch may take to arrive once the follower has reached it.
+const LAST_BATCH_IDLE: Duration = Duration::from_secs(1);
+
+/// Calls `each` with every event of `kind` in `log` up to its head at the start, in log order.
+///
+/// # Errors
+/// When the log cannot be read, or `each` fails.
+pub async fn read_to_head(
+    log: &AnyEventLog,
+    kind: AggregateKind,
+    mut each: impl FnMut(&weiqi_eventlog::RecordedEvent) -> Result<()>,
+) -> Result<u64> {
+    let head = log.head(kind).await.with_context(|| format!("reading the {kind} log's head"))?;
+    if head.is_empty_head() {
+        return Ok(0);
+    }
+    let mut stream = log.follow(kind, Position::START).await.with_context(|| format!("following the {kind} log"))?;
+    let mut n = 0;
+    let mut in_last_batch = false;
+    loop {
+        let next = if in_last_batch {
+            match tokio::time::timeout(LAST_BATCH_IDLE, stream.next()).await {
+                Ok(item) => item,
+                Err(_) => break,
+            }
+        } else {
+            stream.next().await
+        };
+        let Some(item) = next else { break };
+        let r = item.with_context(|| format!("reading the {kind} log"))?;
+        if r.position >= head {
+            break;
+        }
+        in_last_batch |= r.position.reaches(head);
+        each(&r)?;
+        n += 1;
+    }
+    Ok(n)
+}
+
+/// Calls `each` with every archived game in `log` up to its head at the start, in log order.
+///
+/// # Errors
+/// When the log cannot be read, or an archived game does not decode (named).
+pub async fn read_all(log: &AnyEventLog, mut each: impl FnMut(ArchivedGame) -> Result<()>) -> Result<u64> {
+    let mut games = 0;
+    read_to_head(log, AggregateKind::Archive, |r| {
+        if r.event_type == codec::EVENT_TYPE {
+            let game = codec::decode(&r.payload).with_context(|| format!("archived game {}", r.aggregate_id))?;
+            each(game)?;
+            games += 1;
+        }
+        Ok(())
+    })
+    .await?;
+    Ok(games)
+}
+
+/// A progress bar over `n` files (hidden for `--json`).
+pub fn bar(n: usize, hidden: bool) -> ProgressBar {
+    let bar = ProgressBar::new(n as u64);
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} records, {per_sec}, eta {eta} {msg}")
+            .expect("a valid template"),
+    );
+    if hidden {
+        bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
+    }
+    bar
+}
+
+/// The command: import `paths` (files and directories of `*.sgf`).
+pub async fn run_import(log: AnyEventLog, paths: &[PathBuf], event: &str, json: bool) -> Result<ImportSummary> {
+    let mut files = Vec::new();
+    for p in paths {
+        anyhow::ensure!(p.exists(), "{} does not exist", p.display());
+        super::sgf::collect(p, &mut files)?;
+    }
+    let progress = bar(files.len(), json);
+    let summary = import(&log, &files, event, &progress).await?;
+    progress.finish_and_clear();
+    if json {
+        println!(
+            "{}",
+            serde_json::json!({
+                "files": summary.files,
+                "imported": summary.imported,
+                "duplicates": summary.duplicates,
+                "refused": summary.refused,
+                "seconds": summary.seconds,
+                "records_per_sec": summary.records_per_sec,
+                "refusals": summary.refusals,
+            })
+        );
+    } else {
+        for r in &summary.refusals {
+            println!("refused  {}: {}", r.file, r.reason);
+        }
+        println!(
+            "{} files: {} imported, {} already in the archive, {} refused, in {:.1} s ({:.0} records/s)",
+            summary.files,
+            summary.imported,
+            summary.duplicates,
+            summary.refused,
+            summary.seconds,
+            summary.records_per_sec
+        );
+    }
+    Ok(summary)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+    use weiqi_eventlog::{EmbeddedConfig, EmbeddedLog};
+
+    /// The corpus's records (`WEIQI_CORPUS`, or `../shared/corpus` from the workspace root).
+    fn corpus() -> Option<PathBuf> {
+        let dir = std::env::var_os("WEIQI_CORPUS")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus"))
+            .join("sgf");
+        if dir.is_dir() {
+            return Some(dir);
+        }
+        assert!(std::env::var_os("WEIQI_REQUIRE_EXTERNAL").is_none(), "the SGF corpus is missing at {}", dir.display());
+        None
+    }
+
+    fn files(dir: &Path) -> Vec<PathBuf> {
+        let mut files = Vec::new();
+        super::super::sgf::collect(dir, &mut files).unwrap();
+        files
+    }
+
+    /// How many records of `files` replay (as `weiqi sgf check` counts them).
+    fn replaying(files: &[PathBuf]) -> usize {
+        files.iter().filter(|f| weiqi_sgf::load(&std::fs::read(f).unwrap()).is_ok()).count()
+    }
+
+    /// The whole corpus in, as many games as replay; a second import adds nothing; ten records
+    /// exported back replay to the same final position; nothing reaches the live game log.
+    async fn imports_the_corpus(log: AnyEventLog, name: &str) {
+        let Some(dir) = corpus() else { return };
+        let files = files(&dir);
+        let bar = ProgressBar::hidden();
+        let first = import(&log, &files, "corpus", &bar).await.unwrap();
+        // Every record that replays, once: the corpus holds some files twice under other names.
+        let expected = replaying(&files);
+        let distinct = files
+            .iter()
+            .filter_map(|f| {
+                let bytes = std::fs::read(f).unwrap();
+                weiqi_sgf::load(&bytes).is_ok().then(|| weiqi_archive::archive_id(&bytes).0)
+            })
+            .collect::<std::collections::HashSet<_>>()
+            .len();
+        println!(
+            "{name}: {} files, {} imported, {} refused, in {:.2} s ({:.0} records/s)",
+            first.files, first.imported, first.refused, first.seconds, first.records_per_sec
+        );
+        assert_eq!(first.imported, distinct, "{name}: every record that replays, once");
+        assert_eq!(first.imported + first.duplicates, expected, "{name}: as `weiqi sgf check` counts them");
+        assert_eq!(first.refused, files.len() - expected);
+        let second = import(&log, &files, "corpus", &bar).await.unwrap();
+        assert_eq!((second.imported, second.duplicates), (0, expected), "{name}: a second import adds nothing");
+
+        let mut archived = Vec::new();
+        let n = read_all(&log, |g| {
+            archived.push(g);
+            Ok(())
+        })
+        .await
+        .unwrap();
+        assert_eq!(n as usize, distinct);
+        let by_id: std::collections::HashMap<&str, &ArchivedGame> =
+            archived.iter().map(|g| (g.id.as_str(), g)).collect();
+        let mut exported = Vec::new();
+        super::super::export::export_records(&log, false, &bar, |id, sgf| {
+            if exported.len() < 10 {
+                exported.push((id.to_string(), sgf.to_vec()));
+            }
+            Ok(())
+        })
+        .await
+        .unwrap();
+        assert_eq!(exported.len(), 10);
+        for (id, sgf) in &exported {
+            let (_, game) = weiqi_sgf::load(sgf).unwrap_or_else(|e| panic!("{id}: {e}"));
+            assert_eq!(game.hash(), by_id[id.as_str()].final_hash, "{id} replays to the same position");
+        }
+        assert!(log.head(AggregateKind::Game).await.unwrap().is_empty_head(), "no live game was written");
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn the_corpus_imports_once_into_the_embedded_log() {
+        let dir = tempfile::tempdir().unwrap();
+        let log: AnyEventLog = EmbeddedLog::open(dir.path().join("e.redb"), EmbeddedConfig::default()).unwrap().into();
+        imports_the_corpus(log, "embedded").await;
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn the_corpus_imports_once_into_jetstream() {
+        let Some(nats) = weiqi_testkit::nats_or_skip() else { return };
+        let log = weiqi_eventlog::JetStreamLog::connect(&nats.url(), Default::default()).await.unwrap();
+        imports_the_corpus(AnyEventLog::JetStream(log), "jetstream").await;
+    }
+
+    #[tokio::test]
+    async fn a_record_that_does_not_replay_is_refused_and_not_written() {
+        let dir = tempfile::tempdir().unwrap();
+        let log: AnyEventLog = EmbeddedLog::open(dir.path().join("e.redb"), EmbeddedConfig::default()).unwrap().into();
+        let good = dir.path().join("good.sgf");
+        let bad = dir.path().join("bad.sgf");
+        std::fs::write(&good, "(;GM[1]FF[4]SZ[9]RE[B+R];B[ee];W[cc])").unwrap();
+        std::fs::write(&bad, "(;GM[1]FF[4]SZ[9];B[ee];W[ee])").unwrap();
+        let done = import(&log, &[good, bad.clone()], "", &ProgressBar::hidden()).await.unwrap();
+        assert_eq!((done.imported, done.refused), (1, 1));
+        assert_eq!(done.refusals[0].file, bad.display().to_string());
+        assert!(done.refusals[0].reason.contains("move 2"), "{}", done.refusals[0].reason);
+        assert_eq!(read_all(&log, |_| Ok(())).await.unwrap(), 1);
+    }
+}
