@@ -131,6 +131,23 @@ async fn a_rating_system_switch_reseeds_players_from_their_ranks() {
     assert_eq!(gor(egf.rating(&PlayerId::from("new")).await.unwrap()), None, "no rank, no seed");
 }
 
+/// A player registered with an EGD PIN.
+fn profile(id: &str, pin: &str) -> Profile {
+    Profile { id: PlayerId::from(id), name_latin: id.to_uppercase(), egd_pin: pin.into(), ..Profile::default() }
+}
+
+/// A ranking service on a fresh embedded log with the shipped rules, under `system`.
+fn seeded_service(system: &weiqi_rating::RatingSystem) -> (tempfile::TempDir, RankingService) {
+    let data = tempfile::tempdir().unwrap();
+    let log: AnyEventLog =
+        EmbeddedLog::open(data.path().join("events.redb"), EmbeddedConfig::default()).unwrap().into();
+    let mut config =
+        RankingConfig::new(AssociationKey::from_seed("cwa", [5; 32]).unwrap(), weiqi_ranking::shipped_rules());
+    config.system = system.clone();
+    let s = RankingService::with_environment(log, Arc::new(NoTournaments), config, TestClock::new());
+    (data, s)
+}
+
 /// Issue 15 item 9: an association moving to the platform seeds its players' ratings from the EGD
 /// rating list, matched by EGD PIN: under EGF the GoR itself, under Glicko-2 the nominal rating of the
 /// grade that GoR stands for; a player already rated keeps their rating.
@@ -140,21 +157,8 @@ async fn players_are_seeded_from_the_egd_rating_list_by_pin() {
     use weiqi_rating::{EgfSettings, RatingSystem};
     let list =
         parse_egd_rating_list(include_str!("../../../shared/rating/tests/data/egd-allworld-sample.html")).unwrap();
-    let profile = |id: &str, pin: &str| Profile {
-        id: PlayerId::from(id),
-        name_latin: id.to_uppercase(),
-        egd_pin: pin.into(),
-        ..Profile::default()
-    };
     for system in [RatingSystem::Egf(EgfSettings::default()), RatingSystem::default()] {
-        let data = tempfile::tempdir().unwrap();
-        let log: AnyEventLog =
-            EmbeddedLog::open(data.path().join("events.redb"), EmbeddedConfig::default()).unwrap().into();
-        let clock = TestClock::new();
-        let mut config =
-            RankingConfig::new(AssociationKey::from_seed("cwa", [5; 32]).unwrap(), weiqi_ranking::shipped_rules());
-        config.system = system.clone();
-        let s = RankingService::with_environment(log.clone(), Arc::new(NoTournaments), config, clock.clone());
+        let (_data, s) = seeded_service(&system);
         s.register_player(profile("reda", "14013142"), None, "org", "r1").await.unwrap();
         s.register_player(profile("thomas", "13633719"), None, "org", "r2").await.unwrap();
         s.register_player(profile("nobody", "19999999"), None, "org", "r3").await.unwrap();
@@ -192,21 +196,8 @@ async fn a_results_table_is_rated_as_a_past_tournament() {
     use weiqi_rating::{EgfSettings, RatingSystem};
     let text = include_str!("data/autumn-open.h9");
     let file = parse_h9(text).unwrap();
-    let profile = |id: &str, pin: &str| Profile {
-        id: PlayerId::from(id),
-        name_latin: id.to_uppercase(),
-        egd_pin: pin.into(),
-        ..Profile::default()
-    };
     for system in [RatingSystem::Egf(EgfSettings::default()), RatingSystem::default()] {
-        let data = tempfile::tempdir().unwrap();
-        let log: AnyEventLog =
-            EmbeddedLog::open(data.path().join("events.redb"), EmbeddedConfig::default()).unwrap().into();
-        let clock = TestClock::new();
-        let mut config =
-            RankingConfig::new(AssociationKey::from_seed("cwa", [5; 32]).unwrap(), weiqi_ranking::shipped_rules());
-        config.system = system.clone();
-        let s = RankingService::with_environment(log.clone(), Arc::new(NoTournaments), config, clock.clone());
+        let (_data, s) = seeded_service(&system);
         s.register_player(profile("li", "17000001"), Some("3d"), "org", "r1").await.unwrap();
         s.register_player(profile("wang", "17000002"), None, "org", "r2").await.unwrap();
         s.register_player(profile("zhao", "17000003"), None, "org", "r3").await.unwrap();

@@ -12,14 +12,10 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::{Context, Result};
-use futures::StreamExt;
 use indicatif::{ProgressBar, ProgressStyle};
-use weiqi_eventlog::{AggregateKind, AnyEventLog, EventLog, Position};
+use weiqi_eventlog::{AggregateKind, AnyEventLog};
 use weiqi_game::convert::fold_recorded;
 use weiqi_game::domain::{GameState, Phase};
-
-/// How long the last batch may take to arrive once the follower has reached it.
-const LAST_BATCH_IDLE: Duration = Duration::from_secs(1);
 
 /// What an export did.
 #[derive(Debug, Default, PartialEq, Eq)]
@@ -55,29 +51,8 @@ pub async fn export_records(
     // Archived games first: each is its record, byte for byte.
     let archived = super::archive::read_all(log, |g| write(&g.id, &g.sgf)).await?;
     let mut summary = ExportSummary { archived, ..ExportSummary::default() };
-    let head = log.head(AggregateKind::Game).await.context("reading the game log's head")?;
-    if head.is_empty_head() {
-        return Ok(summary);
-    }
-    let mut stream = log.follow(AggregateKind::Game, Position::START).await.context("following the game log")?;
     let mut games: HashMap<String, Folding> = HashMap::new();
-    let mut in_last_batch = false;
-    loop {
-        let next = if in_last_batch {
-            match tokio::time::timeout(LAST_BATCH_IDLE, stream.next()).await {
-                Ok(item) => item,
-                Err(_) => break,
-            }
-        } else {
-            stream.next().await
-        };
-        let Some(item) = next else { break };
-        let r = item.context("reading the game log")?;
-        if r.position >= head {
-            break;
-        }
-        in_last_batch |= r.position.reaches(head);
-        summary.events += 1;
+    let events = super::archive::read_to_head(log, AggregateKind::Game, |r| {
         progress.inc(1);
         let id = r.aggregate_id.as_str().to_owned();
         let entry = games.entry(id.clone()).or_insert_with(|| Folding {
@@ -86,18 +61,21 @@ pub async fn export_records(
             broken: None,
         });
         if entry.broken.is_some() {
-            continue;
+            return Ok(());
         }
-        if let Err(why) = fold_recorded(&mut entry.state, &r) {
+        if let Err(why) = fold_recorded(&mut entry.state, r) {
             entry.broken = Some(why);
-            continue;
+            return Ok(());
         }
         if entry.state.phase == Phase::Ended
             && let Some(done) = games.remove(&id)
         {
             write_one(&id, &done, &mut write, &mut summary)?;
         }
-    }
+        Ok(())
+    })
+    .await?;
+    summary.events = events;
     let mut rest: Vec<(String, Folding)> = games.into_iter().collect();
     rest.sort_by(|a, b| a.0.cmp(&b.0));
     for (id, f) in rest {
