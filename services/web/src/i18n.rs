@@ -174,6 +174,12 @@ mod tests {
         for a in ["player", "organiser"] {
             used.insert(format!("case-applicant-{a}"));
         }
+        for c in ["black", "white"] {
+            used.insert(format!("stats-as-{c}"));
+        }
+        for r in ["count", "resignation", "time", "forfeit", "illegal-move", "unknown", "draw", "void"] {
+            used.insert(format!("stats-reason-{r}"));
+        }
         for b in crate::pages::players::BANDS {
             used.insert(format!("band-{b}"));
         }

@@ -15,6 +15,7 @@
 //!   in its usual Chinese (黑, 白, 提子, 读秒, 数子, 贴目, 中盘胜…).
 //! * [`index`] — the games and accounts the pages list, folded from the logs (rebuilt on start).
 //! * [`challenges`] — casual games offered and taken up in the lobby.
+//! * [`charts`] — SVG charts drawn on the server (ratings, statistics), shared with `weiqi stats`.
 //! * [`pages`] — home and lobby, login, self-registration (when an administrator opens it), the
 //!   first-administrator page, the account page (API tokens),
 //!   the administrators' accounts page, the game page (players, spectators, referees), the
@@ -23,7 +24,7 @@
 //!   overrides, results, withdrawals, publish, exports, printable sheets); the certification office
 //!   (queue, case with evidence and the check line by line, assign, decide, four-eyes confirmation,
 //!   revoke, the revocation list) and the player's application for a grade; the leaderboards, player
-//!   profiles with a server-drawn rating chart, certificate pages with a QR code, and the
+//!   profiles with a server-drawn rating chart and the statistics of their games, certificate pages with a QR code, and the
 //!   verification page.
 //! * [`live`] — a game's view as Server-Sent Events, for the viewer's role (the sealed move hidden).
 //! * [`act`] — a page's commands (`POST /games/{id}/act`), sent through the gRPC gateway's own
@@ -48,6 +49,7 @@
 pub mod act;
 pub mod assets;
 pub mod challenges;
+pub mod charts;
 pub mod i18n;
 pub mod index;
 pub mod limits;

@@ -3,7 +3,7 @@
 //! registration, pairing, results by a referee, publication), and the public standings and the `.h9`
 //! downloaded from the desk equal what the gRPC API answers; a player applies for a grade, a
 //! reviewer proposes an override, a second reviewer confirms it, the certificate's QR link verifies,
-//! and after a revocation it reads revoked; a player's profile shows the rating chart after rated
+//! and after a revocation it reads revoked; a player's profile shows the rating chart and the statistics after rated
 //! games.
 //!
 //! Screenshots of each desk and public page (desktop and phone, zh-CN and en) are written to
@@ -466,6 +466,30 @@ async fn a_rank_application_is_reviewed_confirmed_by_a_second_reviewer_verified_
         json!(3)
     );
     assert_eq!(public.js("return document.querySelectorAll('#games [data-game]').length", vec![]).await, json!(3));
+    // The statistics, counted by `weiqi stats`' code: li won twice as Black and once as White,
+    // every game by resignation.
+    let cell = |colour: &str, column: &str| {
+        format!(
+            "return document.querySelector('#statistics [data-colour={colour}] [data-column={column}]')?.dataset.value"
+        )
+    };
+    for (colour, games, won) in [("black", "2", "2"), ("white", "1", "1")] {
+        assert_eq!(public.js(&cell(colour, "games"), vec![]).await, json!(games), "{colour}");
+        assert_eq!(public.js(&cell(colour, "won"), vec![]).await, json!(won), "{colour}");
+        assert_eq!(public.js(&cell(colour, "lost"), vec![]).await, json!("0"), "{colour}");
+    }
+    assert_eq!(
+        public
+            .js("return document.querySelector('#statistics [data-reason=resignation]')?.dataset.value", vec![])
+            .await,
+        json!("3")
+    );
+    assert_eq!(
+        public.js("return document.querySelectorAll('[data-chart=lengths] svg').length", vec![]).await,
+        json!(1)
+    );
+    public.js("document.getElementById('statistics').scrollIntoView()", vec![]).await;
+    public.screenshot(&common::screenshots().join("profile-statistics-desktop-zh-CN.png")).await;
     // The public downloads each game's record from the profile.
     let sgf = public.js("return document.querySelector('[data-sgf]').getAttribute('href')", vec![]).await;
     let (status, _, record) = public.download(sgf.as_str().unwrap()).await;

@@ -231,6 +231,22 @@ impl ArchivedGame {
     }
 }
 
+/// The main line of a game played here, as an archived game keeps one: its stones and passes in
+/// order (a forfeited turn or setup left out), with what each stone captured. The same statistics
+/// then serve archived records and games played on the platform.
+#[must_use]
+pub fn moves_of(game: &weiqi_rules::Game) -> Vec<ArchivedMove> {
+    game.actions()
+        .iter()
+        .zip(game.captures())
+        .filter_map(|(action, captures)| match *action {
+            weiqi_rules::Action::Play(color, p) => Some(ArchivedMove { color, point: Some(p), captures }),
+            weiqi_rules::Action::Pass(color) => Some(ArchivedMove { color, point: None, captures: 0 }),
+            _ => None,
+        })
+        .collect()
+}
+
 impl From<Color> for Winner {
     fn from(c: Color) -> Winner {
         match c {

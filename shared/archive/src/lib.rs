@@ -33,7 +33,9 @@ pub mod codec;
 mod game;
 pub mod stats;
 
-pub use game::{ArchiveError, ArchivedGame, ArchivedMove, MAX_RECORD_BYTES, Reason, Winner, archive_id, first_date};
+pub use game::{
+    ArchiveError, ArchivedGame, ArchivedMove, MAX_RECORD_BYTES, Reason, Winner, archive_id, first_date, moves_of,
+};
 pub use stats::{GameFacts, Report, Stats};
 
 #[cfg(test)]
@@ -66,6 +68,31 @@ mod tests {
         let e = ArchivedGame::from_sgf(twice, "").unwrap_err();
         assert!(e.to_string().contains("move 2") || e.to_string().contains('2'), "{e}");
         assert!(ArchivedGame::from_sgf(b"not sgf", "").is_err());
+    }
+
+    #[test]
+    fn a_game_played_here_reads_as_a_main_line_with_its_captures() {
+        use weiqi_rules::{Color, Game, Move, Point, Ruleset};
+        let mut g = Game::new(9, Ruleset::chinese()).unwrap();
+        let p = |s: &str| Point::from_sgf(s.as_bytes()).unwrap();
+        // White's stone on aa is captured by Black's ab.
+        for (c, m) in [(Color::Black, "ba"), (Color::White, "aa"), (Color::Black, "ab")] {
+            g.play(c, Move::Play(p(m))).unwrap();
+        }
+        g.forfeit_turn(Color::White);
+        g.play(Color::Black, Move::Pass).unwrap();
+        let moves = moves_of(&g);
+        let taken: Vec<(Color, Option<Point>, u32)> = moves.iter().map(|m| (m.color, m.point, m.captures)).collect();
+        assert_eq!(
+            taken,
+            [
+                (Color::Black, Some(p("ba")), 0),
+                (Color::White, Some(p("aa")), 0),
+                (Color::Black, Some(p("ab")), 1),
+                (Color::Black, None, 0),
+            ],
+            "the forfeited turn is not a move"
+        );
     }
 
     #[test]

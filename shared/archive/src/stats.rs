@@ -24,6 +24,12 @@ use crate::game::{ArchivedGame, ArchivedMove, Reason, Winner};
 /// Game lengths are counted in buckets of this many moves.
 pub const LENGTH_BUCKET: u32 = 50;
 
+/// The bucket of game lengths that starts at `from`, as its moves (`50–99`).
+#[must_use]
+pub fn length_bucket(from: u32) -> String {
+    format!("{from}–{}", from + LENGTH_BUCKET - 1)
+}
+
 /// What statistics need of one game.
 #[derive(Clone, Copy, Debug)]
 pub struct GameFacts<'a> {

@@ -584,6 +584,27 @@ impl Game {
         }
     }
 
+    /// The stones each action captured, in the order of [`Game::actions`] (0 for a pass, a forfeited
+    /// turn or setup): the game replayed from its start. Records keep only the actions; this gives
+    /// back what each move took.
+    pub fn captures(&self) -> Vec<u32> {
+        let mut replay = self.clone();
+        replay.actions.clear();
+        replay.restart();
+        self.actions
+            .iter()
+            .map(|a| {
+                let before = replay.prisoners;
+                let mover = match a {
+                    Action::Play(c, _) => Some(*c),
+                    _ => None,
+                };
+                replay.redo(a.clone());
+                mover.map_or(0, |c| replay.prisoners[c.index()] - before[c.index()])
+            })
+            .collect()
+    }
+
     /// Bytes held by this game: board, history and action list.
     pub fn memory_bytes(&self) -> usize {
         std::mem::size_of::<Game>() - std::mem::size_of::<Board>() * 2

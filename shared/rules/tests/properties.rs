@@ -82,6 +82,17 @@ proptest! {
     }
 
     #[test]
+    fn captures_replayed_from_the_start_equal_what_each_move_took(
+        size in 2u8..=11, ko in 0u8..3, suicide in any::<bool>(), seed in any::<u64>(), len in 0usize..250,
+    ) {
+        let rules = ruleset(ko, suicide);
+        let moves = random_moves(size, rules, seed, len);
+        let mut g = Game::new(size, rules).unwrap();
+        let taken: Vec<u32> = moves.iter().map(|&(c, m)| g.play(c, m).unwrap().captured).collect();
+        prop_assert_eq!(g.captures(), taken);
+    }
+
+    #[test]
     fn undo_followed_by_replay_is_the_identity(
         size in 2u8..=9, ko in 0u8..3, suicide in any::<bool>(), seed in any::<u64>(), len in 1usize..120, back in 1usize..10,
     ) {

@@ -1,8 +1,10 @@
 //! The public pages of players: the leaderboards (`/players`, by rank band and region) and a player's
 //! profile (`/players/{id}`): their registry entry, a rating chart drawn on the server as SVG (with
 //! `plotters`, so it needs no script and prints as it shows), their rank history, their certificates
-//! and their games with SGF downloads. Everything comes from the ranking service's public calls
-//! (`Leaderboard`, `GetRegistryPlayer`, `PlayerHistory`) and the web's index of games.
+//! their games with SGF downloads, and the statistics of their games played here: results as Black
+//! and as White, how the games ended, their lengths and their first moves as Black, counted by the
+//! same code as `weiqi stats` (`weiqi_archive::stats`). Everything comes from the ranking service's
+//! public calls (`Leaderboard`, `GetRegistryPlayer`, `PlayerHistory`) and the web's index of games.
 
 use std::sync::Arc;
 
@@ -10,12 +12,15 @@ use axum::extract::{Path, RawQuery, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use maud::{Markup, PreEscaped, html};
-use plotters::prelude::*;
+use weiqi_archive::stats::{Report, Tally};
+use weiqi_archive::{ArchivedMove, GameFacts, Reason, Stats, Winner};
+use weiqi_game::domain::{EndReason, GameState, Outcome, Phase};
 use weiqi_gateway::auth::Role;
 use weiqi_proto::v1 as pb;
 
 use super::{http_status, message, page, status_text};
 use crate::Web;
+use crate::charts::{bar_chart, rating_chart};
 use crate::i18n::{Lang, t, ta};
 
 /// The bands of the leaderboard, as the ranking service names them.
@@ -77,45 +82,6 @@ pub async fn leaderboard(State(web): State<Arc<Web>>, RawQuery(q): RawQuery, hea
     page(&web, &viewer, &t(lang, "leaderboard-title"), body, &[])
 }
 
-/// The rating chart: one point per rating change, oldest first, as an SVG document.
-pub fn rating_chart(lang: Lang, ratings: &[pb::RatingChanged]) -> Option<String> {
-    if ratings.is_empty() {
-        return None;
-    }
-    let values: Vec<f64> = ratings.iter().map(|r| r.rating).collect();
-    let (lo, hi) = values.iter().fold((f64::MAX, f64::MIN), |(lo, hi), v| (lo.min(*v), hi.max(*v)));
-    let pad = ((hi - lo) * 0.1).max(20.0);
-    let n = values.len();
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, (640, 280)).into_drawing_area();
-        root.fill(&WHITE).ok()?;
-        let mut chart = ChartBuilder::on(&root)
-            .margin(12)
-            .x_label_area_size(28)
-            .y_label_area_size(48)
-            .build_cartesian_2d(0i32..(i32::try_from(n).unwrap_or(i32::MAX - 1) + 1), (lo - pad)..(hi + pad))
-            .ok()?;
-        chart
-            .configure_mesh()
-            .x_desc(t(lang, "profile-chart-x"))
-            .y_desc(t(lang, "profile-rating"))
-            .x_labels(n.min(12) + 2)
-            .x_label_formatter(&|x| x.to_string())
-            .y_label_formatter(&|y| format!("{y:.0}"))
-            .light_line_style(RGBColor(235, 235, 235))
-            .draw()
-            .ok()?;
-        let ink = RGBColor(20, 90, 160);
-        let points: Vec<(i32, f64)> =
-            values.iter().enumerate().map(|(i, v)| (i32::try_from(i + 1).unwrap_or(i32::MAX), *v)).collect();
-        chart.draw_series(LineSeries::new(points.clone(), ink.stroke_width(2))).ok()?;
-        chart.draw_series(points.iter().map(|p| Circle::new(*p, 3, ink.filled()))).ok()?;
-        root.present().ok()?;
-    }
-    Some(svg)
-}
-
 fn basis_text(lang: Lang, basis: i32) -> String {
     use pb::rank_changed::Basis;
     let key = match Basis::try_from(basis).unwrap_or(Basis::Unspecified) {
@@ -151,6 +117,140 @@ fn games_list(web: &Web, lang: Lang, id: &str, signed_in: bool) -> Markup {
                 " · " a href={ "/games/" (g.id) "/sgf" (token.as_deref().unwrap_or_default()) } download data-sgf=(g.id) { "SGF" }
             }
         } }
+    }
+}
+
+/// An ended game played here, as the statistics read one.
+struct Played {
+    size: u8,
+    komi_halves: Option<i32>,
+    handicap: u8,
+    ranks: (String, String),
+    winner: Winner,
+    reason: Reason,
+    moves: Vec<ArchivedMove>,
+}
+
+impl Played {
+    /// The game of `state`, once it has ended with a result.
+    fn of(state: &GameState) -> Option<Played> {
+        if state.phase != Phase::Ended {
+            return None;
+        }
+        let (setup, result, game) = (state.setup.as_ref()?, state.result.as_ref()?, state.game.as_ref()?);
+        let winner = match result.outcome {
+            Outcome::BlackWins => Winner::Black,
+            Outcome::WhiteWins => Winner::White,
+            Outcome::Draw => Winner::Draw,
+            Outcome::BothLose | Outcome::NoResult | Outcome::Replay => Winner::None,
+        };
+        let reason = match (winner, result.reason) {
+            (Winner::Draw, _) => Reason::Draw,
+            (Winner::None, _) => Reason::Void,
+            (_, EndReason::Score) => Reason::Count,
+            (_, EndReason::Resignation) => Reason::Resignation,
+            (_, EndReason::Time) => Reason::Time,
+            // Forfeits, second warnings, lateness and a referee's ruling read as SGF's `B+F`.
+            (_, EndReason::Forfeit | EndReason::Warnings | EndReason::Lateness | EndReason::Referee) => Reason::Forfeit,
+            (_, EndReason::Cycle) => Reason::Void,
+        };
+        let rank = |p: &Option<weiqi_game::domain::PlayerRef>| p.as_ref().map(|p| p.rank.clone()).unwrap_or_default();
+        Some(Played {
+            size: setup.size,
+            komi_halves: Some(setup.ruleset.komi.0),
+            handicap: setup.handicap,
+            ranks: (rank(&state.black), rank(&state.white)),
+            winner,
+            reason,
+            moves: weiqi_archive::moves_of(game),
+        })
+    }
+
+    fn facts(&self) -> GameFacts<'_> {
+        GameFacts {
+            size: self.size,
+            komi_halves: self.komi_halves,
+            handicap: self.handicap,
+            black_rank: &self.ranks.0,
+            white_rank: &self.ranks.1,
+            winner: self.winner,
+            reason: self.reason,
+            moves: &self.moves,
+        }
+    }
+}
+
+/// The statistics of `player`'s ended games: as Black, as White, and all of them.
+fn player_stats(games: &[crate::index::Listed], player: &str) -> (Report, Report, Report) {
+    let (mut as_black, mut as_white, mut all) = (Stats::default(), Stats::default(), Stats::default());
+    for g in games {
+        let Some(played) = Played::of(&g.state) else { continue };
+        let facts = played.facts();
+        if g.state.black.as_ref().is_some_and(|b| b.id.0 == player) {
+            as_black.add(&facts);
+        } else if g.state.white.as_ref().is_some_and(|w| w.id.0 == player) {
+            as_white.add(&facts);
+        } else {
+            continue;
+        }
+        all.add(&facts);
+    }
+    (as_black.finish(5), as_white.finish(5), all.finish(5))
+}
+
+/// A line of the results table: (games, won, lost, drawn) from the player's side.
+fn record(tally: &Tally, black: bool) -> (u64, u64, u64, u64) {
+    let (won, lost) = if black { (tally.black, tally.white) } else { (tally.white, tally.black) };
+    (tally.games, won, lost, tally.draws)
+}
+
+/// The profile's statistics section.
+fn statistics(lang: Lang, games: &[crate::index::Listed], player: &str) -> Markup {
+    let (black, white, all) = player_stats(games, player);
+    if all.games == 0 {
+        return html! { p.small data-statistics="none" { (t(lang, "stats-none")) } };
+    }
+    let lengths: Vec<(String, f64)> =
+        all.lengths.iter().map(|&(from, n)| (weiqi_archive::stats::length_bucket(from), n as f64)).collect();
+    let most = lengths.iter().map(|l| l.1).fold(1.0, f64::max);
+    let chart = bar_chart("", &t(lang, "stats-games"), &lengths, most * 1.15, (480, 220));
+    let rows = [("black", record(&black.colour.tally, true)), ("white", record(&white.colour.tally, false))];
+    html! {
+        div.table-wrap { table.statistics {
+            thead { tr {
+                th scope="col" {} th scope="col" { (t(lang, "stats-games")) } th scope="col" { (t(lang, "stats-won")) }
+                th scope="col" { (t(lang, "stats-lost")) } th scope="col" { (t(lang, "stats-drawn")) } th scope="col" { (t(lang, "stats-win-rate")) }
+            } }
+            tbody { @for (colour, (n, won, lost, drawn)) in rows {
+                tr data-colour=(colour) {
+                    th scope="row" { (t(lang, &format!("stats-as-{colour}"))) }
+                    td data-column="games" data-value=(n) { (n) }
+                    td data-column="won" data-value=(won) { (won) }
+                    td data-column="lost" data-value=(lost) { (lost) }
+                    td data-column="drawn" data-value=(drawn) { (drawn) }
+                    td data-column="win-rate" {
+                        @if won + lost > 0 { (format!("{:.0}%", 100.0 * won as f64 / (won + lost) as f64)) } @else { "–" }
+                    }
+                }
+            } }
+        } }
+        h3 { (t(lang, "stats-how-ended")) }
+        ul.inline { @for (reason, n) in &all.reasons {
+            li data-reason=(reason) data-value=(n) { (t(lang, &format!("stats-reason-{reason}"))) " " (n) }
+        } }
+        h3 { (t(lang, "stats-lengths")) }
+        @if let Some(svg) = chart {
+            figure.chart data-chart="lengths" data-bars=(all.lengths.len()) role="img" aria-label=(t(lang, "stats-lengths")) {
+                (PreEscaped(svg))
+            }
+        }
+        @if !black.first_moves.is_empty() {
+            h3 { (t(lang, "stats-first-moves")) }
+            ol { @for f in &black.first_moves {
+                @let first = weiqi_rules::Point::from_sgf(f.moves.as_bytes()).map(|p| p.to_gtp(f.size)).unwrap_or_default();
+                li data-first-move=(f.moves) { (first) " (" (f.size) "×" (f.size) ") · " (f.games) }
+            } }
+        }
     }
 }
 
@@ -231,6 +331,7 @@ pub async fn profile(
                 li { a href={ "/certificates/" (c.certificate_serial) } data-certificate=(c.certificate_serial) { (c.certificate_serial) } " · " (c.grade_name) " · " (basis_text(lang, c.basis)) }
             } }
         }
+        section.card id="statistics" { h2 { (t(lang, "profile-statistics")) } (statistics(lang, &web.index.games(usize::MAX, |g| g.seats(&id)), &id)) }
         section.card id="games" { h2 { (t(lang, "profile-games")) } (games_list(&web, lang, &id, viewer.member.is_some())) }
     };
     page(&web, &viewer, &name, body, &[])
@@ -242,17 +343,5 @@ mod tests {
     fn dates_are_civil_dates() {
         assert_eq!(super::date(0), "1970-01-01");
         assert_eq!(super::date(1_796_083_200_000), "2026-12-01");
-    }
-
-    #[test]
-    fn the_chart_is_an_svg_with_one_point_per_change() {
-        let points: Vec<_> = [1500.0, 1520.0, 1490.0]
-            .into_iter()
-            .map(|rating| weiqi_proto::v1::RatingChanged { rating, ..Default::default() })
-            .collect();
-        let svg = super::rating_chart(crate::i18n::Lang::En, &points).unwrap();
-        assert!(svg.starts_with("<svg"), "{svg}");
-        assert_eq!(svg.matches("<circle").count(), 3, "{svg}");
-        assert!(super::rating_chart(crate::i18n::Lang::En, &[]).is_none());
     }
 }

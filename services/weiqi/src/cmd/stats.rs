@@ -9,7 +9,6 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 use clap::Args;
-use plotters::prelude::*;
 use weiqi_archive::stats::{Report, Row, Tally};
 use weiqi_archive::{ArchivedGame, Stats};
 
@@ -159,43 +158,12 @@ pub fn tables(r: &Report, skipped: usize) -> String {
     out
 }
 
-fn svg_error(e: impl std::fmt::Display) -> anyhow::Error {
-    anyhow::anyhow!("drawing a chart: {e}")
-}
-
-/// A bar chart of `bars` (label, value) into `path`.
+/// A bar chart of `bars` (label, value) into `path`, drawn by the same code as the web's profile
+/// pages ([`weiqi_web::charts::bar_chart`]).
 fn bar_chart(path: &Path, title: &str, y_label: &str, bars: &[(String, f64)], y_max: f64) -> Result<()> {
-    let root = SVGBackend::new(path, (720, 400)).into_drawing_area();
-    root.fill(&WHITE).map_err(svg_error)?;
-    let n = bars.len().max(1);
-    let mut chart = ChartBuilder::on(&root)
-        .caption(title, ("sans-serif", 20))
-        .margin(12)
-        .x_label_area_size(40)
-        .y_label_area_size(56)
-        .build_cartesian_2d((0..n).into_segmented(), 0.0..y_max)
-        .map_err(svg_error)?;
-    let labels: Vec<String> = bars.iter().map(|b| b.0.clone()).collect();
-    chart
-        .configure_mesh()
-        .disable_x_mesh()
-        .y_desc(y_label)
-        .x_label_formatter(&|v| match v {
-            SegmentValue::CenterOf(i) => labels.get(*i).cloned().unwrap_or_default(),
-            _ => String::new(),
-        })
-        .draw()
-        .map_err(svg_error)?;
-    chart
-        .draw_series(
-            Histogram::vertical(&chart)
-                .style(RGBColor(60, 90, 140).filled())
-                .margin(6)
-                .data(bars.iter().enumerate().map(|(i, b)| (i, b.1))),
-        )
-        .map_err(svg_error)?;
-    root.present().map_err(svg_error)?;
-    Ok(())
+    let svg = weiqi_web::charts::bar_chart(title, y_label, bars, y_max, (720, 400))
+        .with_context(|| format!("drawing the chart {title}"))?;
+    std::fs::write(path, svg).with_context(|| format!("writing {}", path.display()))
 }
 
 /// The report's charts: `colour.svg`, `handicap.svg`, `lengths.svg`, `first-moves.svg`.
@@ -214,7 +182,8 @@ pub fn charts(r: &Report, dir: &Path) -> Result<()> {
     )?;
     let handicap: Vec<(String, f64)> = r.handicap.iter().map(|h| (h.key.to_string(), pct(&h.tally))).collect();
     bar_chart(&dir.join("handicap.svg"), "Black's share by handicap", "% won by Black", &handicap, 100.0)?;
-    let lengths: Vec<(String, f64)> = r.lengths.iter().map(|(f, n)| (f.to_string(), *n as f64)).collect();
+    let lengths: Vec<(String, f64)> =
+        r.lengths.iter().map(|&(f, n)| (weiqi_archive::stats::length_bucket(f), n as f64)).collect();
     let most = lengths.iter().map(|l| l.1).fold(1.0, f64::max);
     bar_chart(&dir.join("lengths.svg"), "Game length (moves)", "games", &lengths, most * 1.1)?;
     let firsts: Vec<(String, f64)> =
