@@ -137,7 +137,9 @@ pub use grpc::RankingGateway;
 pub use ledger::RatingReport;
 pub use projector::RankingProjector;
 pub use readmodel::{AnyReadModel, Board, Leaderboard, MemoryReadModel, ReadModel, ReadModelError, RedisReadModel};
-pub use service::{EgdImport, RankingConfig, RankingService, RegistryEntry};
+pub use service::{
+    ArchiveRating, ArchivedResult, ArchivedWinner, EgdImport, H9Import, RankingConfig, RankingService, RegistryEntry,
+};
 pub use weiqi_aggregate::{Environment, SystemEnvironment};
 
 /// The example rule files shipped with `weiqi-rating` (amateur, professional, Shanghai and Beijing

@@ -136,6 +136,10 @@ enum ExportCommand {
         /// Print one JSON object: games, moves, results, archived, live, seconds.
         #[arg(long)]
         json: bool,
+        /// Whose ratings fill `black_rating` and `white_rating`: the rating system whose ledger is
+        /// read (as `weiqi up --rating-system`).
+        #[arg(long, value_enum, default_value = "glicko2", env = "WEIQI_RATING_SYSTEM")]
+        rating_system: suite::RatingChoice,
     },
 }
 
@@ -161,11 +165,13 @@ fn main() -> std::process::ExitCode {
         Command::Sgf(c) => cmd::sgf::run(c),
         Command::Cert(c) => cmd::cert::run(c),
         Command::Stats(args) => cmd::stats::run(args),
-        Command::Export(ExportCommand::Parquet { out, nats, data_dir, json }) => runtime().block_on(async {
-            let log = cmd::sgf::open_log(nats.as_deref(), &data_dir, false).await?;
-            cmd::parquet::run(log, &out, json).await?;
-            Ok(std::process::ExitCode::SUCCESS)
-        }),
+        Command::Export(ExportCommand::Parquet { out, nats, data_dir, json, rating_system }) => {
+            runtime().block_on(async {
+                let log = cmd::sgf::open_log(nats.as_deref(), &data_dir, false).await?;
+                cmd::parquet::run(log, &out, &rating_system.system(), json).await?;
+                Ok(std::process::ExitCode::SUCCESS)
+            })
+        }
         Command::Bench(b) => bench::run(b),
     };
     match result {

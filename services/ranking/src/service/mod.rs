@@ -16,6 +16,7 @@
 //!   case without a certificate is issued; an issued or revoked case missing from the player's rank
 //!   history is recorded. All of these are idempotent.
 
+mod archive_results;
 mod certification;
 mod h9_results;
 mod players;
@@ -35,6 +36,7 @@ use crate::registry::PlayerRegistry;
 use crate::tournaments::TournamentResults;
 
 pub use crate::registry::RegistryEntry;
+pub use archive_results::{ArchiveRating, ArchivedResult, ArchivedWinner};
 pub use h9_results::H9Import;
 
 /// What the service is configured with.

@@ -14,8 +14,9 @@ use anyhow::{Context, Result};
 use futures::StreamExt;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
-use weiqi_archive::{ArchivedGame, codec};
+use weiqi_archive::{ArchivedGame, Winner, codec};
 use weiqi_eventlog::{AggregateId, AggregateKind, AnyEventLog, AppendError, CommandId, EventLog, NewEvent, Position};
+use weiqi_ranking::{ArchiveRating, ArchivedResult, ArchivedWinner, RankingService};
 
 /// Appends in flight at once.
 const IN_FLIGHT: usize = 256;
@@ -48,12 +49,39 @@ pub struct ImportSummary {
     pub records_per_sec: f64,
     /// Each refusal.
     pub refusals: Vec<Refused>,
+    /// The result of every record now in the archive (imported now or before), for `--rate`.
+    #[serde(skip)]
+    pub results: Vec<ArchivedResult>,
 }
 
 enum Outcome {
-    Imported,
-    Duplicate,
+    Imported(ArchivedResult),
+    Duplicate(ArchivedResult),
     Refused(String),
+}
+
+/// What the rating system takes of an archived game.
+fn result_of(g: &ArchivedGame) -> ArchivedResult {
+    // Ranks as the rating rules write them (`5d`, `3k`), also from `5段`, `3级`.
+    let rank = |r: &str| match weiqi_archive::stats::grade(r) {
+        Some(g) if g >= 1 => format!("{g}d"),
+        Some(g) => format!("{}k", 1 - g),
+        None => r.trim().to_string(),
+    };
+    ArchivedResult {
+        game: g.id.clone(),
+        black: (g.black.0.clone(), rank(&g.black.1)),
+        white: (g.white.0.clone(), rank(&g.white.1)),
+        winner: match g.winner {
+            Winner::Black => ArchivedWinner::Black,
+            Winner::White => ArchivedWinner::White,
+            Winner::Draw => ArchivedWinner::Draw,
+            Winner::None => ArchivedWinner::None,
+        },
+        komi_halves: g.komi_halves,
+        handicap: g.handicap,
+        played_on: g.played_at(),
+    }
 }
 
 async fn append(log: &AnyEventLog, game: &ArchivedGame) -> Result<bool> {
@@ -102,9 +130,9 @@ pub async fn import(
                 let outcome = match read {
                     Ok(game) => {
                         if append(log, &game).await? {
-                            Outcome::Imported
+                            Outcome::Imported(result_of(&game))
                         } else {
-                            Outcome::Duplicate
+                            Outcome::Duplicate(result_of(&game))
                         }
                     }
                     Err(reason) => Outcome::Refused(reason),
@@ -116,8 +144,14 @@ pub async fn import(
     while let Some(done) = outcomes.next().await {
         let (file, outcome) = done?;
         match outcome {
-            Outcome::Imported => summary.imported += 1,
-            Outcome::Duplicate => summary.duplicates += 1,
+            Outcome::Imported(r) => {
+                summary.imported += 1;
+                summary.results.push(r);
+            }
+            Outcome::Duplicate(r) => {
+                summary.duplicates += 1;
+                summary.results.push(r);
+            }
             Outcome::Refused(reason) => {
                 summary.refused += 1;
                 summary.refusals.push(Refused { file, reason });
@@ -202,8 +236,59 @@ pub fn bar(n: usize, hidden: bool) -> ProgressBar {
     bar
 }
 
-/// The command: import `paths` (files and directories of `*.sgf`).
-pub async fn run_import(log: AnyEventLog, paths: &[PathBuf], event: &str, json: bool) -> Result<ImportSummary> {
+/// How `--rate` reaches the rating system.
+pub struct RateWith {
+    /// The association's key file (the ranking service repairs certification cases at start, which
+    /// signs; rating archived games itself signs nothing).
+    pub key: PathBuf,
+    /// The association's name, for a key made afresh.
+    pub association: String,
+    /// The rating system in force (as `weiqi up --rating-system`).
+    pub system: weiqi_rating::RatingSystem,
+    /// The promotion and ladder rules (as `weiqi up --promotion-rules`): the grade-to-rating maps
+    /// that seed unrated players.
+    pub rules: Vec<weiqi_rating::AssociationRules>,
+}
+
+/// The ranking service `--rate` rates with.
+///
+/// # Errors
+/// The key is missing or cannot be read.
+pub fn ranking_service(log: &AnyEventLog, with: RateWith) -> Result<RankingService> {
+    anyhow::ensure!(
+        with.key.exists(),
+        "rating needs the association's key, {} (made by `weiqi up`; name it with --association-key)",
+        with.key.display()
+    );
+    let key = weiqi_ranking::keys::load_or_create(&with.key, &with.association)
+        .with_context(|| format!("reading the association key {}", with.key.display()))?;
+    let mut config = weiqi_ranking::RankingConfig::new(key, with.rules);
+    config.system = with.system;
+    // No tournament counts for promotion here: nothing is promoted by an import.
+    let results = std::sync::Arc::new(weiqi_ranking::tournaments::TournamentLog::new(
+        log.clone(),
+        std::sync::Arc::new(|_: &str| None),
+    ));
+    Ok(RankingService::new(log.clone(), results, config))
+}
+
+/// Rates the results of `summary`'s records (see `weiqi_ranking`'s `rate_archived`).
+///
+/// # Errors
+/// The key cannot be read, or the log fails.
+pub async fn rate(log: &AnyEventLog, summary: &ImportSummary, with: RateWith) -> Result<ArchiveRating> {
+    let service = ranking_service(log, with)?;
+    service.rate_archived(summary.results.clone()).await.context("rating the archived games")
+}
+
+/// The command: import `paths` (files and directories of `*.sgf`), then rate them if asked.
+pub async fn run_import(
+    log: AnyEventLog,
+    paths: &[PathBuf],
+    event: &str,
+    json: bool,
+    rate_with: Option<RateWith>,
+) -> Result<ImportSummary> {
     let mut files = Vec::new();
     for p in paths {
         anyhow::ensure!(p.exists(), "{} does not exist", p.display());
@@ -212,19 +297,39 @@ pub async fn run_import(log: AnyEventLog, paths: &[PathBuf], event: &str, json: 
     let progress = bar(files.len(), json);
     let summary = import(&log, &files, event, &progress).await?;
     progress.finish_and_clear();
+    let rating = match rate_with {
+        Some(with) => {
+            if !json {
+                eprintln!("rating {} archived games in date order", summary.results.len());
+            }
+            Some(rate(&log, &summary, with).await?)
+        }
+        None => None,
+    };
     if json {
-        println!(
-            "{}",
-            serde_json::json!({
-                "files": summary.files,
-                "imported": summary.imported,
-                "duplicates": summary.duplicates,
-                "refused": summary.refused,
-                "seconds": summary.seconds,
-                "records_per_sec": summary.records_per_sec,
-                "refusals": summary.refusals,
-            })
-        );
+        let mut out = serde_json::json!({
+            "files": summary.files,
+            "imported": summary.imported,
+            "duplicates": summary.duplicates,
+            "refused": summary.refused,
+            "seconds": summary.seconds,
+            "records_per_sec": summary.records_per_sec,
+            "refusals": summary.refusals,
+        });
+        if let Some(r) = &rating {
+            out["rating"] = serde_json::json!({
+                "rated": r.rated,
+                "already_rated": r.already_rated,
+                "left_out": r.left_out(),
+                "unmatched": r.unmatched,
+                "undated": r.undated,
+                "no_result": r.no_result,
+                "not_registered": r.not_registered,
+                "ambiguous": r.ambiguous,
+                "players": r.players,
+            });
+        }
+        println!("{out}");
     } else {
         for r in &summary.refusals {
             println!("refused  {}: {}", r.file, r.reason);
@@ -238,6 +343,27 @@ pub async fn run_import(log: AnyEventLog, paths: &[PathBuf], event: &str, json: 
             summary.seconds,
             summary.records_per_sec
         );
+        if let Some(r) = &rating {
+            println!(
+                "rated {} games ({} players), {} rated before; left out {}: {} with a player not here, {} undated, {} without a winner",
+                r.rated,
+                r.players,
+                r.already_rated,
+                r.left_out(),
+                r.unmatched,
+                r.undated,
+                r.no_result
+            );
+            let mut names: Vec<(&String, &usize)> = r.not_registered.iter().collect();
+            names.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+            if !names.is_empty() {
+                let shown: Vec<String> = names.iter().take(10).map(|(n, k)| format!("{n} ({k})")).collect();
+                println!("  names nobody here has, most games first: {}", shown.join(", "));
+            }
+            for (name, n) in &r.ambiguous {
+                println!("  {name} names more than one player here ({n} games left out)");
+            }
+        }
     }
     Ok(summary)
 }
@@ -338,6 +464,74 @@ mod tests {
         let Some(nats) = weiqi_testkit::nats_or_skip() else { return };
         let log = weiqi_eventlog::JetStreamLog::connect(&nats.url(), Default::default()).await.unwrap();
         imports_the_corpus(AnyEventLog::JetStream(log), "jetstream").await;
+    }
+
+    /// `--rate`: registered players' archived games are rated oldest first (a player found by Latin
+    /// name, another by Chinese name, both seeded from the ranks of their first game), the others
+    /// are listed and left out, and a second run changes nothing.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn rated_records_move_the_ratings_of_players_registered_here_once() {
+        use weiqi_rating::PlayerId;
+        let dir = tempfile::tempdir().unwrap();
+        let log: AnyEventLog = EmbeddedLog::open(dir.path().join("e.redb"), EmbeddedConfig::default()).unwrap().into();
+        let key = dir.path().join("association.key");
+        weiqi_ranking::keys::load_or_create(&key, "cwa").unwrap();
+        let with = || RateWith {
+            key: key.clone(),
+            association: "cwa".into(),
+            system: weiqi_rating::RatingSystem::Elo(Default::default()),
+            rules: weiqi_ranking::shipped_rules(),
+        };
+        let service = ranking_service(&log, with()).unwrap();
+        for (id, zh, latin) in [("li", "李明", "Li Ming"), ("wang", "王芳", "Wang Fang")] {
+            let profile = weiqi_ranking::registry::Profile {
+                id: PlayerId(id.into()),
+                name_zh: zh.into(),
+                name_latin: latin.into(),
+                ..Default::default()
+            };
+            service.register_player(profile, None, "org", &format!("reg-{id}")).await.unwrap();
+        }
+        let records = [
+            // Li (by Latin name, any case) beats Wang (by Chinese name) twice; the later game is
+            // listed first and still rated second.
+            ("b.sgf", "(;GM[1]FF[4]SZ[19]KM[7.5]DT[2001-03-04]PB[li ming]BR[3d]PW[王芳]WR[2段]RE[B+R];B[pd])"),
+            ("a.sgf", "(;GM[1]FF[4]SZ[19]KM[7.5]DT[2000-01-02]PB[王芳]BR[2段]PW[Li Ming]WR[3d]RE[W+3.5];B[pd])"),
+            // A stranger, a game without a date, a void game.
+            ("c.sgf", "(;GM[1]FF[4]SZ[19]DT[2002-01-01]PB[Stranger]PW[Li Ming]RE[B+R];B[pd])"),
+            ("d.sgf", "(;GM[1]FF[4]SZ[19]PB[Li Ming]PW[王芳]RE[B+R];B[pd])"),
+            ("e.sgf", "(;GM[1]FF[4]SZ[19]DT[2003-01-01]PB[Li Ming]PW[王芳]RE[Void];B[pd])"),
+        ];
+        let files: Vec<PathBuf> = records
+            .iter()
+            .map(|(name, sgf)| {
+                let f = dir.path().join(name);
+                std::fs::write(&f, sgf).unwrap();
+                f
+            })
+            .collect();
+        let summary = import(&log, &files, "club archive", &ProgressBar::hidden()).await.unwrap();
+        assert_eq!(summary.imported, 5);
+        let rated = rate(&log, &summary, with()).await.unwrap();
+        assert_eq!((rated.rated, rated.already_rated), (2, 0), "{rated:?}");
+        assert_eq!((rated.unmatched, rated.undated, rated.no_result), (1, 1, 1), "{rated:?}");
+        assert_eq!(rated.not_registered.get("Stranger"), Some(&1), "{rated:?}");
+        assert_eq!(rated.players, 2);
+        // Both were seeded from the ranks of their first game (3d above 2段), before it.
+        let seed = |p: &str| rated.seeded.iter().find(|s| s.0.0 == p).map(|s| s.1);
+        assert!(seed("li").unwrap() > seed("wang").unwrap(), "{:?}", rated.seeded);
+        let li = service.rating(&PlayerId("li".into())).await.unwrap();
+        let wang = service.rating(&PlayerId("wang".into())).await.unwrap();
+        let (li, wang) = (li.view.unwrap(), wang.view.unwrap());
+        assert!(li.rating > wang.rating, "li won both: {li:?} {wang:?}");
+        assert_eq!((li.games, wang.games), (2, 2));
+        // Again: nothing new is rated.
+        let again = import(&log, &files, "club archive", &ProgressBar::hidden()).await.unwrap();
+        let second = rate(&log, &again, with()).await.unwrap();
+        assert_eq!((second.rated, second.already_rated), (0, 2), "{second:?}");
+        // Without the key, rating is refused with what to do.
+        let e = rate(&log, &again, RateWith { key: dir.path().join("missing.key"), ..with() }).await.unwrap_err();
+        assert!(e.to_string().contains("--association-key"), "{e}");
     }
 
     #[tokio::test]

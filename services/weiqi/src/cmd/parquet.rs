@@ -1,18 +1,21 @@
 //! `weiqi export parquet -o DIR`: the event log as Apache Parquet files for analysts (pandas,
 //! polars, DuckDB, Spark): `games.parquet`, `moves.parquet` and `results.parquet`.
 //!
-//! # Schema (version 1)
-//! Every file carries the key-value metadata `weiqi.schema` = `<table>/1`. Columns are added in
+//! # Schema (version 2)
+//! Every file carries the key-value metadata `weiqi.schema` = `<table>/<version>`. Columns are added in
 //! later versions, never renamed, retyped or given another meaning. Enumerations are
 //! dictionary-encoded strings; instants are `timestamp[ms, UTC]`; missing values are nulls.
 //!
 //! * **games**: `game_id`, `archived` (an imported record, or a game played here), `black_id`,
-//!   `black_name`, `black_rank`, `black_rating`, and the same for White (ratings at the time are not
-//!   recorded in game logs: null in version 1), `played_at` (the record's date; a live game's
-//!   start), `event` (`EV`, or the tournament), `round`, `place`, `rules`, `komi` (points), `handicap`,
+//!   `black_name`, `black_rank`, `black_rating`, and the same for White (the ratings the players
+//!   held when the game was rated, from the rating ledger of `--rating-system`: the rating the
+//!   computation started from, or for a game waiting for its Glicko-2 period or its EGF tournament
+//!   the rating at the time it was recorded; null for a game not rated under that system, and in
+//!   version 1 files), `played_at` (the record's date; a live game's start), `event` (`EV`, or the tournament), `round`, `place`, `rules`, `komi` (points), `handicap`,
 //!   `size`, `time_system`, `result` (SGF `RE`), `reason` (count, resignation, time, forfeit,
 //!   illegal-move, unknown, draw, void, warnings, referee, lateness, cycle), `winner` (black, white,
-//!   draw, none), `margin` (points, for a count), `move_count`, `duration_ms` (live games).
+//!   draw, none), `margin` (points, for a count), `move_count`, `duration_ms` (live games),
+//!   `rating_system` (the system of the ratings, where there are any; since version 2).
 //! * **moves**: `game_id`, `move_number` (from 1, passes count), `color`, `point` (SGF coordinates;
 //!   null for a pass), `x`, `y` (0-based from the top left; null for a pass), `captures`,
 //!   `time_used_ms` and `time_left_ms` (live games: time since the previous move, and the mover's
@@ -58,7 +61,7 @@ pub const BATCH_ROWS: usize = 16_384;
 /// Rows per Parquet row group.
 pub const ROW_GROUP_ROWS: usize = 131_072;
 /// The schema version written.
-pub const SCHEMA_VERSION: u32 = 1;
+pub const SCHEMA_VERSION: u32 = 2;
 
 fn dict() -> DataType {
     DataType::Dictionary(Box::new(DataType::Int32), Box::new(DataType::Utf8))
@@ -98,6 +101,7 @@ pub fn games_schema() -> SchemaRef {
         Field::new("margin", DataType::Float64, true),
         Field::new("move_count", DataType::UInt32, false),
         Field::new("duration_ms", DataType::Int64, true),
+        Field::new("rating_system", dict(), true),
     ]))
 }
 
@@ -165,6 +169,8 @@ pub struct GameRow {
     pub margin: Option<f64>,
     pub move_count: u32,
     pub duration_ms: Option<i64>,
+    /// Black's and White's ratings when the game was rated, and the system.
+    pub ratings: Option<([Option<f64>; 2], &'static str)>,
 }
 
 /// One move's row.
@@ -205,6 +211,7 @@ struct Games {
     margin: Float64Builder,
     move_count: UInt32Builder,
     duration: Int64Builder,
+    rating_system: StringDictionaryBuilder<Int32Type>,
     rows: usize,
 }
 
@@ -232,6 +239,7 @@ impl Games {
             margin: Float64Builder::new(),
             move_count: UInt32Builder::new(),
             duration: Int64Builder::new(),
+            rating_system: StringDictionaryBuilder::new(),
             rows: 0,
         }
     }
@@ -243,7 +251,7 @@ impl Games {
             self.ids[i].append_option(side.0.as_deref());
             self.names[i].append_option(non_empty(&side.1));
             self.ranks[i].append_option(non_empty(&side.2));
-            self.ratings[i].append_null();
+            self.ratings[i].append_option(g.ratings.and_then(|(r, _)| r[i]));
         }
         self.played_at.append_option(g.played_at);
         self.event.append_option(non_empty(&g.event));
@@ -266,6 +274,10 @@ impl Games {
         self.margin.append_option(g.margin);
         self.move_count.append_value(g.move_count);
         self.duration.append_option(g.duration_ms);
+        match g.ratings {
+            Some((_, system)) => self.rating_system.append_value(system),
+            None => self.rating_system.append_null(),
+        }
         self.rows += 1;
     }
 
@@ -301,6 +313,7 @@ impl Games {
             Arc::new(self.margin.finish()),
             Arc::new(self.move_count.finish()),
             Arc::new(self.duration.finish()),
+            Arc::new(self.rating_system.finish()),
         ]
     }
 }
@@ -594,6 +607,7 @@ pub fn archived_rows(g: &ArchivedGame) -> (GameRow, Vec<MoveRow>) {
         margin: (g.reason == weiqi_archive::Reason::Count).then(|| f64::from(g.margin_halves) / 2.0),
         move_count: moves.len() as u32,
         duration_ms: None,
+        ratings: None,
     };
     (row, moves)
 }
@@ -735,22 +749,69 @@ impl Live {
             margin,
             move_count: self.state.move_number,
             duration_ms: self.started.zip(self.ended_at).map(|(s, e)| e - s),
+            ratings: None,
         })
     }
 }
 
-/// Exports `log` into `sink`: archived games, live games (ended or not), standings publications.
+/// Each rated game's players' ratings when it was rated ([Black, White], by game id), from the
+/// rating ledger of `system` (`_ledger-<name>` in the player logs), folded through the rating core's
+/// book: a game rated at once has the ratings its computation started from; a game waiting for its
+/// Glicko-2 period or its EGF tournament has the ratings stored when it was recorded (none for a
+/// player not rated yet).
+///
+/// # Errors
+/// The log cannot be read, or a ledger entry does not decode.
+pub async fn ratings_at_the_time(
+    log: &AnyEventLog,
+    system: &weiqi_rating::RatingSystem,
+) -> Result<HashMap<String, [Option<f64>; 2]>> {
+    use weiqi_rating::RatingEvent;
+    let ledger = format!("_ledger-{}", system.name());
+    let mut book = weiqi_rating::RatingBook::new(system.clone());
+    let mut out = HashMap::new();
+    super::archive::read_to_head(log, AggregateKind::Player, |r| {
+        if r.aggregate_id.as_str() != ledger || r.event_type != weiqi_ranking::codec::LEDGER_TYPE {
+            return Ok(());
+        }
+        let entry = weiqi_ranking::codec::read_ledger(r).map_err(|e| anyhow::anyhow!("{ledger}: {e}"))?;
+        for e in &entry.events {
+            match e {
+                RatingEvent::GameRated { game, black, white } => {
+                    out.insert(game.id.0.clone(), [Some(black.before.rating), Some(white.before.rating)]);
+                }
+                RatingEvent::GameQueued { game, .. } | RatingEvent::TournamentGameQueued { game } => {
+                    let stored = |p| book.stored(p).map(|s| s.rating);
+                    out.insert(game.id.0.clone(), [stored(&game.black), stored(&game.white)]);
+                }
+                _ => {}
+            }
+            book.evolve(e);
+        }
+        Ok(())
+    })
+    .await?;
+    Ok(out)
+}
+
+/// Exports `log` into `sink`: archived games, live games (ended or not), standings publications;
+/// ratings at the time from the ledger of `system`.
 ///
 /// # Errors
 /// Reading the log or writing fails.
 pub async fn export(
     log: &AnyEventLog,
     mut sink: ParquetSink,
+    system: &weiqi_rating::RatingSystem,
     progress: &indicatif::ProgressBar,
 ) -> Result<ParquetSummary> {
     let start = Instant::now();
+    let ratings = ratings_at_the_time(log, system).await?;
+    let name = system.name();
+    let rated = |row: &mut GameRow| row.ratings = ratings.get(&row.game_id).map(|r| (*r, name));
     let archived = super::archive::read_all(log, |g| {
-        let (row, moves) = archived_rows(&g);
+        let (mut row, moves) = archived_rows(&g);
+        rated(&mut row);
         progress.inc(1);
         sink.game(&row, moves)
     })
@@ -766,7 +827,7 @@ pub async fn export(
         game.take(r);
         if game.ended_at.is_some()
             && let Some(done) = live.remove(&id)
-            && let Err(e) = write_live(&mut sink, &id, done, &mut summary)
+            && let Err(e) = write_live(&mut sink, &id, done, &rated, &mut summary)
         {
             failed = Some(e);
         }
@@ -779,7 +840,7 @@ pub async fn export(
     let mut rest: Vec<(String, Live)> = live.into_iter().collect();
     rest.sort_by(|a, b| a.0.cmp(&b.0));
     for (id, game) in rest {
-        write_live(&mut sink, &id, game, &mut summary)?;
+        write_live(&mut sink, &id, game, &rated, &mut summary)?;
     }
 
     // Standings publications (the public event of each tournament's log).
@@ -800,12 +861,19 @@ pub async fn export(
     Ok(summary)
 }
 
-fn write_live(sink: &mut ParquetSink, id: &str, game: Live, summary: &mut ParquetSummary) -> Result<()> {
+fn write_live(
+    sink: &mut ParquetSink,
+    id: &str,
+    game: Live,
+    rated: &impl Fn(&mut GameRow),
+    summary: &mut ParquetSummary,
+) -> Result<()> {
     if let Some(why) = game.broken {
         summary.corrupt.push((id.to_string(), why));
         return Ok(());
     }
-    if let Some(row) = game.row(id) {
+    if let Some(mut row) = game.row(id) {
+        rated(&mut row);
         summary.live += 1;
         sink.game(&row, game.moves)?;
     }
@@ -813,7 +881,7 @@ fn write_live(sink: &mut ParquetSink, id: &str, game: Live, summary: &mut Parque
 }
 
 /// The command: export to `out`, with a spinner and a summary (`--json`: one object).
-pub async fn run(log: AnyEventLog, out: &Path, json: bool) -> Result<()> {
+pub async fn run(log: AnyEventLog, out: &Path, system: &weiqi_rating::RatingSystem, json: bool) -> Result<()> {
     let sink = ParquetSink::create(out)?;
     let bar = indicatif::ProgressBar::new_spinner();
     bar.set_style(
@@ -824,7 +892,7 @@ pub async fn run(log: AnyEventLog, out: &Path, json: bool) -> Result<()> {
     } else {
         bar.enable_steady_tick(Duration::from_millis(200));
     }
-    let summary = export(&log, sink, &bar).await?;
+    let summary = export(&log, sink, system, &bar).await?;
     bar.finish_and_clear();
     if json {
         println!("{}", serde_json::to_string(&summary)?);
@@ -849,6 +917,7 @@ pub async fn run(log: AnyEventLog, out: &Path, json: bool) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use arrow_array::Array as _;
     use arrow_array::cast::AsArray;
     use arrow_array::types::{TimestampMillisecondType, UInt32Type};
     use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
@@ -883,13 +952,37 @@ mod tests {
         let svc = Arc::new(weiqi_game::service::GameService::new(log.clone()));
         super::super::export::tests::game(&svc, "live-1", &[(4, 4), (2, 2)], true).await;
 
+        // Li and Wang are members here: the archived game between them is rated (Elo), after both
+        // are seeded from its ranks.
+        let key = dir.path().join("association.key");
+        weiqi_ranking::keys::load_or_create(&key, "cwa").unwrap();
+        let elo = weiqi_rating::RatingSystem::Elo(Default::default());
+        let with = || super::super::archive::RateWith {
+            key: key.clone(),
+            association: "cwa".into(),
+            system: elo.clone(),
+            rules: weiqi_ranking::shipped_rules(),
+        };
+        let ranking = super::super::archive::ranking_service(&log, with()).unwrap();
+        for id in ["Li", "Wang"] {
+            let profile = weiqi_ranking::registry::Profile {
+                id: weiqi_rating::PlayerId(id.into()),
+                name_latin: id.into(),
+                ..Default::default()
+            };
+            ranking.register_player(profile, None, "org", id).await.unwrap();
+        }
+        let rated = super::super::archive::rate(&log, &imported, with()).await.unwrap();
+        assert_eq!(rated.rated, 1, "{rated:?}");
+        let seeds: HashMap<String, f64> = rated.seeded.iter().map(|(p, r)| (p.0.clone(), *r)).collect();
+
         let out = dir.path().join("out");
         let summary =
-            export(&log, ParquetSink::create(&out).unwrap(), &indicatif::ProgressBar::hidden()).await.unwrap();
+            export(&log, ParquetSink::create(&out).unwrap(), &elo, &indicatif::ProgressBar::hidden()).await.unwrap();
         assert_eq!((summary.games, summary.archived, summary.live, summary.moves), (3, 2, 1, 4 + 2 + 2));
 
         let (games, schema) = read(&out.join("games.parquet"));
-        assert_eq!(schema, "games/1");
+        assert_eq!(schema, "games/2");
         assert_eq!(games.len(), 1, "three rows: one batch");
         let games = &games[0];
         assert_eq!(games.num_rows(), 3);
@@ -912,15 +1005,29 @@ mod tests {
         let names = reason.values().as_string::<i32>();
         assert_eq!(names.value(reason.keys().value(first) as usize), "count");
         assert_eq!(names.value(reason.keys().value(row) as usize), "resignation");
+        // Ratings at the time: the seeds Li (2d) and Wang (1d) held when their game was rated; none
+        // for the games nobody rated.
+        let rating = |side: &str, i: usize| {
+            let c = column(&format!("{side}_rating"));
+            let c = c.as_primitive::<arrow_array::types::Float64Type>();
+            c.is_valid(i).then(|| c.value(i))
+        };
+        assert_eq!((rating("black", first), rating("white", first)), (Some(seeds["Li"]), Some(seeds["Wang"])));
+        assert!(seeds["Li"] > seeds["Wang"], "{seeds:?}");
+        assert_eq!((rating("black", row), rating("white", row)), (None, None));
+        let system = column("rating_system");
+        let system = system.as_dictionary::<Int32Type>();
+        assert_eq!(system.values().as_string::<i32>().value(system.keys().value(first) as usize), "elo");
+        assert!(system.is_null(row));
 
         let (moves, schema) = read(&out.join("moves.parquet"));
-        assert_eq!(schema, "moves/1");
+        assert_eq!(schema, "moves/2");
         let n: usize = moves.iter().map(RecordBatch::num_rows).sum();
         assert_eq!(n, 8);
         let passes: usize = moves.iter().map(|b| b.column_by_name("point").unwrap().null_count()).sum();
         assert_eq!(passes, 1, "the pass");
         let (results, schema) = read(&out.join("results.parquet"));
-        assert_eq!((results.iter().map(RecordBatch::num_rows).sum::<usize>(), schema.as_str()), (0, "results/1"));
+        assert_eq!((results.iter().map(RecordBatch::num_rows).sum::<usize>(), schema.as_str()), (0, "results/2"));
 
         // An independent reader: pyarrow (installed by .ci/run).
         pyarrow_reads(&out);
@@ -941,7 +1048,7 @@ g = pq.read_table(d + "/games.parquet")
 m = pq.read_table(d + "/moves.parquet")
 r = pq.read_table(d + "/results.parquet")
 assert (g.num_rows, m.num_rows, r.num_rows) == (3, 8, 0), (g.num_rows, m.num_rows, r.num_rows)
-assert pq.read_metadata(d + "/games.parquet").metadata[b"weiqi.schema"] == b"games/1"
+assert pq.read_metadata(d + "/games.parquet").metadata[b"weiqi.schema"] == b"games/2"
 assert pa.types.is_timestamp(g.schema.field("played_at").type)
 assert pa.types.is_dictionary(g.schema.field("reason").type)
 rows = {row["game_id"]: row for row in g.to_pylist()}
@@ -949,6 +1056,8 @@ li = [row for row in rows.values() if row["black_name"] == "Li"][0]
 assert (li["komi"], li["margin"], li["winner"], li["reason"], li["size"]) == (7.0, 3.5, "black", "count", 9), li
 assert str(li["played_at"].date()) == "2003-05-12", li["played_at"]
 assert rows["live-1"]["archived"] is False and rows["live-1"]["reason"] == "resignation"
+assert li["black_rating"] > li["white_rating"] and li["rating_system"] == "elo", li
+assert rows["live-1"]["black_rating"] is None and rows["live-1"]["rating_system"] is None
 assert sum(1 for x in m.column("point").to_pylist() if x is None) == 1
 print("pyarrow", pa.__version__, "reads", g.num_rows, "games and", m.num_rows, "moves")
 "#;

@@ -68,6 +68,24 @@ pub enum SgfCommand {
         /// Data directory of the embedded log.
         #[arg(long, default_value = "./weiqi-data", env = "WEIQI_DATA_DIR")]
         data_dir: PathBuf,
+        /// Then rate the records' results, oldest first, for the players registered here whose id,
+        /// Chinese or Latin name the record names (`PB`, `PW`); the others are listed and left out.
+        /// Rating the same records again changes nothing.
+        #[arg(long)]
+        rate: bool,
+        /// With --rate: the rating system in force (as `weiqi up --rating-system`).
+        #[arg(long, value_enum, default_value = "glicko2", env = "WEIQI_RATING_SYSTEM")]
+        rating_system: crate::suite::RatingChoice,
+        /// With --rate: the promotion and ladder rules in force (as `weiqi up --promotion-rules`),
+        /// whose grade-to-rating maps seed unrated players from the records' ranks.
+        #[arg(long, env = "WEIQI_PROMOTION_RULES")]
+        promotion_rules: Option<PathBuf>,
+        /// With --rate: the association's key file (default `<data dir>/association.key`).
+        #[arg(long)]
+        association_key: Option<PathBuf>,
+        /// With --rate: the association's name.
+        #[arg(long, default_value = "cwa", env = "WEIQI_ASSOCIATION")]
+        association: String,
     },
     /// Write every game in the event log as `<OUT>/<game id>.sgf` (finished games; `--unfinished` adds
     /// the games in play). Reads NATS JetStream (`--nats`) or the embedded log of `--data-dir` (stop
@@ -218,11 +236,37 @@ pub fn run(command: SgfCommand) -> Result<ExitCode> {
         SgfCommand::Score { file, rules, dead, estimate, komi, json } => {
             score_file(file, rules, dead, estimate, komi, json)
         }
-        SgfCommand::Import { paths, event, json, nats, data_dir } => {
+        SgfCommand::Import {
+            paths,
+            event,
+            json,
+            nats,
+            data_dir,
+            rate,
+            rating_system,
+            promotion_rules,
+            association_key,
+            association,
+        } => {
+            let rate_with = if rate {
+                let rules = match &promotion_rules {
+                    Some(dir) => weiqi_ranking::rules_dir::load_rules_dir(dir)
+                        .with_context(|| format!("promotion rules in {}", dir.display()))?,
+                    None => weiqi_ranking::shipped_rules(),
+                };
+                Some(super::archive::RateWith {
+                    key: association_key.unwrap_or_else(|| data_dir.join("association.key")),
+                    association,
+                    system: rating_system.system(),
+                    rules,
+                })
+            } else {
+                None
+            };
             let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
             let summary = runtime.block_on(async {
                 let log = open_log(nats.as_deref(), &data_dir, true).await?;
-                super::archive::run_import(log, &paths, &event, json).await
+                super::archive::run_import(log, &paths, &event, json, rate_with).await
             })?;
             Ok(if summary.refused == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })
         }
