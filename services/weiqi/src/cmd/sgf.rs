@@ -49,8 +49,8 @@ pub enum SgfCommand {
     },
     /// Import records into the event log as archived games (files and directories of `*.sgf`): each
     /// is replayed first and refused with the reason if it does not; the same file twice is one game
-    /// (its id is its content hash). Archived games are never live: no clock, tournament or rating
-    /// reads them. Writes NATS JetStream (`--nats`) or the embedded log of `--data-dir` (made if
+    /// (its id is its content hash). Archived games are never live: no clock or tournament reads them,
+    /// and only `--rate` rates them. Writes NATS JetStream (`--nats`) or the embedded log of `--data-dir` (made if
     /// missing; stop `weiqi up` first).
     Import {
         /// Files and directories.
