@@ -33,6 +33,34 @@ pub const CACHED_GAMES: &str = "weiqi_cached_games";
 pub const GRPC_REQUESTS: &str = "weiqi_grpc_requests_total";
 /// Gauge: open `Watch` streams at the gateway.
 pub const WATCH_STREAMS: &str = "weiqi_watch_streams";
+/// Histogram (seconds): gRPC request latency at the gateway, from receiving the request to the
+/// response headers, labelled by [`labels::METHOD`] and [`labels::CODE`].
+pub const GRPC_SECONDS: &str = "weiqi_grpc_request_seconds";
+/// Counter: appends the log refused or could not take (unavailable, storage, protocol errors; not
+/// conflicts or duplicates), labelled by [`labels::LOG`].
+pub const APPEND_ERRORS: &str = "weiqi_append_errors_total";
+/// Gauge: 1 when the process is ready (its event log reachable and caught up, Redis reachable where
+/// used, its followers running), 0 when not; labelled by [`labels::CHECK`] for each check, and
+/// `all` for the whole.
+pub const READY: &str = "weiqi_ready";
+/// Gauge: appends between a follower's position and the head of the log it follows, labelled by
+/// [`labels::FOLLOWER`] (`tournament_projector`, `ranking_projector`, `clock`, ...).
+pub const FOLLOWER_LAG: &str = "weiqi_follower_lag_appends";
+/// Histogram (seconds): time to pair one tournament round (the pairing core, in the tournament
+/// service).
+pub const PAIRING_SECONDS: &str = "weiqi_pairing_seconds";
+/// Gauge: certification cases by [`labels::STATE`] (`open`, `awaiting_confirmation`, `approved`,
+/// `rejected`, `issued`, `revoked`), as the ranking service knows them.
+pub const CASES: &str = "weiqi_cases";
+/// Histogram (seconds): time to recompute ratings (a game rated, a period or tournament closed).
+pub const RATING_SECONDS: &str = "weiqi_rating_recompute_seconds";
+/// Gauge: game clocks running (a deadline armed) in the clock service.
+pub const RUNNING_CLOCKS: &str = "weiqi_running_clocks";
+/// Histogram (seconds): from a clock's deadline to the append of its `TimeExpired`.
+pub const FLAG_DELAY_SECONDS: &str = "weiqi_flag_delay_seconds";
+/// Counter: requests refused by a rate limit (`ResourceExhausted`, HTTP 429), labelled by
+/// [`labels::LIMIT`] (`token`, `address`, `streams`, `login`).
+pub const RATE_LIMITED: &str = "weiqi_rate_limited_total";
 
 /// Every standard metric name, for tests and dashboards.
 pub const ALL: &[&str] = &[
@@ -47,6 +75,16 @@ pub const ALL: &[&str] = &[
     CACHED_GAMES,
     GRPC_REQUESTS,
     WATCH_STREAMS,
+    GRPC_SECONDS,
+    APPEND_ERRORS,
+    READY,
+    FOLLOWER_LAG,
+    PAIRING_SECONDS,
+    CASES,
+    RATING_SECONDS,
+    RUNNING_CLOCKS,
+    FLAG_DELAY_SECONDS,
+    RATE_LIMITED,
 ];
 
 /// Label keys used with the standard metrics.
@@ -63,4 +101,12 @@ pub mod labels {
     pub const METHOD: &str = "method";
     /// A gRPC status code in snake case: `ok`, `invalid_argument`, `unavailable`, ...
     pub const CODE: &str = "code";
+    /// A readiness check: `event_log`, `redis`, `followers`, or `all`.
+    pub const CHECK: &str = "check";
+    /// A log follower by name: `tournament_projector`, `ranking_projector`, `clock`, ...
+    pub const FOLLOWER: &str = "follower";
+    /// A certification case's state in snake case.
+    pub const STATE: &str = "state";
+    /// Which rate limit refused: `token`, `address`, `streams`, `login`.
+    pub const LIMIT: &str = "limit";
 }

@@ -72,4 +72,14 @@ pub fn describe_metrics() {
     describe_gauge!(CACHED_GAMES, Unit::Count, "Game aggregates held in the game service cache.");
     describe_counter!(GRPC_REQUESTS, Unit::Count, "gRPC requests at the gateway, by method and status code.");
     describe_gauge!(WATCH_STREAMS, Unit::Count, "Open Watch streams at the gateway.");
+    describe_histogram!(GRPC_SECONDS, Unit::Seconds, "gRPC request latency at the gateway, by method and status code.");
+    describe_counter!(APPEND_ERRORS, Unit::Count, "Appends the event log refused or could not take (not conflicts).");
+    describe_gauge!(READY, Unit::Count, "1 when ready (event log reachable and caught up, Redis, followers), by check.");
+    describe_gauge!(FOLLOWER_LAG, Unit::Count, "Appends between a follower's position and the head of its log.");
+    describe_histogram!(PAIRING_SECONDS, Unit::Seconds, "Time to pair one tournament round.");
+    describe_gauge!(CASES, Unit::Count, "Certification cases by state.");
+    describe_histogram!(RATING_SECONDS, Unit::Seconds, "Time to recompute ratings (a game, a period, a tournament).");
+    describe_gauge!(RUNNING_CLOCKS, Unit::Count, "Game clocks running in the clock service.");
+    describe_histogram!(FLAG_DELAY_SECONDS, Unit::Seconds, "From a clock's deadline to the append of its TimeExpired.");
+    describe_counter!(RATE_LIMITED, Unit::Count, "Requests refused by a rate limit, by limit.");
 }
