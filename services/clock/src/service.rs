@@ -150,11 +150,12 @@ impl ClockService {
     /// flag is sent on a state the log has already moved past. Cancel-safe: all state is rebuilt from the
     /// log on the next run; aborting also stops its flag and publisher tasks.
     pub async fn run(self: Arc<Self>) {
+        let follower = weiqi_eventlog::Follower::register("clock", AggregateKind::Game);
         let (ticks, rx) = mpsc::channel(self.config.publish_buffer.max(1));
         let _publisher = AbortOnDrop(tokio::spawn(publish(self.bus.clone(), rx, self.counters.clone())));
         let mut pause = Duration::from_millis(100);
         loop {
-            let Err(error) = self.follow(&ticks).await;
+            let Err(error) = self.follow(&ticks, &follower).await;
             tracing::warn!(%error, "clock service: cannot follow the game log; starting again");
             self.counters.caught_up.store(false, Ordering::Relaxed);
             tokio::time::sleep(pause).await;
@@ -162,7 +163,11 @@ impl ClockService {
         }
     }
 
-    async fn follow(&self, ticks: &mpsc::Sender<pb::ClockTick>) -> Result<Infallible, LogError> {
+    async fn follow(
+        &self,
+        ticks: &mpsc::Sender<pb::ClockTick>,
+        follower: &weiqi_eventlog::Follower,
+    ) -> Result<Infallible, LogError> {
         let head = self.log.head(AggregateKind::Game).await?;
         let mut events = self.log.follow(AggregateKind::Game, Position::START).await?;
         let mut loop_ = Loop {
@@ -202,6 +207,7 @@ impl ClockService {
                             Some(Ok(recorded)) => {
                                 let position = recorded.position;
                                 loop_.on_recorded(recorded);
+                                follower.at(position);
                                 if !loop_.caught_up && reached(head, position) {
                                     loop_.catch_up();
                                 }

@@ -104,6 +104,7 @@ impl RankingProjector {
     /// Follows the player logs and keeps the read model current. Runs until aborted; resumes from the
     /// read model's checkpoint.
     pub async fn run(self: std::sync::Arc<Self>) {
+        let follower = weiqi_eventlog::Follower::register("ranking_projector", AggregateKind::Player);
         let mut backoff = Duration::from_millis(100);
         loop {
             let stream = match self.from().await {
@@ -127,6 +128,9 @@ impl RankingProjector {
                     tracing::warn!(error = %e, "projector: batch failed, resuming from the checkpoint");
                     tokio::time::sleep(backoff).await;
                     break;
+                }
+                if let Some(last) = events.last() {
+                    follower.at(last.position);
                 }
             }
         }

@@ -36,7 +36,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use futures::{FutureExt, StreamExt};
-use weiqi_eventlog::{AggregateId, AggregateKind, EventLog, Position, RecordedEvent};
+use weiqi_eventlog::{AggregateId, AggregateKind, EventLog, Follower, Position, RecordedEvent};
 use weiqi_game::client::GameClient;
 use weiqi_game::domain::{
     Actor, Command as GameCommand, GameEvent, GameResult, GameSetup, Outcome as GameOutcome, PlayerId as GamePlayer,
@@ -202,15 +202,16 @@ impl<L: EventLog + Clone + 'static, M: ReadModel + 'static> ProcessManager<L, M>
     // ---- the tournament log ----
 
     async fn tournaments_loop(self: Arc<Self>) {
+        let follower = Follower::register("tournament_manager", AggregateKind::Tournament);
         loop {
-            if let Err(e) = self.follow_tournaments().await {
+            if let Err(e) = self.follow_tournaments(&follower).await {
                 tracing::warn!(error = %e, "process manager: tournament log; retrying");
                 tokio::time::sleep(self.config.retry_after).await;
             }
         }
     }
 
-    async fn follow_tournaments(&self) -> Result<(), String> {
+    async fn follow_tournaments(&self, follower: &Follower) -> Result<(), String> {
         let checkpoint = self.load_checkpoint("tournaments").await;
         let head = self.log().head(AggregateKind::Tournament).await.map_err(|e| e.to_string())?;
         let mut known: HashSet<String> = HashSet::new();
@@ -224,6 +225,7 @@ impl<L: EventLog + Clone + 'static, M: ReadModel + 'static> ProcessManager<L, M>
                 self.act(&r).await;
                 self.save_checkpoint("tournaments", r.position.next()).await;
             }
+            follower.at(r.position);
             if !seeded && batch_of(r.position) + 1 >= batch_of(head) {
                 seeded = true;
                 for t in &known {
@@ -437,15 +439,16 @@ impl<L: EventLog + Clone + 'static, M: ReadModel + 'static> ProcessManager<L, M>
     // ---- the game log ----
 
     async fn games_loop(self: Arc<Self>) {
+        let follower = Follower::register("tournament_manager_games", AggregateKind::Game);
         loop {
-            if let Err(e) = self.follow_games().await {
+            if let Err(e) = self.follow_games(&follower).await {
                 tracing::warn!(error = %e, "process manager: game log; retrying");
                 tokio::time::sleep(self.config.retry_after).await;
             }
         }
     }
 
-    async fn follow_games(&self) -> Result<(), String> {
+    async fn follow_games(&self, follower: &Follower) -> Result<(), String> {
         let from = self.load_checkpoint("games").await;
         let mut stream = self.log().follow(AggregateKind::Game, from).await.map_err(|e| e.to_string())?;
         let mut unsaved: Option<Position> = None;
@@ -464,6 +467,7 @@ impl<L: EventLog + Clone + 'static, M: ReadModel + 'static> ProcessManager<L, M>
             let Some(item) = item else { return Err("the game log stream ended".into()) };
             let r = item.map_err(|e| e.to_string())?;
             self.on_game_event(&r).await;
+            follower.at(r.position);
             unsaved = Some(r.position.next());
             count += 1;
             if count.is_multiple_of(1000)

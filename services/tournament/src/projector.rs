@@ -18,7 +18,7 @@ use std::time::Duration;
 
 use futures::{FutureExt, StreamExt};
 use tokio::sync::Mutex as AsyncMutex;
-use weiqi_eventlog::{AggregateKind, EventLog, Position};
+use weiqi_eventlog::{AggregateKind, EventLog, Follower, Position};
 use weiqi_pairing::event::TournamentEvent;
 use weiqi_pairing::state::Phase;
 use weiqi_proto::v1 as pb;
@@ -87,8 +87,9 @@ impl<L: EventLog, M: ReadModel> Projector<L, M> {
     /// Runs until the task is aborted (cancel-safe: a restart replays the log and writes nothing the
     /// store already has).
     pub async fn run(self: Arc<Self>) {
+        let follower = Follower::register("tournament_projector", AggregateKind::Tournament);
         loop {
-            if let Err(e) = self.follow(None).await {
+            if let Err(e) = self.follow(None, Some(&follower)).await {
                 tracing::warn!(error = %e, "tournament projector: retrying");
                 tokio::time::sleep(Duration::from_millis(500)).await;
             }
@@ -102,7 +103,7 @@ impl<L: EventLog, M: ReadModel> Projector<L, M> {
         if batch_of(head) <= 1 || batch_of(next) >= batch_of(head) {
             return self.flush_all().await;
         }
-        self.follow(Some(head)).await
+        self.follow(Some(head), None).await
     }
 
     /// Deletes a tournament's projection and writes it again from its log.
@@ -119,7 +120,7 @@ impl<L: EventLog, M: ReadModel> Projector<L, M> {
         self.flush_all().await
     }
 
-    async fn follow(&self, until: Option<Position>) -> Result<(), String> {
+    async fn follow(&self, until: Option<Position>, follower: Option<&Follower>) -> Result<(), String> {
         let from = self.state.lock().await.next;
         let mut stream = self.log.follow(AggregateKind::Tournament, from).await.map_err(|e| e.to_string())?;
         let mut last_write = tokio::time::Instant::now() - MIN_WRITE_INTERVAL;
@@ -144,6 +145,9 @@ impl<L: EventLog, M: ReadModel> Projector<L, M> {
             for item in batch {
                 let r = item.map_err(|e| e.to_string())?;
                 st.next = r.position.next();
+                if let Some(f) = follower {
+                    f.at(r.position);
+                }
                 let p = st.tournaments.entry(r.aggregate_id.as_str().to_string()).or_default();
                 if p.corrupt || r.sequence <= p.agg.version {
                     continue;

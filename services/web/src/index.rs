@@ -143,6 +143,7 @@ pub(crate) async fn spawn(web: Arc<Web>) -> Result<(), LogError> {
     let mut accounts = web.log.follow(AggregateKind::Account, Position::START).await?;
     let w = web.clone();
     tokio::spawn(async move {
+        let follower = weiqi_eventlog::Follower::register("web_games", AggregateKind::Game);
         let mut ready = Some(games_ready);
         if Position::START.reaches(games_head) {
             let _ = ready.take().map(|r| r.send(()));
@@ -163,6 +164,7 @@ pub(crate) async fn spawn(web: Arc<Web>) -> Result<(), LogError> {
                 }
                 w.index.bump(&mut folded);
             }
+            follower.at(recorded.position);
             if recorded.position.reaches(games_head) {
                 let _ = ready.take().map(|r| r.send(()));
             }
@@ -170,6 +172,7 @@ pub(crate) async fn spawn(web: Arc<Web>) -> Result<(), LogError> {
     });
     let w = web.clone();
     tokio::spawn(async move {
+        let follower = weiqi_eventlog::Follower::register("web_accounts", AggregateKind::Account);
         let mut ready = Some(accounts_ready);
         if Position::START.reaches(accounts_head) {
             let _ = ready.take().map(|r| r.send(()));
@@ -195,6 +198,7 @@ pub(crate) async fn spawn(web: Arc<Web>) -> Result<(), LogError> {
                 }
                 Err(e) => tracing::warn!(error = %e, "an account event that does not decode"),
             }
+            follower.at(recorded.position);
             if recorded.position.reaches(accounts_head) {
                 let _ = ready.take().map(|r| r.send(()));
             }
@@ -204,7 +208,11 @@ pub(crate) async fn spawn(web: Arc<Web>) -> Result<(), LogError> {
     let mut tournaments = web.log.follow(AggregateKind::Tournament, Position::START).await?;
     let w = web.clone();
     tokio::spawn(async move {
+        let follower = weiqi_eventlog::Follower::register("web_tournaments", AggregateKind::Tournament);
         while let Some(item) = tournaments.next().await {
+            if let Ok(recorded) = &item {
+                follower.at(recorded.position);
+            }
             if let Ok(recorded) = item
                 && recorded.sequence == 1
                 // The ranking service keeps each event's final results beside it (`results-<id>`).

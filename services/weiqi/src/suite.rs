@@ -324,9 +324,42 @@ async fn web(
     Ok(web)
 }
 
+/// Readiness of this process (`/readyz`, `weiqi_edge::ready`): the event log answers, its followers
+/// run and have caught up, and Redis answers when the read models live there. Its gauges refresh
+/// every few seconds from now on.
+fn readiness(backbone: &Backbone, redis: Option<&str>) -> Result<Arc<weiqi_edge::ready::Readiness>> {
+    let mut readiness = weiqi_edge::ready::Readiness::new(backbone.log.clone());
+    if let Some(url) = redis {
+        let client = redis::Client::open(url).with_context(|| format!("the Redis URL {url}"))?;
+        readiness = readiness.with_check(
+            "redis",
+            Arc::new(move || {
+                let client = client.clone();
+                Box::pin(async move {
+                    let mut c = client.get_multiplexed_async_connection().await.map_err(|e| e.to_string())?;
+                    redis::cmd("PING").query_async::<String>(&mut c).await.map(|_| ()).map_err(|e| e.to_string())
+                })
+            }),
+        );
+    }
+    let readiness = Arc::new(readiness);
+    readiness.spawn();
+    Ok(readiness)
+}
+
+/// The HTTP side of every process: metrics, liveness and readiness.
+fn health_routes(readiness: &Arc<weiqi_edge::ready::Readiness>) -> axum::Router {
+    weiqi_gateway::server::http_router(weiqi_telemetry::render_metrics).merge(readiness.router())
+}
+
 /// The HTTP side of a gateway: the web's pages, overlays and records, metrics and health.
-fn http_routes(backbone: &Backbone, auth: &Authority, web: &Arc<weiqi_web::Web>) -> axum::Router {
-    weiqi_gateway::server::http_router(weiqi_telemetry::render_metrics)
+fn http_routes(
+    backbone: &Backbone,
+    auth: &Authority,
+    web: &Arc<weiqi_web::Web>,
+    readiness: &Arc<weiqi_edge::ready::Readiness>,
+) -> axum::Router {
+    health_routes(readiness)
         .merge(weiqi_gateway::overlay::router(backbone.log.clone(), auth.clone()))
         .merge(web.router())
 }
@@ -406,6 +439,7 @@ async fn run_up(args: UpArgs, shutdown: Shutdown) -> Result<ExitCode> {
         tokio::spawn(Arc::new(RankingProjector::new(backbone.log.clone(), rank_model.clone())).run());
     }
 
+    let ready = readiness(&backbone, args.redis.as_deref())?;
     let grpc = weiqi_gateway::server::bind(args.grpc).await?;
     let http = weiqi_gateway::server::bind(args.http).await?;
     let web =
@@ -417,7 +451,7 @@ async fn run_up(args: UpArgs, shutdown: Shutdown) -> Result<ExitCode> {
     }
     let grpc_task = tokio::spawn(weiqi_gateway::server::serve_grpc(routes, grpc, shutdown.signalled()));
     let http_task = tokio::spawn(weiqi_gateway::server::serve_http(
-        http_routes(&backbone, &auth, &web),
+        http_routes(&backbone, &auth, &web, &ready),
         http,
         shutdown.signalled(),
     ));
@@ -445,14 +479,11 @@ async fn run_serve(service: Service, args: UpArgs, shutdown: Shutdown) -> Result
     let _telemetry = weiqi_telemetry::init(&format!("weiqi-{service:?}").to_lowercase())?;
     let backbone = Backbone::open(&args).await?;
     let remote_game = GameClient::Bus(backbone.bus.clone(), Duration::from_secs(10));
+    let ready = readiness(&backbone, args.redis.as_deref())?;
     if !matches!(service, Service::Gateway) {
-        // Every service answers /healthz and /metrics on --http, for probes and Prometheus.
+        // Every service answers /healthz, /readyz and /metrics on --http, for probes and Prometheus.
         let http = weiqi_gateway::server::bind(args.http).await?;
-        tokio::spawn(weiqi_gateway::server::serve_http(
-            weiqi_gateway::server::http_router(weiqi_telemetry::render_metrics),
-            http,
-            shutdown_signal(),
-        ));
+        tokio::spawn(weiqi_gateway::server::serve_http(health_routes(&ready), http, shutdown_signal()));
     }
     match service {
         Service::Game => {
@@ -515,7 +546,7 @@ async fn run_serve(service: Service, args: UpArgs, shutdown: Shutdown) -> Result
             eprintln!("weiqi: gateway on {} (gRPC, gRPC-web), HTTP on {}", args.grpc, args.http);
             print_web(&args, &web);
             tokio::spawn(weiqi_gateway::server::serve_http(
-                http_routes(&backbone, &auth, &web),
+                http_routes(&backbone, &auth, &web, &ready),
                 http,
                 shutdown_signal(),
             ));

@@ -7,6 +7,8 @@
 //!   `PermissionDenied` / `AlreadyExists` with the typed reason (`weiqi.v1.Rejection`) in the status
 //!   details; infrastructure faults become `Unavailable`.
 //! * [`serve`]: gRPC with gRPC-web (HTTP/1.1 accepted, `TCP_NODELAY`), the HTTP side, binding.
+//! * [`ready`]: readiness (`/readyz`): the event log answers, the followers run and have caught up,
+//!   and the process's own checks (Redis) pass; with the `weiqi_ready` and follower-lag gauges.
 //!
 //! # Invariants
 //!
@@ -15,5 +17,6 @@
 
 pub mod auth;
 pub mod read_your_writes;
+pub mod ready;
 pub mod serve;
 pub mod status;

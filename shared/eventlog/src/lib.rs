@@ -82,6 +82,7 @@ mod bus;
 mod embedded;
 mod error;
 mod event;
+pub mod followers;
 mod frame;
 mod jetstream;
 mod log;
@@ -94,5 +95,6 @@ pub use bus::{
 pub use embedded::{EmbeddedConfig, EmbeddedLog};
 pub use error::{AppendError, BoxError, Corrupt, InvalidAppend, LogError};
 pub use event::{AppendOutcome, Headers, NewEvent, RecordedEvent, TRACEPARENT, TRACESTATE};
+pub use followers::{Follower, FollowerReport};
 pub use jetstream::{JetStreamConfig, JetStreamLog, ReadMethod};
 pub use log::{AnyEventLog, EventLog, EventStream};

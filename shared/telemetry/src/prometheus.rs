@@ -74,7 +74,11 @@ pub fn describe_metrics() {
     describe_gauge!(WATCH_STREAMS, Unit::Count, "Open Watch streams at the gateway.");
     describe_histogram!(GRPC_SECONDS, Unit::Seconds, "gRPC request latency at the gateway, by method and status code.");
     describe_counter!(APPEND_ERRORS, Unit::Count, "Appends the event log refused or could not take (not conflicts).");
-    describe_gauge!(READY, Unit::Count, "1 when ready (event log reachable and caught up, Redis, followers), by check.");
+    describe_gauge!(
+        READY,
+        Unit::Count,
+        "1 when ready (event log reachable and caught up, Redis, followers), by check."
+    );
     describe_gauge!(FOLLOWER_LAG, Unit::Count, "Appends between a follower's position and the head of its log.");
     describe_histogram!(PAIRING_SECONDS, Unit::Seconds, "Time to pair one tournament round.");
     describe_gauge!(CASES, Unit::Count, "Certification cases by state.");

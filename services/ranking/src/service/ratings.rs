@@ -169,6 +169,7 @@ impl RankingService {
     /// Follows every game log and rates each rated game when it ends. Runs until aborted; resumes
     /// after the last game in the ledger (and, within a run, after the last event handled).
     pub(super) async fn follow_games(&self) {
+        let follower = weiqi_eventlog::Follower::register("ranking_games", AggregateKind::Game);
         let mut backoff = Duration::from_millis(100);
         let mut resume = Position::START;
         loop {
@@ -200,8 +201,12 @@ impl RankingService {
                             break;
                         }
                         resume = resume.max(r.position.next());
+                        follower.at(r.position);
                     }
-                    Ok(r) => resume = resume.max(r.position.next()),
+                    Ok(r) => {
+                        resume = resume.max(r.position.next());
+                        follower.at(r.position);
+                    }
                     Err(e) => tracing::warn!(error = %e, "ranking: game log follow"),
                 }
             }
