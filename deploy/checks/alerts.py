@@ -6,6 +6,7 @@ k8s/components/monitoring equal to it.
     annotations; runbook_url is deploy/RUNBOOK.md#<anchor> and the runbook has that heading;
   - every weiqi_* series an expression reads is a standard metric (shared/telemetry/src/names.rs),
     histograms read through _bucket/_sum/_count;
+  - every link from one section of the runbook to another finds its heading;
   - k8s/components/monitoring/prometheusrule.yaml holds the same groups.
 
 Usage: alerts.py            check
@@ -17,7 +18,7 @@ import sys
 
 import yaml
 
-from common import ROOT, Failures, metric_names, runbook_anchors, series_names
+from common import ROOT, RUNBOOK, Failures, metric_names, runbook_anchors, series_names
 
 ALERTS = ROOT / "deploy/prometheus/alerts.yml"
 RULE = ROOT / "k8s/components/monitoring/prometheusrule.yaml"
@@ -69,6 +70,10 @@ def main():
                 f.check(m.group(1) in anchors, f"{name}: RUNBOOK.md has no heading with the anchor #{m.group(1)}")
             for used in set(re.findall(r"\bweiqi_[a-z_]+", rule["expr"])):
                 f.check(used in series, f"{name}: {used} is not a standard metric series (names.rs)")
+    # The runbook's own links between its sections.
+    if RUNBOOK.exists():
+        for target in re.findall(r"\]\(#([^)]+)\)", RUNBOOK.read_text()):
+            f.check(target in anchors, f"RUNBOOK.md links to #{target}, which is no heading")
     try:
         actual = yaml.safe_load(RULE.read_text())
     except FileNotFoundError:
@@ -77,7 +82,7 @@ def main():
         actual == expected,
         f"{RULE.relative_to(ROOT)} differs from alerts.yml: run `python3 deploy/checks/alerts.py --write`",
     )
-    f.finish(f"{count} rules, runbook anchors, metric names, PrometheusRule in step")
+    f.finish(f"{count} rules, runbook anchors and links, metric names, PrometheusRule in step")
 
 
 if __name__ == "__main__":
