@@ -73,7 +73,8 @@ pub async fn send_flag(game_client: &GameClient, log: &AnyEventLog, game: Arc<st
         actor: Actor::System(CLOCK_ACTOR.into()),
         command: Command::ExpireTime { seen: version },
     };
-    let answer = match game_client.execute(&request, &[]).await {
+    // The flag's span (the caller's) continues into the game service.
+    let answer = match game_client.execute(&request, &weiqi_telemetry::inject_current()).await {
         Ok(a) => FlagAnswer::Recorded { duplicate: a.duplicate },
         Err(e @ (GameError::Unavailable(_) | GameError::Internal(_))) => FlagAnswer::Unavailable(e.to_string()),
         Err(e) => FlagAnswer::Refused(e.code().to_string()),

@@ -79,9 +79,15 @@
 //!
 //! ## Metrics
 //!
-//! `weiqi_clock_flags_total{outcome=recorded|duplicate|refused|unavailable}` and the gauge
-//! `weiqi_clock_running` (clocks armed), through the `metrics` facade; [`ClockService::stats`] gives the
-//! same counters in process.
+//! `weiqi_clock_flags_total{outcome=recorded|duplicate|refused|unavailable}`, the gauge
+//! `weiqi_running_clocks` (clocks armed), the histogram `weiqi_flag_delay_seconds` (from a deadline
+//! to its recorded flag) and the follower lag of the game log (`clock`), through the `metrics`
+//! facade; [`ClockService::stats`] gives the same counters in process.
+//!
+//! ## Traces
+//!
+//! Each flag starts a trace of its own (`clock.flag`, no parent): the `ExpireTime` command carries
+//! its context to the game service, over the bus or in process, and the append continues it.
 //!
 //! ## Benchmark
 //!

@@ -24,6 +24,7 @@ use weiqi_eventlog::{
 use weiqi_game::client::GameClient;
 use weiqi_game::convert::decode_recorded;
 use weiqi_proto::v1 as pb;
+use weiqi_telemetry::names;
 
 use crate::convert::{self, Reason};
 use crate::flag::{FlagAnswer, FlagReport, read_tail, send_flag};
@@ -240,8 +241,12 @@ struct Loop<'a> {
 
 /// A task's result, back in the loop.
 enum Work {
-    Flag(FlagReport),
-    Resync { game: Arc<str>, tail: Result<Vec<RecordedEvent>, String> },
+    /// A flag's outcome, and the deadline it was sent for.
+    Flag(FlagReport, Millis),
+    Resync {
+        game: Arc<str>,
+        tail: Result<Vec<RecordedEvent>, String>,
+    },
 }
 
 impl Loop<'_> {
@@ -275,7 +280,7 @@ impl Loop<'_> {
     fn report_running(&self) {
         let running = self.queue.len() as u64;
         self.svc.counters.running.store(running, Ordering::Relaxed);
-        metrics::gauge!("weiqi_clock_running").set(running as f64);
+        metrics::gauge!(names::RUNNING_CLOCKS).set(running as f64);
     }
 
     /// One event from the log (follower or a tail read): fold it if it is the game's next one.
@@ -361,20 +366,27 @@ impl Loop<'_> {
             }
             if let Some(flag) = due.flag {
                 tracing::debug!(game = %id, version = flag.version, deadline = flag.deadline.0, "flag");
-                self.spawn_flag(id, flag.version);
+                self.spawn_flag(id, flag.version, flag.deadline);
             }
         }
     }
 
-    fn spawn_flag(&mut self, game: Arc<str>, version: u64) {
+    fn spawn_flag(&mut self, game: Arc<str>, version: u64, deadline: Millis) {
+        use tracing::Instrument;
         bump(&self.svc.counters.flags_sent);
         let client = self.svc.game.clone();
         let log = self.svc.log.clone();
         let permits = self.permits.clone();
-        self.tasks.spawn(async move {
-            let _permit = permits.acquire_owned().await;
-            Work::Flag(send_flag(&client, &log, game, version).await)
-        });
+        // A flag is the clock's own decision, not the continuation of any request: it starts a trace
+        // of its own, which the command, the bus message and the append continue.
+        let span = tracing::info_span!(parent: None, "clock.flag", game = %game, seen_sequence = version);
+        self.tasks.spawn(
+            async move {
+                let _permit = permits.acquire_owned().await;
+                Work::Flag(send_flag(&client, &log, game, version).await, deadline)
+            }
+            .instrument(span),
+        );
     }
 
     fn spawn_resync(&mut self, game: Arc<str>, from: u64) {
@@ -387,11 +399,13 @@ impl Loop<'_> {
 
     fn on_work(&mut self, work: Work) {
         match work {
-            Work::Flag(report) => {
+            Work::Flag(report, deadline) => {
                 let c = &self.svc.counters;
                 let outcome = match &report.answer {
                     FlagAnswer::Recorded { duplicate: false } => {
                         bump(&c.flags_recorded);
+                        let late = self.now().0.saturating_sub(deadline.0).max(0);
+                        metrics::histogram!(names::FLAG_DELAY_SECONDS).record(late as f64 / 1000.0);
                         "recorded"
                     }
                     FlagAnswer::Recorded { duplicate: true } => {
@@ -409,7 +423,7 @@ impl Loop<'_> {
                         "unavailable"
                     }
                 };
-                metrics::counter!("weiqi_clock_flags_total", "outcome" => outcome).increment(1);
+                metrics::counter!(names::CLOCK_FLAGS, names::labels::OUTCOME => outcome).increment(1);
                 for recorded in report.tail {
                     self.on_recorded(recorded);
                 }

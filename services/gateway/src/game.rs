@@ -92,15 +92,12 @@ impl GameGateway {
         let span = tracing::info_span!("gateway.command", game = %game_id, request = %request_id);
         async {
             let headers = (self.trace)();
-            let result = self.game.execute(&request, &headers).await;
-            let code = match &result {
-                Ok(_) => "ok".to_string(),
-                Err(e) => e.code().to_string(),
-            };
-            weiqi_telemetry::metrics::counter!(weiqi_telemetry::names::GRPC_REQUESTS,
-                weiqi_telemetry::names::labels::CODE => code)
-            .increment(1);
-            result.map(|a| convert::accepted_to_pb(game_id, &a, &request.actor)).map_err(|e| game_status(&e))
+            // Counted and timed per method by the server's layer (`weiqi_edge::grpc_telemetry`).
+            self.game
+                .execute(&request, &headers)
+                .await
+                .map(|a| convert::accepted_to_pb(game_id, &a, &request.actor))
+                .map_err(|e| game_status(&e))
         }
         .instrument(span)
         .await

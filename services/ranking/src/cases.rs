@@ -142,6 +142,7 @@ impl<L: EventLog> CertificationDesk<L> {
             states.into_iter().filter_map(|(id, (state, version))| Some((id, record_of(&state, version)?))).collect();
         let count = records.len();
         *self.index() = records;
+        self.report_states();
         Ok(count)
     }
 
@@ -162,6 +163,27 @@ impl<L: EventLog> CertificationDesk<L> {
     /// `no_such_case`.
     pub fn require(&self, case: &CaseId) -> Result<CaseRecord, RankingError> {
         self.record(case).ok_or_else(|| RankingRejection::NoSuchCase(case.clone()).into())
+    }
+
+    /// Sets the `weiqi_cases{state}` gauges from the index.
+    pub fn report_states(&self) {
+        use weiqi_rating::CaseStatus as S;
+        let mut counts = [0u64; 6];
+        for r in self.index().values() {
+            counts[match r.case.status {
+                S::Open => 0,
+                S::AwaitingConfirmation => 1,
+                S::Approved => 2,
+                S::Rejected => 3,
+                S::Issued => 4,
+                S::Revoked => 5,
+            }] += 1;
+        }
+        let states = ["open", "awaiting_confirmation", "approved", "rejected", "issued", "revoked"];
+        for (state, n) in states.into_iter().zip(counts) {
+            weiqi_telemetry::metrics::gauge!(weiqi_telemetry::names::CASES, weiqi_telemetry::names::labels::STATE => state)
+                .set(n as f64);
+        }
     }
 
     /// The ids of every case.
@@ -212,6 +234,7 @@ impl<L: EventLog> CertificationDesk<L> {
             self.runner.read(&case.0, record_of).await.map_err(|e| RankingError::from_run(e, bad_case_id(case)))?;
         if let Some(r) = &record {
             self.index().insert(case.clone(), r.clone());
+            self.report_states();
         }
         Ok(record)
     }

@@ -158,6 +158,19 @@ impl<L: EventLog> RatingLedger<L> {
         command: RatingCommand,
         game_position: Option<u64>,
     ) -> Result<Vec<RatingEvent>, RankingError> {
+        let started = std::time::Instant::now();
+        let out = self.record_timed(registry, command, game_position).await;
+        weiqi_telemetry::metrics::histogram!(weiqi_telemetry::names::RATING_SECONDS)
+            .record(started.elapsed().as_secs_f64());
+        out
+    }
+
+    async fn record_timed(
+        &self,
+        registry: &PlayerRegistry<L>,
+        command: RatingCommand,
+        game_position: Option<u64>,
+    ) -> Result<Vec<RatingEvent>, RankingError> {
         let mut st = self.fan_out.lock().await;
         // Entries before this one reach the players' logs first.
         self.catch_up(&mut st, registry, &[]).await?;

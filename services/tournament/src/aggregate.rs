@@ -214,6 +214,21 @@ impl TournamentAggregate {
     }
 }
 
+impl TournamentCommand {
+    /// The command's name in snake case (`pair_round`, `record_result`): a closed set, for metrics.
+    #[must_use]
+    pub fn name(&self) -> &'static str {
+        match self {
+            TournamentCommand::Create { .. } => "create",
+            TournamentCommand::Register { .. } => "register",
+            TournamentCommand::PairRound { .. } => "pair_round",
+            TournamentCommand::Publish => "publish",
+            TournamentCommand::ImportOpenGotha { .. } => "import_opengotha",
+            TournamentCommand::Core(c) => c.name(),
+        }
+    }
+}
+
 /// What the service is asked to do.
 #[derive(Clone, Debug, PartialEq)]
 pub enum TournamentCommand {

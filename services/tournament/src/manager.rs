@@ -36,6 +36,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use futures::{FutureExt, StreamExt};
+use tracing::Instrument;
 use weiqi_eventlog::{AggregateId, AggregateKind, EventLog, Follower, Position, RecordedEvent};
 use weiqi_game::client::GameClient;
 use weiqi_game::domain::{
@@ -222,7 +223,11 @@ impl<L: EventLog + Clone + 'static, M: ReadModel + 'static> ProcessManager<L, M>
             let r = item.map_err(|e| e.to_string())?;
             known.insert(r.aggregate_id.as_str().to_string());
             if r.position >= checkpoint {
-                self.act(&r).await;
+                // What the manager does continues the trace of the command that appended the event.
+                let span =
+                    tracing::info_span!("tournament.manager", tournament = %r.aggregate_id, event = %r.event_type);
+                weiqi_telemetry::set_parent(&span, &weiqi_eventlog::trace_of(&r.headers));
+                self.act(&r).instrument(span).await;
                 self.save_checkpoint("tournaments", r.position.next()).await;
             }
             follower.at(r.position);
@@ -299,7 +304,7 @@ impl<L: EventLog + Clone + 'static, M: ReadModel + 'static> ProcessManager<L, M>
             command: GameCommand::Create { setup: Box::new(req.setup), nigiri_secret: [0; 32] },
         };
         loop {
-            match self.games.execute(&request, &[]).await {
+            match self.games.execute(&request, &weiqi_telemetry::inject_current()).await {
                 Ok(_) => return,
                 Err(GameError::Unavailable(why)) => {
                     tracing::warn!(game = %gid, %why, "game service unavailable; retrying")
@@ -370,7 +375,9 @@ impl<L: EventLog + Clone + 'static, M: ReadModel + 'static> ProcessManager<L, M>
             actor: Actor::Organiser("tournament-service".into()),
             command: GameCommand::Adjudicate { outcome, note: "decided by the tournament".into() },
         };
-        while let Err(GameError::Unavailable(_)) = self.games.execute(&request, &[]).await {
+        while let Err(GameError::Unavailable(_)) =
+            self.games.execute(&request, &weiqi_telemetry::inject_current()).await
+        {
             tokio::time::sleep(self.config.retry_after).await;
         }
     }
@@ -466,7 +473,9 @@ impl<L: EventLog + Clone + 'static, M: ReadModel + 'static> ProcessManager<L, M>
             };
             let Some(item) = item else { return Err("the game log stream ended".into()) };
             let r = item.map_err(|e| e.to_string())?;
-            self.on_game_event(&r).await;
+            let span = tracing::info_span!("tournament.game_event", game = %r.aggregate_id, event = %r.event_type);
+            weiqi_telemetry::set_parent(&span, &weiqi_eventlog::trace_of(&r.headers));
+            self.on_game_event(&r).instrument(span).await;
             follower.at(r.position);
             unsaved = Some(r.position.next());
             count += 1;

@@ -15,6 +15,7 @@ use weiqi_aggregate::{
 };
 use weiqi_eventlog::{AggregateKind, EventLog, NewEvent, RecordedEvent};
 use weiqi_game::domain::Actor;
+use weiqi_pairing::command::Command;
 use weiqi_pairing::ids::Millis;
 
 use crate::aggregate::{Event, ServiceRejection, TournamentAggregate, TournamentCommand, decide_events};
@@ -208,8 +209,28 @@ impl<L: EventLog> TournamentService<L> {
         actor: &Actor,
         command: &TournamentCommand,
     ) -> Result<Accepted, ServiceError> {
+        use weiqi_telemetry::{metrics, names, names::labels};
         check_tournament_id(tournament_id).map_err(|e| ServiceError::bad("bad_tournament_id", e.to_string()))?;
-        Ok(self.runner.execute(Request::new(tournament_id, command_id, actor, command)).await?)
+        let started = std::time::Instant::now();
+        let result = self.runner.execute(Request::new(tournament_id, command_id, actor, command)).await;
+        let name = command.name();
+        let outcome = match &result {
+            Ok(a) if a.duplicate => "duplicate",
+            Ok(_) => "accepted",
+            Err(RunError::Unavailable(_)) => "unavailable",
+            Err(_) => "rejected",
+        };
+        let seconds = started.elapsed().as_secs_f64();
+        metrics::counter!(names::COMMANDS, labels::COMMAND => name, labels::OUTCOME => outcome).increment(1);
+        metrics::histogram!(names::COMMAND_SECONDS, labels::COMMAND => name).record(seconds);
+        if matches!(command, TournamentCommand::PairRound { .. } | TournamentCommand::Core(Command::PairRound))
+            && outcome == "accepted"
+        {
+            // The pairing core runs inside the decision: the command's time is the round's pairing
+            // (load, pair, append).
+            metrics::histogram!(names::PAIRING_SECONDS).record(seconds);
+        }
+        Ok(result?)
     }
 
     /// The pairing `PairRound` would make now, as the round's pairings, without appending anything

@@ -4,12 +4,26 @@
 //! * Readiness follows the event log: nats-server killed, `/readyz` answers 503 within seconds
 //!   (naming the event log) while `/healthz` still says the process lives; nats-server back on the
 //!   same port and store, `/readyz` answers 200 again.
+//! * Traces tell the story: with the gateway, the game, clock, tournament and ranking services as
+//!   separate processes on NATS exporting to a fake OTLP collector, one move is one trace (the
+//!   gateway's gRPC server span, the bus message sent and received, the game command, the JetStream
+//!   append), and a flag is one complete trace started by the clock service; no span's parent is
+//!   missing.
+//! * Every one of those processes serves its metrics with their HELP text: the gateway's requests by
+//!   method and code and their latency, the game service's commands and appends, the clock's running
+//!   clocks, flags and flag delay, the followers' lag in the tournament and ranking services, the
+//!   ranking service's cases by state and the time it took to rate the game.
+
+mod common;
 
 use std::io::{Read, Write};
 use std::path::Path;
+use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use weiqi_browser::Server;
+use weiqi_proto::v1 as pb;
+use weiqi_testkit::otlp::{Collector, Span, SpanKind, hex};
 
 const WEIQI: &str = env!("CARGO_BIN_EXE_weiqi");
 
@@ -68,4 +82,262 @@ fn readiness_turns_503_when_nats_stops_and_200_when_it_returns() {
     let (took, _) = wait_ready(&server.base, 200, Duration::from_secs(60));
     println!("/readyz answered 200 {:.1} s after nats-server came back", took.as_secs_f64());
     server.kill();
+}
+
+/// A `weiqi serve` process, killed when dropped.
+struct Serve(Child);
+
+impl Drop for Serve {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+/// `weiqi serve <service>` on `nats`, exporting spans to `collector` every 100 ms; its HTTP base.
+fn serve(service: &str, nats: &str, data: &Path, collector: &str, extra: &[&str]) -> (Serve, String) {
+    let http = format!("127.0.0.1:{}", free_port());
+    let log = std::fs::File::create(data.join(format!("{service}.log"))).unwrap();
+    let child = Command::new(WEIQI)
+        .args(["serve", service, "--nats", nats, "--http", &http])
+        .arg("--data-dir")
+        .arg(data)
+        .args(extra)
+        .env("OTEL_EXPORTER_OTLP_ENDPOINT", format!("http://{collector}"))
+        .env("OTEL_BSP_SCHEDULE_DELAY", "100")
+        .env("RUST_LOG", "warn")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(log)
+        .spawn()
+        .unwrap();
+    (Serve(child), format!("http://{http}"))
+}
+
+/// The spans of one trace, and a check that every span but the root has its parent in it.
+fn trace(spans: &[(String, Span)], trace_id: &[u8]) -> Vec<(String, Span)> {
+    let trace: Vec<(String, Span)> = spans.iter().filter(|(_, s)| s.trace_id == trace_id).cloned().collect();
+    let ids: std::collections::HashSet<&[u8]> = trace.iter().map(|(_, s)| s.span_id.as_slice()).collect();
+    let roots: Vec<&str> =
+        trace.iter().filter(|(_, s)| s.parent_span_id.is_empty()).map(|(_, s)| s.name.as_str()).collect();
+    assert_eq!(roots.len(), 1, "one root in trace {}: {roots:?}", hex(trace_id));
+    for (service, s) in &trace {
+        assert!(
+            s.parent_span_id.is_empty() || ids.contains(s.parent_span_id.as_slice()),
+            "{service}'s span {} has a parent missing from trace {}",
+            s.name,
+            hex(trace_id)
+        );
+    }
+    trace
+}
+
+/// The names (service: span, kind) from `leaf` up to the root.
+fn path_to_root(trace: &[(String, Span)], leaf: &Span) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut at = Some(leaf.clone());
+    while let Some(s) = at {
+        let service = trace.iter().find(|(_, t)| t.span_id == s.span_id).map(|(n, _)| n.clone()).unwrap_or_default();
+        out.push(format!("{service}: {} ({:?})", s.name, SpanKind::try_from(s.kind).unwrap_or(SpanKind::Unspecified)));
+        at = trace
+            .iter()
+            .map(|(_, t)| t)
+            .find(|t| !s.parent_span_id.is_empty() && t.span_id == s.parent_span_id)
+            .cloned();
+    }
+    out
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_move_and_a_flag_are_each_one_trace_across_the_processes_and_every_service_reports_metrics() {
+    let Some(nats) = weiqi_testkit::nats_or_skip() else { return };
+    let (addr, collector) = Collector::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().to_path_buf();
+    let collector_addr = addr.to_string();
+    let grpc = format!("127.0.0.1:{}", free_port());
+    let (_game, game_http) = serve("game", &nats.url(), &data, &collector_addr, &[]);
+    let (_clock, clock_http) = serve("clock", &nats.url(), &data, &collector_addr, &[]);
+    let (_gateway, gateway_http) = serve("gateway", &nats.url(), &data, &collector_addr, &["--grpc", &grpc]);
+    let (_tournament, tournament_http) = serve("tournament", &nats.url(), &data, &collector_addr, &[]);
+    let (_ranking, ranking_http) = serve("ranking", &nats.url(), &data, &collector_addr, &[]);
+    for base in [&game_http, &clock_http, &gateway_http, &tournament_http, &ranking_http] {
+        wait_ready(base, 200, Duration::from_secs(60));
+    }
+    let token = |sub: &str, role: &str| -> String {
+        let out = Command::new(WEIQI)
+            .args(["token", "--sub", sub, "--role", role, "--event", "*"])
+            .arg("--data-dir")
+            .arg(&data)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).unwrap().trim().to_string()
+    };
+    let (organiser, alice) = (token("org", "organiser"), token("alice", "player"));
+    let mut games = pb::game_service_client::GameServiceClient::connect(format!("http://{grpc}")).await.unwrap();
+    let created = games
+        .create_game(common::bearer(
+            pb::CreateGameRequest {
+                request_id: "traced-game".into(),
+                size: 9,
+                rules: "chinese".into(),
+                first: Some(pb::PlayerRef { id: "alice".into(), ..Default::default() }),
+                second: Some(pb::PlayerRef { id: "bob".into(), ..Default::default() }),
+                color_method: pb::game_created::ColorMethod::Fixed as i32,
+                // Two seconds each: White's runs out after Black's first move.
+                time_control: Some(pb::TimeControl {
+                    system: Some(pb::time_control::System::Absolute(pb::time_control::Absolute { main_ms: 2_000 })),
+                    ..Default::default()
+                }),
+                start: true,
+                rated: true,
+                ..Default::default()
+            },
+            &organiser,
+        ))
+        .await
+        .unwrap()
+        .into_inner();
+    let game = created.game_id;
+    games
+        .play_move(common::bearer(
+            pb::PlayMoveRequest {
+                game_id: game.clone(),
+                request_id: "traced-move".into(),
+                point: Some(pb::Point { x: 4, y: 4 }),
+                expected_move_number: 1,
+                lag: None,
+            },
+            &alice,
+        ))
+        .await
+        .unwrap();
+
+    // Wait for both stories to arrive: the move's server span and the clock's flag.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let (spans, moved, flagged) = loop {
+        let spans = collector.spans();
+        let find = |service: &str, name: &str| {
+            spans.iter().find(|(s, span)| s == service && span.name == name).map(|(_, span)| span.clone())
+        };
+        let moved = find("weiqi-gateway", "weiqi.v1.GameService/PlayMove");
+        let flagged = find("weiqi-clock", "clock.flag");
+        // The flag's trace is complete once the game service's append of TimeExpired has arrived.
+        let appended = |t: &Option<Span>| {
+            t.as_ref().is_some_and(|t| {
+                spans
+                    .iter()
+                    .any(|(s, span)| s == "weiqi-game" && span.trace_id == t.trace_id && span.name == "game append")
+            })
+        };
+        if appended(&moved) && appended(&flagged) {
+            break (spans, moved.unwrap(), flagged.unwrap());
+        }
+        assert!(
+            Instant::now() < deadline,
+            "both traces never arrived (move {:?}, flag {:?}); spans: {:?}",
+            moved.map(|m| m.name),
+            flagged.map(|f| f.name),
+            spans.iter().map(|(s, span)| format!("{s}: {}", span.name)).collect::<Vec<_>>()
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    };
+    let expect = |trace: &[(String, Span)], root: &str, chain: &[&str]| {
+        let append = trace.iter().find(|(s, span)| s == "weiqi-game" && span.name == "game append").unwrap();
+        let path = path_to_root(trace, &append.1);
+        println!("{}", path.join("\n  <- "));
+        assert_eq!(path.last().map(String::as_str), Some(root), "{path:#?}");
+        for step in chain {
+            assert!(path.iter().any(|p| p == step), "{step} missing from {path:#?}");
+        }
+    };
+    let move_trace = trace(&spans, &moved.trace_id);
+    assert!(moved.parent_span_id.is_empty(), "the gateway's server span starts the move's trace");
+    expect(
+        &move_trace,
+        "weiqi-gateway: weiqi.v1.GameService/PlayMove (Server)",
+        &[
+            "weiqi-gateway: gateway.command (Internal)",
+            "weiqi-gateway: games send (Producer)",
+            "weiqi-game: games receive (Consumer)",
+            "weiqi-game: game.command (Internal)",
+            "weiqi-game: game append (Producer)",
+        ],
+    );
+    let flag_trace = trace(&spans, &flagged.trace_id);
+    assert!(flagged.parent_span_id.is_empty(), "a flag starts a trace of its own");
+    expect(
+        &flag_trace,
+        "weiqi-clock: clock.flag (Internal)",
+        &[
+            "weiqi-clock: games send (Producer)",
+            "weiqi-game: games receive (Consumer)",
+            "weiqi-game: game.command (Internal)",
+            "weiqi-game: game append (Producer)",
+        ],
+    );
+
+    // Each process's metrics, with their HELP text (the ranking service rates the game once it has
+    // ended on time; the readiness gauges refresh every 5 s).
+    let expected: [(&str, &[&str]); 5] = [
+        (
+            &gateway_http,
+            &[
+                r#"weiqi_grpc_requests_total{method="weiqi.v1.GameService/PlayMove",code="ok"} 1"#,
+                r#"weiqi_grpc_request_seconds_count{method="weiqi.v1.GameService/PlayMove",code="ok"} 1"#,
+                "# HELP weiqi_grpc_request_seconds",
+                r#"weiqi_ready{check="all"} 1"#,
+            ],
+        ),
+        (
+            &game_http,
+            &[
+                r#"weiqi_commands_total{command="play",outcome="accepted"} 1"#,
+                "# HELP weiqi_append_seconds",
+                "# TYPE weiqi_append_seconds histogram",
+            ],
+        ),
+        (
+            &clock_http,
+            &[
+                r#"weiqi_clock_flags_total{outcome="recorded"} 1"#,
+                "weiqi_flag_delay_seconds_count 1",
+                "# HELP weiqi_running_clocks",
+                r#"weiqi_follower_lag_appends{follower="clock"}"#,
+            ],
+        ),
+        (
+            &tournament_http,
+            &[
+                r#"weiqi_follower_lag_appends{follower="tournament_projector"}"#,
+                r#"weiqi_follower_lag_appends{follower="tournament_manager_games"}"#,
+                "# HELP weiqi_follower_lag_appends",
+            ],
+        ),
+        (
+            &ranking_http,
+            &[
+                r#"weiqi_cases{state="open"} 0"#,
+                "# HELP weiqi_rating_recompute_seconds",
+                r#"weiqi_follower_lag_appends{follower="ranking_games"}"#,
+            ],
+        ),
+    ];
+    for (base, lines) in expected {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            let text = get(base, "/metrics").1;
+            let missing: Vec<&&str> = lines.iter().filter(|l| !text.contains(**l)).collect();
+            if missing.is_empty() {
+                break;
+            }
+            assert!(Instant::now() < deadline, "{base}/metrics lacks {missing:?}:\n{text}");
+            tokio::time::sleep(Duration::from_millis(500)).await;
+        }
+    }
 }

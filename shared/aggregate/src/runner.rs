@@ -412,8 +412,12 @@ impl<A: Aggregate, L: EventLog> Runner<A, L> {
                 Err(AppendError::CommandIdReused { original }) => {
                     return Err(RunError::RequestIdReused { other: Some(original.as_str().to_string()) });
                 }
-                Err(AppendError::Invalid(e)) => return Err(RunError::TooLarge(e.to_string())),
+                Err(AppendError::Invalid(e)) => {
+                    counter!(names::APPEND_ERRORS, labels::LOG => A::NAME).increment(1);
+                    return Err(RunError::TooLarge(e.to_string()));
+                }
                 Err(AppendError::Unavailable(e)) => {
+                    counter!(names::APPEND_ERRORS, labels::LOG => A::NAME).increment(1);
                     // The outcome is unknown: forget the cached state so the next command re-reads it.
                     *slot = Slot::new();
                     return Err(RunError::Unavailable(e.to_string()));

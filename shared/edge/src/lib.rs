@@ -6,6 +6,7 @@
 //! * [`status`]: domain rejections become `InvalidArgument` / `FailedPrecondition` / `NotFound` /
 //!   `PermissionDenied` / `AlreadyExists` with the typed reason (`weiqi.v1.Rejection`) in the status
 //!   details; infrastructure faults become `Unavailable`.
+//! * [`grpc_telemetry`]: every gRPC call a `server` span and counted, timed metrics.
 //! * [`serve`]: gRPC with gRPC-web (HTTP/1.1 accepted, `TCP_NODELAY`), the HTTP side, binding.
 //! * [`ready`]: readiness (`/readyz`): the event log answers, the followers run and have caught up,
 //!   and the process's own checks (Redis) pass; with the `weiqi_ready` and follower-lag gauges.
@@ -16,6 +17,7 @@
 //! * A rejection's status always carries the typed rejection in its details.
 
 pub mod auth;
+pub mod grpc_telemetry;
 pub mod read_your_writes;
 pub mod ready;
 pub mod serve;

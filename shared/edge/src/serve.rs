@@ -23,6 +23,8 @@ pub async fn serve_grpc(
     Server::builder()
         .accept_http1(true)
         .layer(tonic_web::GrpcWebLayer::new())
+        // Inside gRPC-web's translation: it sees gRPC, with `grpc-status` on errors answered at once.
+        .layer(crate::grpc_telemetry::GrpcTelemetryLayer)
         .add_routes(routes.routes())
         .serve_with_incoming_shutdown(incoming, shutdown)
         .await

@@ -31,6 +31,14 @@ impl Headers {
         self.0.push((name.into(), value.into()));
     }
 
+    /// Sets `name` to `value`, replacing every header of that name (names compare
+    /// case-insensitively).
+    pub fn set(&mut self, name: impl Into<String>, value: impl Into<String>) {
+        let name = name.into();
+        self.0.retain(|(n, _)| !n.eq_ignore_ascii_case(&name));
+        self.0.push((name, value.into()));
+    }
+
     /// The first value of `name` (names compare case-insensitively).
     pub fn get(&self, name: &str) -> Option<&str> {
         self.0.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())

@@ -91,6 +91,7 @@ mod subjects;
 pub use aggregate::{AggregateId, AggregateKind, CommandId, InvalidName, MAX_BATCH_EVENTS, MAX_NAME_LEN, Position};
 pub use bus::{
     AnyBus, Bus, BusError, BusMessage, InvalidBusName, LocalBus, NatsBus, Published, Request, Requests, Subscription,
+    trace_of,
 };
 pub use embedded::{EmbeddedConfig, EmbeddedLog};
 pub use error::{AppendError, BoxError, Corrupt, InvalidAppend, LogError};

@@ -127,9 +127,43 @@ impl EventLog for AnyEventLog {
         command: &CommandId,
         events: &[NewEvent],
     ) -> Result<AppendOutcome, AppendError> {
+        use tracing::Instrument;
+        // A traced command's append is a span of its own: a JetStream publish (`producer`), or a
+        // write to the embedded file (`client`). Untraced appends (imports, restores) make none.
+        let traced = weiqi_telemetry::current_trace_id().is_some();
         match self {
-            Self::JetStream(log) => log.append(kind, id, expected, command, events).await,
-            Self::Embedded(log) => log.append(kind, id, expected, command, events).await,
+            Self::JetStream(log) => {
+                let span = if traced {
+                    tracing::info_span!(
+                        "eventlog.append",
+                        otel.kind = "producer",
+                        otel.name = %format!("{kind} append"),
+                        messaging.system = "nats",
+                        messaging.operation = "publish",
+                        messaging.destination.name = %kind,
+                        weiqi.events = events.len(),
+                        weiqi.expected_sequence = expected,
+                    )
+                } else {
+                    tracing::Span::none()
+                };
+                log.append(kind, id, expected, command, events).instrument(span).await
+            }
+            Self::Embedded(log) => {
+                let span = if traced {
+                    tracing::info_span!(
+                        "eventlog.append",
+                        otel.kind = "client",
+                        otel.name = %format!("{kind} append"),
+                        db.system = "redb",
+                        weiqi.events = events.len(),
+                        weiqi.expected_sequence = expected,
+                    )
+                } else {
+                    tracing::Span::none()
+                };
+                log.append(kind, id, expected, command, events).instrument(span).await
+            }
         }
     }
 

@@ -107,3 +107,26 @@ pub enum Command {
         reason: Correction,
     },
 }
+
+impl Command {
+    /// The command's name in snake case (`record_result`): a closed set, for metrics and logs.
+    #[must_use]
+    pub fn name(&self) -> &'static str {
+        match self {
+            Command::Create { .. } => "create",
+            Command::Register { .. } => "register",
+            Command::RegisterTeam { .. } => "register_team",
+            Command::Start => "start",
+            Command::ForbidPair { .. } => "forbid_pair",
+            Command::FixPairing { .. } => "fix_pairing",
+            Command::GrantBye { .. } => "grant_bye",
+            Command::SubmitLineUp { .. } => "submit_line_up",
+            Command::PairRound => "pair_round",
+            Command::RecordResult { .. } => "record_result",
+            Command::ClaimNoShow { .. } => "claim_no_show",
+            Command::IssueWarning { .. } => "issue_warning",
+            Command::Withdraw { .. } => "withdraw",
+            Command::CorrectResult { .. } => "correct_result",
+        }
+    }
+}

@@ -12,7 +12,7 @@ pub const COMMANDS: &str = "weiqi_commands_total";
 /// [`labels::REASON`] (the rejection enum's variant, e.g. `superko`, `not_your_turn`).
 pub const REJECTIONS: &str = "weiqi_rejections_total";
 /// Histogram (seconds): time to append a batch of events to the log, labelled by
-/// [`labels::LOG`] (`jetstream` or `embedded`).
+/// [`labels::LOG`] (the aggregate: `game`, `tournament`, …).
 pub const APPEND_SECONDS: &str = "weiqi_append_seconds";
 /// Gauge: games currently in play (started and not ended) known to this process.
 pub const ACTIVE_GAMES: &str = "weiqi_active_games";
@@ -56,6 +56,9 @@ pub const CASES: &str = "weiqi_cases";
 pub const RATING_SECONDS: &str = "weiqi_rating_recompute_seconds";
 /// Gauge: game clocks running (a deadline armed) in the clock service.
 pub const RUNNING_CLOCKS: &str = "weiqi_running_clocks";
+/// Counter: flags the clock service sent, by [`labels::OUTCOME`] (`recorded`, `duplicate`,
+/// `refused`, `unavailable`).
+pub const CLOCK_FLAGS: &str = "weiqi_clock_flags_total";
 /// Histogram (seconds): from a clock's deadline to the append of its `TimeExpired`.
 pub const FLAG_DELAY_SECONDS: &str = "weiqi_flag_delay_seconds";
 /// Counter: requests refused by a rate limit (`ResourceExhausted`, HTTP 429), labelled by
@@ -85,6 +88,7 @@ pub const ALL: &[&str] = &[
     RUNNING_CLOCKS,
     FLAG_DELAY_SECONDS,
     RATE_LIMITED,
+    CLOCK_FLAGS,
 ];
 
 /// Label keys used with the standard metrics.
@@ -95,9 +99,10 @@ pub mod labels {
     pub const OUTCOME: &str = "outcome";
     /// A rejection reason in snake case: `occupied`, `suicide`, `superko`, `not_your_turn`, ...
     pub const REASON: &str = "reason";
-    /// Which event log implementation: `jetstream` or `embedded`.
+    /// Which aggregate's log the append went to: `game`, `tournament`, `player`, `ledger`, `case`,
+    /// `account`, … (the aggregate runner's name for it).
     pub const LOG: &str = "log";
-    /// A gRPC method name, e.g. `Play`.
+    /// A gRPC method, `<package.Service>/<Method>` (`weiqi.v1.GameService/PlayMove`), or `other`.
     pub const METHOD: &str = "method";
     /// A gRPC status code in snake case: `ok`, `invalid_argument`, `unavailable`, ...
     pub const CODE: &str = "code";

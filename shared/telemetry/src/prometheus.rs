@@ -84,6 +84,7 @@ pub fn describe_metrics() {
     describe_gauge!(CASES, Unit::Count, "Certification cases by state.");
     describe_histogram!(RATING_SECONDS, Unit::Seconds, "Time to recompute ratings (a game, a period, a tournament).");
     describe_gauge!(RUNNING_CLOCKS, Unit::Count, "Game clocks running in the clock service.");
+    describe_counter!(CLOCK_FLAGS, Unit::Count, "Flags the clock service sent, by outcome.");
     describe_histogram!(FLAG_DELAY_SECONDS, Unit::Seconds, "From a clock's deadline to the append of its TimeExpired.");
     describe_counter!(RATE_LIMITED, Unit::Count, "Requests refused by a rate limit, by limit.");
 }

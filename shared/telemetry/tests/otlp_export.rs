@@ -2,17 +2,11 @@
 //! `#[ignore]`d child test selected), so the `OTEL_*` variables are set per process instead of
 //! mutated in a shared one. The export case sends real gRPC to a fake collector run here.
 
-use std::future::Future;
 use std::net::SocketAddr;
-use std::pin::Pin;
 use std::process::Command;
-use std::sync::{Arc, Mutex};
 
-use opentelemetry_proto::tonic::collector::trace::v1::trace_service_server::{TraceService, TraceServiceServer};
-use opentelemetry_proto::tonic::collector::trace::v1::{ExportTraceServiceRequest, ExportTraceServiceResponse};
-use opentelemetry_proto::tonic::common::v1::any_value::Value;
-use opentelemetry_proto::tonic::trace::v1::Span;
 use weiqi_telemetry::TelemetryError;
+use weiqi_testkit::otlp::{Collector, hex};
 
 /// The remote parent the child continues, as if received in a NATS message.
 const TRACE_ID: &str = "4bf92f3577b34da6a3ce929d0e0e4736";
@@ -85,54 +79,8 @@ fn child_with_https_endpoint() {
 
 // ---- export on ----
 
-/// A fake OTLP/gRPC collector: keeps every span it receives, with its resource's service.name.
-#[derive(Clone, Default)]
-struct Collector {
-    spans: Arc<Mutex<Vec<(String, Span)>>>,
-}
-
-impl TraceService for Collector {
-    fn export<'a, 'b>(
-        &'a self,
-        request: tonic::Request<ExportTraceServiceRequest>,
-    ) -> Pin<Box<dyn Future<Output = Result<tonic::Response<ExportTraceServiceResponse>, tonic::Status>> + Send + 'b>>
-    where
-        'a: 'b,
-        Self: 'b,
-    {
-        Box::pin(async move {
-            let mut spans = self.spans.lock().unwrap();
-            for resource_spans in request.into_inner().resource_spans {
-                let service = resource_spans
-                    .resource
-                    .iter()
-                    .flat_map(|r| &r.attributes)
-                    .find(|kv| kv.key == "service.name")
-                    .and_then(|kv| match kv.value.as_ref()?.value.as_ref()? {
-                        Value::StringValue(s) => Some(s.clone()),
-                        _ => None,
-                    })
-                    .unwrap_or_default();
-                for scope_spans in resource_spans.scope_spans {
-                    spans.extend(scope_spans.spans.into_iter().map(|s| (service.clone(), s)));
-                }
-            }
-            Ok(tonic::Response::new(ExportTraceServiceResponse { partial_success: None }))
-        })
-    }
-}
-
 async fn start_collector() -> (SocketAddr, Collector) {
-    let collector = Collector::default();
-    let incoming = tonic::transport::server::TcpIncoming::bind("127.0.0.1:0".parse().unwrap()).expect("bind collector");
-    let addr = incoming.local_addr().expect("collector address");
-    let service = TraceServiceServer::new(collector.clone());
-    tokio::spawn(tonic::transport::Server::builder().add_service(service).serve_with_incoming(incoming));
-    (addr, collector)
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+    Collector::start().await
 }
 
 /// Runs the exporting child against a fresh collector, with a schemeless endpoint (which must
@@ -153,7 +101,7 @@ async fn export_through_child(runtime: &str) {
     .await
     .unwrap();
 
-    let spans = collector.spans.lock().unwrap().clone();
+    let spans = collector.spans();
     let find = |name: &str| {
         spans.iter().find(|(_, s)| s.name == name).unwrap_or_else(|| panic!("span {name} not exported; got {spans:?}"))
     };

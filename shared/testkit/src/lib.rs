@@ -47,6 +47,7 @@
 
 mod external;
 mod nats;
+pub mod otlp;
 mod process;
 mod redis;
 

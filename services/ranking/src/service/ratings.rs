@@ -195,7 +195,10 @@ impl RankingService {
             while let Some(item) = stream.next().await {
                 match item {
                     Ok(r) if r.event_type == GAME_ENDED => {
-                        if let Err(e) = self.on_game_ended(&r).await {
+                        // Rating a game continues the trace of the command that ended it.
+                        let span = tracing::info_span!("ranking.rate_game", game = %r.aggregate_id);
+                        weiqi_telemetry::set_parent(&span, &weiqi_eventlog::trace_of(&r.headers));
+                        if let Err(e) = tracing::Instrument::instrument(self.on_game_ended(&r), span).await {
                             tracing::warn!(error = %e, game = %r.aggregate_id, "ranking: rating a game failed, resuming");
                             tokio::time::sleep(backoff).await;
                             break;

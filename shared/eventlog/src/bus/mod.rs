@@ -265,3 +265,18 @@ impl Bus for AnyBus {
         }
     }
 }
+
+/// The trace context a message or an event carries, as pairs for `weiqi_telemetry::set_parent`.
+pub fn trace_of(headers: &Headers) -> Vec<(String, String)> {
+    [crate::TRACEPARENT, crate::TRACESTATE]
+        .into_iter()
+        .filter_map(|name| headers.get(name).map(|v| (name.to_string(), v.to_string())))
+        .collect()
+}
+
+/// Replaces the trace context `headers` carry with the current span's (when it is traced).
+pub(crate) fn retrace(headers: &mut Headers) {
+    for (name, value) in weiqi_telemetry::inject_current() {
+        headers.set(name, value);
+    }
+}
