@@ -93,9 +93,26 @@ pub struct UpArgs {
     /// Do not print the quick start.
     #[arg(long)]
     pub quiet: bool,
-    /// The web is served over TLS (directly or behind a proxy): mark its cookies `Secure`.
+    /// The web is served over TLS (directly or behind a proxy): mark its cookies `Secure`. Implied
+    /// by --tls-cert.
     #[arg(long, env = "WEIQI_SECURE_COOKIES")]
     pub secure_cookies: bool,
+    /// Serve gRPC and HTTP over TLS with this certificate chain (PEM, leaf first); with --tls-key.
+    #[arg(long, env = "WEIQI_TLS_CERT", requires = "tls_key")]
+    pub tls_cert: Option<PathBuf>,
+    /// The private key of --tls-cert (PEM: PKCS#8, PKCS#1 or SEC1).
+    #[arg(long, env = "WEIQI_TLS_KEY", requires = "tls_cert")]
+    pub tls_key: Option<PathBuf>,
+    /// gRPC requests a second one token may make (bursts of twice that); 0: no limit.
+    #[arg(long, default_value_t = 50, env = "WEIQI_RATE_PER_TOKEN")]
+    pub rate_per_token: u32,
+    /// gRPC requests a second one address may make (bursts of twice that); 0: no limit. Behind a
+    /// proxy every caller has the proxy's address: raise it, or limit at the proxy.
+    #[arg(long, default_value_t = 500, env = "WEIQI_RATE_PER_ADDRESS")]
+    pub rate_per_address: u32,
+    /// gRPC calls (streams: Watch, WatchClock, MyGames) one token may hold open at once; 0: no limit.
+    #[arg(long, default_value_t = 32, env = "WEIQI_OPEN_PER_TOKEN")]
+    pub open_per_token: u32,
     /// Which services run besides the game service and the gateway (default: all of them). The
     /// end-to-end benchmark runs `--services none` to measure the move path alone.
     #[arg(long, value_delimiter = ',', default_value = "clock,tournament,ranking")]

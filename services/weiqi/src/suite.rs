@@ -410,8 +410,17 @@ pub async fn up(args: UpArgs) -> Result<ExitCode> {
     }
 }
 
+/// Stops at start on a certificate the servers would refuse.
+async fn check_tls(args: &UpArgs) -> Result<()> {
+    if let Some(tls) = &edge_config(args).tls {
+        weiqi_edge::serve::check_tls(tls).await.context("--tls-cert and --tls-key")?;
+    }
+    Ok(())
+}
+
 async fn run_up(args: UpArgs, shutdown: Shutdown) -> Result<ExitCode> {
     let _telemetry = weiqi_telemetry::init("weiqi")?;
+    check_tls(&args).await?;
     let backbone = Backbone::open(&args).await?;
     let auth = authority(&args.data_dir)?;
     let game = Arc::new(GameService::new(backbone.log.clone()));
@@ -442,21 +451,26 @@ async fn run_up(args: UpArgs, shutdown: Shutdown) -> Result<ExitCode> {
     let ready = readiness(&backbone, args.redis.as_deref())?;
     let grpc = weiqi_gateway::server::bind(args.grpc).await?;
     let http = weiqi_gateway::server::bind(args.http).await?;
-    let web =
-        web(&backbone, &auth, &client, (&ranking, &rank_model), (&tournaments, &model), args.secure_cookies).await?;
+    let web = web(
+        &backbone,
+        &auth,
+        &client,
+        (&ranking, &rank_model),
+        (&tournaments, &model),
+        args.secure_cookies || args.tls_cert.is_some(),
+    )
+    .await?;
     let routes = gateway_routes(&backbone, &auth, client, tournaments, model, ranking, rank_model).await;
     print_web(&args, &web);
     if !args.quiet {
         print_quick_start(&args, &auth, backbone.backend);
     }
-    let grpc_task = tokio::spawn(weiqi_gateway::server::serve_grpc(routes, grpc, shutdown.signalled()));
-    let http_task = tokio::spawn(weiqi_gateway::server::serve_http(
-        http_routes(&backbone, &auth, &web, &ready),
-        http,
-        shutdown.signalled(),
-    ));
-    grpc_task.await?.context("gRPC server")?;
-    http_task.await?.context("HTTP server")?;
+    let edge = edge_config(&args);
+    // Either server failing (a certificate refused, say) stops the process with its reason.
+    tokio::try_join!(
+        serve_grpc(routes, grpc, &edge, shutdown.signalled()),
+        serve_http(http_routes(&backbone, &auth, &web, &ready), http, &edge, shutdown.signalled()),
+    )?;
     eprintln!("weiqi: stopped");
     Ok(ExitCode::SUCCESS)
 }
@@ -477,13 +491,19 @@ pub async fn serve(service: Service, args: UpArgs) -> Result<ExitCode> {
 async fn run_serve(service: Service, args: UpArgs, shutdown: Shutdown) -> Result<ExitCode> {
     let shutdown_signal = || shutdown.signalled();
     let _telemetry = weiqi_telemetry::init(&format!("weiqi-{service:?}").to_lowercase())?;
+    check_tls(&args).await?;
     let backbone = Backbone::open(&args).await?;
     let remote_game = GameClient::Bus(backbone.bus.clone(), Duration::from_secs(10));
     let ready = readiness(&backbone, args.redis.as_deref())?;
     if !matches!(service, Service::Gateway) {
         // Every service answers /healthz, /readyz and /metrics on --http, for probes and Prometheus.
         let http = weiqi_gateway::server::bind(args.http).await?;
-        tokio::spawn(weiqi_gateway::server::serve_http(health_routes(&ready), http, shutdown_signal()));
+        let (edge, routes, stop) = (edge_config(&args), health_routes(&ready), shutdown_signal());
+        tokio::spawn(async move {
+            if let Err(e) = serve_http(routes, http, &edge, stop).await {
+                tracing::error!(error = %e, "the HTTP side stopped");
+            }
+        });
     }
     match service {
         Service::Game => {
@@ -539,18 +559,17 @@ async fn run_serve(service: Service, args: UpArgs, shutdown: Shutdown) -> Result
                 &remote_game,
                 (&ranking, &rank_model),
                 (&tournaments, &model),
-                args.secure_cookies,
+                args.secure_cookies || args.tls_cert.is_some(),
             )
             .await?;
             let routes = gateway_routes(&backbone, &auth, remote_game, tournaments, model, ranking, rank_model).await;
             eprintln!("weiqi: gateway on {} (gRPC, gRPC-web), HTTP on {}", args.grpc, args.http);
             print_web(&args, &web);
-            tokio::spawn(weiqi_gateway::server::serve_http(
-                http_routes(&backbone, &auth, &web, &ready),
-                http,
-                shutdown_signal(),
-            ));
-            weiqi_gateway::server::serve_grpc(routes, grpc, shutdown_signal()).await?;
+            let edge = edge_config(&args);
+            tokio::try_join!(
+                serve_grpc(routes, grpc, &edge, shutdown_signal()),
+                serve_http(http_routes(&backbone, &auth, &web, &ready), http, &edge, shutdown_signal()),
+            )?;
         }
     }
     Ok(ExitCode::SUCCESS)
@@ -569,10 +588,52 @@ pub const DEMO_ACCOUNTS: &[(&str, &[Role], &str)] = &[
     ("reviewer", &[Role::Reviewer], "rank certification reviewer"),
 ];
 
+/// Serves gRPC as `edge` says (TLS, limits).
+async fn serve_grpc(
+    routes: tonic::service::RoutesBuilder,
+    listener: tokio::net::TcpListener,
+    edge: &weiqi_edge::serve::EdgeConfig,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> Result<()> {
+    weiqi_edge::serve::serve_grpc_with(routes, listener, edge, shutdown).await.context("the gRPC server")
+}
+
+/// Serves the HTTP side, over TLS when `edge` has it.
+async fn serve_http(
+    router: axum::Router,
+    listener: tokio::net::TcpListener,
+    edge: &weiqi_edge::serve::EdgeConfig,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> Result<()> {
+    weiqi_edge::serve::serve_http_with(router, listener, edge.tls.as_ref(), shutdown).await.context("the HTTP server")
+}
+
+/// TLS and limits of this process's edges, from its arguments.
+fn edge_config(args: &UpArgs) -> weiqi_edge::serve::EdgeConfig {
+    use weiqi_edge::limits::{Limits, Rate};
+    weiqi_edge::serve::EdgeConfig {
+        tls: args
+            .tls_cert
+            .clone()
+            .zip(args.tls_key.clone())
+            .map(|(cert, key)| weiqi_edge::serve::TlsFiles { cert, key }),
+        limits: Limits {
+            per_token: Rate::per_second(args.rate_per_token),
+            per_address: Rate::per_second(args.rate_per_address),
+            open_per_token: (args.open_per_token > 0).then_some(args.open_per_token),
+        },
+    }
+}
+
+/// `https` when this process serves TLS itself or sits behind a proxy that does (`--secure-cookies`).
+fn scheme(args: &UpArgs) -> &'static str {
+    if args.secure_cookies || args.tls_cert.is_some() { "https" } else { "http" }
+}
+
 /// The web's address and, while no administrator exists, the one-time link that creates the first
 /// one. Printed even with `--quiet` (scripts and tests read them).
 fn print_web(args: &UpArgs, web: &weiqi_web::Web) {
-    let scheme = if args.secure_cookies { "https" } else { "http" };
+    let scheme = scheme(args);
     let host =
         if args.http.ip().is_unspecified() { format!("127.0.0.1:{}", args.http.port()) } else { args.http.to_string() };
     println!("weiqi: home page {scheme}://{host}/");
@@ -583,10 +644,12 @@ fn print_web(args: &UpArgs, web: &weiqi_web::Web) {
 
 fn print_quick_start(args: &UpArgs, auth: &Authority, backend: &str) {
     let ttl = Duration::from_secs(30 * 24 * 3600);
-    let server = format!("http://{}", args.grpc);
+    let scheme = scheme(args);
+    let server = format!("{scheme}://{}", args.grpc);
+    let plaintext = if args.tls_cert.is_some() { "" } else { "-plaintext " };
     println!("weiqi {} is up ({backend} backend, data in {})", env!("CARGO_PKG_VERSION"), args.data_dir.display());
-    println!("  gRPC + gRPC-web  {server}   (reflection on: try `grpcurl -plaintext {} list`)", args.grpc);
-    println!("  HTTP             http://{}/metrics  /healthz  /overlay/<GAME>?token=…", args.http);
+    println!("  gRPC + gRPC-web  {server}   (reflection on: try `grpcurl {plaintext}{} list`)", args.grpc);
+    println!("  HTTP             {scheme}://{}/metrics  /healthz  /readyz  /overlay/<GAME>?token=…", args.http);
     println!();
     println!("Tokens (valid 30 days; `weiqi token --help` makes more):");
     for (sub, roles, what) in DEMO_ACCOUNTS {
@@ -604,7 +667,7 @@ fn print_quick_start(args: &UpArgs, auth: &Authority, backend: &str) {
     println!("  weiqi play move{to} <GAME> E5 --token $WEIQI_TOKEN_ALICE");
     println!("  weiqi play watch{to} <GAME> --token $WEIQI_TOKEN_BROADCASTER");
     println!(
-        "Broadcast overlay (a browser source): http://{}/overlay/<GAME>?token=$WEIQI_TOKEN_BROADCASTER",
+        "Broadcast overlay (a browser source): {scheme}://{}/overlay/<GAME>?token=$WEIQI_TOKEN_BROADCASTER",
         args.http
     );
     println!("Stop with Ctrl-C.");

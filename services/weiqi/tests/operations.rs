@@ -9,6 +9,11 @@
 //!   gateway's gRPC server span, the bus message sent and received, the game command, the JetStream
 //!   append), and a flag is one complete trace started by the clock service; no span's parent is
 //!   missing.
+//! * TLS: `weiqi up --tls-cert --tls-key` serves gRPC and HTTPS with that certificate (a client
+//!   that trusts it gets answers, plaintext gets none) and marks its cookies `Secure`.
+//! * Limits: one token past its rate, or one address past its, is refused with
+//!   `ResourceExhausted` and a `retry-after` (other tokens still served; the same token again
+//!   after the wait); a token holding the most streams it may gets no more until it closes one.
 //! * Every one of those processes serves its metrics with their HELP text: the gateway's requests by
 //!   method and code and their latency, the game service's commands and appends, the clock's running
 //!   clocks, flags and flag delay, the followers' lag in the tournament and ranking services, the
@@ -340,4 +345,163 @@ async fn a_move_and_a_flag_are_each_one_trace_across_the_processes_and_every_ser
             tokio::time::sleep(Duration::from_millis(500)).await;
         }
     }
+}
+
+/// A self-signed certificate for `localhost` written to `dir`: (certificate PEM, its DER, paths).
+fn certificate(dir: &Path) -> (String, rcgen::CertifiedKey<rcgen::KeyPair>, std::path::PathBuf, std::path::PathBuf) {
+    let key = rcgen::generate_simple_self_signed(vec!["localhost".to_string()]).unwrap();
+    let (cert_path, key_path) = (dir.join("cert.pem"), dir.join("key.pem"));
+    std::fs::write(&cert_path, key.cert.pem()).unwrap();
+    std::fs::write(&key_path, key.signing_key.serialize_pem()).unwrap();
+    (key.cert.pem(), key, cert_path, key_path)
+}
+
+/// `GET path` over TLS on `port`, trusting `cert` for `localhost`: the status line and headers.
+async fn https_get(port: u16, path: &str, cert: &rcgen::CertifiedKey<rcgen::KeyPair>) -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    use tokio_rustls::rustls;
+    let mut roots = rustls::RootCertStore::empty();
+    roots.add(cert.cert.der().clone()).unwrap();
+    let config = rustls::ClientConfig::builder().with_root_certificates(roots).with_no_client_auth();
+    let connector = tokio_rustls::TlsConnector::from(std::sync::Arc::new(config));
+    let tcp = tokio::net::TcpStream::connect(("127.0.0.1", port)).await.unwrap();
+    let name = rustls::pki_types::ServerName::try_from("localhost").unwrap();
+    let mut tls = connector.connect(name, tcp).await.unwrap();
+    tls.write_all(format!("GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n").as_bytes())
+        .await
+        .unwrap();
+    let mut out = Vec::new();
+    let _ = tls.read_to_end(&mut out).await;
+    String::from_utf8_lossy(&out).to_string()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tls_serves_grpc_and_https_with_the_given_certificate_and_plaintext_gets_nothing() {
+    use tonic::transport::{Certificate, Channel, ClientTlsConfig};
+    let dir = tempfile::tempdir().unwrap();
+    let (pem, cert, cert_path, key_path) = certificate(dir.path());
+    let mut server = Server::new(Path::new(WEIQI), &dir.path().join("data"), None);
+    server.env.push(("WEIQI_TLS_CERT".into(), cert_path.display().to_string()));
+    server.env.push(("WEIQI_TLS_KEY".into(), key_path.display().to_string()));
+    server.start();
+    let grpc_port: u16 = server.grpc.rsplit(':').next().unwrap().parse().unwrap();
+    let http_port: u16 = server.base.rsplit(':').next().unwrap().parse().unwrap();
+
+    let tls = ClientTlsConfig::new().ca_certificate(Certificate::from_pem(&pem)).domain_name("localhost");
+    let channel = Channel::from_shared(format!("https://localhost:{grpc_port}"))
+        .unwrap()
+        .tls_config(tls)
+        .unwrap()
+        .connect()
+        .await
+        .unwrap();
+    let info = pb::gateway_service_client::GatewayServiceClient::new(channel)
+        .server_info(pb::ServerInfoRequest {})
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(!info.version.is_empty(), "{info:?}");
+    let plaintext = pb::gateway_service_client::GatewayServiceClient::connect(format!("http://{}", server.grpc)).await;
+    let refused = match plaintext {
+        Err(_) => true,
+        Ok(mut c) => c.server_info(pb::ServerInfoRequest {}).await.is_err(),
+    };
+    assert!(refused, "plaintext gRPC to a TLS port gets no answer");
+
+    let ready = https_get(http_port, "/readyz", &cert).await;
+    assert!(ready.starts_with("HTTP/1.1 200"), "{ready}");
+    let login = https_get(http_port, "/login", &cert).await;
+    assert!(login.starts_with("HTTP/1.1 200"), "{login}");
+    let cookies: Vec<&str> = login.lines().filter(|l| l.to_ascii_lowercase().starts_with("set-cookie:")).collect();
+    assert!(!cookies.is_empty() && cookies.iter().all(|c| c.contains("Secure")), "{cookies:?}");
+    assert_eq!(get(&server.base, "/healthz").0, 0, "plaintext HTTP to a TLS port gets no answer");
+    server.kill();
+}
+
+/// Calls `Whoami` with `token` (or none) until refused; the refusal, after how many answers.
+async fn until_refused(
+    client: &mut pb::gateway_service_client::GatewayServiceClient<tonic::transport::Channel>,
+    token: Option<&str>,
+) -> (tonic::Status, usize) {
+    for n in 0..1_000 {
+        let call = match token {
+            Some(t) => client.whoami(common::bearer(pb::WhoamiRequest {}, t)).await.map(|_| ()),
+            None => client.server_info(pb::ServerInfoRequest {}).await.map(|_| ()),
+        };
+        if let Err(status) = call
+            && status.code() == tonic::Code::ResourceExhausted
+        {
+            return (status, n);
+        }
+    }
+    panic!("never refused");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn limits_refuse_a_token_an_address_and_a_stream_too_many_with_when_to_retry() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut server = Server::new(Path::new(WEIQI), &dir.path().join("data"), None);
+    for (k, v) in [("WEIQI_RATE_PER_TOKEN", "5"), ("WEIQI_RATE_PER_ADDRESS", "0"), ("WEIQI_OPEN_PER_TOKEN", "2")] {
+        server.env.push((k.into(), v.into()));
+    }
+    server.start();
+    let mut client =
+        pb::gateway_service_client::GatewayServiceClient::connect(format!("http://{}", server.grpc)).await.unwrap();
+    let (alice, bob) = (server.token("alice", "player"), server.token("bob", "player"));
+
+    // Past its burst (twice the rate), a token is refused with when to retry.
+    let (refused, answered) = until_refused(&mut client, Some(&alice)).await;
+    assert!((9..=12).contains(&answered), "a burst of 10, then refused: {answered}");
+    assert!(refused.message().contains("too many requests with this token"), "{refused:?}");
+    let retry_ms: u64 = refused.metadata().get("retry-after-ms").unwrap().to_str().unwrap().parse().unwrap();
+    let retry_s: u64 = refused.metadata().get("retry-after").unwrap().to_str().unwrap().parse().unwrap();
+    assert!(retry_ms > 0 && retry_ms <= 1_000 && retry_s == retry_ms.div_ceil(1000), "{retry_ms} ms, {retry_s} s");
+    // Another token is still served; the same one again after the wait.
+    client.whoami(common::bearer(pb::WhoamiRequest {}, &bob)).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(retry_ms + 50)).await;
+    client.whoami(common::bearer(pb::WhoamiRequest {}, &alice)).await.unwrap();
+
+    // Streams: two open, the third refused until one closes.
+    let mut games =
+        pb::game_service_client::GameServiceClient::connect(format!("http://{}", server.grpc)).await.unwrap();
+    let open = |games: &mut pb::game_service_client::GameServiceClient<tonic::transport::Channel>| {
+        let mut games = games.clone();
+        let bob = bob.clone();
+        async move { games.my_games(common::bearer(pb::MyGamesRequest {}, &bob)).await }
+    };
+    let first = open(&mut games).await.unwrap();
+    let second = open(&mut games).await.unwrap();
+    let third = open(&mut games).await.unwrap_err();
+    assert_eq!(third.code(), tonic::Code::ResourceExhausted, "{third:?}");
+    assert!(third.message().contains("calls open"), "{third:?}");
+    drop(first);
+    let deadline = Instant::now() + Duration::from_secs(5);
+    let again = loop {
+        match open(&mut games).await {
+            Ok(s) => break s,
+            Err(e) if e.code() == tonic::Code::ResourceExhausted && Instant::now() < deadline => {
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+            Err(e) => panic!("a stream closed makes room for another: {e:?}"),
+        }
+    };
+    drop((second, again));
+    let metrics = get(&server.base, "/metrics").1;
+    for limit in ["token", "streams"] {
+        assert!(metrics.contains(&format!("weiqi_rate_limited_total{{limit=\"{limit}\"}}")), "{limit}: {metrics}");
+    }
+    server.kill();
+
+    // Per address: calls without a token from one address.
+    let dir = tempfile::tempdir().unwrap();
+    let mut server = Server::new(Path::new(WEIQI), &dir.path().join("data"), None);
+    server.env.push(("WEIQI_RATE_PER_ADDRESS".into(), "5".into()));
+    server.start();
+    let mut client =
+        pb::gateway_service_client::GatewayServiceClient::connect(format!("http://{}", server.grpc)).await.unwrap();
+    let (refused, answered) = until_refused(&mut client, None).await;
+    assert!((9..=12).contains(&answered), "a burst of 10, then refused: {answered}");
+    assert!(refused.message().contains("too many requests from 127.0.0.1"), "{refused:?}");
+    assert!(refused.metadata().get("retry-after").is_some());
+    server.kill();
 }

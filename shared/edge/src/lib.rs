@@ -7,6 +7,8 @@
 //!   `PermissionDenied` / `AlreadyExists` with the typed reason (`weiqi.v1.Rejection`) in the status
 //!   details; infrastructure faults become `Unavailable`.
 //! * [`grpc_telemetry`]: every gRPC call a `server` span and counted, timed metrics.
+//! * [`limits`]: requests per second per token and per address, calls open per token
+//!   (`ResourceExhausted` with `retry-after`).
 //! * [`serve`]: gRPC with gRPC-web (HTTP/1.1 accepted, `TCP_NODELAY`), the HTTP side, binding.
 //! * [`ready`]: readiness (`/readyz`): the event log answers, the followers run and have caught up,
 //!   and the process's own checks (Redis) pass; with the `weiqi_ready` and follower-lag gauges.
@@ -18,6 +20,7 @@
 
 pub mod auth;
 pub mod grpc_telemetry;
+pub mod limits;
 pub mod read_your_writes;
 pub mod ready;
 pub mod serve;

@@ -72,11 +72,12 @@
 //! | `OTEL_BSP_*` | batch processor: queue size, delay, batch size, export timeout |
 //!
 //! **Schemeless endpoints are plaintext.** `OTEL_EXPORTER_OTLP_ENDPOINT=collector:4317` means
-//! `http://collector:4317`. The OpenTelemetry library alone would turn it into `https://` unless
-//! `OTEL_EXPORTER_OTLP_INSECURE=true`, and no TLS is built in here, so every export would fail
-//! quietly. TLS requests that cannot be honoured (`https://...`, or a schemeless endpoint with
-//! `OTEL_EXPORTER_OTLP[_TRACES]_INSECURE=false`) are errors from [`init`] instead. Send spans
-//! to a collector or sidecar over the local network and let it do TLS onwards.
+//! `http://collector:4317` (the OpenTelemetry library alone would turn it into `https://` unless
+//! `OTEL_EXPORTER_OTLP_INSECURE=true`, and a plaintext sidecar would refuse every export,
+//! quietly). **`https://` endpoints use TLS** (rustls), as does a schemeless one with
+//! `OTEL_EXPORTER_OTLP[_TRACES]_INSECURE=false`; the collector's certificate is verified against
+//! the certificate authorities in `OTEL_EXPORTER_OTLP[_TRACES]_CERTIFICATE` (a PEM file) if set,
+//! else against the public web roots.
 //!
 //! # Invariants
 //!

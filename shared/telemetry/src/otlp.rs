@@ -22,10 +22,15 @@ pub const OTEL_EXPORTER_OTLP_ENDPOINT: &str = "OTEL_EXPORTER_OTLP_ENDPOINT";
 pub const OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: &str = "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL";
 /// The protocol for every signal. Only `grpc` is built in.
 pub const OTEL_EXPORTER_OTLP_PROTOCOL: &str = "OTEL_EXPORTER_OTLP_PROTOCOL";
-/// For a schemeless traces endpoint: `false` asks for TLS, which is not built in.
+/// For a schemeless traces endpoint: `false` asks for TLS.
 pub const OTEL_EXPORTER_OTLP_TRACES_INSECURE: &str = "OTEL_EXPORTER_OTLP_TRACES_INSECURE";
-/// For a schemeless endpoint: `false` asks for TLS, which is not built in.
+/// For a schemeless endpoint: `false` asks for TLS.
 pub const OTEL_EXPORTER_OTLP_INSECURE: &str = "OTEL_EXPORTER_OTLP_INSECURE";
+/// A PEM file of the certificate authorities that sign the traces collector's certificate; wins
+/// over [`OTEL_EXPORTER_OTLP_CERTIFICATE`]. Without either, the public web roots (webpki) are used.
+pub const OTEL_EXPORTER_OTLP_TRACES_CERTIFICATE: &str = "OTEL_EXPORTER_OTLP_TRACES_CERTIFICATE";
+/// A PEM file of the certificate authorities that sign the collector's certificate.
+pub const OTEL_EXPORTER_OTLP_CERTIFICATE: &str = "OTEL_EXPORTER_OTLP_CERTIFICATE";
 
 /// How long dropping the [`TelemetryGuard`](crate::TelemetryGuard) waits for the last spans to
 /// be exported before giving up on them.
@@ -34,10 +39,13 @@ pub const SHUTDOWN_TIMEOUT: Duration = Duration::from_secs(5);
 /// Where spans go when OTLP export is on.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OtlpConfig {
-    /// The collector's gRPC endpoint, always with an explicit `http://` scheme.
+    /// The collector's gRPC endpoint, always with an explicit `http://` or `https://` scheme.
     pub endpoint: String,
     /// The variable it came from.
     pub source: &'static str,
+    /// Over TLS (an `https://` endpoint, or a schemeless one with `..._INSECURE=false`): the
+    /// certificate authorities' PEM file, if one is named (else the public web roots).
+    pub tls: Option<Option<std::path::PathBuf>>,
 }
 
 impl OtlpConfig {
@@ -45,10 +53,11 @@ impl OtlpConfig {
     /// means export is off: no endpoint variable is set (or both are empty),
     /// `OTEL_SDK_DISABLED=true`, or `OTEL_TRACES_EXPORTER=none`.
     ///
-    /// A schemeless endpoint (`collector:4317`) becomes `http://collector:4317`. The OTLP
-    /// library would make it `https://` unless `OTEL_EXPORTER_OTLP_INSECURE=true`, and TLS is
-    /// not built in, so that would fail at the first export, silently. An explicit
-    /// `..._INSECURE=false` (asking for TLS) or an `https://` endpoint is an error now instead.
+    /// A schemeless endpoint (`collector:4317`) is plaintext, `http://collector:4317`, unless
+    /// `..._INSECURE=false` asks for TLS (the OTLP library alone would make it `https://`, which a
+    /// plaintext sidecar would refuse at the first export, silently). `https://` endpoints use
+    /// TLS, verified against `OTEL_EXPORTER_OTLP[_TRACES]_CERTIFICATE` if set, else the public
+    /// web roots.
     pub fn from_vars(var: impl Fn(&str) -> Option<String>) -> Result<Option<Self>, TelemetryError> {
         let set = |name: &str| var(name).map(|v| v.trim().to_owned()).filter(|v| !v.is_empty());
 
@@ -79,28 +88,29 @@ impl OtlpConfig {
         }
 
         let bad = |reason| TelemetryError::OtlpEndpoint { var: source, value: value.clone(), reason };
-        let endpoint = match value.split_once("://") {
+        let (endpoint, tls) = match value.split_once("://") {
             Some((scheme, rest)) if !scheme.contains(['/', '?', '#']) => match scheme.to_ascii_lowercase().as_str() {
-                "http" if !rest.is_empty() => value.clone(),
-                "http" => return Err(bad("no host after http://")),
-                "https" => {
-                    return Err(bad("TLS is not built into this binary: use a plaintext http:// endpoint \
-                             (e.g. a collector or sidecar on the local network)"));
-                }
-                _ => return Err(bad("scheme must be http://")),
+                _ if rest.is_empty() => return Err(bad("no host after the scheme")),
+                "http" => (value.clone(), false),
+                "https" => (value.clone(), true),
+                _ => return Err(bad("scheme must be http:// or https://")),
             },
             _ => {
                 let insecure =
                     [OTEL_EXPORTER_OTLP_TRACES_INSECURE, OTEL_EXPORTER_OTLP_INSECURE].into_iter().find_map(set);
                 if insecure.is_some_and(|v| v.eq_ignore_ascii_case("false")) {
-                    return Err(bad("a schemeless endpoint with ..._INSECURE=false asks for TLS, which is not \
-                         built into this binary"));
+                    (format!("https://{value}"), true)
+                } else {
+                    (format!("http://{value}"), false)
                 }
-                format!("http://{value}")
             }
         };
         http::Uri::try_from(endpoint.as_str()).map_err(|_| bad("not a valid URI"))?;
-        Ok(Some(Self { endpoint, source }))
+        let ca = [OTEL_EXPORTER_OTLP_TRACES_CERTIFICATE, OTEL_EXPORTER_OTLP_CERTIFICATE]
+            .into_iter()
+            .find_map(set)
+            .map(std::path::PathBuf::from);
+        Ok(Some(Self { endpoint, source, tls: tls.then_some(ca) }))
     }
 }
 
@@ -109,11 +119,23 @@ impl OtlpConfig {
 /// Timeout, headers and compression come from the standard `OTEL_EXPORTER_OTLP_*` variables,
 /// read by the exporter library itself.
 pub(crate) fn build_exporter(config: &OtlpConfig) -> Result<SpanExporter, TelemetryError> {
-    SpanExporter::builder()
-        .with_tonic()
-        .with_endpoint(config.endpoint.clone())
-        .build()
-        .map_err(|e| TelemetryError::OtlpExporter(e.to_string()))
+    use opentelemetry_otlp::WithTonicConfig;
+    use opentelemetry_otlp::tonic_types::transport::{Certificate, ClientTlsConfig};
+    let mut builder = SpanExporter::builder().with_tonic().with_endpoint(config.endpoint.clone());
+    if let Some(ca) = &config.tls {
+        let mut tls = ClientTlsConfig::new().with_webpki_roots();
+        if let Some(path) = ca {
+            let pem = std::fs::read(path).map_err(|e| {
+                TelemetryError::OtlpExporter(format!(
+                    "the collector's certificate authorities, {}: {e}",
+                    path.display()
+                ))
+            })?;
+            tls = tls.ca_certificate(Certificate::from_pem(pem));
+        }
+        builder = builder.with_tls_config(tls);
+    }
+    builder.build().map_err(|e| TelemetryError::OtlpExporter(e.to_string()))
 }
 
 #[cfg(test)]
@@ -173,6 +195,12 @@ mod tests {
                 "http://otel:4317",
             ),
             (&[(OTEL_EXPORTER_OTLP_ENDPOINT, "http://otel:4317"), (OTEL_SDK_DISABLED, "false")], "http://otel:4317"),
+            // TLS: https://, or a schemeless endpoint that asks for it.
+            (&[(OTEL_EXPORTER_OTLP_ENDPOINT, "https://otel:4317")], "https://otel:4317"),
+            (
+                &[(OTEL_EXPORTER_OTLP_ENDPOINT, "otel:4317"), (OTEL_EXPORTER_OTLP_INSECURE, "false")],
+                "https://otel:4317",
+            ),
         ];
         for (vars, want) in table {
             assert_eq!(endpoint(vars).as_deref(), Some(*want), "{vars:?}");
@@ -191,14 +219,8 @@ mod tests {
     fn configurations_we_cannot_honour_are_errors_not_silence() {
         let on = (OTEL_EXPORTER_OTLP_ENDPOINT, "http://otel:4317");
         let cases: &[&[(&str, &str)]] = &[
-            &[(OTEL_EXPORTER_OTLP_ENDPOINT, "https://otel:4317")],
-            &[(OTEL_EXPORTER_OTLP_ENDPOINT, "otel:4317"), (OTEL_EXPORTER_OTLP_INSECURE, "false")],
-            &[
-                (OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, "otel:4317"),
-                (OTEL_EXPORTER_OTLP_TRACES_INSECURE, "false"),
-                (OTEL_EXPORTER_OTLP_INSECURE, "true"),
-            ],
             &[(OTEL_EXPORTER_OTLP_ENDPOINT, "grpc://otel:4317")],
+            &[(OTEL_EXPORTER_OTLP_ENDPOINT, "https://")],
             &[(OTEL_EXPORTER_OTLP_ENDPOINT, "http://")],
             &[(OTEL_EXPORTER_OTLP_ENDPOINT, "otel 4317")],
             &[on, (OTEL_EXPORTER_OTLP_PROTOCOL, "http/protobuf")],
@@ -212,6 +234,32 @@ mod tests {
             resolve(&[on, (OTEL_EXPORTER_OTLP_PROTOCOL, "http/protobuf")]),
             Err(TelemetryError::OtlpProtocol { var: OTEL_EXPORTER_OTLP_PROTOCOL, value: "http/protobuf".into() })
         );
+    }
+
+    #[test]
+    fn tls_takes_the_named_certificate_authorities_or_the_public_roots() {
+        let https = (OTEL_EXPORTER_OTLP_ENDPOINT, "https://otel:4317");
+        assert_eq!(resolve(&[https]).unwrap().unwrap().tls, Some(None));
+        let with_ca = resolve(&[https, (OTEL_EXPORTER_OTLP_CERTIFICATE, "/etc/ca.pem")]).unwrap().unwrap();
+        assert_eq!(with_ca.tls, Some(Some("/etc/ca.pem".into())));
+        let traces_wins = resolve(&[
+            https,
+            (OTEL_EXPORTER_OTLP_CERTIFICATE, "/etc/all.pem"),
+            (OTEL_EXPORTER_OTLP_TRACES_CERTIFICATE, "/etc/traces.pem"),
+        ])
+        .unwrap()
+        .unwrap();
+        assert_eq!(traces_wins.tls, Some(Some("/etc/traces.pem".into())));
+        // The traces variable's INSECURE wins over the generic one.
+        let schemeless = resolve(&[
+            (OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, "otel:4317"),
+            (OTEL_EXPORTER_OTLP_TRACES_INSECURE, "false"),
+            (OTEL_EXPORTER_OTLP_INSECURE, "true"),
+        ])
+        .unwrap()
+        .unwrap();
+        assert_eq!((schemeless.endpoint.as_str(), schemeless.tls.is_some()), ("https://otel:4317", true));
+        assert_eq!(resolve(&[(OTEL_EXPORTER_OTLP_ENDPOINT, "http://otel:4317")]).unwrap().unwrap().tls, None);
     }
 
     #[test]

@@ -65,13 +65,13 @@ fn child_without_endpoint() {
 
 #[test]
 fn unusable_otlp_configuration_fails_init_every_time() {
-    run_child("child_with_https_endpoint", &[("OTEL_EXPORTER_OTLP_ENDPOINT", "https://collector:4317")]);
+    run_child("child_with_unusable_endpoint", &[("OTEL_EXPORTER_OTLP_ENDPOINT", "grpc://collector:4317")]);
 }
 
 #[test]
 #[ignore = "child process of unusable_otlp_configuration_fails_init_every_time"]
-fn child_with_https_endpoint() {
-    let first = weiqi_telemetry::init("weiqi-test").expect_err("https needs TLS, not built in");
+fn child_with_unusable_endpoint() {
+    let first = weiqi_telemetry::init("weiqi-test").expect_err("only http:// and https:// are endpoints");
     assert!(matches!(&first, TelemetryError::OtlpEndpoint { var: "OTEL_EXPORTER_OTLP_ENDPOINT", .. }), "{first:?}");
     // The first call decided; a retry reports the same error instead of half-installing.
     assert_eq!(weiqi_telemetry::init_quiet("weiqi-test").expect_err("same error"), first);
@@ -79,23 +79,34 @@ fn child_with_https_endpoint() {
 
 // ---- export on ----
 
-async fn start_collector() -> (SocketAddr, Collector) {
-    Collector::start().await
-}
-
-/// Runs the exporting child against a fresh collector, with a schemeless endpoint (which must
-/// be plaintext), and checks the spans that arrived.
-async fn export_through_child(runtime: &str) {
-    let (addr, collector) = start_collector().await;
-    let endpoint = addr.to_string(); // no scheme on purpose
+/// Runs the exporting child against a fresh collector and checks the spans that arrived. In
+/// plaintext, the endpoint is schemeless (which must mean plaintext); over TLS, it is
+/// `https://localhost:<port>` with the collector's self-signed certificate named as the
+/// certificate authority.
+async fn export_through_child(runtime: &str, tls: bool) {
+    let dir = tempfile::tempdir().unwrap();
+    let (endpoint, collector, ca) = if tls {
+        let cert = rcgen::generate_simple_self_signed(vec!["localhost".to_string()]).unwrap();
+        let (pem, key) = (cert.cert.pem(), cert.signing_key.serialize_pem());
+        let ca = dir.path().join("collector.pem");
+        std::fs::write(&ca, &pem).unwrap();
+        let (addr, collector) = Collector::start_tls(pem.as_bytes(), key.as_bytes()).await;
+        (format!("https://localhost:{}", addr.port()), collector, Some(ca.display().to_string()))
+    } else {
+        let (addr, collector): (SocketAddr, Collector) = Collector::start().await;
+        (addr.to_string(), collector, None) // no scheme on purpose
+    };
     let runtime = runtime.to_owned();
     tokio::task::spawn_blocking(move || {
-        let vars = [
+        let mut vars = vec![
             ("OTEL_EXPORTER_OTLP_ENDPOINT", endpoint.as_str()),
             ("OTEL_SERVICE_NAME", "weiqi-from-env"),
             ("OTEL_BSP_SCHEDULE_DELAY", "50"),
             ("CHILD_RUNTIME", runtime.as_str()),
         ];
+        if let Some(ca) = &ca {
+            vars.push(("OTEL_EXPORTER_OTLP_CERTIFICATE", ca.as_str()));
+        }
         run_child("child_with_endpoint", &vars)
     })
     .await
@@ -117,12 +128,17 @@ async fn export_through_child(runtime: &str) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn spans_reach_the_collector_named_by_the_environment() {
-    export_through_child("none").await;
+    export_through_child("none", false).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn spans_reach_a_collector_over_tls_verified_by_the_named_authority() {
+    export_through_child("none", true).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn dropping_the_guard_inside_a_current_thread_runtime_flushes_without_deadlock() {
-    export_through_child("current_thread").await;
+    export_through_child("current_thread", false).await;
 }
 
 #[test]
@@ -131,7 +147,8 @@ fn child_with_endpoint() {
     let work = || {
         let guard = weiqi_telemetry::init_quiet("weiqi-given-name").expect("init");
         let endpoint = std::env::var("OTEL_EXPORTER_OTLP_ENDPOINT").unwrap();
-        assert_eq!(guard.otlp_endpoint(), Some(format!("http://{endpoint}").as_str()));
+        let expected = if endpoint.contains("://") { endpoint } else { format!("http://{endpoint}") };
+        assert_eq!(guard.otlp_endpoint(), Some(expected.as_str()));
         let span = tracing::info_span!("handle_command", game = "g1");
         weiqi_telemetry::set_parent(&span, &traceparent());
         span.in_scope(|| {

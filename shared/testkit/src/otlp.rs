@@ -34,6 +34,24 @@ impl Collector {
         (addr, collector)
     }
 
+    /// [`Collector::start`] over TLS with this certificate chain and key (PEM).
+    ///
+    /// # Panics
+    /// When no port can be bound or the certificate is refused.
+    pub async fn start_tls(cert: &[u8], key: &[u8]) -> (SocketAddr, Collector) {
+        use tonic::transport::{Identity, ServerTlsConfig};
+        let collector = Collector::default();
+        let incoming =
+            tonic::transport::server::TcpIncoming::bind("127.0.0.1:0".parse().expect("an address")).expect("bind");
+        let addr = incoming.local_addr().expect("the collector's address");
+        let server = tonic::transport::Server::builder()
+            .tls_config(ServerTlsConfig::new().identity(Identity::from_pem(cert, key)))
+            .expect("a certificate the server takes");
+        let mut server = server;
+        tokio::spawn(server.add_service(TraceServiceServer::new(collector.clone())).serve_with_incoming(incoming));
+        (addr, collector)
+    }
+
     /// Every span received so far, with the `service.name` of the process that sent it.
     #[must_use]
     pub fn spans(&self) -> Vec<(String, Span)> {

@@ -134,6 +134,11 @@ async fn start_server(nats_url: &str) -> Result<Server> {
             &format!("127.0.0.1:{grpc}"),
             "--http",
             &format!("127.0.0.1:{http}"),
+            // The load comes from one address with few tokens, far above what one caller may ask.
+            "--rate-per-token",
+            "0",
+            "--rate-per-address",
+            "0",
         ])
         .arg("--data-dir")
         .arg(data_dir.path())
