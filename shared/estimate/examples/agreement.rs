@@ -2,11 +2,16 @@
 //! how often GNU Go's do, how often the two dead sets are equal, and the time per position.
 //!
 //! ```text
-//! cargo run --release -p weiqi-estimate --example agreement -- [FIXTURE] [--exclude FIXTURE] [--playouts N] [--verbose]
+//! cargo run --release -p weiqi-estimate --example agreement -- [FIXTURE] [--exclude FIXTURE] [--playouts N]
+//!     [--verbose] [--diagnose] [--show N] [--only NAME]... [--right FILE]
 //! ```
 //!
 //! `--exclude` leaves out the positions of another fixture (to measure on the positions the committed
-//! fixture does not hold); `--verbose` prints every position where the estimator misses the result.
+//! fixture does not hold); `--verbose` prints every position where the estimator misses the result;
+//! `--diagnose` says which misses one chain's status would fix; `--show N` draws the first N missed
+//! boards with the estimator's marks (`d` dead, `s` seki, `*` dead for GNU Go) and ownership;
+//! `--only NAME` keeps the positions whose name contains NAME and draws them all; `--right FILE`
+//! writes the names of the positions the estimator gets exactly right.
 
 #[path = "../tests/support/fixture.rs"]
 mod fixture;
@@ -33,6 +38,7 @@ fn main() {
     let mut right_out: Option<PathBuf> = None;
     let mut right_names = String::new();
     let mut fixable = 0usize;
+    let mut only: Vec<String> = Vec::new();
     while let Some(a) = args.next() {
         match a.as_str() {
             "--exclude" => exclude = Some(PathBuf::from(args.next().expect("--exclude FILE"))),
@@ -44,12 +50,20 @@ fn main() {
             "--diagnose" => diagnose = true,
             "--right" => right_out = Some(PathBuf::from(args.next().expect("--right FILE"))),
             "--show" => show = args.next().expect("--show N").parse().expect("a number"),
+            "--only" => only.push(args.next().expect("--only NAME")),
             _ => path = PathBuf::from(a),
         }
     }
     let excluded: std::collections::HashSet<String> =
         exclude.map(|p| fixture::read(&p).into_iter().map(|e| e.name).collect()).unwrap_or_default();
-    let entries: Vec<_> = fixture::read(&path).into_iter().filter(|e| !excluded.contains(&e.name)).collect();
+    let entries: Vec<_> = fixture::read(&path)
+        .into_iter()
+        .filter(|e| !excluded.contains(&e.name))
+        .filter(|e| only.is_empty() || only.iter().any(|o| e.name.contains(o.as_str())))
+        .collect();
+    if !only.is_empty() {
+        show = entries.len();
+    }
     let (mut ours, mut gnugo, mut same, mut either) = (0, 0, 0, 0);
     let mut times = Vec::new();
     let mut checksum = 0u64;
@@ -108,7 +122,7 @@ fn main() {
                 }
             }
         }
-        if show > 0 && !ok {
+        if show > 0 && (!ok || !only.is_empty()) {
             show -= 1;
             let count = weiqi_rules::score_position(e.game.board(), &e.ruleset, e.prisoners, e.handicap, &dead, [0, 0])
                 .expect("dead stones are stones");
@@ -121,6 +135,9 @@ fn main() {
                 e.result
             );
             let board = e.game.board();
+            let letters: String =
+                "ABCDEFGHJKLMNOPQRST".chars().take(board.size() as usize).map(|c| format!("{c} ")).collect();
+            println!("    {letters}");
             for y in 0..board.size() {
                 let row: String = (0..board.size())
                     .map(|x| {
@@ -143,7 +160,7 @@ fn main() {
                 let own: String = (0..board.size())
                     .map(|x| format!("{:>3}", (est.ownership(Point::new(x, y)) * 9.0).round() as i32))
                     .collect();
-                println!("  {row}  {own}");
+                println!("{:>2}  {row}  {own}", board.size() - y);
             }
         }
         if verbose && !ok {
