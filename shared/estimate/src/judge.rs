@@ -22,7 +22,7 @@ pub(crate) const READ_LIBS: usize = 2;
 /// How deep and how long one tactical question is read, and how many nodes all of them may take.
 pub(crate) const READ_DEPTH: u32 = 8;
 pub(crate) const READ_NODES: u32 = 300;
-pub(crate) const READ_BUDGET: u32 = 20_000;
+pub(crate) const READ_BUDGET: u32 = 3_000;
 
 /// Group scores from this up to [`DEAD_BELOW`] are about even: whether the playouts capture the
 /// group depends on who moves first.

@@ -64,7 +64,7 @@
 //!    minimax search on the chain's liberties, where the attacker fills them or saves its own chains
 //!    in atari next to it, and the defender captures, extends, fills the liberties of enemy chains
 //!    short of liberties (a capturing race) or passes (a seki needs no move), with simple ko, at most
-//!    eight moves deep and 300 nodes a question (20,000 a position). A chain the playouts keep that
+//!    eight moves deep and 300 nodes a question (3,000 a position). A chain the playouts keep that
 //!    cannot be kept even when its owner moves first is dead (a cutting stone in atari that shares an
 //!    eye with a living group is one). A chain the playouts leave about even (its group scoring from
 //!    −0.2 up to the 0.2 of step 3), whose owner is to move and can keep it while the opponent to
