@@ -347,8 +347,34 @@ pub(crate) fn judge(grid: &Grid, to_move: u8, ruleset: &Ruleset, seed: u64, conf
             changes.push((i, false));
         }
     }
+    // A chain the playouts kept but that reading kills lost its capturing races: an enemy group next
+    // to it that the playouts left about even wins the race and lives.
+    let mut winners: Vec<u32> = Vec::new();
+    for &(i, _) in changes.iter().filter(|&&(_, d)| d) {
+        let chain = &chains.chains[i];
+        for &s in &chain.stones {
+            for n in grid.neighbours(s) {
+                let e = chains.chain_of[n];
+                if e == NO_ID || chains.chains[e as usize].color == chain.color || !dead[e as usize] {
+                    continue;
+                }
+                let g = group_of[e as usize];
+                if group_sum[g as usize] / group_stones[g as usize] as f32 >= EVEN_FROM && !winners.contains(&g) {
+                    winners.push(g);
+                }
+            }
+        }
+    }
+    let read_dead: Vec<usize> = changes.iter().filter(|&&(_, d)| d).map(|&(i, _)| i).collect();
     for (i, d) in changes {
         dead[i] = d;
+    }
+    for (i, chain) in chains.chains.iter().enumerate() {
+        let ci = if chain.color == BLACK { 0 } else { 1 };
+        let proven_dead = proofs[1 - ci].safe[chain.stones[0]];
+        if winners.contains(&group_of[i]) && !proven_dead && !read_dead.contains(&i) {
+            dead[i] = false;
+        }
     }
 
     // The position with the dead removed, and its seki: shared liberties that neither side can fill

@@ -69,8 +69,10 @@
 //!    eye with a living group is one). A chain the playouts leave about even (its group scoring from
 //!    −0.2 up to the 0.2 of step 3), whose owner is to move and can keep it while the opponent to
 //!    move could take it, is alive: the side to move decides, as when a program finishes the game
-//!    (GNU Go plays the position out from the side to move). Reading that runs out of depth or nodes
-//!    decides nothing.
+//!    (GNU Go plays the position out from the side to move). A chain that reading kills although
+//!    the playouts kept it has lost its capturing races: an enemy group next to it that the playouts
+//!    left about even wins the race and lives (unless Benson proves it dead). Reading that runs out
+//!    of depth or nodes decides nothing.
 //!
 //!    A dead chain whose removal would leave its points in a region touching only its own color is
 //!    alive after all: dead stones always end in the opponent's area or in dame.

@@ -370,3 +370,32 @@ fn a_nakade_does_not_kill_a_chain_that_can_capture_its_way_out() {
         assert_chains_agree(&game, &e);
     }
 }
+
+#[test]
+fn the_group_that_wins_a_capturing_race_lives() {
+    // A final position from GNU Go's regression games (NNGS, whitemouse–GNU Go, W+31.5). White's
+    // F9 F8 F7 have two liberties, G9 and E7, and cannot be kept even with White to move; the
+    // playouts, which often let them live, leave Black's top group about even. Reading kills the
+    // three stones, so the black group around them wins the race and lives, as the players agreed.
+    let (game, e) = judged(
+        Ruleset::japanese().with_komi(Komi::from_points(0.5).unwrap()),
+        r"
+        . O X . X O . . .
+        O O X . X O X X X
+        O X X . . O X O X
+        O X X X X X O O O
+        . O X O O O O . O
+        O O O O X X O O .
+        . O X X X X X X O
+        O X X O . X O O .
+        X X X . . . X . O",
+        White,
+    );
+    for v in ["F9", "F8", "F7"] {
+        assert_eq!(e.status(pt(&game, v)), Some(Status::Dead), "{v}");
+    }
+    for v in ["C9", "E9", "G8", "B7", "F6"] {
+        assert_eq!(e.status(pt(&game, v)), Some(Status::Alive), "{v}");
+    }
+    assert_chains_agree(&game, &e);
+}
