@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! cargo run --release -p weiqi-estimate --example agreement -- [FIXTURE] [--exclude FIXTURE] [--playouts N]
-//!     [--verbose] [--diagnose] [--show N] [--only NAME]... [--right FILE]
+//!     [--verbose] [--diagnose] [--show N] [--only NAME]... [--right FILE] [--cpu]
 //! ```
 //!
 //! `--exclude` leaves out the positions of another fixture (to measure on the positions the committed
@@ -11,7 +11,8 @@
 //! `--diagnose` says which misses one chain's status would fix; `--show N` draws the first N missed
 //! boards with the estimator's marks (`d` dead, `s` seki, `*` dead for GNU Go) and ownership;
 //! `--only NAME` keeps the positions whose name contains NAME and draws them all; `--right FILE`
-//! writes the names of the positions the estimator gets exactly right.
+//! writes the names of the positions the estimator gets exactly right; `--cpu` times each estimate by
+//! the CPU time of its thread (Linux) instead of the wall clock, for a machine busy with other work.
 
 #[path = "../tests/support/fixture.rs"]
 mod fixture;
@@ -21,6 +22,12 @@ use std::time::Instant;
 
 use weiqi_estimate::{EstimateConfig, estimate_with};
 use weiqi_rules::Point;
+
+/// The CPU time this thread has run, in nanoseconds (Linux: the first field of
+/// `/proc/thread-self/schedstat`), to time estimates on a busy machine.
+fn thread_cpu_ns() -> Option<u64> {
+    std::fs::read_to_string("/proc/thread-self/schedstat").ok()?.split_whitespace().next()?.parse().ok()
+}
 
 fn sorted(mut v: Vec<Point>) -> Vec<Point> {
     v.sort();
@@ -33,6 +40,7 @@ fn main() {
     let mut exclude: Option<PathBuf> = None;
     let mut config = EstimateConfig::default();
     let mut verbose = false;
+    let mut cpu = false;
     let mut show = 0usize;
     let mut diagnose = false;
     let mut right_out: Option<PathBuf> = None;
@@ -47,6 +55,7 @@ fn main() {
                 config.moves = u64::from(config.playouts) * 150;
             }
             "--verbose" => verbose = true,
+            "--cpu" => cpu = true,
             "--diagnose" => diagnose = true,
             "--right" => right_out = Some(PathBuf::from(args.next().expect("--right FILE"))),
             "--show" => show = args.next().expect("--show N").parse().expect("a number"),
@@ -70,8 +79,12 @@ fn main() {
     let mut times19: Vec<(f64, String)> = Vec::new();
     for e in &entries {
         let start = Instant::now();
+        let cpu_start = if cpu { thread_cpu_ns() } else { None };
         let est = estimate_with(e.game.board(), e.to_move, &e.ruleset, &config);
-        let ms = start.elapsed().as_secs_f64() * 1000.0;
+        let ms = match (cpu_start, thread_cpu_ns()) {
+            (Some(a), Some(b)) if cpu => (b - a) as f64 / 1e6,
+            _ => start.elapsed().as_secs_f64() * 1000.0,
+        };
         times.push(ms);
         if e.game.size() == 19 {
             times19.push((ms, e.name.clone()));
