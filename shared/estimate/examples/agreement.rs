@@ -2,11 +2,17 @@
 //! how often GNU Go's do, how often the two dead sets are equal, and the time per position.
 //!
 //! ```text
-//! cargo run --release -p weiqi-estimate --example agreement -- [FIXTURE] [--exclude FIXTURE] [--playouts N] [--verbose]
+//! cargo run --release -p weiqi-estimate --example agreement -- [FIXTURE] [--exclude FIXTURE] [--playouts N]
+//!     [--verbose] [--diagnose] [--show N] [--only NAME]... [--right FILE] [--cpu]
 //! ```
 //!
 //! `--exclude` leaves out the positions of another fixture (to measure on the positions the committed
-//! fixture does not hold); `--verbose` prints every position where the estimator misses the result.
+//! fixture does not hold); `--verbose` prints every position where the estimator misses the result;
+//! `--diagnose` says which misses one chain's status would fix; `--show N` draws the first N missed
+//! boards with the estimator's marks (`d` dead, `s` seki, `*` dead for GNU Go) and ownership;
+//! `--only NAME` keeps the positions whose name contains NAME and draws them all; `--right FILE`
+//! writes the names of the positions the estimator gets exactly right; `--cpu` times each estimate by
+//! the CPU time of its thread (Linux) instead of the wall clock, for a machine busy with other work.
 
 #[path = "../tests/support/fixture.rs"]
 mod fixture;
@@ -16,6 +22,12 @@ use std::time::Instant;
 
 use weiqi_estimate::{EstimateConfig, estimate_with};
 use weiqi_rules::Point;
+
+/// The CPU time this thread has run, in nanoseconds (Linux: the first field of
+/// `/proc/thread-self/schedstat`), to time estimates on a busy machine.
+fn thread_cpu_ns() -> Option<u64> {
+    std::fs::read_to_string("/proc/thread-self/schedstat").ok()?.split_whitespace().next()?.parse().ok()
+}
 
 fn sorted(mut v: Vec<Point>) -> Vec<Point> {
     v.sort();
@@ -28,11 +40,13 @@ fn main() {
     let mut exclude: Option<PathBuf> = None;
     let mut config = EstimateConfig::default();
     let mut verbose = false;
+    let mut cpu = false;
     let mut show = 0usize;
     let mut diagnose = false;
     let mut right_out: Option<PathBuf> = None;
     let mut right_names = String::new();
     let mut fixable = 0usize;
+    let mut only: Vec<String> = Vec::new();
     while let Some(a) = args.next() {
         match a.as_str() {
             "--exclude" => exclude = Some(PathBuf::from(args.next().expect("--exclude FILE"))),
@@ -41,23 +55,36 @@ fn main() {
                 config.moves = u64::from(config.playouts) * 150;
             }
             "--verbose" => verbose = true,
+            "--cpu" => cpu = true,
             "--diagnose" => diagnose = true,
             "--right" => right_out = Some(PathBuf::from(args.next().expect("--right FILE"))),
             "--show" => show = args.next().expect("--show N").parse().expect("a number"),
+            "--only" => only.push(args.next().expect("--only NAME")),
             _ => path = PathBuf::from(a),
         }
     }
     let excluded: std::collections::HashSet<String> =
         exclude.map(|p| fixture::read(&p).into_iter().map(|e| e.name).collect()).unwrap_or_default();
-    let entries: Vec<_> = fixture::read(&path).into_iter().filter(|e| !excluded.contains(&e.name)).collect();
+    let entries: Vec<_> = fixture::read(&path)
+        .into_iter()
+        .filter(|e| !excluded.contains(&e.name))
+        .filter(|e| only.is_empty() || only.iter().any(|o| e.name.contains(o.as_str())))
+        .collect();
+    if !only.is_empty() {
+        show = entries.len();
+    }
     let (mut ours, mut gnugo, mut same, mut either) = (0, 0, 0, 0);
     let mut times = Vec::new();
     let mut checksum = 0u64;
     let mut times19: Vec<(f64, String)> = Vec::new();
     for e in &entries {
         let start = Instant::now();
+        let cpu_start = if cpu { thread_cpu_ns() } else { None };
         let est = estimate_with(e.game.board(), e.to_move, &e.ruleset, &config);
-        let ms = start.elapsed().as_secs_f64() * 1000.0;
+        let ms = match (cpu_start, thread_cpu_ns()) {
+            (Some(a), Some(b)) if cpu => (b - a) as f64 / 1e6,
+            _ => start.elapsed().as_secs_f64() * 1000.0,
+        };
         times.push(ms);
         if e.game.size() == 19 {
             times19.push((ms, e.name.clone()));
@@ -108,7 +135,7 @@ fn main() {
                 }
             }
         }
-        if show > 0 && !ok {
+        if show > 0 && (!ok || !only.is_empty()) {
             show -= 1;
             let count = weiqi_rules::score_position(e.game.board(), &e.ruleset, e.prisoners, e.handicap, &dead, [0, 0])
                 .expect("dead stones are stones");
@@ -121,6 +148,9 @@ fn main() {
                 e.result
             );
             let board = e.game.board();
+            let letters: String =
+                "ABCDEFGHJKLMNOPQRST".chars().take(board.size() as usize).map(|c| format!("{c} ")).collect();
+            println!("    {letters}");
             for y in 0..board.size() {
                 let row: String = (0..board.size())
                     .map(|x| {
@@ -143,7 +173,7 @@ fn main() {
                 let own: String = (0..board.size())
                     .map(|x| format!("{:>3}", (est.ownership(Point::new(x, y)) * 9.0).round() as i32))
                     .collect();
-                println!("  {row}  {own}");
+                println!("{:>2}  {row}  {own}", board.size() - y);
             }
         }
         if verbose && !ok {

@@ -7,6 +7,7 @@ use crate::benson::{Unconditional, unconditional};
 use crate::chains::{Chains, NO_ID};
 use crate::grid::{BLACK, Cell, EMPTY, Grid, WHITE, color_of, other};
 use crate::playout::PlayoutBoard;
+use crate::read::{Outcome, Reader};
 use crate::shape::killing_shape;
 use crate::{EstimateConfig, Status};
 
@@ -14,6 +15,18 @@ use crate::{EstimateConfig, Status};
 /// Above zero: a group that random play captures in nearly half of the playouts is, at the end of a
 /// real game, dead far more often than alive (measured on the corpus: see the crate docs).
 pub(crate) const DEAD_BELOW: f32 = 0.2;
+
+/// Chains with at most this many liberties are read out tactically.
+pub(crate) const READ_LIBS: usize = 2;
+
+/// How deep and how long one tactical question is read, and how many nodes all of them may take.
+pub(crate) const READ_DEPTH: u32 = 8;
+pub(crate) const READ_NODES: u32 = 300;
+pub(crate) const READ_BUDGET: u32 = 3_000;
+
+/// Group scores from this up to [`DEAD_BELOW`] are about even: whether the playouts capture the
+/// group depends on who moves first.
+pub(crate) const EVEN_FROM: f32 = -0.2;
 
 /// Playouts run whatever the move budget.
 pub(crate) const MIN_PLAYOUTS: u32 = 64;
@@ -220,6 +233,17 @@ fn nakade_kills(grid: &Grid, chains: &Chains) -> Vec<(usize, Vec<usize>)> {
         if empties.iter().any(|&e| captures_at(e)) {
             continue;
         }
+        // Nor can `D` capture an enemy chain outside the region that is already in atari: that
+        // gives it liberties, often an eye, and the nakade no longer kills.
+        if chain.stones.iter().any(|&s| {
+            grid.neighbours(s).iter().any(|&n| {
+                color[n] == other(me)
+                    && !region.contains(&n)
+                    && chains.chains[chains.chain_of[n] as usize].liberties.len() == 1
+            })
+        }) {
+            continue;
+        }
         // The enemy fills one empty point and keeps the other as its last liberty.
         let kills = empties.iter().any(|&keep| {
             let shape: Vec<Cell> = region.iter().copied().filter(|&c| c != keep).collect();
@@ -295,6 +319,61 @@ pub(crate) fn judge(grid: &Grid, to_move: u8, ruleset: &Ruleset, seed: u64, conf
         dead[d] = true;
         for k in inside {
             dead[k] = false;
+        }
+    }
+
+    // Tactical reading of the chains short of liberties. One that cannot be kept even when its
+    // owner moves first is dead; one that the playouts leave about even, that its owner to move can
+    // keep (and its opponent to move could take), is alive: the owner would keep it.
+    let mut reader = Reader::new(grid, &grid.color, READ_BUDGET);
+    let mut changes: Vec<(usize, bool)> = Vec::new();
+    for (i, chain) in chains.chains.iter().enumerate() {
+        let ci = if chain.color == BLACK { 0 } else { 1 };
+        if proofs[ci].alive[i] || proofs[1 - ci].safe[chain.stones[0]] || chain.liberties.len() > READ_LIBS {
+            continue;
+        }
+        let t = chain.stones[0];
+        let g = group_of[i] as usize;
+        let score = group_sum[g] / group_stones[g] as f32;
+        if !dead[i] {
+            if reader.can_save(t, READ_DEPTH, READ_NODES) == Outcome::No {
+                changes.push((i, true));
+            }
+        } else if chain.color == to_move
+            && score >= EVEN_FROM
+            && reader.can_save(t, READ_DEPTH, READ_NODES) == Outcome::Yes
+            && reader.can_capture(t, READ_DEPTH, READ_NODES) == Outcome::Yes
+        {
+            changes.push((i, false));
+        }
+    }
+    // A chain the playouts kept but that reading kills lost its capturing races: an enemy group next
+    // to it that the playouts left about even wins the race and lives.
+    let mut winners: Vec<u32> = Vec::new();
+    for &(i, _) in changes.iter().filter(|&&(_, d)| d) {
+        let chain = &chains.chains[i];
+        for &s in &chain.stones {
+            for n in grid.neighbours(s) {
+                let e = chains.chain_of[n];
+                if e == NO_ID || chains.chains[e as usize].color == chain.color || !dead[e as usize] {
+                    continue;
+                }
+                let g = group_of[e as usize];
+                if group_sum[g as usize] / group_stones[g as usize] as f32 >= EVEN_FROM && !winners.contains(&g) {
+                    winners.push(g);
+                }
+            }
+        }
+    }
+    let read_dead: Vec<usize> = changes.iter().filter(|&&(_, d)| d).map(|&(i, _)| i).collect();
+    for (i, d) in changes {
+        dead[i] = d;
+    }
+    for (i, chain) in chains.chains.iter().enumerate() {
+        let ci = if chain.color == BLACK { 0 } else { 1 };
+        let proven_dead = proofs[1 - ci].safe[chain.stones[0]];
+        if winners.contains(&group_of[i]) && !proven_dead && !read_dead.contains(&i) {
+            dead[i] = false;
         }
     }
 

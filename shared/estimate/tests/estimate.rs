@@ -293,3 +293,109 @@ fn benson_proves_only_chains_with_two_vital_regions() {
     assert_eq!(vertices(&game, &unconditionally_alive(game.board(), Black)), "B6 D6 A5 B5 C5 D5");
     assert_eq!(vertices(&game, &unconditionally_alive(game.board(), White)), "", "one big region is not two eyes");
 }
+
+#[test]
+fn stones_their_owner_cannot_save_even_moving_first_are_dead() {
+    // White's C9 and D8 share their one liberty D9 with E9, which belongs to White's living group
+    // through F9, so the three make one group to the playouts. But White connecting at D9 leaves the
+    // four stones one liberty (F9), and Black takes C9 and D8 at D9 whenever he likes: reading shows
+    // they cannot be kept, so they are dead. E9 connects at F9 and lives.
+    let (game, e) = judged(
+        Ruleset::chinese(),
+        r"
+        . X O . O . . . .
+        X X X O X O . . .
+        . . X X X O . . .
+        . . X . X O . . .
+        X X X X X O . . .
+        O O O O O O . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .",
+        Black,
+    );
+    assert_eq!(vertices(&game, &e.dead_stones()), "C9 D8");
+    assert_eq!(e.status(pt(&game, "E9")), Some(Status::Alive));
+    assert_chains_agree(&game, &e);
+}
+
+const CRITICAL_CORNER: &str = r"
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    X X X X X X X . .
+    X O O O O O X . .
+    X O . O . X X . .
+    O O X O O X . . .
+    O X X X O X . . .
+    . X X O O X . . .";
+
+#[test]
+fn a_chain_that_whoever_moves_first_decides_belongs_to_the_side_to_move() {
+    // Black's six stones in the corner share A1 and C3's liberty C4 with White's chain, whose third
+    // liberty E4 is Black's too. Black to move fills E4 and it is a seki: neither side can then fill
+    // A1 or C4. White to move plays C4 and takes the six stones. The playouts, which move at random,
+    // leave them about even; reading decides by the side to move.
+    let inner = "C3 B2 C2 D2 B1 C1";
+    let (game, e) = judged(Ruleset::japanese(), CRITICAL_CORNER, Black);
+    assert!(e.dead_stones().is_empty(), "{}", vertices(&game, &e.dead_stones()));
+    assert_eq!(e.status(pt(&game, "C3")), Some(Status::Alive));
+    assert_chains_agree(&game, &e);
+
+    let (game, e) = judged(Ruleset::japanese(), CRITICAL_CORNER, White);
+    assert_eq!(vertices(&game, &e.dead_stones()), inner);
+    assert_chains_agree(&game, &e);
+}
+
+#[test]
+fn a_nakade_does_not_kill_a_chain_that_can_capture_its_way_out() {
+    // White's chain on the left has two liberties, B6 and A5, around Black's A6: filling either is
+    // self-atari for Black, and White's capture of A6 and a filled point would leave a killing
+    // shape. But Black's A2 is in atari against the same chain: White captures it at A1, joins the
+    // group below, and the capture of A6 then makes a second eye. The chain lives; A6 and A2 are dead.
+    const CORNER: &str = r"
+        . . . . . . . . .
+        X X X X . . . . .
+        O O O X . . . . .
+        X . O X . . . . .
+        . O O X . . . . .
+        O O X X . . . . .
+        O X X . . . . . .
+        X O O O O O O O O
+        . O . . . . . . .";
+    for to_move in [Black, White] {
+        let (game, e) = judged(Ruleset::japanese(), CORNER, to_move);
+        assert_eq!(vertices(&game, &e.dead_stones()), "A6 A2", "{to_move:?} to move");
+        assert_eq!(e.status(pt(&game, "B5")), Some(Status::Alive));
+        assert_chains_agree(&game, &e);
+    }
+}
+
+#[test]
+fn the_group_that_wins_a_capturing_race_lives() {
+    // A final position from GNU Go's regression games (NNGS, whitemouse–GNU Go, W+31.5). White's
+    // F9 F8 F7 have two liberties, G9 and E7, and cannot be kept even with White to move; the
+    // playouts, which often let them live, leave Black's top group about even. Reading kills the
+    // three stones, so the black group around them wins the race and lives, as the players agreed.
+    let (game, e) = judged(
+        Ruleset::japanese().with_komi(Komi::from_points(0.5).unwrap()),
+        r"
+        . O X . X O . . .
+        O O X . X O X X X
+        O X X . . O X O X
+        O X X X X X O O O
+        . O X O O O O . O
+        O O O O X X O O .
+        . O X X X X X X O
+        O X X O . X O O .
+        X X X . . . X . O",
+        White,
+    );
+    for v in ["F9", "F8", "F7"] {
+        assert_eq!(e.status(pt(&game, v)), Some(Status::Dead), "{v}");
+    }
+    for v in ["C9", "E9", "G8", "B7", "F6"] {
+        assert_eq!(e.status(pt(&game, v)), Some(Status::Alive), "{v}");
+    }
+    assert_chains_agree(&game, &e);
+}
