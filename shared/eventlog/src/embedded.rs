@@ -40,11 +40,31 @@ pub struct EmbeddedConfig {
     pub max_batch_bytes: usize,
     /// Most appends committed in one transaction.
     pub max_group: usize,
+    /// Bytes of the file redb keeps in memory (its page cache; redb's own default is 1 GiB, which a
+    /// read of a large log fills). Resident memory grows to about this much plus what the process
+    /// holds itself.
+    pub cache_bytes: usize,
 }
 
 impl Default for EmbeddedConfig {
+    /// For `weiqi up`: a 256 MiB cache holds the live games, tournaments and players of a league
+    /// many times over.
     fn default() -> Self {
-        Self { duplicate_window: Duration::from_secs(120), max_batch_bytes: 1024 * 1024 - 16 * 1024, max_group: 512 }
+        Self {
+            duplicate_window: Duration::from_secs(120),
+            max_batch_bytes: 1024 * 1024 - 16 * 1024,
+            max_group: 512,
+            cache_bytes: 256 * 1024 * 1024,
+        }
+    }
+}
+
+impl EmbeddedConfig {
+    /// For one pass over the log (exports, statistics, backups, imports): reading each page once
+    /// gains nothing from a large cache, so 32 MiB keeps their memory bounded whatever the log's size.
+    #[must_use]
+    pub fn streaming() -> Self {
+        Self { cache_bytes: 32 * 1024 * 1024, ..Self::default() }
     }
 }
 
@@ -223,7 +243,7 @@ impl EmbeddedLog {
         if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
             std::fs::create_dir_all(parent).map_err(|e| LogError::Unavailable(Box::new(e)))?;
         }
-        let db = Arc::new(Database::create(&path).map_err(storage)?);
+        let db = Arc::new(Database::builder().set_cache_size(config.cache_bytes).create(&path).map_err(storage)?);
         // Create every table up front, so that readers never meet a missing one.
         let txn = db.begin_write().map_err(storage)?;
         let mut last_batches = Vec::new();

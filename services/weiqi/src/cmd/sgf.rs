@@ -302,7 +302,8 @@ pub async fn open_log(nats: Option<&str>, data_dir: &Path, create: bool) -> Resu
                 path.display()
             );
             AnyEventLog::Embedded(
-                EmbeddedLog::open(&path, EmbeddedConfig::default())
+                // One pass over the log (import, export, statistics): a small cache bounds memory.
+                EmbeddedLog::open(&path, EmbeddedConfig::streaming())
                     .with_context(|| format!("opening {} (is `weiqi up` still running on it?)", path.display()))?,
             )
         }
