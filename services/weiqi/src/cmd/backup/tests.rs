@@ -257,7 +257,10 @@ async fn a_restore_into_a_log_that_is_not_empty_is_refused() {
     let source = embedded(dir.path(), "source");
     let id = AggregateId::new("g1").unwrap();
     let event = NewEvent::new("test.Created", b"x".to_vec());
-    source.append(AggregateKind::Game, &id, 0, &CommandId::new("c1").unwrap(), &[event.clone()]).await.unwrap();
+    source
+        .append(AggregateKind::Game, &id, 0, &CommandId::new("c1").unwrap(), std::slice::from_ref(&event))
+        .await
+        .unwrap();
     let file = dir.path().join("b.weiqi-backup");
     backup(&source, "source", &file, &ProgressBar::hidden()).await.unwrap();
 
@@ -431,7 +434,7 @@ async fn the_golden_log_of_format_1_restores_and_replays_to_the_same_states() {
     let counted =
         verify::fold::<weiqi_game::aggregate::GameAggregate>(&read(AggregateKind::Game, "counted-1").await).unwrap();
     let result = counted.result.clone().expect("counted-1 ended");
-    let score = result.score.clone().expect("counted");
+    let score = result.score.expect("counted");
     assert_eq!((format!("{:?}", result.outcome), format!("{:?}", result.reason)), ("WhiteWins".into(), "Score".into()));
     assert_eq!((score.black_total.0, score.white_total.0, score.dame), (81, 96, 77), "{score:?}");
     let resigned =
