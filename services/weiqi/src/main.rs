@@ -63,7 +63,8 @@ enum Command {
     Export(ExportCommand),
     /// Back up every kind of the event log (games, tournaments, players, cases, accounts, settings,
     /// the archive) to one compressed, checksummed file: a consistent cut at the log's heads when it
-    /// starts, streamed (JetStream: while the platform runs; the embedded log: stop `weiqi up` first).
+    /// starts, streamed (JetStream: while the platform runs; the embedded log belongs to a running
+    /// `weiqi up`, which serves the same file to an administrator at `GET /admin/backup`).
     Backup(cmd::backup::BackupArgs),
     /// Write a backup file into an EMPTY event log (embedded or JetStream), exactly as it was: the
     /// file is checked first, then written, then read back and every aggregate replayed. Also how an

@@ -416,8 +416,15 @@ async fn run_up(args: UpArgs, shutdown: Shutdown) -> Result<ExitCode> {
         print_quick_start(&args, &auth, backbone.backend);
     }
     let grpc_task = tokio::spawn(weiqi_gateway::server::serve_grpc(routes, grpc, shutdown.signalled()));
+    // The embedded log's file is this process's: a live backup is asked of it (`GET /admin/backup`).
+    let backups = crate::cmd::backup::http::router(
+        backbone.log.clone(),
+        auth.clone(),
+        crate::cmd::backup::source_of(args.nats.as_deref(), &args.data_dir),
+        args.data_dir.clone(),
+    );
     let http_task = tokio::spawn(weiqi_gateway::server::serve_http(
-        http_routes(&backbone, &auth, &web),
+        http_routes(&backbone, &auth, &web).merge(backups),
         http,
         shutdown.signalled(),
     ));

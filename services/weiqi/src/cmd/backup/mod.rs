@@ -5,7 +5,8 @@
 //! **Backup** takes every kind's head first (the cut), then reads each kind in log order with
 //! `follow` up to that head, batch by batch, into the file ([`format`]): appends that land while it
 //! runs are after the cut and not in the file. It streams: one batch is in memory at a time, the file
-//! is written as `FILE.partial` and renamed when complete and synced.
+//! is written as `FILE.partial` and renamed when complete and synced. A running `weiqi up` serves the
+//! same backup of its own (embedded) log to administrators ([`http`]).
 //!
 //! **Restore** reads the file three times, never holding it whole:
 //! 1. checks it end to end (every record's CRC, each kind's counts and SHA-256, the trailer's totals and
@@ -20,6 +21,7 @@
 //!    replays every aggregate through its domain ([`verify`]), reported per kind.
 
 pub mod format;
+pub mod http;
 pub mod verify;
 
 use std::collections::BTreeMap;
@@ -57,7 +59,8 @@ pub struct BackupArgs {
     /// NATS server URL: back up JetStream (live: appends after the start are not in the backup).
     #[arg(long, env = "WEIQI_NATS_URL")]
     pub nats: Option<String>,
-    /// Data directory of the embedded log (stop `weiqi up` first: the file allows one process).
+    /// Data directory of the embedded log (its file allows one process: while `weiqi up` runs on it,
+    /// ask that process instead, `GET /admin/backup` with an administrator's token).
     #[arg(long, default_value = "./weiqi-data", env = "WEIQI_DATA_DIR")]
     pub data_dir: PathBuf,
     /// Print one JSON object on the last line: events, aggregates, batches, bytes, seconds, kinds.
@@ -177,7 +180,7 @@ fn bar(n: u64, hidden: bool) -> ProgressBar {
     bar
 }
 
-fn now_ms() -> i64 {
+pub(crate) fn now_ms() -> i64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as i64)
 }
 
@@ -583,7 +586,7 @@ pub async fn restore(log: &AnyEventLog, file: &Path, progress: &ProgressBar) -> 
     })
 }
 
-fn source_of(nats: Option<&str>, data_dir: &Path) -> String {
+pub fn source_of(nats: Option<&str>, data_dir: &Path) -> String {
     match nats {
         Some(url) => format!("jetstream {url} prefix weiqi"),
         None => format!("embedded {}", data_dir.join("events.redb").display()),

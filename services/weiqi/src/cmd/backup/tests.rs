@@ -516,3 +516,49 @@ async fn regenerate_the_golden_log() {
             .unwrap();
     println!("{summary:?}");
 }
+
+/// A running `weiqi up` serves a backup of its own log to an administrator (`GET /admin/backup`),
+/// the same file `weiqi backup` writes; without the admin role, or without a token, it refuses.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_running_platform_serves_its_backup_to_an_administrator() {
+    use std::io::{Read, Write};
+    let dir = tempfile::tempdir().unwrap();
+    let log = embedded(dir.path(), "live");
+    let id = AggregateId::new("g1").unwrap();
+    for n in 0..20u64 {
+        let event = NewEvent::new("test.Played", format!("move {n}").into_bytes());
+        log.append(AggregateKind::Game, &id, n, &CommandId::new(format!("c{n}")).unwrap(), &[event]).await.unwrap();
+    }
+    let auth = weiqi_edge::auth::Authority::new(&[7u8; 32], "weiqi");
+    let router = http::router(log.clone(), auth.clone(), "live".into(), dir.path().join("spool"));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    tokio::spawn(async move { axum::serve(listener, router).await });
+    let get = move |token: Option<String>| {
+        tokio::task::spawn_blocking(move || {
+            let mut s = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+            let auth = token.map(|t| format!("Authorization: Bearer {t}\r\n")).unwrap_or_default();
+            write!(s, "GET /admin/backup HTTP/1.1\r\nHost: x\r\n{auth}Connection: close\r\n\r\n").unwrap();
+            let mut out = Vec::new();
+            s.read_to_end(&mut out).unwrap();
+            out
+        })
+    };
+    let ttl = std::time::Duration::from_secs(60);
+    let admin = auth.issue("admin", &[weiqi_edge::auth::Role::Admin], &[], ttl);
+    let player = auth.issue("li", &[weiqi_edge::auth::Role::Player], &[], ttl);
+    for (token, status) in [(None, "401"), (Some(player), "403")] {
+        let answer = get(token).await.unwrap();
+        assert!(String::from_utf8_lossy(&answer).starts_with(&format!("HTTP/1.1 {status}")), "{status}");
+    }
+    let answer = get(Some(admin)).await.unwrap();
+    let split = answer.windows(4).position(|w| w == b"\r\n\r\n").unwrap();
+    let head = String::from_utf8_lossy(&answer[..split]).to_string();
+    assert!(head.starts_with("HTTP/1.1 200") && head.contains("x-weiqi-backup"), "{head}");
+    let file = dir.path().join("served.weiqi-backup");
+    std::fs::write(&file, &answer[split + 4..]).unwrap();
+    let target = embedded(dir.path(), "target");
+    let restored = restore(&target, &file, &ProgressBar::hidden()).await.unwrap();
+    assert_eq!((restored.events, restored.kinds[0].identical), (20, true));
+    assert_eq!(std::fs::read_dir(dir.path().join("spool")).unwrap().count(), 0, "nothing left in the spool");
+}
