@@ -61,6 +61,15 @@ enum Command {
     /// Data for analysts.
     #[command(subcommand)]
     Export(ExportCommand),
+    /// Back up every kind of the event log (games, tournaments, players, cases, accounts, settings,
+    /// the archive) to one compressed, checksummed file: a consistent cut at the log's heads when it
+    /// starts, streamed (JetStream: while the platform runs; the embedded log belongs to a running
+    /// `weiqi up`, which serves the same file to an administrator at `GET /admin/backup`).
+    Backup(cmd::backup::BackupArgs),
+    /// Write a backup file into an EMPTY event log (embedded or JetStream), exactly as it was: the
+    /// file is checked first, then written, then read back and every aggregate replayed. Also how an
+    /// association moves from `weiqi up` to a NATS cluster.
+    Restore(cmd::backup::RestoreArgs),
     /// Rank certificates.
     #[command(subcommand)]
     Cert(cmd::cert::CertCommand),
@@ -189,6 +198,8 @@ fn main() -> std::process::ExitCode {
                 Ok(std::process::ExitCode::SUCCESS)
             })
         }
+        Command::Backup(args) => runtime().block_on(cmd::backup::run_backup(args)),
+        Command::Restore(args) => runtime().block_on(cmd::backup::run_restore(args)),
         Command::Bench(b) => bench::run(b),
     };
     match result {

@@ -466,10 +466,17 @@ async fn run_up(args: UpArgs, shutdown: Shutdown) -> Result<ExitCode> {
         print_quick_start(&args, &auth, backbone.backend);
     }
     let edge = edge_config(&args);
+    // The embedded log's file is this process's: a live backup is asked of it (`GET /admin/backup`).
+    let backups = crate::cmd::backup::http::router(
+        backbone.log.clone(),
+        auth.clone(),
+        crate::cmd::backup::source_of(args.nats.as_deref(), &args.data_dir),
+        args.data_dir.clone(),
+    );
     // Either server failing (a certificate refused, say) stops the process with its reason.
     tokio::try_join!(
         serve_grpc(routes, grpc, &edge, shutdown.signalled()),
-        serve_http(http_routes(&backbone, &auth, &web, &ready), http, &edge, shutdown.signalled()),
+        serve_http(http_routes(&backbone, &auth, &web, &ready).merge(backups), http, &edge, shutdown.signalled()),
     )?;
     eprintln!("weiqi: stopped");
     Ok(ExitCode::SUCCESS)

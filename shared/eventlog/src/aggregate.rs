@@ -190,13 +190,14 @@ impl Position {
         Self((batch << INDEX_BITS) | index as u64)
     }
 
-    /// The batch (stream sequence) this position falls in.
-    pub(crate) const fn batch(self) -> u64 {
+    /// The batch (the append: JetStream stream sequence, or the embedded log's batch number) this
+    /// position falls in. The events of one append share it.
+    pub const fn batch(self) -> u64 {
         self.0 >> INDEX_BITS
     }
 
     /// The index inside the batch.
-    pub(crate) const fn index(self) -> usize {
+    pub const fn index(self) -> usize {
         (self.0 & ((1 << INDEX_BITS) - 1)) as usize
     }
 }

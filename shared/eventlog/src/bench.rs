@@ -52,6 +52,9 @@ pub async fn raw_publish_per_sec(
         subjects: vec![subjects::bench_wildcard("weiqi")],
         storage: StorageType::File,
         allow_direct: true,
+        // Benchmark data only: it goes by itself an hour later (the next run deletes it anyway), so
+        // a benchmark run against a production server leaves nothing behind for long.
+        max_age: Duration::from_secs(3_600),
         ..Default::default()
     })
     .await

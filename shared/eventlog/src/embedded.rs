@@ -28,7 +28,7 @@ use tokio::sync::{mpsc, oneshot, watch};
 
 use crate::{
     AggregateId, AggregateKind, AppendError, AppendOutcome, CommandId, Corrupt, EventLog, EventStream, LogError,
-    NewEvent, Position, RecordedEvent, frame,
+    NewEvent, Position, RecordedEvent, RestoreAck, StoredBatch, frame,
 };
 
 /// Settings of the embedded log.
@@ -104,6 +104,8 @@ struct AppendJob {
     command: CommandId,
     count: u64,
     body: Bytes,
+    /// A batch written back by a restore: stored with this time, its command id not de-duplicated.
+    restored_at: Option<i64>,
     reply: oneshot::Sender<Result<AppendOutcome, AppendError>>,
 }
 
@@ -280,6 +282,26 @@ impl EmbeddedLog {
         &self.inner.path
     }
 
+    /// Queues a restored batch for the writer (see [`crate::Restorer`]): batches queued one after the
+    /// other are stored in that order. The answer arrives once its group is committed.
+    pub(crate) fn restore_send(&self, kind: AggregateKind, batch: &StoredBatch) -> Result<RestoreAck, AppendError> {
+        let body = frame::encode(&batch.events, self.inner.config.max_batch_bytes)?;
+        let (reply, answer) = oneshot::channel();
+        let job = AppendJob {
+            kind,
+            id: batch.aggregate_id.clone(),
+            expected: batch.first_sequence.saturating_sub(1),
+            command: batch.command_id.clone(),
+            count: batch.events.len() as u64,
+            body,
+            restored_at: Some(batch.timestamp_ms),
+            reply,
+        };
+        let closed = || AppendError::Unavailable("embedded log writer stopped".into());
+        self.inner.jobs.as_ref().ok_or_else(closed)?.send(job).map_err(|_| closed())?;
+        Ok(RestoreAck::new(async move { answer.await.map_err(|_| closed())? }))
+    }
+
     fn read_txn(&self) -> Result<ReadTransaction, LogError> {
         self.inner.db.begin_read().map_err(storage)
     }
@@ -411,8 +433,12 @@ impl Writer {
             })
         };
 
-        // 1. A command id seen within the window: the original outcome.
-        let seen = commands.get(job.command.as_str()).map_err(storage)?.map(|b| b.value());
+        // 1. A command id seen within the window: the original outcome (not for a restored batch:
+        // history may hold an id twice, appended further apart than the window).
+        let seen = match job.restored_at {
+            None => commands.get(job.command.as_str()).map_err(storage)?.map(|b| b.value()),
+            Some(_) => None,
+        };
         if let Some(batch) = seen {
             let record = record_at(&batches, batch)?;
             if now - record.timestamp_ms < window_ms {
@@ -428,6 +454,9 @@ impl Writer {
             .transpose()
             .map_err(storage)?
             .map_or(0, |(key, _)| key.value().1);
+        if tip != job.expected && job.restored_at.is_some() {
+            return Err(AppendError::Conflict { actual: tip });
+        }
         if tip != job.expected {
             // As on JetStream: a retry whose first try landed is a duplicate even past the
             // window, if it was appended after the sequence the caller expected.
@@ -455,7 +484,7 @@ impl Writer {
             first: job.expected + 1,
             count: job.count,
             command: job.command.as_str().to_owned(),
-            timestamp_ms: now,
+            timestamp_ms: job.restored_at.unwrap_or(now),
             body: job.body.clone(),
         };
         batches.insert(batch, record.encode().as_slice()).map_err(storage)?;
@@ -488,6 +517,7 @@ impl EventLog for EmbeddedLog {
             command: command.clone(),
             count: events.len() as u64,
             body,
+            restored_at: None,
             reply,
         };
         let closed = || AppendError::Unavailable("embedded log writer stopped".into());

@@ -8,6 +8,9 @@
 //!   sequence), `Weiqi-Count` (events in the batch), `Weiqi-Prev` (stream sequence of the
 //!   previous message of the aggregate, so a conflict can be traced back), and the first
 //!   event's `traceparent`/`tracestate` for NATS-level tooling.
+//! * A batch written back by a restore ([`crate::Restorer`]) carries its command id in
+//!   `Weiqi-Command` instead of `Nats-Msg-Id` (no server de-duplication) and the time it was
+//!   first stored in `Weiqi-Time`, which reads return instead of the message's own time.
 //! * A cache maps each aggregate to its tip: (last event sequence, stream sequence of its last
 //!   message). The expected-subject-sequence header needs the stream sequence; the cache saves
 //!   a round trip per append. A stale tip can only make the server refuse the publish; the
@@ -31,13 +34,19 @@ use futures::StreamExt;
 use crate::event::{TRACEPARENT, TRACESTATE};
 use crate::{
     AggregateId, AggregateKind, AppendError, AppendOutcome, CommandId, Corrupt, EventLog, EventStream, InvalidAppend,
-    LogError, NewEvent, Position, RecordedEvent, frame, subjects,
+    LogError, NewEvent, Position, RecordedEvent, RestoreAck, StoredBatch, frame, subjects,
 };
 
 const SEQ_HEADER: &str = "Weiqi-Seq";
 const COUNT_HEADER: &str = "Weiqi-Count";
 const PREV_HEADER: &str = "Weiqi-Prev";
 const MSG_ID_HEADER: &str = "Nats-Msg-Id";
+/// The command id of a restored batch (written without `Nats-Msg-Id`, which the server would
+/// de-duplicate on: history may hold an id twice, appended further apart than the window).
+const COMMAND_HEADER: &str = "Weiqi-Command";
+/// The time a restored batch was first stored, in ms since the epoch (the server stamps every
+/// message with its own arrival time; reads prefer this header).
+const TIME_HEADER: &str = "Weiqi-Time";
 
 /// Settings of the JetStream log.
 #[derive(Debug, Clone)]
@@ -128,6 +137,8 @@ struct MessageMeta {
     count: u64,
     prev: u64,
     command: Option<String>,
+    /// The original time of a restored batch.
+    time: Option<i64>,
 }
 
 impl MessageMeta {
@@ -148,8 +159,14 @@ impl MessageMeta {
             first: number(SEQ_HEADER)?,
             count: number(COUNT_HEADER)?,
             prev: number(PREV_HEADER).unwrap_or(0),
-            command: headers.get(MSG_ID_HEADER).map(|v| v.as_str().to_owned()),
+            command: headers.get(MSG_ID_HEADER).or_else(|| headers.get(COMMAND_HEADER)).map(|v| v.as_str().to_owned()),
+            time: headers.get(TIME_HEADER).and_then(|v| v.as_str().parse().ok()),
         })
+    }
+
+    /// The batch's time: the original one of a restored batch, else the server's.
+    fn timestamp_ms(&self, server_nanos: i128) -> i64 {
+        self.time.unwrap_or_else(|| millis(server_nanos))
     }
 
     fn last(&self) -> u64 {
@@ -280,6 +297,70 @@ impl JetStreamLog {
         Ok(MessageMeta::of(&message)?)
     }
 
+    /// Publishes a restored batch (see [`crate::Restorer`]) after the aggregate's message at stream
+    /// sequence `previous` (0: the aggregate must not exist), and returns without waiting for the
+    /// acknowledgement: publishes sent one after the other reach the stream in that order.
+    pub(crate) async fn restore_send(
+        &self,
+        kind: AggregateKind,
+        batch: &StoredBatch,
+        previous: u64,
+    ) -> Result<RestoreAck, AppendError> {
+        let body = frame::encode(&batch.events, self.inner.config.max_batch_bytes)?;
+        let count = batch.events.len() as u64;
+        let mut publish = PublishMessage::build()
+            .payload(body)
+            .expected_last_subject_sequence(previous)
+            .header(COMMAND_HEADER, batch.command_id.as_str())
+            .header(TIME_HEADER, batch.timestamp_ms.to_string())
+            .header(SEQ_HEADER, batch.first_sequence.to_string())
+            .header(COUNT_HEADER, count.to_string())
+            .header(PREV_HEADER, previous.to_string());
+        for name in [TRACEPARENT, TRACESTATE] {
+            if let Some(value) = batch.events.first().and_then(|e| e.headers.get(name)) {
+                publish = publish.header(name, value);
+            }
+        }
+        let id = batch.aggregate_id.clone();
+        let subject = self.subject(kind, &id);
+        let ack = match self.inner.js.send_publish(subject, publish).await {
+            Ok(ack) => ack,
+            Err(e) if e.kind() == PublishErrorKind::MaxPayloadExceeded => {
+                return Err(AppendError::Invalid(InvalidAppend::TooLarge {
+                    bytes: batch.events.iter().map(|e| e.payload.len()).sum(),
+                    max: self.inner.client.server_info().max_payload,
+                }));
+            }
+            Err(e) => return Err(AppendError::Unavailable(Box::new(e))),
+        };
+        let log = self.clone();
+        let first = batch.first_sequence;
+        Ok(RestoreAck::new(async move {
+            match ack.await {
+                Ok(ack) => {
+                    log.remember_tip(kind, &id, Tip { last: first + count - 1, stream_seq: ack.sequence });
+                    Ok(AppendOutcome {
+                        first_sequence: first,
+                        last_sequence: first + count - 1,
+                        position: Position::of(ack.sequence, 0),
+                        duplicate: ack.duplicate,
+                    })
+                }
+                Err(e) if e.kind() == PublishErrorKind::WrongLastSequence => {
+                    let actual = log.last_message(kind, &id, true).await?.map_or(0, |m| m.last());
+                    Err(AppendError::Conflict { actual })
+                }
+                Err(e) => Err(AppendError::Unavailable(Box::new(e))),
+            }
+        }))
+    }
+
+    /// An aggregate's last event sequence and the stream sequence of its last message ((0, 0) if
+    /// it has none), from the leader.
+    pub(crate) async fn last_tip(&self, kind: AggregateKind, id: &AggregateId) -> Result<(u64, u64), LogError> {
+        Ok(self.last_message(kind, id, true).await?.map_or((0, 0), |m| (m.last(), m.stream_seq)))
+    }
+
     /// The outcome of the stored message `meta` as the answer to a duplicate command.
     fn duplicate_outcome(
         &self,
@@ -379,7 +460,8 @@ impl JetStreamLog {
                         let meta = MessageMeta::of(&message)?;
                         start = message.sequence + 1;
                         received += 1;
-                        out.push((meta, millis(message.time.unix_timestamp_nanos()), message.payload));
+                        let at = meta.timestamp_ms(message.time.unix_timestamp_nanos());
+                        out.push((meta, at, message.payload));
                     }
                 }
             }
@@ -418,7 +500,8 @@ impl JetStreamLog {
             let (stream_seq, pending, time) = (info.stream_sequence, info.pending, info.published);
             let headers = message.headers.clone().unwrap_or_default();
             let meta = MessageMeta::from_parts(message.subject.as_str(), stream_seq, &headers)?;
-            out.push((meta, millis(time.unix_timestamp_nanos()), message.payload.clone()));
+            let at = meta.timestamp_ms(time.unix_timestamp_nanos());
+            out.push((meta, at, message.payload.clone()));
             if pending == 0 {
                 break;
             }
@@ -537,7 +620,12 @@ impl JetStreamLog {
                     let headers = message.headers.clone().unwrap_or_default();
                     let meta = MessageMeta::from_parts(message.subject.as_str(), info.stream_sequence, &headers)?;
                     st.log
-                        .events_of(st.kind, &meta, millis(info.published.unix_timestamp_nanos()), &message.payload)
+                        .events_of(
+                            st.kind,
+                            &meta,
+                            meta.timestamp_ms(info.published.unix_timestamp_nanos()),
+                            &message.payload,
+                        )
                         .map(|events| (info.stream_sequence, events))
                 });
                 match decoded {

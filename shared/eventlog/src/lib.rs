@@ -72,6 +72,12 @@
 //! testkit's `NatsServer::start_sync_always`). The embedded log commits with
 //! `Durability::Immediate` (an fsync per group commit) before it answers.
 //!
+//! # Backups
+//!
+//! A backup reads each kind with [`EventLog::follow`] up to the head it took at its start; a restore
+//! writes the batches back with a [`Restorer`] ([`AnyEventLog::restorer`]), which keeps each batch's
+//! sequences, command id and original time, in the order of the backup (see `restore.rs`).
+//!
 //! # Choosing an implementation at run time
 //!
 //! [`AnyEventLog`] and [`AnyBus`] are enums over the two implementations; they implement the
@@ -86,6 +92,7 @@ pub mod followers;
 mod frame;
 mod jetstream;
 mod log;
+mod restore;
 mod subjects;
 
 pub use aggregate::{AggregateId, AggregateKind, CommandId, InvalidName, MAX_BATCH_EVENTS, MAX_NAME_LEN, Position};
@@ -99,3 +106,4 @@ pub use event::{AppendOutcome, Headers, NewEvent, RecordedEvent, TRACEPARENT, TR
 pub use followers::{Follower, FollowerReport};
 pub use jetstream::{JetStreamConfig, JetStreamLog, ReadMethod};
 pub use log::{AnyEventLog, EventLog, EventStream};
+pub use restore::{RestoreAck, Restorer, StoredBatch};

@@ -6,9 +6,9 @@ use std::time::Duration;
 
 use futures::StreamExt;
 use weiqi_eventlog::{
-    AggregateId, AggregateKind, AppendError, AppendOutcome, CommandId, EmbeddedConfig, EmbeddedLog, EventLog,
-    EventStream, InvalidAppend, JetStreamConfig, JetStreamLog, NewEvent, Position, ReadMethod, RecordedEvent,
-    TRACEPARENT,
+    AggregateId, AggregateKind, AnyEventLog, AppendError, AppendOutcome, CommandId, EmbeddedConfig, EmbeddedLog,
+    EventLog, EventStream, InvalidAppend, JetStreamConfig, JetStreamLog, NewEvent, Position, ReadMethod, RecordedEvent,
+    StoredBatch, TRACEPARENT,
 };
 use weiqi_testkit::{NatsServer, skip_or_fail};
 
@@ -16,8 +16,11 @@ const GAME: AggregateKind = AggregateKind::Game;
 
 /// A log under test and a way to restart what is under it.
 trait Backend {
-    type Log: EventLog + Clone + 'static;
+    type Log: EventLog + Clone + Into<AnyEventLog> + 'static;
     fn log(&self) -> &Self::Log;
+    fn any(&self) -> AnyEventLog {
+        self.log().clone().into()
+    }
     async fn restart(&mut self);
 }
 
@@ -396,6 +399,94 @@ async fn concurrent_aggregates_stay_dense<B: Backend>(b: &mut B) {
     }
 }
 
+/// A stored batch as a backup holds it.
+fn stored(aggregate: &str, first: u64, command: &str, at: i64, names: &[&str]) -> StoredBatch {
+    StoredBatch {
+        aggregate_id: id(aggregate),
+        first_sequence: first,
+        command_id: cmd(command),
+        timestamp_ms: at,
+        events: names.iter().map(|n| event(n).with_header("weiqi-command-digest", format!("d-{n}"))).collect(),
+    }
+}
+
+/// The first `n` events of the kind, in log order.
+async fn whole_kind<L: EventLog>(log: &L, kind: AggregateKind, n: usize) -> Vec<RecordedEvent> {
+    let mut stream = log.follow(kind, Position::START).await.unwrap();
+    take(&mut stream, n).await
+}
+
+/// Restored batches keep their aggregate, sequences, command id, time, types, payloads and headers,
+/// and the kind's order is the order they were sent in.
+async fn restored_batches_keep_what_they_were<B: Backend>(b: &mut B) {
+    let log = b.any();
+    let mut restorer = log.restorer(GAME).await.unwrap();
+    let batches = [
+        stored("g1", 1, "create-g1", 1_000_000_000_000, &["created", "started"]),
+        stored("g2", 1, "create-g2", 1_000_000_000_500, &["created"]),
+        stored("g1", 3, "m1", 1_000_000_001_000, &["played"]),
+        stored("g2", 2, "m1", 1_000_000_002_000, &["played"]),
+    ];
+    let mut acks = Vec::new();
+    for batch in &batches {
+        acks.push(restorer.send(batch).await.unwrap());
+    }
+    for ack in acks {
+        assert!(!ack.await.unwrap().duplicate);
+    }
+    let g1 = log.read(GAME, &id("g1"), 1).await.unwrap();
+    assert_eq!(sequences(&g1), [1, 2, 3]);
+    assert_eq!(types(&g1), ["test.created", "test.started", "test.played"]);
+    assert_eq!(g1[2].headers.get("weiqi-command-digest"), Some("d-played"));
+    assert_eq!(g1[0].payload.as_ref(), b"created");
+    assert_eq!(
+        (g1[0].timestamp_ms, g1[1].timestamp_ms, g1[2].timestamp_ms),
+        (1_000_000_000_000, 1_000_000_000_000, 1_000_000_001_000)
+    );
+    assert_eq!((g1[0].command_id.as_str(), g1[2].command_id.as_str()), ("create-g1", "m1"));
+    let all = whole_kind(&log, GAME, 5).await;
+    let order: Vec<(&str, u64)> = all.iter().map(|e| (e.aggregate_id.as_str(), e.sequence)).collect();
+    assert_eq!(order, [("g1", 1), ("g1", 2), ("g2", 1), ("g1", 3), ("g2", 2)], "the order sent");
+    // The same command id twice (`m1`, on two aggregates) is history, not a retry: both are stored.
+    assert_eq!(log.read(GAME, &id("g2"), 2).await.unwrap()[0].command_id.as_str(), "m1");
+    // A later retry of a restored command with a stale expected sequence is still a duplicate.
+    log.append(GAME, &id("g1"), 3, &cmd("m2"), &[event("passed")]).await.unwrap();
+    let retry = log.append(GAME, &id("g1"), 2, &cmd("m1"), &[event("played")]).await.unwrap();
+    assert_eq!((retry.first_sequence, retry.duplicate), (3, true));
+}
+
+/// A restored batch that does not follow its aggregate's last one is a conflict, and stores nothing.
+async fn a_restored_batch_out_of_sequence_is_a_conflict<B: Backend>(b: &mut B) {
+    let log = b.any();
+    let mut restorer = log.restorer(GAME).await.unwrap();
+    let ack = restorer.send(&stored("g1", 2, "c1", 1_000, &["a"])).await.unwrap();
+    assert!(matches!(ack.await, Err(AppendError::Conflict { actual: 0 })));
+    assert!(log.read(GAME, &id("g1"), 1).await.unwrap().is_empty());
+}
+
+/// Many batches in flight at once, over interleaved aggregates: all stored, in the order sent.
+async fn many_restored_batches_in_flight_keep_their_order<B: Backend>(b: &mut B) {
+    let log = b.any();
+    let mut restorer = log.restorer(GAME).await.unwrap();
+    let mut acks = futures::stream::FuturesOrdered::new();
+    let mut sent = Vec::new();
+    for n in 0..600u64 {
+        let g = format!("g{}", n % 17);
+        let batch = stored(&g, n / 17 + 1, &format!("c{n}"), 1_000 + n as i64, &["x"]);
+        sent.push((g, n / 17 + 1));
+        acks.push_back(restorer.send(&batch).await.unwrap());
+    }
+    let mut positions = Vec::new();
+    while let Some(ack) = acks.next().await {
+        positions.push(ack.unwrap().position);
+    }
+    assert!(positions.windows(2).all(|w| w[0] < w[1]), "acknowledged in increasing positions");
+    let all = whole_kind(&log, GAME, 600).await;
+    let order: Vec<(String, u64)> = all.iter().map(|e| (e.aggregate_id.as_str().to_string(), e.sequence)).collect();
+    assert_eq!(order, sent);
+    assert!(all.iter().enumerate().all(|(n, e)| e.timestamp_ms == 1_000 + n as i64));
+}
+
 macro_rules! conformance {
     ($module:ident, $start:expr; $($case:ident),* $(,)?) => {
         mod $module {
@@ -422,6 +513,9 @@ conformance!(jetstream, super::JetStream::start();
     restart_loses_nothing,
     concurrent_appends_with_one_expected_sequence_one_wins,
     concurrent_aggregates_stay_dense,
+    restored_batches_keep_what_they_were,
+    a_restored_batch_out_of_sequence_is_a_conflict,
+    many_restored_batches_in_flight_keep_their_order,
 );
 
 conformance!(embedded, super::Embedded::start();
@@ -436,6 +530,9 @@ conformance!(embedded, super::Embedded::start();
     restart_loses_nothing,
     concurrent_appends_with_one_expected_sequence_one_wins,
     concurrent_aggregates_stay_dense,
+    restored_batches_keep_what_they_were,
+    a_restored_batch_out_of_sequence_is_a_conflict,
+    many_restored_batches_in_flight_keep_their_order,
 );
 
 conformance!(jetstream_ordered_reads, super::JetStream::start_ordered();
@@ -450,4 +547,7 @@ conformance!(jetstream_ordered_reads, super::JetStream::start_ordered();
     restart_loses_nothing,
     concurrent_appends_with_one_expected_sequence_one_wins,
     concurrent_aggregates_stay_dense,
+    restored_batches_keep_what_they_were,
+    a_restored_batch_out_of_sequence_is_a_conflict,
+    many_restored_batches_in_flight_keep_their_order,
 );

@@ -12,7 +12,7 @@ mod pairing_harness;
 mod ratings;
 mod ratings_harness;
 mod rules;
-mod tournament;
+pub(crate) mod tournament;
 mod web;
 
 use std::process::ExitCode;

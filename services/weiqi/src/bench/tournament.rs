@@ -139,7 +139,7 @@ pub async fn simulated_event_with(cfg: &SimulatedEventConfig) -> Result<Simulate
     result
 }
 
-async fn run_event(
+pub(crate) async fn run_event(
     cfg: &SimulatedEventConfig,
     log: AnyEventLog,
     bus: Option<AnyBus>,

@@ -2,6 +2,7 @@
 
 pub mod account;
 pub mod archive;
+pub mod backup;
 pub mod bot;
 pub mod cert;
 pub mod export;
