@@ -71,6 +71,17 @@ fn is_infrastructure(s: &tonic::Status) -> bool {
     matches!(s.code(), Code::Unavailable | Code::Unknown | Code::Cancelled | Code::DeadlineExceeded | Code::Internal)
 }
 
+/// Why a call was not answered now: the gateway or the log is unreachable (resume with a growing
+/// backoff), or the bot asked faster than its token may (`ResourceExhausted`: resume after the wait
+/// the gateway names). Either way the session resumes from the log and asks again.
+fn not_now(s: &tonic::Status) -> Option<Stop> {
+    if s.code() == Code::ResourceExhausted {
+        let ms = s.metadata().get("retry-after-ms").and_then(|v| v.to_str().ok()?.parse().ok()).unwrap_or(1_000);
+        return Some(Stop::Busy(Duration::from_millis(ms)));
+    }
+    is_infrastructure(s).then(|| Stop::Connection(describe(s)))
+}
+
 fn describe(s: &tonic::Status) -> String {
     match weiqi_gateway::error::rejection_of(s) {
         Some(r) => format!("{}: {}", r.code, r.message),
@@ -98,6 +109,10 @@ pub async fn play(seat: Seat) -> Finished {
                 tokio::time::sleep(backoff).await;
                 backoff = (backoff * 2).min(Duration::from_secs(5));
             }
+            Err(Stop::Busy(wait)) => {
+                tracing::info!(game = %id, "asked too fast for the token's rate limit; resuming in {wait:?}");
+                tokio::time::sleep(wait).await;
+            }
         }
     }
 }
@@ -106,6 +121,8 @@ pub async fn play(seat: Seat) -> Finished {
 enum Stop {
     Engine(String),
     Connection(String),
+    /// Refused by a rate limit: resume after this wait.
+    Busy(Duration),
 }
 
 impl From<EngineError> for Stop {
@@ -116,7 +133,10 @@ impl From<EngineError> for Stop {
 
 impl From<tonic::Status> for Stop {
     fn from(s: tonic::Status) -> Stop {
-        Stop::Connection(describe(&s))
+        match not_now(&s) {
+            Some(Stop::Busy(wait)) => Stop::Busy(wait),
+            _ => Stop::Connection(describe(&s)),
+        }
     }
 }
 
@@ -396,11 +416,13 @@ fn request_id(game: &str, what: &str) -> String {
 fn refusal_is_fine<T>(r: Result<tonic::Response<T>, tonic::Status>) -> Result<(), Stop> {
     match r {
         Ok(_) => Ok(()),
-        Err(s) if is_infrastructure(&s) => Err(Stop::Connection(describe(&s))),
-        Err(s) => {
-            tracing::debug!(why = %describe(&s), "refused");
-            Ok(())
-        }
+        Err(s) => match not_now(&s) {
+            Some(stop) => Err(stop),
+            None => {
+                tracing::debug!(why = %describe(&s), "refused");
+                Ok(())
+            }
+        },
     }
 }
 
@@ -447,8 +469,16 @@ async fn send_move(
                 f.illegal = 0;
                 return Ok(());
             }
-            Err(s) if is_infrastructure(&s) => return Err(Stop::Connection(describe(&s))),
             Err(s) => {
+                match not_now(&s) {
+                    // Asked too fast: the same move again once the wait is over, the engine kept.
+                    Some(Stop::Busy(wait)) => {
+                        tokio::time::sleep(wait).await;
+                        continue;
+                    }
+                    Some(stop) => return Err(stop),
+                    None => {}
+                }
                 let rejection = weiqi_gateway::error::rejection_of(&s).map(|r| r.code).unwrap_or_default();
                 f.pending = None;
                 if !matches!(generated, Generated::Play(_)) || !ENGINE_FAULTS.contains(&rejection.as_str()) {
