@@ -153,6 +153,7 @@ mod grid;
 mod judge;
 mod playout;
 mod read;
+mod semeai;
 mod shape;
 
 use weiqi_rules::{Board, Color, Point, Ruleset, zobrist};
