@@ -9,7 +9,8 @@
 //! `--exclude` leaves out the positions of another fixture (to measure on the positions the committed
 //! fixture does not hold); `--verbose` prints every position where the estimator misses the result;
 //! `--diagnose` says which misses one chain's status would fix; `--show N` draws the first N missed
-//! boards with the estimator's marks (`d` dead, `s` seki, `*` dead for GNU Go) and ownership;
+//! boards with the estimator's marks (`x`/`o` dead Black/White, `b`/`w` Black/White in seki, `*`
+//! dead for GNU Go) and ownership;
 //! `--only NAME` keeps the positions whose name contains NAME and draws them all; `--right FILE`
 //! writes the names of the positions the estimator gets exactly right; `--cpu` times each estimate by
 //! the CPU time of its thread (Linux) instead of the wall clock, for a machine busy with other work.
@@ -156,8 +157,10 @@ fn main() {
                     .map(|x| {
                         let p = Point::new(x, y);
                         let c = match (board.get(p), est.status(p)) {
-                            (Some(_), Some(weiqi_estimate::Status::Dead)) => 'd',
-                            (Some(_), Some(weiqi_estimate::Status::Seki)) => 's',
+                            (Some(weiqi_rules::Color::Black), Some(weiqi_estimate::Status::Dead)) => 'x',
+                            (Some(weiqi_rules::Color::White), Some(weiqi_estimate::Status::Dead)) => 'o',
+                            (Some(weiqi_rules::Color::Black), Some(weiqi_estimate::Status::Seki)) => 'b',
+                            (Some(weiqi_rules::Color::White), Some(weiqi_estimate::Status::Seki)) => 'w',
                             (Some(weiqi_rules::Color::Black), _) => 'X',
                             (Some(weiqi_rules::Color::White), _) => 'O',
                             (None, _) => match est.owner(p) {

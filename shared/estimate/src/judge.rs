@@ -8,6 +8,7 @@ use crate::chains::{Chains, NO_ID};
 use crate::grid::{BLACK, Cell, EMPTY, Grid, WHITE, color_of, other};
 use crate::playout::PlayoutBoard;
 use crate::read::{Outcome, Reader};
+use crate::semeai::{RaceEnd, races};
 use crate::shape::killing_shape;
 use crate::{EstimateConfig, Status};
 
@@ -27,6 +28,15 @@ pub(crate) const READ_BUDGET: u32 = 3_000;
 /// Group scores from this up to [`DEAD_BELOW`] are about even: whether the playouts capture the
 /// group depends on who moves first.
 pub(crate) const EVEN_FROM: f32 = -0.2;
+
+/// A chain that loses a capturing race by the count (see [`crate::semeai`]) is dead if its group
+/// scores below this; below [`RACE_KILL_CLEAR`] if it loses whoever moves first.
+pub(crate) const RACE_KILL: f32 = 0.4;
+pub(crate) const RACE_KILL_CLEAR: f32 = 0.5;
+
+/// A chain that wins a race or makes seki whoever moves first lives if its group scores from this
+/// (from [`EVEN_FROM`] if who moves first decides).
+pub(crate) const RACE_KEEP_CLEAR: f32 = -0.5;
 
 /// Playouts run whatever the move budget.
 pub(crate) const MIN_PLAYOUTS: u32 = 64;
@@ -174,6 +184,15 @@ fn fill_is_safe(grid: &Grid, color: &[u8], chains: &Chains, c: Cell, me: u8) -> 
     libs.len() >= 2
 }
 
+/// The most liberties of a chain that [`nakade_kills`] reads.
+const MAX_NAKADE_LIBS: usize = 4;
+
+fn empties_sorted(e: &[Cell]) -> Vec<Cell> {
+    let mut v = e.to_vec();
+    v.sort_unstable();
+    v
+}
+
 /// The largest eye region [`nakade_kills`] reads.
 const MAX_EYE_REGION: usize = 7;
 
@@ -186,7 +205,7 @@ fn nakade_kills(grid: &Grid, chains: &Chains) -> Vec<(usize, Vec<usize>)> {
     let color = &grid.color;
     let mut out = Vec::new();
     for (d, chain) in chains.chains.iter().enumerate() {
-        if chain.liberties.len() != 2 {
+        if !(2..=MAX_NAKADE_LIBS).contains(&chain.liberties.len()) {
             continue;
         }
         let me = chain.color;
@@ -213,7 +232,7 @@ fn nakade_kills(grid: &Grid, chains: &Chains) -> Vec<(usize, Vec<usize>)> {
             continue;
         }
         let empties: Vec<Cell> = region.iter().copied().filter(|&c| color[c] == EMPTY).collect();
-        if empties.len() != 2 || empties.len() == region.len() {
+        if empties.len() != chain.liberties.len() || empties.len() == region.len() {
             continue;
         }
         let inside: Vec<usize> = {
@@ -231,6 +250,11 @@ fn nakade_kills(grid: &Grid, chains: &Chains) -> Vec<(usize, Vec<usize>)> {
                 .any(|&n| color[n] == other(me) && chains.chains[chains.chain_of[n] as usize].liberties == [e])
         };
         if empties.iter().any(|&e| captures_at(e)) {
+            continue;
+        }
+        // With more than two liberties, every enemy chain inside must have all of them: then
+        // neither side can fill one without losing one too, and the enemy fills all but one.
+        if empties.len() > 2 && inside.iter().any(|&k| chains.chains[k].liberties != empties_sorted(&empties)) {
             continue;
         }
         // Nor can `D` capture an enemy chain outside the region that is already in atari: that
@@ -315,10 +339,13 @@ pub(crate) fn judge(grid: &Grid, to_move: u8, ruleset: &Ruleset, seed: u64, conf
         let score = group_sum[g] / group_stones[g] as f32;
         dead[i] = !proven_alive && (proven_dead || score < DEAD_BELOW);
     }
+    let mut nakade: Vec<usize> = Vec::new();
     for (d, inside) in nakade_kills(grid, &chains) {
         dead[d] = true;
+        nakade.push(d);
         for k in inside {
             dead[k] = false;
+            nakade.push(k);
         }
     }
 
@@ -366,6 +393,7 @@ pub(crate) fn judge(grid: &Grid, to_move: u8, ruleset: &Ruleset, seed: u64, conf
         }
     }
     let read_dead: Vec<usize> = changes.iter().filter(|&&(_, d)| d).map(|&(i, _)| i).collect();
+    let read: Vec<usize> = changes.iter().map(|&(i, _)| i).collect();
     for (i, d) in changes {
         dead[i] = d;
     }
@@ -374,6 +402,72 @@ pub(crate) fn judge(grid: &Grid, to_move: u8, ruleset: &Ruleset, seed: u64, conf
         let proven_dead = proofs[1 - ci].safe[chain.stones[0]];
         if winners.contains(&group_of[i]) && !proven_dead && !read_dead.contains(&i) {
             dead[i] = false;
+        }
+    }
+
+    // Capturing races and seki by counting liberties (see `semeai`), where the playouts are unsure:
+    // the side to move decides a race whose end depends on who moves first. A chain that loses a
+    // race dies if its group scores below [`RACE_KILL`] ([`RACE_KILL_CLEAR`] when it loses whoever
+    // moves first); one that wins or makes seki (and loses no race) lives if its group scores from
+    // [`EVEN_FROM`] ([`RACE_KEEP_CLEAR`]). The shared liberties of a seki so found are seki points.
+    let mut seki_points: Vec<Cell> = Vec::new();
+    {
+        let weak: Vec<bool> = chains
+            .chains
+            .iter()
+            .enumerate()
+            .map(|(i, chain)| {
+                let ci = if chain.color == BLACK { 0 } else { 1 };
+                !proofs[ci].alive[i] && !proofs[1 - ci].safe[chain.stones[0]]
+            })
+            .collect();
+        let score = |i: usize| {
+            let g = group_of[i] as usize;
+            group_sum[g] / group_stones[g] as f32
+        };
+        let races = races(grid, &chains, &group_of, &weak);
+        let mut loses = vec![0u8; n_chains]; // bit 1: loses a race; bit 2: clearly
+        let mut lives = vec![0u8; n_chains];
+        for r in &races {
+            let chosen = if to_move == BLACK { r.black_first } else { r.white_first };
+            let clear = 1 | (u8::from(r.black_first == r.white_first) << 1);
+            match chosen {
+                RaceEnd::FirstWins => {
+                    loses[r.white] |= clear;
+                    lives[r.black] |= clear;
+                }
+                RaceEnd::SecondWins => {
+                    loses[r.black] |= clear;
+                    lives[r.white] |= clear;
+                }
+                RaceEnd::Seki => {
+                    lives[r.black] |= clear;
+                    lives[r.white] |= clear;
+                }
+            }
+        }
+        for i in 0..n_chains {
+            // Reading and the nakade answer for their chains more surely than a count.
+            if read.contains(&i) || nakade.contains(&i) {
+                continue;
+            }
+            if loses[i] != 0 {
+                let below = if loses[i] & 2 != 0 { RACE_KILL_CLEAR } else { RACE_KILL };
+                if !dead[i] && score(i) < below {
+                    dead[i] = true;
+                }
+            } else if lives[i] != 0 {
+                let from = if lives[i] & 2 != 0 { RACE_KEEP_CLEAR } else { EVEN_FROM };
+                if dead[i] && score(i) >= from {
+                    dead[i] = false;
+                }
+            }
+        }
+        for r in &races {
+            let chosen = if to_move == BLACK { r.black_first } else { r.white_first };
+            if chosen == RaceEnd::Seki && !dead[r.black] && !dead[r.white] {
+                seki_points.extend(&r.shared);
+            }
         }
     }
 
@@ -410,7 +504,7 @@ pub(crate) fn judge(grid: &Grid, to_move: u8, ruleset: &Ruleset, seed: u64, conf
     };
     let mut seki_chain = vec![false; after.chains.len()];
     for &c in &grid.points {
-        if cleaned[c] != EMPTY || playouts.neutral[c] < 0.5 {
+        if cleaned[c] != EMPTY || (playouts.neutral[c] < 0.5 && !seki_points.contains(&c)) {
             continue;
         }
         let mut touches = 0;
@@ -421,9 +515,10 @@ pub(crate) fn judge(grid: &Grid, to_move: u8, ruleset: &Ruleset, seed: u64, conf
                 _ => 0,
             };
         }
+        let counted = seki_points.contains(&c);
         if touches != 3
-            || fill_is_safe(grid, &cleaned, &after, c, BLACK)
-            || fill_is_safe(grid, &cleaned, &after, c, WHITE)
+            || (!counted
+                && (fill_is_safe(grid, &cleaned, &after, c, BLACK) || fill_is_safe(grid, &cleaned, &after, c, WHITE)))
         {
             continue;
         }

@@ -15,7 +15,7 @@ use weiqi_estimate::estimate;
 use weiqi_rules::Point;
 
 /// Positions the estimator got exactly right when this was last measured (see the crate docs).
-const MEASURED_EXACT: usize = 288;
+const MEASURED_EXACT: usize = 289;
 
 struct Tally {
     ours: usize,

@@ -335,11 +335,12 @@ fn a_chain_that_whoever_moves_first_decides_belongs_to_the_side_to_move() {
     // Black's six stones in the corner share A1 and C3's liberty C4 with White's chain, whose third
     // liberty E4 is Black's too. Black to move fills E4 and it is a seki: neither side can then fill
     // A1 or C4. White to move plays C4 and takes the six stones. The playouts, which move at random,
-    // leave them about even; reading decides by the side to move.
+    // leave them about even; reading decides by the side to move, and so does counting the
+    // liberties (none outside for Black, one for White, two shared), which calls it a seki.
     let inner = "C3 B2 C2 D2 B1 C1";
     let (game, e) = judged(Ruleset::japanese(), CRITICAL_CORNER, Black);
     assert!(e.dead_stones().is_empty(), "{}", vertices(&game, &e.dead_stones()));
-    assert_eq!(e.status(pt(&game, "C3")), Some(Status::Alive));
+    assert_eq!(e.status(pt(&game, "C3")), Some(Status::Seki));
     assert_chains_agree(&game, &e);
 
     let (game, e) = judged(Ruleset::japanese(), CRITICAL_CORNER, White);
@@ -397,5 +398,62 @@ fn the_group_that_wins_a_capturing_race_lives() {
     for v in ["C9", "E9", "G8", "B7", "F6"] {
         assert_eq!(e.status(pt(&game, v)), Some(Status::Alive), "{v}");
     }
+    assert_chains_agree(&game, &e);
+}
+
+/// Black's ring has no eye and two outside liberties (A6, G5); White's three stones inside it have
+/// none, and the two share four liberties (C6, E6, E5, C4). Counting: White cannot win, and Black,
+/// to capture, would need as many outside liberties as shared ones, so neither can: a seki. And it
+/// stays one when White fills all its liberties but one, since what Black captures is no killing
+/// shape. The playouts, which fill shared liberties at random, lose the white stones more often
+/// than not.
+const RING_SEKI: &str = r"
+    . O . O . O . O .
+    O O O O O O O O O
+    O X X X X X O . O
+    . X . O . X O O O
+    O X X O . X . O O
+    O X . O X X O O .
+    O X X X X X O . O
+    . O O O O O O O O
+    O O . O . O . O .";
+
+#[test]
+fn a_seki_with_shared_liberties_is_found_by_counting_them() {
+    for to_move in [Black, White] {
+        let (game, e) = judged(Ruleset::japanese(), RING_SEKI, to_move);
+        assert_eq!(e.dead_stones(), vec![], "to move {to_move}");
+        assert_eq!(e.status(pt(&game, "D6")), Some(Status::Seki), "to move {to_move}");
+        assert_eq!(e.status(pt(&game, "B7")), Some(Status::Seki), "to move {to_move}");
+        for shared in ["C6", "E6", "E5", "C4"] {
+            assert_eq!(e.owner(pt(&game, shared)), None, "{shared} is dame");
+        }
+        assert_eq!(e.status(pt(&game, "A8")), Some(Status::Alive));
+        assert_chains_agree(&game, &e);
+    }
+}
+
+#[test]
+fn a_ring_whose_inner_stones_can_make_a_killing_shape_is_no_seki() {
+    // As above, but White's two stones and the four shared liberties make a two-by-three block: White
+    // fills three of them, Black must capture five stones in the shape of a bulky five, and White
+    // kills by playing its vital point. Black's outside liberties do not help; the count alone would
+    // call it a seki.
+    let (game, e) = judged(
+        Ruleset::japanese(),
+        r"
+        . O . O . O . O .
+        O O O O O O O O O
+        O X X X X X O . O
+        . X . O . X O O O
+        O X . O . X . O O
+        O X X X X X O O .
+        O O O O O O O . O
+        . O . O . O O O O
+        O O O O O O . O .",
+        Black,
+    );
+    assert_eq!(e.status(pt(&game, "B7")), Some(Status::Dead));
+    assert_eq!(e.status(pt(&game, "D6")), Some(Status::Alive));
     assert_chains_agree(&game, &e);
 }
