@@ -46,7 +46,10 @@ pub fn load_or_create(path: &Path, association: &str) -> io::Result<AssociationK
             if let Some(dir) = path.parent() {
                 std::fs::create_dir_all(dir)?;
             }
-            write_secret(path, &key.to_text())?;
+            if !write_once_private(path, &key.to_text())? {
+                // Another process (a second service on the same data directory) made it first.
+                return load_or_create(path, association);
+            }
             std::fs::write(public_key_path(path), key.public().to_text())?;
             tracing::info!(path = %path.display(), key_id = %key.key_id(), "created the association's signing key");
             Ok(key)
@@ -55,16 +58,37 @@ pub fn load_or_create(path: &Path, association: &str) -> io::Result<AssociationK
     }
 }
 
+/// Creates `path` holding `text`, readable by its owner only, unless it exists: `Ok(true)` if this
+/// call created it, `Ok(false)` if it was there (or another process created it at the same moment).
+/// The file appears whole or not at all: written under a temporary name, then linked into place,
+/// which fails if the name is taken, so two processes starting together never read a half-written
+/// secret nor overwrite each other's.
+///
+/// # Errors
+/// IO errors other than the name being taken.
+pub fn write_once_private(path: &Path, text: &str) -> io::Result<bool> {
+    let tmp = path.with_extension(format!("tmp-{}", uuid::Uuid::new_v4()));
+    write_private_new(&tmp, text)?;
+    let linked = std::fs::hard_link(&tmp, path);
+    let _ = std::fs::remove_file(&tmp);
+    match linked {
+        Ok(()) => Ok(true),
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Ok(false),
+        Err(e) => Err(e),
+    }
+}
+
 #[cfg(unix)]
-fn write_secret(path: &Path, text: &str) -> io::Result<()> {
+fn write_private_new(path: &Path, text: &str) -> io::Result<()> {
     use std::io::Write as _;
     use std::os::unix::fs::OpenOptionsExt as _;
     let mut f = std::fs::OpenOptions::new().write(true).create_new(true).mode(0o600).open(path)?;
-    f.write_all(text.as_bytes())
+    f.write_all(text.as_bytes())?;
+    f.sync_all()
 }
 
 #[cfg(not(unix))]
-fn write_secret(path: &Path, text: &str) -> io::Result<()> {
+fn write_private_new(path: &Path, text: &str) -> io::Result<()> {
     std::fs::write(path, text)
 }
 
@@ -85,5 +109,20 @@ mod tests {
         std::fs::write(dir.path().join("bad.key"), "not a key").unwrap();
         let bad = load_or_create(&dir.path().join("bad.key"), "cwa").unwrap_err();
         assert_eq!(bad.kind(), io::ErrorKind::InvalidData);
+    }
+
+    /// Eight processes starting together on one data directory end with one key, the same for all.
+    #[test]
+    fn processes_starting_together_share_one_key() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("association.key");
+        let ids: Vec<String> = std::thread::scope(|s| {
+            let handles: Vec<_> =
+                (0..8).map(|_| s.spawn(|| load_or_create(&path, "cwa").unwrap().key_id().to_string())).collect();
+            handles.into_iter().map(|h| h.join().unwrap()).collect()
+        });
+        assert!(ids.iter().all(|id| id == &ids[0]), "{ids:?}");
+        let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert_eq!(left.len(), 2, "the key and its public half, no temporary file: {left:?}");
     }
 }

@@ -146,23 +146,18 @@ pub fn authority(data_dir: &Path) -> Result<Authority> {
             let mut bytes = Vec::with_capacity(32);
             bytes.extend_from_slice(uuid::Uuid::new_v4().as_bytes());
             bytes.extend_from_slice(uuid::Uuid::new_v4().as_bytes());
-            write_private(&path, &hex::encode(&bytes))?;
+            let created = weiqi_ranking::keys::write_once_private(&path, &hex::encode(&bytes))
+                .with_context(|| format!("writing {}", path.display()))?;
+            if !created {
+                // Another process on this data directory made it first: use theirs.
+                return authority(data_dir);
+            }
             bytes
         }
         Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
     };
     anyhow::ensure!(secret.len() >= 32, "{} holds fewer than 32 bytes", path.display());
     Ok(Authority::new(&secret, "weiqi"))
-}
-
-fn write_private(path: &Path, text: &str) -> Result<()> {
-    std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))?;
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600))?;
-    }
-    Ok(())
 }
 
 fn trace_fn() -> Arc<dyn Fn() -> Vec<(String, String)> + Send + Sync> {

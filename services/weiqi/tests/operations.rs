@@ -104,23 +104,41 @@ fn free_port() -> u16 {
 }
 
 /// `weiqi serve <service>` on `nats`, exporting spans to `collector` every 100 ms; its HTTP base.
+/// A port another test took between choosing and binding it is chosen again.
 fn serve(service: &str, nats: &str, data: &Path, collector: &str, extra: &[&str]) -> (Serve, String) {
-    let http = format!("127.0.0.1:{}", free_port());
-    let log = std::fs::File::create(data.join(format!("{service}.log"))).unwrap();
-    let child = Command::new(WEIQI)
-        .args(["serve", service, "--nats", nats, "--http", &http])
-        .arg("--data-dir")
-        .arg(data)
-        .args(extra)
-        .env("OTEL_EXPORTER_OTLP_ENDPOINT", format!("http://{collector}"))
-        .env("OTEL_BSP_SCHEDULE_DELAY", "100")
-        .env("RUST_LOG", "warn")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(log)
-        .spawn()
-        .unwrap();
-    (Serve(child), format!("http://{http}"))
+    for _ in 0..4 {
+        let http = format!("127.0.0.1:{}", free_port());
+        let log_path = data.join(format!("{service}.log"));
+        let log = std::fs::File::create(&log_path).unwrap();
+        let mut child = Command::new(WEIQI)
+            .args(["serve", service, "--nats", nats, "--http", &http])
+            .arg("--data-dir")
+            .arg(data)
+            .args(extra)
+            .env("OTEL_EXPORTER_OTLP_ENDPOINT", format!("http://{collector}"))
+            .env("OTEL_BSP_SCHEDULE_DELAY", "100")
+            .env("RUST_LOG", "warn")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(log)
+            .spawn()
+            .unwrap();
+        // Bound within a second or two, or gone with the reason in its log.
+        let start = Instant::now();
+        while start.elapsed() < Duration::from_secs(2) && get(&format!("http://{http}"), "/healthz").0 != 200 {
+            if child.try_wait().unwrap().is_some() {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        if child.try_wait().unwrap().is_some() {
+            let why = std::fs::read_to_string(&log_path).unwrap_or_default();
+            assert!(why.contains("in use"), "weiqi serve {service} exited: {why}");
+            continue;
+        }
+        return (Serve(child), format!("http://{http}"));
+    }
+    panic!("weiqi serve {service} found no free port");
 }
 
 /// The spans of one trace, and a check that every span but the root has its parent in it.
@@ -170,8 +188,20 @@ async fn a_move_and_a_flag_are_each_one_trace_across_the_processes_and_every_ser
     let (_gateway, gateway_http) = serve("gateway", &nats.url(), &data, &collector_addr, &["--grpc", &grpc]);
     let (_tournament, tournament_http) = serve("tournament", &nats.url(), &data, &collector_addr, &[]);
     let (_ranking, ranking_http) = serve("ranking", &nats.url(), &data, &collector_addr, &[]);
-    for base in [&game_http, &clock_http, &gateway_http, &tournament_http, &ranking_http] {
-        wait_ready(base, 200, Duration::from_secs(60));
+    let services = [
+        ("game", &game_http),
+        ("clock", &clock_http),
+        ("gateway", &gateway_http),
+        ("tournament", &tournament_http),
+        ("ranking", &ranking_http),
+    ];
+    for (service, base) in services {
+        let start = Instant::now();
+        while get(base, "/readyz").0 != 200 {
+            let log = std::fs::read_to_string(data.join(format!("{service}.log"))).unwrap_or_default();
+            assert!(start.elapsed() < Duration::from_secs(60), "weiqi serve {service} is not ready: {log}");
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
     }
     let token = |sub: &str, role: &str| -> String {
         let out = Command::new(WEIQI)
