@@ -270,12 +270,24 @@ async fn a_move_and_a_flag_are_each_one_trace_across_the_processes_and_every_ser
                     .any(|(s, span)| s == "weiqi-game" && span.trace_id == t.trace_id && span.name == "game append")
             })
         };
-        if appended(&moved) && appended(&flagged) {
+        // And whole: a parent span is exported when it ends, which may be a batch after its
+        // children (the ranking service's reaction to the flag, say).
+        let whole = |t: &Option<Span>| {
+            t.as_ref().is_some_and(|t| {
+                let ids: std::collections::HashSet<&[u8]> =
+                    spans.iter().filter(|(_, s)| s.trace_id == t.trace_id).map(|(_, s)| s.span_id.as_slice()).collect();
+                spans
+                    .iter()
+                    .filter(|(_, s)| s.trace_id == t.trace_id)
+                    .all(|(_, s)| s.parent_span_id.is_empty() || ids.contains(s.parent_span_id.as_slice()))
+            })
+        };
+        if appended(&moved) && appended(&flagged) && whole(&moved) && whole(&flagged) {
             break (spans, moved.unwrap(), flagged.unwrap());
         }
         assert!(
             Instant::now() < deadline,
-            "both traces never arrived (move {:?}, flag {:?}); spans: {:?}",
+            "both traces never arrived whole (move {:?}, flag {:?}); spans: {:?}",
             moved.map(|m| m.name),
             flagged.map(|f| f.name),
             spans.iter().map(|(s, span)| format!("{s}: {}", span.name)).collect::<Vec<_>>()
