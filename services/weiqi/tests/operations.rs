@@ -3,7 +3,8 @@
 //!
 //! * Readiness follows the event log: nats-server killed, `/readyz` answers 503 within seconds
 //!   (naming the event log) while `/healthz` still says the process lives; nats-server back on the
-//!   same port and store, `/readyz` answers 200 again.
+//!   same port and store, `/readyz` answers 200 again. The same for Redis under `weiqi up --redis`:
+//!   killed, `/readyz` answers 503 naming Redis (the event log still fine); back, 200.
 //! * Traces tell the story: with the gateway, the game, clock, tournament and ranking services as
 //!   separate processes on NATS exporting to a fake OTLP collector, one move is one trace (the
 //!   gateway's gRPC server span, the bus message sent and received, the game command, the JetStream
@@ -89,6 +90,36 @@ fn readiness_turns_503_when_nats_stops_and_200_when_it_returns() {
     server.kill();
 }
 
+#[test]
+fn readiness_names_redis_when_it_stops_and_recovers_when_it_returns() {
+    let Some(mut redis) = weiqi_testkit::redis_or_skip() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let grpc = format!("127.0.0.1:{}", free_port());
+    let url = redis.url();
+    let (_up, base) = start("up", &["up", "--quiet", "--redis", &url, "--grpc", &grpc], dir.path(), &[]);
+    let (_, body) = wait_ready(&base, 200, Duration::from_secs(60));
+    let report: serde_json::Value = serde_json::from_str(&body).unwrap();
+    let check = |report: &serde_json::Value| {
+        report["checks"].as_array().unwrap().iter().find(|c| c["check"] == "redis").cloned().unwrap()
+    };
+    assert_eq!(check(&report)["ok"], true, "{report}");
+
+    redis.kill();
+    let (took, body) = wait_ready(&base, 503, Duration::from_secs(20));
+    println!("/readyz answered 503 {:.1} s after redis-server was killed", took.as_secs_f64());
+    let report: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(check(&report)["ok"], false, "{report}");
+    let log = report["checks"].as_array().unwrap().iter().find(|c| c["check"] == "event_log").unwrap().clone();
+    assert_eq!(log["ok"], true, "only Redis is down: {report}");
+    assert_eq!(get(&base, "/healthz"), (200, "ok".to_string()), "liveness is not readiness");
+    let metrics = get(&base, "/metrics").1;
+    assert!(metrics.contains(r#"weiqi_ready{check="redis"} 0"#), "{metrics}");
+
+    redis.restart().unwrap();
+    let (took, _) = wait_ready(&base, 200, Duration::from_secs(60));
+    println!("/readyz answered 200 {:.1} s after redis-server came back", took.as_secs_f64());
+}
+
 /// A `weiqi serve` process, killed when dropped.
 struct Serve(Child);
 
@@ -104,19 +135,26 @@ fn free_port() -> u16 {
 }
 
 /// `weiqi serve <service>` on `nats`, exporting spans to `collector` every 100 ms; its HTTP base.
-/// A port another test took between choosing and binding it is chosen again.
 fn serve(service: &str, nats: &str, data: &Path, collector: &str, extra: &[&str]) -> (Serve, String) {
+    let endpoint = format!("http://{collector}");
+    let args = [&["serve", service, "--nats", nats][..], extra].concat();
+    start(service, &args, data, &[("OTEL_EXPORTER_OTLP_ENDPOINT", &endpoint), ("OTEL_BSP_SCHEDULE_DELAY", "100")])
+}
+
+/// `weiqi ARGS --http <free port> --data-dir DATA`, its stderr in `DATA/<name>.log`, once it answers
+/// `/healthz`; its HTTP base. A port another test took between choosing and binding it is chosen
+/// again.
+fn start(name: &str, args: &[&str], data: &Path, env: &[(&str, &str)]) -> (Serve, String) {
     for _ in 0..4 {
         let http = format!("127.0.0.1:{}", free_port());
-        let log_path = data.join(format!("{service}.log"));
+        let log_path = data.join(format!("{name}.log"));
         let log = std::fs::File::create(&log_path).unwrap();
         let mut child = Command::new(WEIQI)
-            .args(["serve", service, "--nats", nats, "--http", &http])
+            .args(args)
+            .args(["--http", &http])
             .arg("--data-dir")
             .arg(data)
-            .args(extra)
-            .env("OTEL_EXPORTER_OTLP_ENDPOINT", format!("http://{collector}"))
-            .env("OTEL_BSP_SCHEDULE_DELAY", "100")
+            .envs(env.iter().copied())
             .env("RUST_LOG", "warn")
             .stdin(Stdio::null())
             .stdout(Stdio::null())
@@ -133,12 +171,12 @@ fn serve(service: &str, nats: &str, data: &Path, collector: &str, extra: &[&str]
         }
         if child.try_wait().unwrap().is_some() {
             let why = std::fs::read_to_string(&log_path).unwrap_or_default();
-            assert!(why.contains("in use"), "weiqi serve {service} exited: {why}");
+            assert!(why.contains("in use"), "weiqi {name} exited: {why}");
             continue;
         }
         return (Serve(child), format!("http://{http}"));
     }
-    panic!("weiqi serve {service} found no free port");
+    panic!("weiqi {name} found no free port");
 }
 
 /// The spans of one trace, and a check that every span but the root has its parent in it.
