@@ -2,7 +2,7 @@
 //! reader `weiqi stats` and `weiqi sgf export` use (every archived game up to the log's head).
 //!
 //! Import is one pass per record: read, replay through the rules core (`weiqi_archive`, on the
-//! blocking pool, both cores busy), and one append with expected sequence 0 under the game's
+//! blocking pool, as many records at once as there are cores), and one append with expected sequence 0 under the game's
 //! content-hash id; appends run many at a time so the embedded log commits them in groups and
 //! JetStream pipelines its acknowledgements. An id already taken is a duplicate and nothing is
 //! written; a record that does not replay is refused with the reason and nothing is written.
@@ -116,6 +116,9 @@ pub async fn import(
     let start = Instant::now();
     let mut summary = ImportSummary { files: files.len(), ..ImportSummary::default() };
     let event = event.to_string();
+    // Two stages: a few records read and replayed at once (as many as there are cores: more only
+    // adds threads, each with its own allocator arena), and many appends in flight.
+    let readers = std::thread::available_parallelism().map_or(2, std::num::NonZero::get);
     let mut outcomes = futures::stream::iter(files.iter().cloned())
         .map(|file| {
             let event = event.clone();
@@ -127,18 +130,23 @@ pub async fn import(
                 })
                 .await
                 .context("the reading task")??;
-                let outcome = match read {
-                    Ok(game) => {
-                        if append(log, &game).await? {
-                            Outcome::Imported(result_of(&game))
-                        } else {
-                            Outcome::Duplicate(result_of(&game))
-                        }
-                    }
-                    Err(reason) => Outcome::Refused(reason),
-                };
-                Ok::<_, anyhow::Error>((name, outcome))
+                Ok::<_, anyhow::Error>((name, read))
             }
+        })
+        .buffered(readers)
+        .map(|read| async move {
+            let (name, read) = read?;
+            let outcome = match read {
+                Ok(game) => {
+                    if append(log, &game).await? {
+                        Outcome::Imported(result_of(&game))
+                    } else {
+                        Outcome::Duplicate(result_of(&game))
+                    }
+                }
+                Err(reason) => Outcome::Refused(reason),
+            };
+            Ok::<_, anyhow::Error>((name, outcome))
         })
         .buffer_unordered(IN_FLIGHT);
     while let Some(done) = outcomes.next().await {
