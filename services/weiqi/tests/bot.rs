@@ -46,12 +46,18 @@ impl Up {
     /// Starts it; if a port chosen was taken before `weiqi up` bound it (other tests choose ports
     /// too), tries again on fresh ports.
     fn start(dir: &Path, nats: Option<&str>) -> Up {
+        Up::start_with(dir, nats, &[])
+    }
+
+    /// Started with more arguments (a tighter rate limit).
+    fn start_with(dir: &Path, nats: Option<&str>, extra: &[&str]) -> Up {
         for attempt in 1..=4 {
             let (grpc, http) = (free_port(), free_port());
             let mut cmd = Command::new(WEIQI);
             cmd.args(["up", "--quiet", "--grpc", &format!("127.0.0.1:{grpc}"), "--http", &format!("127.0.0.1:{http}")])
                 .arg("--data-dir")
                 .arg(dir.join("data"))
+                .args(extra)
                 .stdout(std::fs::File::create(dir.join("up.out")).unwrap())
                 .stderr(std::fs::File::create(dir.join("up.err")).unwrap());
             if let Some(url) = nats {
@@ -349,7 +355,9 @@ async fn an_illegal_move_from_an_engine_is_reported_not_retried_forever() {
     let dir = tempfile::tempdir().unwrap();
     let script = dir.path().join("stubborn.sh");
     std::fs::write(&script, STUBBORN).unwrap();
-    let up = Up::start(dir.path(), None);
+    // A tight rate per token, so both bridges are refused often and must wait it out: a refusal must
+    // neither lose the count of illegal moves nor start the session over (which asks again at once).
+    let up = Up::start_with(dir.path(), None, &["--rate-per-token", "8"]);
     let _stubborn = up.bot("stubborn", &format!("sh {}", script.display()), 1);
     let _rnd = up.bot("randbot", &random_engine(), 1);
     let organiser = up.token("org", "organiser");

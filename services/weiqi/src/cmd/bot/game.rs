@@ -5,8 +5,16 @@
 //! engine cannot follow step by step (a move a referee takes back, a restart of the engine) is handled
 //! by clearing the engine's board and replaying the whole game, so after a crash of the engine, of the
 //! bridge or of the gateway, the game resumes from the log exactly where it is.
+//!
+//! A call refused by the gateway's rate limit (`ResourceExhausted`) is asked again, the same
+//! request, once the wait the gateway names is over ([`Gateway::ask`]): the session goes on where
+//! it was. Starting the session over instead would ask again at once (the game, the watch, the
+//! game again) and be refused again, for ever, on a tight limit. What the bridge counts across the
+//! game (illegal moves in a row, disputes of the count) lives in [`Tally`], which outlives the
+//! sessions, so no reconnection resets it.
 
 use std::collections::BTreeSet;
+use std::future::Future;
 use std::time::Duration;
 
 use anyhow::{Context, Result, anyhow};
@@ -71,14 +79,52 @@ fn is_infrastructure(s: &tonic::Status) -> bool {
     matches!(s.code(), Code::Unavailable | Code::Unknown | Code::Cancelled | Code::DeadlineExceeded | Code::Internal)
 }
 
-/// Why a call was not answered now: the gateway or the log is unreachable (resume with a growing
-/// backoff), or the bot asked faster than its token may (`ResourceExhausted`: resume after the wait
-/// the gateway names). Either way the session resumes from the log and asks again.
-fn not_now(s: &tonic::Status) -> Option<Stop> {
-    if s.code() == Code::ResourceExhausted {
-        let ms = s.metadata().get("retry-after-ms").and_then(|v| v.to_str().ok()?.parse().ok()).unwrap_or(1_000);
-        return Some(Stop::Busy(Duration::from_millis(ms)));
+/// How long the gateway asks a caller refused by its rate limit to wait (a second if it does not say).
+fn retry_after(s: &tonic::Status) -> Duration {
+    let ms = s.metadata().get("retry-after-ms").and_then(|v| v.to_str().ok()?.parse().ok()).unwrap_or(1_000);
+    Duration::from_millis(ms)
+}
+
+/// The game service as one bot's token asks it.
+#[derive(Clone)]
+struct Gateway {
+    client: GameServiceClient<Channel>,
+    token: String,
+}
+
+impl Gateway {
+    /// Asks `call` with `message`, waiting out the rate limit in place: a `ResourceExhausted`
+    /// refusal (nothing reached the service) is asked again, the same request, after the wait
+    /// the gateway names. Any other answer is returned.
+    async fn ask<M, T, Fut>(
+        &self,
+        message: M,
+        call: impl Fn(GameServiceClient<Channel>, tonic::Request<M>) -> Fut,
+    ) -> Result<T, tonic::Status>
+    where
+        M: Clone,
+        Fut: Future<Output = Result<tonic::Response<T>, tonic::Status>>,
+    {
+        loop {
+            match call(self.client.clone(), authed(message.clone(), &self.token)).await {
+                Err(s) if s.code() == Code::ResourceExhausted => {
+                    let wait = retry_after(&s);
+                    tracing::debug!("asked too fast for the token's rate limit; asking again in {wait:?}");
+                    tokio::time::sleep(wait).await;
+                }
+                answer => return answer.map(tonic::Response::into_inner),
+            }
+        }
     }
+
+    async fn view(&self, id: &str) -> Result<pb::GameView, tonic::Status> {
+        self.ask(pb::GetGameRequest { game_id: id.into() }, |mut c, r| async move { c.get_game(r).await }).await
+    }
+}
+
+/// Why a call was not answered: the gateway or the log is unreachable (the session resumes from the
+/// log after a growing backoff).
+fn not_now(s: &tonic::Status) -> Option<Stop> {
     is_infrastructure(s).then(|| Stop::Connection(describe(s)))
 }
 
@@ -94,8 +140,9 @@ pub async fn play(seat: Seat) -> Finished {
     let id = seat.game.game_id.clone();
     let mut engine_failures = 0;
     let mut backoff = Duration::from_millis(200);
+    let mut tally = Tally::default();
     loop {
-        match session(&seat).await {
+        match session(&seat, &mut tally).await {
             Ok(()) => return Finished::Ended,
             Err(Stop::Engine(why)) => {
                 engine_failures += 1;
@@ -109,10 +156,6 @@ pub async fn play(seat: Seat) -> Finished {
                 tokio::time::sleep(backoff).await;
                 backoff = (backoff * 2).min(Duration::from_secs(5));
             }
-            Err(Stop::Busy(wait)) => {
-                tracing::info!(game = %id, "asked too fast for the token's rate limit; resuming in {wait:?}");
-                tokio::time::sleep(wait).await;
-            }
         }
     }
 }
@@ -121,8 +164,6 @@ pub async fn play(seat: Seat) -> Finished {
 enum Stop {
     Engine(String),
     Connection(String),
-    /// Refused by a rate limit: resume after this wait.
-    Busy(Duration),
 }
 
 impl From<EngineError> for Stop {
@@ -133,11 +174,18 @@ impl From<EngineError> for Stop {
 
 impl From<tonic::Status> for Stop {
     fn from(s: tonic::Status) -> Stop {
-        match not_now(&s) {
-            Some(Stop::Busy(wait)) => Stop::Busy(wait),
-            _ => Stop::Connection(describe(&s)),
-        }
+        Stop::Connection(describe(&s))
     }
+}
+
+/// What the bridge counts across a whole game, whatever the sessions (reconnections, engine
+/// restarts) in between.
+#[derive(Default)]
+struct Tally {
+    /// Illegal moves from the engine in a row.
+    illegal: u32,
+    /// Disputes of the count.
+    disputes: u32,
 }
 
 /// The game as the bridge follows it.
@@ -153,23 +201,21 @@ struct Follow {
     marked: bool,
     /// Whether the bot answered the proposal on the table.
     answered: bool,
-    disputes: u32,
-    illegal: u32,
     /// Move numbers the bot has already moved at.
     moved_at: Option<u32>,
     ended: bool,
 }
 
 /// Connects, replays, plays until the end; `Err` says what to retry.
-async fn session(seat: &Seat) -> Result<(), Stop> {
+async fn session(seat: &Seat, tally: &mut Tally) -> Result<(), Stop> {
     let id = seat.game.game_id.clone();
     let channel = Channel::from_shared(seat.server.clone())
         .map_err(|e| Stop::Connection(e.to_string()))?
         .connect()
         .await
         .map_err(|e| Stop::Connection(e.to_string()))?;
-    let mut client = GameServiceClient::new(channel);
-    let view = client.get_game(authed(pb::GetGameRequest { game_id: id.clone() }, &seat.token)).await?.into_inner();
+    let gateway = Gateway { client: GameServiceClient::new(channel), token: seat.token.clone() };
+    let view = gateway.view(&id).await?;
     if view.phase == Phase::Ended as i32 {
         return Ok(());
     }
@@ -177,10 +223,9 @@ async fn session(seat: &Seat) -> Result<(), Stop> {
     let mut engine = Engine::start(&seat.engine).await.map_err(|e| Stop::Engine(format!("{e:#}")))?;
     setup(&mut engine, &seat.game, size).await?;
     let caught_up_at = view.sequence;
-    let mut stream = client
-        .watch(authed(pb::WatchRequest { game_id: id.clone(), from_sequence: 1 }, &seat.token))
-        .await?
-        .into_inner();
+    let mut stream = gateway
+        .ask(pb::WatchRequest { game_id: id.clone(), from_sequence: 1 }, |mut c, r| async move { c.watch(r).await })
+        .await?;
     let mut f = Follow {
         size,
         moves: Vec::new(),
@@ -188,8 +233,6 @@ async fn session(seat: &Seat) -> Result<(), Stop> {
         proposal: None,
         marked: false,
         answered: false,
-        disputes: 0,
-        illegal: 0,
         moved_at: None,
         ended: false,
     };
@@ -207,13 +250,13 @@ async fn session(seat: &Seat) -> Result<(), Stop> {
             continue;
         }
         if envelope.sequence >= caught_up_at {
-            act(&mut client, &mut engine, &mut f, seat).await?;
+            act(&gateway, &mut engine, &mut f, tally, seat).await?;
         }
         next = stream.next().await;
     }
     engine.quit().await;
     // The stream ends after GameEnded; anything else is a cut connection.
-    let view = client.get_game(authed(pb::GetGameRequest { game_id: id }, &seat.token)).await?.into_inner();
+    let view = gateway.view(&id).await?;
     if view.phase == Phase::Ended as i32 { Ok(()) } else { Err(Stop::Connection("the watch stream ended".into())) }
 }
 
@@ -352,13 +395,14 @@ async fn replay(engine: &mut Engine, f: &Follow) -> Result<(), Stop> {
 
 /// Does what the game expects of the bot now, if anything.
 async fn act(
-    client: &mut GameServiceClient<Channel>,
+    gateway: &Gateway,
     engine: &mut Engine,
     f: &mut Follow,
+    tally: &mut Tally,
     seat: &Seat,
 ) -> Result<(), Stop> {
     let id = seat.game.game_id.clone();
-    let view = client.get_game(authed(pb::GetGameRequest { game_id: id.clone() }, &seat.token)).await?.into_inner();
+    let view = gateway.view(&id).await?;
     let mine = if view.black.as_ref().is_some_and(|p| p.id == seat.me) {
         Color::Black
     } else if view.white.as_ref().is_some_and(|p| p.id == seat.me) {
@@ -367,7 +411,7 @@ async fn act(
         // Colors not decided yet (nigiri): guess if it is ours to guess.
         if view.phase == Phase::Nigiri as i32 {
             let r = pb::GuessNigiriRequest { game_id: id.clone(), request_id: request_id(&id, "guess"), even: true };
-            refusal_is_fine(client.guess_nigiri(authed(r, &seat.token)).await)?;
+            refusal_is_fine(gateway.ask(r, |mut c, r| async move { c.guess_nigiri(r).await }).await)?;
         }
         return Ok(());
     };
@@ -375,7 +419,7 @@ async fn act(
     match phase {
         Phase::Ready if seat.start => {
             let r = pb::GameRequest { game_id: id.clone(), request_id: request_id(&id, "start") };
-            refusal_is_fine(client.start_game(authed(r, &seat.token)).await)?;
+            refusal_is_fine(gateway.ask(r, |mut c, r| async move { c.start_game(r).await }).await)?;
         }
         Phase::Playing if color_of(view.to_move) == Some(mine) => {
             let number = view.move_number + 1;
@@ -387,9 +431,9 @@ async fn act(
             time_left(engine, &view, mine).await?;
             let answer = engine.send(&format!("genmove {}", gtp_color(mine))).await?;
             let generated = parse_genmove(&answer, f.size).map_err(|e| Stop::Engine(format!("{e:#}")))?;
-            send_move(client, engine, f, seat, mine, number, generated).await?;
+            send_move(gateway, engine, f, tally, seat, (mine, number), generated).await?;
         }
-        Phase::Scoring => answer_count(client, engine, f, seat, mine, &view).await?,
+        Phase::Scoring => answer_count(gateway, engine, f, tally, seat, mine, &view).await?,
         _ => {}
     }
     Ok(())
@@ -413,7 +457,7 @@ fn request_id(game: &str, what: &str) -> String {
 }
 
 /// A refusal (the game moved on, it was not ours to do) is logged; only infrastructure stops.
-fn refusal_is_fine<T>(r: Result<tonic::Response<T>, tonic::Status>) -> Result<(), Stop> {
+fn refusal_is_fine<T>(r: Result<T, tonic::Status>) -> Result<(), Stop> {
     match r {
         Ok(_) => Ok(()),
         Err(s) => match not_now(&s) {
@@ -426,13 +470,15 @@ fn refusal_is_fine<T>(r: Result<tonic::Response<T>, tonic::Status>) -> Result<()
     }
 }
 
+/// Sends the engine's move `number` for `mine`, asking the engine again after an illegal one, and
+/// passing for it after [`ILLEGAL_IN_A_ROW`].
 async fn send_move(
-    client: &mut GameServiceClient<Channel>,
+    gateway: &Gateway,
     engine: &mut Engine,
     f: &mut Follow,
+    tally: &mut Tally,
     seat: &Seat,
-    mine: Color,
-    number: u32,
+    (mine, number): (Color, u32),
     mut generated: Generated,
 ) -> Result<(), Stop> {
     let id = seat.game.game_id.clone();
@@ -440,7 +486,7 @@ async fn send_move(
         let result = match generated {
             Generated::Resign => {
                 let r = pb::GameRequest { game_id: id.clone(), request_id: request_id(&id, "resign") };
-                return refusal_is_fine(client.resign(authed(r, &seat.token)).await);
+                return refusal_is_fine(gateway.ask(r, |mut c, r| async move { c.resign(r).await }).await);
             }
             Generated::Pass => {
                 f.pending = Some((mine, Move::Pass));
@@ -450,7 +496,7 @@ async fn send_move(
                     expected_move_number: number,
                     lag: None,
                 };
-                client.pass(authed(r, &seat.token)).await.map(|_| ())
+                gateway.ask(r, |mut c, r| async move { c.pass(r).await }).await.map(|_| ())
             }
             Generated::Play(p) => {
                 f.pending = Some((mine, Move::Play(p)));
@@ -461,23 +507,17 @@ async fn send_move(
                     expected_move_number: number,
                     lag: None,
                 };
-                client.play_move(authed(r, &seat.token)).await.map(|_| ())
+                gateway.ask(r, |mut c, r| async move { c.play_move(r).await }).await.map(|_| ())
             }
         };
         match result {
             Ok(()) => {
-                f.illegal = 0;
+                tally.illegal = 0;
                 return Ok(());
             }
             Err(s) => {
-                match not_now(&s) {
-                    // Asked too fast: the same move again once the wait is over, the engine kept.
-                    Some(Stop::Busy(wait)) => {
-                        tokio::time::sleep(wait).await;
-                        continue;
-                    }
-                    Some(stop) => return Err(stop),
-                    None => {}
+                if let Some(stop) = not_now(&s) {
+                    return Err(stop);
                 }
                 let rejection = weiqi_gateway::error::rejection_of(&s).map(|r| r.code).unwrap_or_default();
                 f.pending = None;
@@ -487,13 +527,13 @@ async fn send_move(
                     replay(engine, f).await?;
                     return Ok(());
                 }
-                f.illegal += 1;
+                tally.illegal += 1;
                 tracing::warn!(
                     game = %id, engine = %seat.engine, why = %describe(&s),
-                    "the engine played an illegal move ({} in a row)", f.illegal
+                    "the engine played an illegal move ({} in a row)", tally.illegal
                 );
                 replay(engine, f).await?;
-                if f.illegal >= ILLEGAL_IN_A_ROW {
+                if tally.illegal >= ILLEGAL_IN_A_ROW {
                     tracing::warn!(game = %id, "passing for the engine after {ILLEGAL_IN_A_ROW} illegal moves");
                     generated = Generated::Pass;
                     continue;
@@ -533,9 +573,10 @@ fn chains(view: &pb::GameView, points: &[Point]) -> Result<BTreeSet<Point>> {
 /// Answers the proposal on the table: accept when the engine agrees; otherwise propose the engine's
 /// own dead stones once, and dispute a second disagreement (accepting after [`DISPUTES`]).
 async fn answer_count(
-    client: &mut GameServiceClient<Channel>,
+    gateway: &Gateway,
     engine: &mut Engine,
     f: &mut Follow,
+    tally: &mut Tally,
     seat: &Seat,
     mine: Color,
     view: &pb::GameView,
@@ -554,7 +595,7 @@ async fn answer_count(
             request_id: request_id(&id, "dead"),
             points: engine_dead.iter().map(|p| pb::Point { x: u32::from(p.x), y: u32::from(p.y) }).collect(),
         };
-        return refusal_is_fine(client.mark_dead(authed(r, &seat.token)).await);
+        return refusal_is_fine(gateway.ask(r, |mut c, r| async move { c.mark_dead(r).await }).await);
     };
     if f.answered || by == Some(mine) {
         return Ok(());
@@ -563,11 +604,11 @@ async fn answer_count(
     let theirs = chains(view, &points).map_err(|e| Stop::Engine(format!("{e:#}")))?;
     let ours = chains(view, &engine_dead).map_err(|e| Stop::Engine(format!("{e:#}")))?;
     let req = |what: &str| pb::GameRequest { game_id: id.clone(), request_id: request_id(&id, what) };
-    if theirs == ours || f.disputes >= DISPUTES {
+    if theirs == ours || tally.disputes >= DISPUTES {
         if theirs != ours {
             tracing::warn!(game = %id, "accepting the proposal after {DISPUTES} disputes; a referee can correct the count");
         }
-        return refusal_is_fine(client.accept_score(authed(req("accept"), &seat.token)).await);
+        return refusal_is_fine(gateway.ask(req("accept"), |mut c, r| async move { c.accept_score(r).await }).await);
     }
     if !f.marked {
         f.marked = true;
@@ -576,10 +617,10 @@ async fn answer_count(
             request_id: request_id(&id, "dead"),
             points: ours.iter().map(|p| pb::Point { x: u32::from(p.x), y: u32::from(p.y) }).collect(),
         };
-        return refusal_is_fine(client.mark_dead(authed(r, &seat.token)).await);
+        return refusal_is_fine(gateway.ask(r, |mut c, r| async move { c.mark_dead(r).await }).await);
     }
-    f.disputes += 1;
-    refusal_is_fine(client.dispute_score(authed(req("dispute"), &seat.token)).await)
+    tally.disputes += 1;
+    refusal_is_fine(gateway.ask(req("dispute"), |mut c, r| async move { c.dispute_score(r).await }).await)
 }
 
 #[cfg(test)]
