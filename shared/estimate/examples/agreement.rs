@@ -1,5 +1,7 @@
 //! Measures the estimator on a fixture: how often its dead stones give exactly the recorded result,
-//! how often GNU Go's do, how often the two dead sets are equal, and the time per position.
+//! how often GNU Go's do, how often the two dead sets are equal, and the time per position. On a
+//! fixture with the players' marks (`tests/data/marked.txt`), also how often each program's dead
+//! stones are exactly the players' (`--verbose` names the positions where only one of them is).
 //!
 //! ```text
 //! cargo run --release -p weiqi-estimate --example agreement -- [FIXTURE] [--exclude FIXTURE] [--playouts N]
@@ -75,6 +77,8 @@ fn main() {
         show = entries.len();
     }
     let (mut ours, mut gnugo, mut same, mut either) = (0, 0, 0, 0);
+    // Against the players' marks (`marked.txt`): positions marked, estimator, GNU Go, both.
+    let mut marks = [0usize; 4];
     let mut times = Vec::new();
     let mut checksum = 0u64;
     let mut times19: Vec<(f64, String)> = Vec::new();
@@ -97,6 +101,21 @@ fn main() {
         let ok = e.counts_as_recorded(&dead);
         let gnugo_ok = e.counts_as_recorded(&e.gnugo_dead);
         let agree = sorted(dead.clone()) == sorted(e.gnugo_dead.clone());
+        if e.agreed_dead.is_some() {
+            let (a, b) = (e.as_agreed(&dead), e.as_agreed(&e.gnugo_dead));
+            marks[0] += 1;
+            marks[1] += usize::from(a);
+            marks[2] += usize::from(b);
+            marks[3] += usize::from(a && b);
+            if verbose && a != b {
+                println!(
+                    "MARKS {}: estimator {}, GNU Go {}",
+                    e.name,
+                    if a { "as marked" } else { "not" },
+                    if b { "as marked" } else { "not" }
+                );
+            }
+        }
         ours += usize::from(ok);
         if ok {
             right_names.push_str(&e.name);
@@ -204,6 +223,10 @@ fn main() {
     println!("GNU Go exactly right:    {gnugo} ({:.1}%)", pct(gnugo));
     println!("either right:            {either} ({:.1}%)", pct(either));
     println!("same dead set as GNU Go: {same} ({:.1}%)", pct(same));
+    if marks[0] > 0 {
+        let [n, a, b, both] = marks;
+        println!("as the players marked ({n} positions): estimator {a}, GNU Go {b}, both {both}");
+    }
     if diagnose {
         println!("misses one chain's status away from the result: {fixable}");
     }

@@ -17,9 +17,16 @@
 //! With `--no-gnugo`, every position goes to `--out` with an empty GNU Go list (to measure the
 //! estimator alone).
 //!
+//! With `--marked OUT`, the positions whose record's last node carries the players' territory
+//! marks (`TB`, `TW`: the count they agreed) also go, all of them, to `OUT` (the committed
+//! `tests/data/marked.txt`), with a twelfth field: the stones the players agreed were dead (the
+//! White stones on Black's marks and the Black stones on White's; `-` for none). Those are exactly
+//! "the removals the players agreed", which the estimator and GNU Go are then compared with.
+//!
 //! Line format, tab-separated: name, size, to move (`B`/`W`), rules preset, komi, handicap,
 //! prisoners taken by Black and by White, `RE[]`, GNU Go's dead stones (GTP vertices separated by
-//! spaces, `-` for none), and the board (rows top first, joined by `/`, of `X`, `O`, `.`).
+//! spaces, `-` for none), and the board (rows top first, joined by `/`, of `X`, `O`, `.`); in
+//! `--marked` files, the players' dead stones after it.
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -27,13 +34,50 @@ use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::Mutex;
 
 use weiqi_rules::{Color, Game, Point};
-use weiqi_sgf::{Record, RecordedResult};
+use weiqi_sgf::{GameTree, Record, RecordedResult};
 
 struct Position {
     name: String,
     game: Game,
     rules: &'static str,
     result: String,
+    /// The stones the players marked dead (territory marks on the last node), if they marked.
+    agreed: Option<Vec<Point>>,
+}
+
+/// The points of an SGF point list value: one point (`pd`) or a rectangle (`aa:cc`).
+fn point_list(value: &str) -> Vec<Point> {
+    let (a, b) = value.split_once(':').unwrap_or((value, value));
+    let (Some(a), Some(b)) = (Point::from_sgf(a.as_bytes()), Point::from_sgf(b.as_bytes())) else { return Vec::new() };
+    let mut out = Vec::new();
+    for y in a.y.min(b.y)..=a.y.max(b.y) {
+        for x in a.x.min(b.x)..=a.x.max(b.x) {
+            out.push(Point::new(x, y));
+        }
+    }
+    out
+}
+
+/// The stones the players agreed were dead: those on the other color's territory marks of the main
+/// line's last node. `None` when that node has no marks.
+fn agreed_dead(tree: &GameTree, game: &Game) -> Option<Vec<Point>> {
+    let last = tree.main_line().last()?;
+    if last.get("TB").is_none() && last.get("TW").is_none() {
+        return None;
+    }
+    let mut dead = Vec::new();
+    for (ident, owner) in [("TB", Color::Black), ("TW", Color::White)] {
+        for value in last.get(ident).map(|p| p.values.as_slice()).unwrap_or_default() {
+            for p in point_list(value) {
+                if game.board().get(p) == Some(owner.opponent()) {
+                    dead.push(p);
+                }
+            }
+        }
+    }
+    dead.sort();
+    dead.dedup();
+    Some(dead)
 }
 
 fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -75,7 +119,8 @@ fn positions(corpus: &Path) -> Vec<Position> {
                 continue;
             }
             let rel = f.strip_prefix(corpus).unwrap_or(f).display().to_string();
-            out.push(Position { name: format!("{rel}#{k}"), game, rules, result });
+            let agreed = agreed_dead(tree, &game);
+            out.push(Position { name: format!("{rel}#{k}"), game, rules, result, agreed });
         }
     }
     out
@@ -169,8 +214,13 @@ fn line(p: &Position, gnugo_dead: &[String]) -> String {
         })
         .collect();
     let dead = if gnugo_dead.is_empty() { "-".to_string() } else { gnugo_dead.join(" ") };
+    let agreed = match &p.agreed {
+        Some(a) if a.is_empty() => "\t-".to_string(),
+        Some(a) => format!("\t{}", a.iter().map(|p| p.to_gtp(n)).collect::<Vec<_>>().join(" ")),
+        None => String::new(),
+    };
     format!(
-        "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}",
+        "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}{}",
         p.name.replace('\t', " "),
         n,
         game.to_move().letter(),
@@ -181,7 +231,8 @@ fn line(p: &Position, gnugo_dead: &[String]) -> String {
         game.prisoners(Color::White),
         p.result,
         dead,
-        rows.join("/")
+        rows.join("/"),
+        agreed
     )
 }
 
@@ -196,6 +247,7 @@ fn main() {
     let mut every = 3usize;
     let mut jobs = 1usize;
     let mut ask_gnugo = true;
+    let mut marked: Option<PathBuf> = None;
     while let Some(a) = args.next() {
         let mut value = || args.next().unwrap_or_else(|| panic!("{a} needs a value"));
         match a.as_str() {
@@ -205,17 +257,30 @@ fn main() {
             "--every" => every = value().parse().expect("--every N"),
             "--jobs" => jobs = value().parse().expect("--jobs N"),
             "--no-gnugo" => ask_gnugo = false,
+            "--marked" => marked = Some(PathBuf::from(value())),
             other => panic!("unknown argument {other}"),
         }
     }
+    let header = if marked.is_some() { HEADER.replace("board\n", "board\tagreed_dead\n") } else { HEADER.to_string() };
     let corpus = PathBuf::from(std::env::var("WEIQI_CORPUS").expect("set WEIQI_CORPUS to the SGF corpus"));
-    let positions = positions(&corpus);
+    let mut positions = positions(&corpus);
     eprintln!("{} counted positions", positions.len());
+    if let Some(marked) = &marked {
+        // Only the positions the players marked, all of them, with their marks.
+        positions.retain(|p| p.agreed.is_some());
+        eprintln!("{} of them marked by the players", positions.len());
+        out = marked.clone();
+        every = 1;
+    } else {
+        for p in &mut positions {
+            p.agreed = None;
+        }
+    }
 
     if !ask_gnugo {
         // Only the positions, for measuring the estimator alone: GNU Go's list is left empty.
         let lines: Vec<String> = positions.iter().map(|p| line(p, &[])).collect();
-        std::fs::write(&out, format!("{HEADER}{}\n", lines.join("\n"))).expect("write --out");
+        std::fs::write(&out, format!("{header}{}\n", lines.join("\n"))).expect("write --out");
         return;
     }
     let next = Mutex::new(0usize);
@@ -254,10 +319,10 @@ fn main() {
         positions.iter().zip(&answers).filter_map(|(p, a)| a.as_ref().map(|dead| line(p, dead))).collect();
 
     if let Some(all) = all {
-        std::fs::write(&all, format!("{HEADER}{}\n", lines.join("\n"))).expect("write --all");
+        std::fs::write(&all, format!("{header}{}\n", lines.join("\n"))).expect("write --all");
     }
     let chosen: Vec<&String> = lines.iter().step_by(every.max(1)).collect();
     let text: String = chosen.iter().map(|l| format!("{l}\n")).collect();
-    std::fs::write(&out, format!("{HEADER}{text}")).expect("write --out");
+    std::fs::write(&out, format!("{header}{text}")).expect("write --out");
     eprintln!("{} positions, {} in {}", lines.len(), chosen.len(), out.display());
 }

@@ -1,5 +1,6 @@
-//! The agreement fixture (`tests/data/positions.txt`, written by `examples/make_fixture.rs`): final
-//! positions of real games with their recorded results and GNU Go's dead stones.
+//! The agreement fixtures (written by `examples/make_fixture.rs`): final positions of real games
+//! with their recorded results and GNU Go's dead stones (`tests/data/positions.txt`), and with the
+//! dead stones the players agreed too (`tests/data/marked.txt`).
 #![allow(dead_code)]
 
 use std::path::Path;
@@ -17,9 +18,18 @@ pub struct Entry {
     pub prisoners: [u32; 2],
     pub result: RecordedResult,
     pub gnugo_dead: Vec<Point>,
+    /// The stones the players marked dead (`marked.txt` only), sorted.
+    pub agreed_dead: Option<Vec<Point>>,
 }
 
 impl Entry {
+    /// Whether `dead` is exactly the players' dead stones (`false` without them).
+    pub fn as_agreed(&self, dead: &[Point]) -> bool {
+        let mut dead = dead.to_vec();
+        dead.sort();
+        self.agreed_dead.as_ref().is_some_and(|a| *a == dead)
+    }
+
     /// Whether counting with `dead` removed gives exactly the recorded result.
     pub fn counts_as_recorded(&self, dead: &[Point]) -> bool {
         let Ok(count) = score_position(self.game.board(), &self.ruleset, self.prisoners, self.handicap, dead, [0, 0])
@@ -43,7 +53,7 @@ pub fn read(path: &Path) -> Vec<Entry> {
 
 fn parse_line(line: &str) -> Entry {
     let f: Vec<&str> = line.split('\t').collect();
-    assert_eq!(f.len(), 11, "11 tab-separated fields: {line}");
+    assert!(f.len() == 11 || f.len() == 12, "11 or 12 tab-separated fields: {line}");
     let size: u8 = f[1].parse().expect("size");
     let to_move = Color::parse(f[2]).expect("to move");
     let komi = Komi::from_points(f[4].parse().expect("komi")).expect("komi in half points");
@@ -51,11 +61,16 @@ fn parse_line(line: &str) -> Entry {
     let handicap: u8 = f[5].parse().expect("handicap");
     let prisoners = [f[6].parse().expect("prisoners"), f[7].parse().expect("prisoners")];
     let result = RecordedResult::parse(f[8]).expect("a result");
-    let gnugo_dead: Vec<Point> = if f[9] == "-" {
-        Vec::new()
-    } else {
-        f[9].split(' ').map(|v| Point::from_gtp(v, size).expect("a vertex")).collect()
+    let vertices = |field: &str| -> Vec<Point> {
+        if field == "-" {
+            return Vec::new();
+        }
+        let mut v: Vec<Point> = field.split(' ').map(|v| Point::from_gtp(v, size).expect("a vertex")).collect();
+        v.sort();
+        v
     };
+    let gnugo_dead = vertices(f[9]);
+    let agreed_dead = f.get(11).map(|field| vertices(field));
     let rows: Vec<&str> = f[10].split('/').collect();
     assert_eq!(rows.len(), size as usize, "{} rows", size);
     let (mut black, mut white) = (Vec::new(), Vec::new());
@@ -72,5 +87,5 @@ fn parse_line(line: &str) -> Entry {
     let mut game = Game::new(size, ruleset).expect("a supported size");
     game.setup(&black, &white, &[]).expect("a legal position");
     game.set_to_move(to_move);
-    Entry { name: f[0].to_string(), game, ruleset, to_move, handicap, prisoners, result, gnugo_dead }
+    Entry { name: f[0].to_string(), game, ruleset, to_move, handicap, prisoners, result, gnugo_dead, agreed_dead }
 }
