@@ -17,9 +17,9 @@
 //! With `--no-gnugo`, every position goes to `--out` with an empty GNU Go list (to measure the
 //! estimator alone).
 //!
-//! With `--marked OUT`, the positions whose record's last node carries the players' territory
-//! marks (`TB`, `TW`: the count they agreed) also go, all of them, to `OUT` (the committed
-//! `tests/data/marked.txt`), with a twelfth field: the stones the players agreed were dead (the
+//! With `--marked OUT`, only the positions whose record's last node carries the players' territory
+//! marks (`TB`, `TW`: the count they agreed) are written, all of them, to `OUT` instead of `--out`
+//! (the committed `tests/data/marked.txt`), with a twelfth field: the stones the players agreed were dead (the
 //! White stones on Black's marks and the Black stones on White's; `-` for none). Those are exactly
 //! "the removals the players agreed", which the estimator and GNU Go are then compared with.
 //!
