@@ -15,7 +15,8 @@
 //! 3. Otherwise a uniformly random empty point, skipping the ko point, suicide, our own true eyes
 //!    (every neighbour ours, and at most one opponent diagonal, none on the edge), and self-atari
 //!    that would leave a chain of two or more stones with one liberty (a single stone may still be
-//!    thrown in: throw-ins destroy false eyes and nakade kill eye shapes).
+//!    thrown in: throw-ins destroy false eyes and nakade kill eye shapes), and a move that leaves
+//!    our chain two liberties into which the enemy can throw a nakade (see `opens_nakade`).
 //! 4. Pass when nothing is left. Two passes in a row end the playout.
 //!
 //! At the end every point belongs to the color of its stone, or, when empty, to the one color of its
@@ -38,6 +39,8 @@ struct Candidate {
     stones: u32,
     /// The merged chain's one liberty, when it is left in atari.
     liberty: Cell,
+    /// The merged chain's pseudo-liberties (one per stone–empty adjacency).
+    pseudo: u32,
 }
 
 /// The most stones a nakade sacrifice may have (a rabbity six).
@@ -338,7 +341,13 @@ impl PlayoutBoard {
         }
         let one = libs > 0 && libs * sq == sum * sum;
         let liberty = if one { (sum / libs) as Cell } else { 0 };
-        Candidate { suicide: !captures && libs == 0, self_atari: !captures && one, stones, liberty }
+        Candidate {
+            suicide: !captures && libs == 0,
+            self_atari: !captures && one,
+            stones,
+            liberty,
+            pseudo: libs.max(0) as u32,
+        }
     }
 
     /// Whether the policy lets `me` play the empty cell `c` at random.
@@ -359,7 +368,92 @@ impl PlayoutBoard {
         if m.suicide {
             return false;
         }
-        !m.self_atari || m.stones == 1 || (m.stones as usize <= MAX_NAKADE && self.is_nakade(c, me, m.liberty))
+        if m.self_atari {
+            return m.stones == 1 || (m.stones as usize <= MAX_NAKADE && self.is_nakade(c, me, m.liberty));
+        }
+        // Two liberties are at most eight pseudo-liberties (four stones around each): only then can
+        // the move leave exactly two.
+        m.pseudo > 8 || !self.opens_nakade(c, me)
+    }
+
+    /// Whether `me` on `c` leaves its chain two liberties that the enemy can fill as a nakade: the
+    /// enemy's stone there is a self-atari that also puts our chain in atari, and the shape we would
+    /// capture kills us. In a seki whose inner chain has a killing shape this is the one move that
+    /// loses it (the shared liberties are never ours to fill); random play would otherwise make it.
+    fn opens_nakade(&self, c: Cell, me: u8) -> bool {
+        let mut libs = [0usize; 2];
+        let mut n = 0;
+        let mut add = |l: Cell, libs: &mut [usize; 2]| -> bool {
+            if libs[..n].contains(&l) {
+                return true;
+            }
+            if n == 2 {
+                return false;
+            }
+            libs[n] = l;
+            n += 1;
+            true
+        };
+        for nb in self.neighbours(c) {
+            if self.color[nb] == EMPTY && !add(nb, &mut libs) {
+                return false;
+            }
+        }
+        let mut seen = [NONE; 4];
+        for (i, nb) in self.neighbours(c).into_iter().enumerate() {
+            if self.color[nb] != me || seen[..i].contains(&self.head[nb]) {
+                continue;
+            }
+            seen[i] = self.head[nb];
+            let h = self.head(nb);
+            let mut s = h;
+            loop {
+                for l in self.neighbours(s) {
+                    if l != c && self.color[l] == EMPTY && !add(l, &mut libs) {
+                        return false;
+                    }
+                }
+                s = self.next[s] as Cell;
+                if s == h {
+                    break;
+                }
+            }
+        }
+        if n != 2 {
+            return false;
+        }
+        let opp = other(me);
+        // A small enemy chain next to one of them, whose liberties are ours too (or `c`).
+        let small_enemy = |l: Cell| {
+            self.neighbours(l).iter().any(|&e| {
+                if self.color[e] != opp || self.stones[self.head(e)] as usize >= MAX_NAKADE {
+                    return false;
+                }
+                let h = self.head(e);
+                let mut s = h;
+                loop {
+                    if self.neighbours(s).iter().any(|&x| self.color[x] == EMPTY && x != c && !libs.contains(&x)) {
+                        return false;
+                    }
+                    s = self.next[s] as Cell;
+                    if s == h {
+                        return true;
+                    }
+                }
+            })
+        };
+        if !libs.iter().any(|&l| small_enemy(l)) {
+            return false;
+        }
+        let mut after = self.clone();
+        after.play(c, me);
+        libs.iter().any(|&l| {
+            if l == after.ko {
+                return false;
+            }
+            let m = after.candidate(l, opp);
+            m.self_atari && m.stones as usize <= MAX_NAKADE && after.is_nakade(l, opp, m.liberty)
+        })
     }
 
     /// Whether `me` on `c` makes a chain in atari, held inside one enemy chain, whose capture leaves

@@ -457,3 +457,36 @@ fn a_ring_whose_inner_stones_can_make_a_killing_shape_is_no_seki() {
     assert_eq!(e.status(pt(&game, "D6")), Some(Status::Alive));
     assert_chains_agree(&game, &e);
 }
+
+/// A seki in the corner whose inner chain has a killing shape (after the corner of GnuGo-Aya, cgf2003).
+/// Black's big chain has two liberties, G9 and J7; the black stone H9 has G9 and J9; White's two
+/// stones H8 and J8 have J9 and J7. Nobody can fill J9 or J7 without self-atari. Black filling G9
+/// (connecting H9) leaves its chain J9 and J7, White's own two liberties: then White throws in at
+/// either, Black captures three stones in a bent three, and White kills at its vital point. So G9
+/// is the one move that loses the seki, and the playouts must not make it at random (before they
+/// learnt that, they lost Black's corner four times in five).
+const CORNER_SEKI: &str = r"
+    . O . O O X . X .
+    O O O O X X X O O
+    . O . O X X X X .
+    O O O O O O O X X
+    O . O . O . O O O
+    O O O O O O O O O
+    . O . O . O . O .
+    O O O O O O O O O
+    . O . O . O . O .";
+
+#[test]
+fn a_seki_is_not_lost_by_filling_the_liberty_that_lets_a_nakade_in() {
+    for to_move in [Black, White] {
+        let (game, e) = judged(Ruleset::japanese(), CORNER_SEKI, to_move);
+        assert_eq!(vertices(&game, &e.dead_stones()), "", "to move {to_move}");
+        for stone in ["F9", "E7", "J6", "H8", "J8"] {
+            assert_eq!(e.status(pt(&game, stone)), Some(Status::Seki), "{stone}, to move {to_move}");
+        }
+        for shared in ["J9", "J7", "G9"] {
+            assert_eq!(e.owner(pt(&game, shared)), None, "{shared} is nobody's, to move {to_move}");
+        }
+        assert_chains_agree(&game, &e);
+    }
+}
