@@ -149,13 +149,14 @@ pub(crate) fn races(grid: &Grid, chains: &Chains, group_of: &[u32], weak: &[bool
         })
     };
     let in_danger = |z: usize| weak[z] && !lives_alone(group_of[z] as usize);
-    let racer: Vec<bool> = (0..n)
+    // A chain that races except that it is not held in: a nakade inside it still kills it (its
+    // outside liberties, however many, do not help), so it may be the outer chain of a sacrifice.
+    let loose: Vec<bool> = (0..n)
         .map(|i| {
             let chain = &chains.chains[i];
             weak[i]
                 && chain.liberties.len() >= 2
                 && !lives_alone(group_of[i] as usize)
-                && closed(i)
                 && !captures_elsewhere(i)
                 && !chain.liberties.iter().any(|&l| {
                     grid.neighbours(l).iter().any(|&m| {
@@ -168,6 +169,7 @@ pub(crate) fn races(grid: &Grid, chains: &Chains, group_of: &[u32], weak: &[bool
                 })
         })
         .collect();
+    let racer: Vec<bool> = (0..n).map(|i| loose[i] && closed(i)).collect();
     // A chain's side of a race against a chain whose liberties are `theirs`.
     let side = |i: usize, theirs: &[Cell]| {
         let chain = &chains.chains[i];
@@ -226,7 +228,7 @@ pub(crate) fn races(grid: &Grid, chains: &Chains, group_of: &[u32], weak: &[bool
         })
     };
     let mut out = Vec::new();
-    for b in (0..n).filter(|&i| racer[i] && chains.chains[i].color == BLACK) {
+    for b in (0..n).filter(|&i| loose[i] && chains.chains[i].color == BLACK) {
         let mut seen: Vec<usize> = Vec::new();
         for &s in &chains.chains[b].stones {
             for m in grid.neighbours(s) {
@@ -235,29 +237,32 @@ pub(crate) fn races(grid: &Grid, chains: &Chains, group_of: &[u32], weak: &[bool
                     continue;
                 }
                 let w = w as usize;
-                if !racer[w] || seen.contains(&w) {
+                if !loose[w] || seen.contains(&w) {
                     continue;
                 }
                 seen.push(w);
-                if !isolated(b, w) || !isolated(w, b) {
-                    continue;
-                }
+                let (b_alone, w_alone) = (isolated(b, w), isolated(w, b));
                 let (bl, wl) = (&chains.chains[b].liberties, &chains.chains[w].liberties);
                 let shared: Vec<Cell> = bl.iter().copied().filter(|l| wl.contains(l)).collect();
                 let (bs, ws) = (side(b, wl), side(w, bl));
                 let k = shared.len().min(u8::MAX as usize) as u8;
-                let (black_first, white_first) = if bs.eye == 0 && ws.outside == 0 && ws.eye == 0 && sacrifice(w, b) {
-                    (RaceEnd::SecondWins, RaceEnd::SecondWins)
-                } else if ws.eye == 0 && bs.outside == 0 && bs.eye == 0 && sacrifice(b, w) {
-                    (RaceEnd::FirstWins, RaceEnd::FirstWins)
-                } else {
-                    let white_first = match race(ws, bs, k) {
-                        RaceEnd::FirstWins => RaceEnd::SecondWins,
-                        RaceEnd::SecondWins => RaceEnd::FirstWins,
-                        RaceEnd::Seki => RaceEnd::Seki,
+                // A sacrifice needs only the inner chain's liberties (all shared) to be theirs alone.
+                let (black_first, white_first) =
+                    if w_alone && bs.eye == 0 && ws.outside == 0 && ws.eye == 0 && sacrifice(w, b) {
+                        (RaceEnd::SecondWins, RaceEnd::SecondWins)
+                    } else if b_alone && ws.eye == 0 && bs.outside == 0 && bs.eye == 0 && sacrifice(b, w) {
+                        (RaceEnd::FirstWins, RaceEnd::FirstWins)
+                    } else if !racer[b] || !racer[w] || !b_alone || !w_alone {
+                        // Not held in, or racing a third chain: only a sacrifice decides.
+                        continue;
+                    } else {
+                        let white_first = match race(ws, bs, k) {
+                            RaceEnd::FirstWins => RaceEnd::SecondWins,
+                            RaceEnd::SecondWins => RaceEnd::FirstWins,
+                            RaceEnd::Seki => RaceEnd::Seki,
+                        };
+                        (race(bs, ws, k), white_first)
                     };
-                    (race(bs, ws, k), white_first)
-                };
                 out.push(Race { black: b, white: w, black_first, white_first, shared });
             }
         }

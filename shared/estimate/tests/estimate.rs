@@ -490,3 +490,33 @@ fn a_seki_is_not_lost_by_filling_the_liberty_that_lets_a_nakade_in() {
         assert_chains_agree(&game, &e);
     }
 }
+
+/// A chain with a nakade inside dies whatever its outside liberties (nicklas2, 9×9). Black's bottom
+/// chain (A2, A1 to H1, up to J6) has liberties D2, J1 and J4; White's three stones H2, J2, J3 inside
+/// have J1 and J4, so they race. Black's outside liberty D2 leads into open points (D3), so Black is
+/// not held in and counting the race would say nothing; but White fills J1 or J4 whenever it likes,
+/// Black must capture four stones in the shape of a pyramid four, and White kills at its vital
+/// point. The players agreed so. Random play keeps Black about half the time, just at the threshold.
+#[test]
+fn a_nakade_inside_kills_a_chain_that_is_not_held_in() {
+    let board = r"
+        . X X X . . . . .
+        . O X X X O X X .
+        . O O X O O X O O
+        . . . O . . O O X
+        . . O . O O O X X
+        . . . . O X O X .
+        O . O . O X X X O
+        X O O . O O X O O
+        X X X X X X X X .";
+    for to_move in [White, Black] {
+        let (game, e) = judged(Ruleset::japanese(), board, to_move);
+        for stone in ["A1", "H1", "G3", "J6"] {
+            assert_eq!(e.status(pt(&game, stone)), Some(Status::Dead), "{stone}, to move {to_move}");
+        }
+        for stone in ["H2", "J3", "C2", "E2"] {
+            assert_eq!(e.status(pt(&game, stone)), Some(Status::Alive), "{stone}, to move {to_move}");
+        }
+        assert_chains_agree(&game, &e);
+    }
+}
