@@ -38,7 +38,11 @@ fn get(base: &str, path: &str) -> (u16, String) {
     let addr = base.trim_start_matches("http://");
     let Ok(mut s) = std::net::TcpStream::connect(addr) else { return (0, "connection refused".into()) };
     s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
-    write!(s, "GET {path} HTTP/1.0\r\nHost: {addr}\r\n\r\n").unwrap();
+    // A server that will not speak plain HTTP (a TLS port) may close before the request is written:
+    // no answer, as when it closes after.
+    if write!(s, "GET {path} HTTP/1.0\r\nHost: {addr}\r\n\r\n").is_err() {
+        return (0, "connection closed before the request was sent".into());
+    }
     let mut out = String::new();
     let _ = s.read_to_string(&mut out);
     let status = out.split_whitespace().nth(1).and_then(|c| c.parse().ok()).unwrap_or(0);
