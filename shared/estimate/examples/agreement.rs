@@ -57,6 +57,7 @@ fn main() {
                 config.playouts = args.next().expect("--playouts N").parse().expect("a number");
                 config.moves = u64::from(config.playouts) * 150;
             }
+            "--patterns" => config.patterns = args.next().expect("--patterns N").parse().expect("a number"),
             "--verbose" => verbose = true,
             "--cpu" => cpu = true,
             "--diagnose" => diagnose = true,
@@ -196,6 +197,21 @@ fn main() {
                     .map(|x| format!("{:>3}", (est.ownership(Point::new(x, y)) * 9.0).round() as i32))
                     .collect();
                 println!("{:>2}  {row}  {own}", board.size() - y);
+            }
+            // Why the estimator differs from GNU Go, chain by chain.
+            let mut seen = std::collections::HashSet::new();
+            for p in board.points().filter(|&p| board.get(p).is_some()) {
+                let chain = board.chain(p);
+                if dead.contains(&p) == e.gnugo_dead.contains(&p) || !seen.insert(chain[0]) {
+                    continue;
+                }
+                println!(
+                    "    {} ({} stones): {} by {:?}",
+                    p.to_gtp(board.size()),
+                    chain.len(),
+                    if dead.contains(&p) { "dead" } else { "alive" },
+                    est.why(p)
+                );
             }
         }
         if verbose && !ok {

@@ -12,12 +12,16 @@
 //! 1. If the last move left its own chain in atari, capture it.
 //! 2. If the last move put one of our chains in atari, extend it from its liberty when that gives it
 //!    at least two liberties.
-//! 3. Otherwise a uniformly random empty point, skipping the ko point, suicide, our own true eyes
+//! 3. Otherwise capture the biggest enemy chain in atari anywhere on the board.
+//! 4. Otherwise, with the probability `Policy::patterns` gives, a point next to the last move that
+//!    answers it by a 3×3 pattern (see `pattern`) and is neither refused by the rules of 5 nor a
+//!    self-atari, at random among those.
+//! 5. Otherwise a uniformly random empty point, skipping the ko point, suicide, our own true eyes
 //!    (every neighbour ours, and at most one opponent diagonal, none on the edge), and self-atari
 //!    that would leave a chain of two or more stones with one liberty (a single stone may still be
 //!    thrown in: throw-ins destroy false eyes and nakade kill eye shapes), and a move that leaves
 //!    our chain two liberties into which the enemy can throw a nakade (see `opens_nakade`).
-//! 4. Pass when nothing is left. Two passes in a row end the playout.
+//! 6. Pass when nothing is left. Two passes in a row end the playout.
 //!
 //! At the end every point belongs to the color of its stone, or, when empty, to the one color of its
 //! stone neighbours; empty points touching both colors (the shared liberties of a seki) are neutral.
@@ -41,6 +45,13 @@ struct Candidate {
     liberty: Cell,
     /// The merged chain's pseudo-liberties (one per stone–empty adjacency).
     pseudo: u32,
+}
+
+/// The choices of the playout policy that can be tuned.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Policy {
+    /// How often, out of 256, a move answers the last one by a 3×3 pattern when one fits.
+    pub patterns: u16,
 }
 
 /// The most stones a nakade sacrifice may have (a rabbity six).
@@ -537,8 +548,38 @@ impl PlayoutBoard {
         !m.suicide && !m.self_atari
     }
 
+    /// The neighbourhood code of `c` for the pattern table (see `pattern`).
+    #[inline]
+    fn neighbourhood(&self, c: Cell) -> usize {
+        let s = self.stride;
+        [c - s - 1, c - s, c - s + 1, c - 1, c + 1, c + s - 1, c + s, c + s + 1]
+            .iter()
+            .enumerate()
+            .fold(0, |acc, (i, &n)| acc | (usize::from(self.color[n]) << (2 * i)))
+    }
+
+    /// A point next to the opponent's `last` move that answers it by a 3×3 pattern, and that the
+    /// policy lets `me` play without leaving its chain in atari; chosen at random among them.
+    fn pattern_answer(&self, me: u8, last: Cell, rng: &mut SplitMix64) -> Option<Cell> {
+        let table = crate::pattern::table();
+        let s = self.stride;
+        let mut found = [0usize; 8];
+        let mut n = 0;
+        for c in [last - s - 1, last - s, last - s + 1, last - 1, last + 1, last + s - 1, last + s, last + s + 1] {
+            if self.color[c] == EMPTY
+                && table[self.neighbourhood(c)]
+                && self.acceptable(c, me)
+                && !self.candidate(c, me).self_atari
+            {
+                found[n] = c;
+                n += 1;
+            }
+        }
+        (n > 0).then(|| found[rng.below(n)])
+    }
+
     /// Chooses the move of `me` after the opponent's `last` move (0 after a pass), or `None` to pass.
-    fn choose(&mut self, me: u8, last: Cell, rng: &mut SplitMix64) -> Option<Cell> {
+    fn choose(&mut self, me: u8, last: Cell, rng: &mut SplitMix64, policy: &Policy) -> Option<Cell> {
         if last != 0 && self.color[last] == other(me) {
             let h = self.head(last);
             if self.in_atari(h) {
@@ -581,6 +622,13 @@ impl PlayoutBoard {
         if capture.0 > 0 {
             return Some(capture.1);
         }
+        if policy.patterns > 0
+            && last != 0
+            && rng.below(256) < policy.patterns as usize
+            && let Some(c) = self.pattern_answer(me, last, rng)
+        {
+            return Some(c);
+        }
         let len = self.empty.len();
         if len == 0 {
             return None;
@@ -591,14 +639,14 @@ impl PlayoutBoard {
 
     /// Plays the position out from here, `first` to move, until two passes in a row or `limit`
     /// moves. Returns the moves played (passes included).
-    pub fn run(&mut self, first: u8, limit: usize, rng: &mut SplitMix64) -> usize {
+    pub fn run(&mut self, first: u8, limit: usize, rng: &mut SplitMix64, policy: &Policy) -> usize {
         let mut me = first;
         let mut last = 0;
         let mut passes = 0;
         let mut played = 0;
         for _ in 0..limit {
             played += 1;
-            match self.choose(me, last, rng) {
+            match self.choose(me, last, rng, policy) {
                 Some(c) => {
                     self.play(c, me);
                     last = c;
@@ -701,7 +749,7 @@ mod tests {
             let mut rng = SplitMix64(seed);
             let mut me = BLACK;
             for _ in 0..300 {
-                match b.choose(me, 0, &mut rng) {
+                match b.choose(me, 0, &mut rng, &Policy::default()) {
                     Some(c) => b.play(c, me),
                     None => b.pass(),
                 }

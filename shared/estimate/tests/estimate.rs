@@ -520,3 +520,26 @@ fn a_nakade_inside_kills_a_chain_that_is_not_held_in() {
         assert_chains_agree(&game, &e);
     }
 }
+
+/// A loose corner that random play keeps alive dies when the playouts answer locally (filllib19
+/// from GNU Go's regression games, 9×9, B+6.5, Black to move). White's seven stones in the lower
+/// left (A2, B4 B3 C3 C2, D4 D3) share A3, B2 and A1 with Black's B1 C1 and cannot make two eyes
+/// there; Black's four stones in the lower right (G2 G1, H3 H2) sit in White's area. Random play
+/// left the white corner alive just above the threshold; with local answers by 3×3 pattern the
+/// playouts kill it, as GNU Go does and the recorded result says.
+#[test]
+fn a_corner_with_one_eye_dies_when_the_playouts_answer_locally() {
+    let board = r"
+        . X . X O O O X X
+        X X X X X O X X .
+        O O O O O O X . X
+        X X O . O O O X X
+        . X X X X O O O O
+        X O X O X X O O .
+        . O O O X O O X O
+        O . O X X O X X O
+        . X X . X O X . .";
+    let (game, e) = judged(Ruleset::japanese().with_komi(Komi::from_points(6.5).unwrap()), board, Black);
+    assert_eq!(vertices(&game, &e.dead_stones()), "B4 D4 B3 C3 D3 H3 A2 C2 G2 H2 G1");
+    assert_chains_agree(&game, &e);
+}
