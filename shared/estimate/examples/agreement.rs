@@ -5,7 +5,7 @@
 //!
 //! ```text
 //! cargo run --release -p weiqi-estimate --example agreement -- [FIXTURE] [--exclude FIXTURE] [--playouts N]
-//!     [--verbose] [--diagnose] [--show N] [--only NAME]... [--right FILE] [--cpu]
+//!     [--verbose] [--diagnose] [--show N] [--only NAME]... [--differ] [--right FILE] [--cpu]
 //! ```
 //!
 //! `--exclude` leaves out the positions of another fixture (to measure on the positions the committed
@@ -50,6 +50,7 @@ fn main() {
     let mut right_names = String::new();
     let mut fixable = 0usize;
     let mut only: Vec<String> = Vec::new();
+    let mut differ = false;
     while let Some(a) = args.next() {
         match a.as_str() {
             "--exclude" => exclude = Some(PathBuf::from(args.next().expect("--exclude FILE"))),
@@ -64,6 +65,7 @@ fn main() {
             "--right" => right_out = Some(PathBuf::from(args.next().expect("--right FILE"))),
             "--show" => show = args.next().expect("--show N").parse().expect("a number"),
             "--only" => only.push(args.next().expect("--only NAME")),
+            "--differ" => differ = true,
             _ => path = PathBuf::from(a),
         }
     }
@@ -108,12 +110,21 @@ fn main() {
             marks[1] += usize::from(a);
             marks[2] += usize::from(b);
             marks[3] += usize::from(a && b);
-            if verbose && a != b {
+            if verbose && !(a && b) {
+                let agreed = e.agreed_dead.clone().unwrap_or_default();
+                let diff = |mine: &[Point]| {
+                    let mine = sorted(mine.to_vec());
+                    let extra: Vec<String> =
+                        mine.iter().filter(|p| !agreed.contains(p)).map(|p| p.to_gtp(e.game.size())).collect();
+                    let missing: Vec<String> =
+                        agreed.iter().filter(|p| !mine.contains(p)).map(|p| p.to_gtp(e.game.size())).collect();
+                    format!("dead beyond the marks [{}], marked but kept [{}]", extra.join(" "), missing.join(" "))
+                };
                 println!(
                     "MARKS {}: estimator {}, GNU Go {}",
                     e.name,
-                    if a { "as marked" } else { "not" },
-                    if b { "as marked" } else { "not" }
+                    if a { "as marked".to_string() } else { diff(&dead) },
+                    if b { "as marked".to_string() } else { diff(&e.gnugo_dead) }
                 );
             }
         }
@@ -156,16 +167,20 @@ fn main() {
                 }
             }
         }
-        if show > 0 && (!ok || !only.is_empty()) {
-            show -= 1;
+        if (show > 0 && (!ok || !only.is_empty())) || (differ && !agree) {
+            show = show.saturating_sub(1);
             let count = weiqi_rules::score_position(e.game.board(), &e.ruleset, e.prisoners, e.handicap, &dead, [0, 0])
                 .expect("dead stones are stones");
+            let theirs =
+                weiqi_rules::score_position(e.game.board(), &e.ruleset, e.prisoners, e.handicap, &e.gnugo_dead, [0, 0])
+                    .expect("dead stones are stones");
             println!(
-                "{} ({:?}, to move {}): ours {} recorded {:?}",
+                "{} ({:?}, to move {}): ours {}, GNU Go {}, recorded {:?}; right: ours {ok}, GNU Go {gnugo_ok}",
                 e.name,
                 e.ruleset.family,
                 e.to_move,
                 count.result.to_sgf(),
+                theirs.result.to_sgf(),
                 e.result
             );
             let board = e.game.board();
