@@ -75,7 +75,13 @@ struct GnuGo {
 }
 
 impl GnuGo {
+    /// Starts `program`; the default name `gnugo`, when it is not on `PATH`, is also looked for
+    /// where Debian installs it (`/usr/games/gnugo`).
     fn start(program: &str) -> Result<GnuGo> {
+        let debian = std::path::Path::new("/usr/games/gnugo");
+        let on_path =
+            std::env::var_os("PATH").is_some_and(|p| std::env::split_paths(&p).any(|dir| dir.join(program).is_file()));
+        let program = if program == "gnugo" && !on_path && debian.is_file() { "/usr/games/gnugo" } else { program };
         let mut child = Command::new(program)
             .args(["--mode", "gtp", "--level", "10"])
             .stdin(Stdio::piped())
