@@ -169,11 +169,11 @@ fn main() {
         }
         if (show > 0 && (!ok || !only.is_empty())) || (differ && !agree) {
             show = show.saturating_sub(1);
-            let count = weiqi_rules::score_position(e.game.board(), &e.ruleset, e.prisoners, e.handicap, &dead, [0, 0])
-                .expect("dead stones are stones");
-            let theirs =
-                weiqi_rules::score_position(e.game.board(), &e.ruleset, e.prisoners, e.handicap, &e.gnugo_dead, [0, 0])
-                    .expect("dead stones are stones");
+            let score = |dead: &[Point]| {
+                weiqi_rules::score_position(e.game.board(), &e.ruleset, e.prisoners, e.handicap, dead, [0, 0])
+                    .expect("dead stones are stones")
+            };
+            let (count, theirs) = (score(&dead), score(&e.gnugo_dead));
             println!(
                 "{} ({:?}, to move {}): ours {}, GNU Go {}, recorded {:?}; right: ours {ok}, GNU Go {gnugo_ok}",
                 e.name,

@@ -75,20 +75,20 @@ struct GnuGo {
 }
 
 impl GnuGo {
-    /// Starts `program`; the default name `gnugo`, when it is not on `PATH`, is also looked for
-    /// where Debian installs it (`/usr/games/gnugo`).
+    /// Starts `program`; the default name `gnugo` is found as the tests find it (`$WEIQI_GNUGO`,
+    /// `PATH`, then `/usr/games` where Debian installs it).
     fn start(program: &str) -> Result<GnuGo> {
-        let debian = std::path::Path::new("/usr/games/gnugo");
-        let on_path =
-            std::env::var_os("PATH").is_some_and(|p| std::env::split_paths(&p).any(|dir| dir.join(program).is_file()));
-        let program = if program == "gnugo" && !on_path && debian.is_file() { "/usr/games/gnugo" } else { program };
-        let mut child = Command::new(program)
+        let program = match program {
+            "gnugo" => weiqi_testkit::external_tool("gnugo", &["/usr/games"])?,
+            path => std::path::PathBuf::from(path),
+        };
+        let mut child = Command::new(&program)
             .args(["--mode", "gtp", "--level", "10"])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
-            .with_context(|| format!("cannot start {program} (install gnugo, or pass --gnugo PATH)"))?;
+            .with_context(|| format!("cannot start {} (install gnugo, or pass --gnugo PATH)", program.display()))?;
         let stdin = child.stdin.take().context("gnugo stdin")?;
         let stdout = BufReader::new(child.stdout.take().context("gnugo stdout")?);
         Ok(GnuGo { child, stdin, stdout })

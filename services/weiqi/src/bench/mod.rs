@@ -99,7 +99,7 @@ pub enum BenchCommand {
         /// The SGF corpus (default: $WEIQI_CORPUS).
         #[arg(long)]
         corpus: Option<std::path::PathBuf>,
-        /// GNU Go's program (found on `PATH`, else at `/usr/games/gnugo` where Debian puts it).
+        /// GNU Go's program (`gnugo`: `$WEIQI_GNUGO`, else on `PATH`, else `/usr/games/gnugo` where Debian puts it).
         #[arg(long, default_value = "gnugo")]
         gnugo: String,
         #[arg(long)]
