@@ -41,7 +41,7 @@ impl Aggregate for Accounts {
         command: &Command,
         ctx: &Context<'_>,
     ) -> Result<Vec<Event>, AccountRejection> {
-        Ok(domain::decide(state, ctx.aggregate, actor, command)?)
+        Ok(domain::decide(state, ctx.aggregate, actor, command, ctx.now.0)?)
     }
 
     fn evolve(state: &mut Account, event: &Event) -> Result<(), String> {
@@ -99,6 +99,10 @@ fn to_pb(event: &Event) -> K {
             expires_at_ms: *expires_at_ms,
         }),
         Event::TokenRevoked(id) => K::TokenRevoked(pb::AccountTokenRevoked { token_id: id.clone() }),
+        Event::SessionEnded(id) => K::SessionEnded(pb::AccountSessionEnded { session_id: id.clone() }),
+        Event::SignedOutEverywhere { at_ms } => {
+            K::SignedOutEverywhere(pb::AccountSignedOutEverywhere { at_ms: *at_ms })
+        }
     }
 }
 
@@ -116,6 +120,8 @@ fn from_pb(kind: K) -> Event {
         K::Enabled(_) => Event::Enabled,
         K::TokenIssued(t) => Event::TokenIssued { id: t.token_id, label: t.label, expires_at_ms: t.expires_at_ms },
         K::TokenRevoked(t) => Event::TokenRevoked(t.token_id),
+        K::SessionEnded(s) => Event::SessionEnded(s.session_id),
+        K::SignedOutEverywhere(s) => Event::SignedOutEverywhere { at_ms: s.at_ms },
     }
 }
 
@@ -139,6 +145,8 @@ mod tests {
             Event::Enabled,
             Event::TokenIssued { id: "t1".into(), label: "my bot".into(), expires_at_ms: 9 },
             Event::TokenRevoked("t1".into()),
+            Event::SessionEnded("s1".into()),
+            Event::SignedOutEverywhere { at_ms: 1_796_083_200_000 },
         ];
         for e in events {
             assert_eq!(from_pb(to_pb(&e)), e);

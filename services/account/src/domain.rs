@@ -55,6 +55,11 @@ pub enum Command {
     },
     /// Revokes an API token.
     RevokeToken(String),
+    /// Ends one browser session (logout), by its id.
+    EndSession(String),
+    /// Ends every browser session issued until now ("sign out everywhere"; the holder, or an
+    /// administrator).
+    SignOutEverywhere,
 }
 
 /// An event.
@@ -96,6 +101,13 @@ pub enum Event {
     },
     /// API token revoked.
     TokenRevoked(String),
+    /// A browser session ended (logout).
+    SessionEnded(String),
+    /// Every session issued before `at_ms` ended.
+    SignedOutEverywhere {
+        /// The instant, ms since the Unix epoch.
+        at_ms: i64,
+    },
 }
 
 /// An API token as the account knows it.
@@ -124,6 +136,10 @@ pub struct Account {
     pub disabled: Option<String>,
     /// API tokens by id.
     pub tokens: BTreeMap<String, TokenRecord>,
+    /// Browser sessions ended by logging out, by id.
+    pub ended_sessions: BTreeSet<String>,
+    /// Sessions issued before this instant (ms since the epoch) are signed out; 0: none.
+    pub sessions_from_ms: i64,
 }
 
 impl Account {
@@ -223,7 +239,13 @@ fn holder_or_admin(actor: &Actor, name: &str) -> Result<(), Rejection> {
 ///
 /// # Errors
 /// Why it is refused; nothing is appended.
-pub fn decide(state: &Account, name: &str, actor: &Actor, command: &Command) -> Result<Vec<Event>, Rejection> {
+pub fn decide(
+    state: &Account,
+    name: &str,
+    actor: &Actor,
+    command: &Command,
+    now_ms: i64,
+) -> Result<Vec<Event>, Rejection> {
     if !valid_name(name) {
         return Err(Rejection::BadName(name.to_string()));
     }
@@ -293,6 +315,21 @@ pub fn decide(state: &Account, name: &str, actor: &Actor, command: &Command) -> 
                 _ => Err(Rejection::UnknownToken(id.clone())),
             }
         }
+        Command::EndSession(id) => {
+            holder_or_admin(actor, name)?;
+            if id.is_empty() || id.len() > 64 {
+                return Err(Rejection::UnknownToken(id.clone()));
+            }
+            // Ending a session twice is no error: a logout retried from another tab.
+            if state.ended_sessions.contains(id) {
+                return Ok(vec![]);
+            }
+            Ok(vec![Event::SessionEnded(id.clone())])
+        }
+        Command::SignOutEverywhere => {
+            holder_or_admin(actor, name)?;
+            Ok(vec![Event::SignedOutEverywhere { at_ms: now_ms.max(state.sessions_from_ms) }])
+        }
     }
 }
 
@@ -336,6 +373,14 @@ pub fn evolve(state: &mut Account, event: &Event) -> Result<(), String> {
             Some(t) => t.revoked = true,
             None => return Err(format!("token {id} revoked but never issued")),
         },
+        Event::SessionEnded(id) => {
+            state.ended_sessions.insert(id.clone());
+        }
+        Event::SignedOutEverywhere { at_ms } => {
+            state.sessions_from_ms = state.sessions_from_ms.max(*at_ms);
+            // Every session issued before is ended by the instant; the ids need not be kept.
+            state.ended_sessions.clear();
+        }
     }
     Ok(())
 }

@@ -57,16 +57,29 @@ pub enum LoginError {
     Unavailable(String),
 }
 
+/// Told an account's state after every command this service carries out (the token authority of the
+/// process, so that a revoked role or a logout counts at the next request, before any follower of the
+/// log has folded it).
+pub type Observer = Arc<dyn Fn(&str, &Account) + Send + Sync>;
+
 /// Accounts on an event log.
 pub struct AccountService<L: EventLog> {
     runner: Runner<Accounts, L>,
     roles: BTreeSet<String>,
+    observer: Option<Observer>,
 }
 
 impl<L: EventLog + Clone + 'static> AccountService<L> {
     /// Accounts on `log`; `roles` are the role names tokens know (anything else is refused).
     pub fn new(log: L, env: Arc<dyn Environment>, roles: impl IntoIterator<Item = String>) -> AccountService<L> {
-        AccountService { runner: Runner::new(log, env), roles: roles.into_iter().collect() }
+        AccountService { runner: Runner::new(log, env), roles: roles.into_iter().collect(), observer: None }
+    }
+
+    /// Tells `observer` each account's state after every command carried out here.
+    #[must_use]
+    pub fn with_observer(mut self, observer: Observer) -> AccountService<L> {
+        self.observer = Some(observer);
+        self
     }
 
     fn check_roles<'a>(&self, roles: impl IntoIterator<Item = &'a String>) -> Result<(), AccountError> {
@@ -78,6 +91,11 @@ impl<L: EventLog + Clone + 'static> AccountService<L> {
 
     async fn run(&self, name: &str, request_id: &str, actor: &Actor, command: Command) -> Result<(), AccountError> {
         self.runner.execute(Request::new(name, request_id, actor, &command)).await?;
+        if let Some(observer) = &self.observer
+            && let Ok(Some(account)) = self.get(name).await
+        {
+            observer(name, &account);
+        }
         Ok(())
     }
 
@@ -184,6 +202,28 @@ impl<L: EventLog + Clone + 'static> AccountService<L> {
         request_id: &str,
     ) -> Result<(), AccountError> {
         self.run(name, request_id, actor, Command::RevokeToken(id.to_string())).await
+    }
+
+    /// Ends the browser session `session_id` (logout; the holder, or an administrator).
+    ///
+    /// # Errors
+    /// A refusal, or the log.
+    pub async fn end_session(
+        &self,
+        name: &str,
+        session_id: &str,
+        actor: &Actor,
+        request_id: &str,
+    ) -> Result<(), AccountError> {
+        self.run(name, request_id, actor, Command::EndSession(session_id.to_string())).await
+    }
+
+    /// Ends every browser session of the account issued until now (the holder, or an administrator).
+    ///
+    /// # Errors
+    /// A refusal, or the log.
+    pub async fn sign_out_everywhere(&self, name: &str, actor: &Actor, request_id: &str) -> Result<(), AccountError> {
+        self.run(name, request_id, actor, Command::SignOutEverywhere).await
     }
 
     /// The account as its log folds, `None` if it does not exist.

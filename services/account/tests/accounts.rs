@@ -30,42 +30,48 @@ fn given_no_account_only_an_administrator_creates_one_with_a_usable_name() {
     let none = Account::default();
     let create =
         Command::Create { display_name: "李明".into(), roles: roles(&["player"]), password_hash: Some("h".into()) };
-    assert!(domain::decide(&none, "li", &admin(), &create).is_ok());
-    assert!(domain::decide(&none, "li", &Actor::System, &create).is_ok());
-    assert_eq!(domain::decide(&none, "li", &Actor::Holder("li".into()), &create), Err(Rejection::NotAnAdministrator));
-    assert_eq!(domain::decide(&none, "li ming", &admin(), &create), Err(Rejection::BadName("li ming".into())));
-    assert_eq!(domain::decide(&none, "li", &admin(), &Command::Enable), Err(Rejection::NotFound("li".into())));
+    assert!(domain::decide(&none, "li", &admin(), &create, 0).is_ok());
+    assert!(domain::decide(&none, "li", &Actor::System, &create, 0).is_ok());
+    assert_eq!(
+        domain::decide(&none, "li", &Actor::Holder("li".into()), &create, 0),
+        Err(Rejection::NotAnAdministrator)
+    );
+    assert_eq!(domain::decide(&none, "li ming", &admin(), &create, 0), Err(Rejection::BadName("li ming".into())));
+    assert_eq!(domain::decide(&none, "li", &admin(), &Command::Enable, 0), Err(Rejection::NotFound("li".into())));
     let blank = Command::Create { display_name: "  ".into(), roles: roles(&[]), password_hash: None };
-    assert_eq!(domain::decide(&none, "li", &admin(), &blank), Err(Rejection::BadDisplayName));
-    assert_eq!(domain::decide(&created(&[]), "li", &admin(), &create), Err(Rejection::AlreadyExists("li".into())));
+    assert_eq!(domain::decide(&none, "li", &admin(), &blank, 0), Err(Rejection::BadDisplayName));
+    assert_eq!(domain::decide(&created(&[]), "li", &admin(), &create, 0), Err(Rejection::AlreadyExists("li".into())));
 }
 
 #[test]
 fn given_an_account_roles_and_disabling_are_for_administrators_and_change_something() {
     let a = created(&["player"]);
     let holder = Actor::Holder("li".into());
-    assert_eq!(domain::decide(&a, "li", &holder, &Command::Grant("admin".into())), Err(Rejection::NotAnAdministrator));
     assert_eq!(
-        domain::decide(&a, "li", &admin(), &Command::Grant("player".into())),
+        domain::decide(&a, "li", &holder, &Command::Grant("admin".into()), 0),
+        Err(Rejection::NotAnAdministrator)
+    );
+    assert_eq!(
+        domain::decide(&a, "li", &admin(), &Command::Grant("player".into()), 0),
         Err(Rejection::RoleUnchanged { role: "player".into(), held: true })
     );
     assert_eq!(
-        domain::decide(&a, "li", &admin(), &Command::Grant("referee".into())),
+        domain::decide(&a, "li", &admin(), &Command::Grant("referee".into()), 0),
         Ok(vec![Event::RoleGranted("referee".into())])
     );
-    assert_eq!(domain::decide(&a, "li", &admin(), &Command::Enable), Err(Rejection::DisabledUnchanged(false)));
+    assert_eq!(domain::decide(&a, "li", &admin(), &Command::Enable, 0), Err(Rejection::DisabledUnchanged(false)));
     // The holder sets their own password; another holder may not.
     let set = Command::SetPassword { password_hash: "h".into() };
-    assert!(domain::decide(&a, "li", &holder, &set).is_ok());
-    assert_eq!(domain::decide(&a, "li", &Actor::Holder("wang".into()), &set), Err(Rejection::NotTheHolder));
+    assert!(domain::decide(&a, "li", &holder, &set, 0).is_ok());
+    assert_eq!(domain::decide(&a, "li", &Actor::Holder("wang".into()), &set, 0), Err(Rejection::NotTheHolder));
     // An administrator cannot lock themselves out.
     let root = created(&["admin"]);
     assert_eq!(
-        domain::decide(&root, "root", &admin(), &Command::Disable { reason: "x".into() }),
+        domain::decide(&root, "root", &admin(), &Command::Disable { reason: "x".into() }, 0),
         Err(Rejection::OwnAdministration)
     );
     assert_eq!(
-        domain::decide(&root, "root", &admin(), &Command::Revoke("admin".into())),
+        domain::decide(&root, "root", &admin(), &Command::Revoke("admin".into()), 0),
         Err(Rejection::OwnAdministration)
     );
 }
@@ -83,7 +89,7 @@ fn a_revoked_or_expired_token_and_a_disabled_account_are_not_valid() {
     domain::evolve(&mut a, &Event::TokenRevoked("t1".into())).unwrap();
     assert!(!a.token_valid("t1", 0), "revoked");
     assert_eq!(
-        domain::decide(&a, "li", &admin(), &Command::RevokeToken("t1".into())),
+        domain::decide(&a, "li", &admin(), &Command::RevokeToken("t1".into()), 0),
         Err(Rejection::UnknownToken("t1".into()))
     );
 }
@@ -109,7 +115,7 @@ proptest! {
         let mut state = Account::default();
         for (who, c) in commands {
             let actor = match who { 0 => Actor::System, 1 => Actor::Admin("root".into()), _ => Actor::Holder("li".into()) };
-            if let Ok(events) = domain::decide(&state, "li", &actor, &c) {
+            if let Ok(events) = domain::decide(&state, "li", &actor, &c, 0) {
                 for e in &events {
                     prop_assert!(domain::evolve(&mut state, e).is_ok(), "{:?} from {:?}", e, c);
                 }

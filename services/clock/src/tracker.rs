@@ -206,6 +206,7 @@ mod tests {
             rated: false,
             start_immediately: true,
             lateness_limit: DurationMs::from_hours(1),
+            offered_by: None,
         };
         let mut t = Tracked::new();
         for e in [

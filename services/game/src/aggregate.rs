@@ -41,6 +41,12 @@ impl Aggregate for GameAggregate {
     /// The domain's decider already folds its events (to refuse a decision that would not replay).
     fn decide_and_fold(state: &GameState, actor: &Actor, command: &Command, ctx: &Context<'_>) -> Decided<Self> {
         match command {
+            // Ids the platform derives (tournament tables) are never a caller's to choose.
+            Command::Create { .. }
+                if crate::authority::reserved_game_id(ctx.aggregate) && !matches!(actor, Actor::System(_)) =>
+            {
+                Err(Rejection::ReservedGameId)
+            }
             // The nigiri secret is the environment's, drawn for this decision.
             Command::Create { setup, .. } => domain::decide_and_fold(
                 state,

@@ -11,6 +11,8 @@
 //! * [`convert`] maps the domain to and from `weiqi.v1` protobuf, once, split by concept; its
 //!   `stored` part decodes and folds stored events for followers (the overlay, the record, the export,
 //!   the clock service).
+//! * [`authority`] decides who may do what to a game and as whom (seat first, then role and event
+//!   scope; who may create which game), for the gRPC gateway and the pages alike.
 //! * [`record`] writes a game as an SGF record (players, ranks, rules, handicap, moves, result).
 //!
 //! # Invariants
@@ -20,6 +22,7 @@
 //! * A game whose log does not replay (hash mismatch, illegal move, clock refusal) is never acted on.
 
 pub mod aggregate;
+pub mod authority;
 pub mod bus;
 pub mod client;
 pub mod convert;

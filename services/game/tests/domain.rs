@@ -28,12 +28,14 @@ fn setup(size: u8, ruleset: Ruleset) -> GameSetup {
         rated: true,
         start_immediately: true,
         lateness_limit: DurationMs::from_mins(15),
+        offered_by: None,
     }
 }
 
 const ANN: fn() -> Actor = || Actor::Player(PlayerId("ann".into()));
 const BOB: fn() -> Actor = || Actor::Player(PlayerId("bob".into()));
 const REF: fn() -> Actor = || Actor::Referee("ref-1".into());
+const ORG: fn() -> Actor = || Actor::Organiser("org-1".into());
 
 fn secs(s: i64) -> Millis {
     Millis(1_700_000_000_000 + s * 1000)
@@ -49,7 +51,9 @@ struct Game {
 impl Game {
     fn given(setup: GameSetup) -> Game {
         let mut g = Game { state: GameState::default(), log: Vec::new(), t: 0 };
-        g.ok(ANN(), Command::Create { setup: Box::new(setup), nigiri_secret: [7; 32] });
+        // A tournament's game is the platform's to create; every other game here an organiser's.
+        let creator = if setup.tournament.is_some() { Actor::System("tournament".into()) } else { ORG() };
+        g.ok(creator, Command::Create { setup: Box::new(setup), nigiri_secret: [7; 32] });
         g
     }
 
@@ -106,13 +110,13 @@ fn creating_with_fixed_colors_decides_them_and_starts() {
 fn a_game_cannot_be_created_twice_or_with_one_player() {
     let mut g = Game::given(setup(9, Ruleset::chinese()));
     let again =
-        g.when(ANN(), Command::Create { setup: Box::new(setup(9, Ruleset::chinese())), nigiri_secret: [0; 32] });
+        g.when(ORG(), Command::Create { setup: Box::new(setup(9, Ruleset::chinese())), nigiri_secret: [0; 32] });
     assert_eq!(again, Err(Rejection::AlreadyExists));
     let mut bad = setup(9, Ruleset::chinese());
     bad.second = bad.first.clone();
     let r = decide(
         &GameState::default(),
-        &ANN(),
+        &ORG(),
         &Command::Create { setup: Box::new(bad), nigiri_secret: [0; 32] },
         secs(0),
     );
@@ -121,12 +125,74 @@ fn a_game_cannot_be_created_twice_or_with_one_player() {
     big.size = 26;
     let r = decide(
         &GameState::default(),
-        &ANN(),
+        &ORG(),
         &Command::Create { setup: Box::new(big), nigiri_secret: [0; 32] },
         secs(0),
     );
     assert!(matches!(r, Err(Rejection::OutOfRange { field: "size", .. })), "{r:?}");
     assert_eq!(decide(&GameState::default(), &ANN(), &Command::Resign, secs(0)), Err(Rejection::NotFound));
+}
+
+/// Given: ann offers bob a casual game (asking it to start at once). When: ann starts it herself.
+/// Then: refused; bob's start is the acceptance, and only then does a clock run.
+#[test]
+fn a_player_offers_a_casual_game_that_starts_only_when_the_other_accepts() {
+    let mut casual = setup(9, Ruleset::chinese());
+    casual.event_id = None;
+    casual.rated = false;
+    let mut g = Game { state: GameState::default(), log: Vec::new(), t: 0 };
+    let created = g.ok(ANN(), Command::Create { setup: Box::new(casual.clone()), nigiri_secret: [0; 32] });
+    let Some(GameEvent::Created(stored)) = created.first() else { panic!("{created:?}") };
+    assert_eq!(stored.offered_by, Some(PlayerId("ann".into())));
+    assert!(!stored.start_immediately, "an offer never starts on the offerer's word");
+    assert!(!created.iter().any(|e| matches!(e, GameEvent::Started { .. })));
+    assert_eq!(g.when(ANN(), Command::Start), Err(Rejection::OfferNotAccepted));
+    assert_eq!(g.play(ANN(), "E5"), Err(Rejection::WrongPhase(Phase::Ready)));
+    assert!(matches!(g.ok(BOB(), Command::Start).as_slice(), [GameEvent::Started { .. }]), "bob accepts");
+
+    // A player cannot seat two others, nor offer a rated or an event's game.
+    let zed = Actor::Player(PlayerId("zed".into()));
+    let r = decide(
+        &GameState::default(),
+        &zed,
+        &Command::Create { setup: Box::new(casual), nigiri_secret: [0; 32] },
+        secs(0),
+    );
+    assert_eq!(r, Err(Rejection::NotAPlayer));
+    let rated = setup(9, Ruleset::chinese());
+    let r = decide(
+        &GameState::default(),
+        &ANN(),
+        &Command::Create { setup: Box::new(rated), nigiri_secret: [0; 32] },
+        secs(0),
+    );
+    assert!(matches!(r, Err(Rejection::InvalidSetup(_))), "{r:?}");
+}
+
+/// A game naming a tournament is created only by the platform (the tournament's process manager).
+#[test]
+fn only_the_platform_creates_a_tournament_game() {
+    let mut table = setup(9, Ruleset::chinese());
+    table.tournament = Some(weiqi_game::domain::TournamentRef { id: "T1".into(), round: 1, board: 1 });
+    for who in [ORG(), REF(), ANN()] {
+        let r = decide(
+            &GameState::default(),
+            &who,
+            &Command::Create { setup: Box::new(table.clone()), nigiri_secret: [0; 32] },
+            secs(0),
+        );
+        assert_eq!(r, Err(Rejection::ReservedGameId), "{who:?}");
+    }
+    let platform = Actor::System("tournament".into());
+    assert!(
+        decide(
+            &GameState::default(),
+            &platform,
+            &Command::Create { setup: Box::new(table), nigiri_secret: [0; 32] },
+            secs(0)
+        )
+        .is_ok()
+    );
 }
 
 #[test]

@@ -30,7 +30,13 @@ fn setup(control: TimeControl) -> GameSetup {
         rated: true,
         start_immediately: false,
         lateness_limit: DurationMs::from_mins(15),
+        offered_by: None,
     }
+}
+
+/// Games here are an event's, created by its organiser (a player only offers casual games).
+fn organiser() -> Actor {
+    Actor::Organiser("org".into())
 }
 
 fn ann() -> Actor {
@@ -52,7 +58,7 @@ struct Game {
 impl Game {
     fn given(setup: GameSetup) -> Game {
         let mut g = Game { state: GameState::default(), t: 0 };
-        g.ok(ann(), Command::Create { setup: Box::new(setup), nigiri_secret: [9; 32] });
+        g.ok(organiser(), Command::Create { setup: Box::new(setup), nigiri_secret: [9; 32] });
         g
     }
 
@@ -203,7 +209,7 @@ fn komi_is_limited_to_the_boards_point_count_and_seated_stones_to_19x19() {
     let create = |s: GameSetup| {
         decide(
             &GameState::default(),
-            &ann(),
+            &organiser(),
             &Command::Create { setup: Box::new(s), nigiri_secret: [0; 32] },
             Millis(0),
         )
@@ -376,7 +382,7 @@ proptest! {
         let mut log = Vec::new();
         let mut now = 1_700_000_000_000i64;
         let create = Command::Create { setup: Box::new(s), nigiri_secret: [3; 32] };
-        for e in decide(&state, &ann(), &create, Millis(now)).unwrap() {
+        for e in decide(&state, &organiser(), &create, Millis(now)).unwrap() {
             state.evolve(&e).unwrap();
             log.push(e);
         }

@@ -16,6 +16,10 @@ use weiqi_proto::v1::game_command::Command as C;
 fn ann() -> Actor {
     Actor::Player(PlayerId("ann".into()))
 }
+/// Games here are created by an organiser (a player only offers casual games).
+fn organiser() -> Actor {
+    Actor::Organiser("org".into())
+}
 fn bob() -> Actor {
     Actor::Player(PlayerId("bob".into()))
 }
@@ -61,9 +65,9 @@ async fn suite(log: AnyEventLog) {
     let g = "g-suite-1";
 
     // Create, then a retry of the same request: one creation.
-    let r = answer(&svc, &command(g, "c-1", &ann(), create(g, 9)), &[]).await;
+    let r = answer(&svc, &command(g, "c-1", &organiser(), create(g, 9)), &[]).await;
     assert!(is_accepted(&r), "{r:?}");
-    let again = answer(&svc, &command(g, "c-1", &ann(), create(g, 9)), &[]).await;
+    let again = answer(&svc, &command(g, "c-1", &organiser(), create(g, 9)), &[]).await;
     let pb::game_command_reply::Outcome::Accepted(a) = outcome(&again) else { panic!("{again:?}") };
     assert!(a.duplicate);
     assert_eq!(log_len(&log, g).await, 3, "GameCreated, ColorsDecided, GameStarted");
@@ -122,7 +126,7 @@ async fn alternating_instances(log: AnyEventLog) {
     let g = "g-alternate";
     let a = GameService::new(log.clone());
     let b = GameService::new(log.clone());
-    assert!(is_accepted(&answer(&a, &command(g, "alt-create", &ann(), create(g, 9)), &[]).await));
+    assert!(is_accepted(&answer(&a, &command(g, "alt-create", &organiser(), create(g, 9)), &[]).await));
     let moves = [(ann(), 2, 2), (bob(), 6, 6), (ann(), 2, 6), (bob(), 6, 2), (ann(), 4, 4)];
     for (i, (actor, x, y)) in moves.into_iter().enumerate() {
         let svc = if i % 2 == 0 { &a } else { &b };
@@ -140,7 +144,7 @@ async fn conflicting_commands(log: AnyEventLog) {
     let g = "g-race";
     let a = Arc::new(GameService::new(log.clone()));
     let b = Arc::new(GameService::new(log.clone()));
-    assert!(is_accepted(&answer(&a, &command(g, "race-create", &ann(), create(g, 19)), &[]).await));
+    assert!(is_accepted(&answer(&a, &command(g, "race-create", &organiser(), create(g, 19)), &[]).await));
     let mut tasks = Vec::new();
     for i in 0..1000u32 {
         let svc = if i % 2 == 0 { a.clone() } else { b.clone() };

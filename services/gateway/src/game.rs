@@ -8,9 +8,10 @@ use futures::{Stream, StreamExt};
 use prost::Message;
 use tonic::{Request, Response, Status};
 use weiqi_eventlog::{AggregateId, AggregateKind, AnyEventLog, EventLog};
+use weiqi_game::authority::{self, Asks, Caller, Denied, Table};
 use weiqi_game::client::GameClient;
 use weiqi_game::convert;
-use weiqi_game::domain::{Actor, PlayerId};
+use weiqi_game::domain::Actor;
 use weiqi_game::service::{GameError, GameRequest};
 use weiqi_proto::v1 as pb;
 use weiqi_proto::v1::game_command::Command as C;
@@ -24,8 +25,8 @@ pub struct GameGateway {
     game: GameClient,
     log: AnyEventLog,
     auth: Authority,
-    /// Game id → its event (for referee scope), learned from views.
-    events: Arc<Mutex<HashMap<String, Option<String>>>>,
+    /// Game id → its table (seats and event, fixed at creation), read once from its log.
+    tables: Arc<Mutex<HashMap<String, Table>>>,
     trace: Arc<dyn Fn() -> Vec<(String, String)> + Send + Sync>,
 }
 
@@ -35,6 +36,31 @@ fn invalid(code: &str, message: impl Into<String>) -> Status {
 
 fn denied(message: impl Into<String>) -> Status {
     gateway_rejection(pb::rejection::Kind::PermissionDenied, "permission_denied", message)
+}
+
+/// The status for a caller the game's authority refuses, with its reason's code.
+pub fn denied_status(d: &Denied) -> Status {
+    let kind = if d.is_invalid_argument() {
+        pb::rejection::Kind::InvalidArgument
+    } else {
+        pb::rejection::Kind::PermissionDenied
+    };
+    gateway_rejection(kind, d.code(), d.to_string())
+}
+
+/// The caller as the game's authority knows it: what the token's account allows now (the claims the
+/// token authority verified against the account's standing).
+pub fn caller(claims: &Claims) -> Caller {
+    let holds = |r: Role| claims.roles.contains(&r);
+    Caller {
+        id: claims.sub.clone(),
+        player: holds(Role::Player),
+        referee: holds(Role::Referee),
+        chief: holds(Role::ChiefReferee),
+        organiser: holds(Role::Organiser),
+        admin: holds(Role::Admin),
+        events: claims.events.clone(),
+    }
 }
 
 /// The status for a game service error: a rejection with its typed reason in the details, a fault as
@@ -58,7 +84,7 @@ impl GameGateway {
         auth: Authority,
         trace: Arc<dyn Fn() -> Vec<(String, String)> + Send + Sync>,
     ) -> GameGateway {
-        GameGateway { game, log, auth, events: Arc::new(Mutex::new(HashMap::new())), trace }
+        GameGateway { game, log, auth, tables: Arc::new(Mutex::new(HashMap::new())), trace }
     }
 
     /// Runs one command for `actor` and answers what `actor` may see of its events.
@@ -103,51 +129,71 @@ impl GameGateway {
         .await
     }
 
-    fn player(claims: &Claims) -> Result<Actor, Status> {
-        if !claims.has(Role::Player) {
-            return Err(denied("only players make moves"));
+    /// The game's table (seats and event), read from its first event once and kept.
+    ///
+    /// # Errors
+    /// `NotFound` for no such game, `Unavailable` when the log cannot be read.
+    pub async fn table(&self, game_id: &str) -> Result<Table, Status> {
+        if let Some(t) = self.tables.lock().expect("tables lock").get(game_id) {
+            return Ok(t.clone());
         }
-        Ok(Actor::Player(PlayerId(claims.sub.clone())))
-    }
-
-    /// The game's event, from a view (cached).
-    async fn event_of(&self, game_id: &str) -> Result<Option<String>, Status> {
-        if let Some(e) = self.events.lock().expect("events lock").get(game_id) {
-            return Ok(e.clone());
-        }
-        let view = self.view(game_id).await?;
-        let event = (!view.event_id.is_empty()).then_some(view.event_id);
-        self.events.lock().expect("events lock").insert(game_id.to_string(), event.clone());
-        Ok(event)
+        let id = AggregateId::new(game_id).map_err(|e| invalid("bad_game_id", e.to_string()))?;
+        let events =
+            self.log.read(AggregateKind::Game, &id, 1).await.map_err(|e| Status::unavailable(e.to_string()))?;
+        let created = events.first().map(convert::decode_recorded).transpose().map_err(Status::internal)?;
+        let Some(weiqi_game::domain::Recorded { event: weiqi_game::domain::GameEvent::Created(setup), .. }) = created
+        else {
+            return Err(gateway_rejection(pb::rejection::Kind::NotFound, "not_found", "no such game"));
+        };
+        let table = Table::of_setup(&setup);
+        self.tables.lock().expect("tables lock").insert(game_id.to_string(), table.clone());
+        Ok(table)
     }
 
     async fn view(&self, game_id: &str) -> Result<pb::GameView, Status> {
         self.game.view(game_id).await.map_err(|e| game_status(&e))
     }
 
-    /// The actor for a referee action on `game_id`, if the caller referees its event.
-    async fn referee_actor(&self, claims: &Claims, game_id: &str) -> Result<Actor, Status> {
-        let event = self.event_of(game_id).await?;
-        if !claims.referees(event.as_deref()) {
-            return Err(denied(match &event {
-                Some(e) => format!(
-                    "only referees of event {e} act on this game; a player of the game plays, passes, resigns or \
-                     starts it with their own token, and anyone may watch it"
-                ),
-                None => "this casual game belongs to no event, so only an administrator (or a referee of every \
-                         event) may act on it as referee; its players play it with their own tokens, and anyone \
-                         may watch it"
-                    .to_string(),
-            }));
+    /// The actor `claims` acts as on `game_id` for `asks`: decided by the game's authority, seat
+    /// first, then role and event scope.
+    async fn actor(&self, claims: &Claims, game_id: &str, asks: Asks) -> Result<Actor, Status> {
+        if game_id.is_empty() {
+            return Err(invalid("missing_game_id", "game_id is required"));
         }
-        let id = claims.sub.clone();
-        Ok(if claims.has(Role::ChiefReferee) {
-            Actor::ChiefReferee(id)
-        } else if claims.has(Role::Referee) {
-            Actor::Referee(id)
-        } else {
-            Actor::Organiser(id)
-        })
+        let table = self.table(game_id).await?;
+        authority::actor(&caller(claims), &table, asks).map_err(|d| denied_status(&d))
+    }
+
+    /// Creates the game of a casual challenge that `challenger` offered in the lobby and the caller
+    /// accepted: the challenger's offer (as if the challenger had created it), then the acceptance
+    /// (the caller starts it). The web holds the offers; both players' consent is in the two
+    /// commands, each checked by the game's authority.
+    ///
+    /// # Errors
+    /// A refusal (the challenger may no longer play, a setup the game refuses), or `Unavailable`.
+    pub async fn accept_challenge(
+        &self,
+        accepter: &Claims,
+        challenger: &str,
+        request: pb::CreateGameRequest,
+    ) -> Result<String, Status> {
+        let setup = convert::setup_from_request(&request).map_err(|e| invalid("bad_request", e.to_string()))?;
+        // The offer is the challenger's: they must still hold the player role now.
+        let offered = self.auth.standing(challenger).is_some_and(|s| !s.disabled && s.roles.contains(&Role::Player));
+        if !offered {
+            return Err(denied_status(&Denied::CreateNotAllowed));
+        }
+        let offerer = Caller { id: challenger.to_string(), player: true, ..Caller::default() };
+        let game_id =
+            if request.game_id.is_empty() { uuid::Uuid::new_v4().to_string() } else { request.game_id.clone() };
+        let actor = authority::creator(&offerer, &game_id, &setup).map_err(|d| denied_status(&d))?;
+        let (request_id, start_id) = (request.request_id.clone(), format!("{}-accept", request.request_id));
+        let correlation = request.correlation_id.clone();
+        self.execute(&game_id, &request_id, &correlation, actor, &C::Create(request)).await?;
+        let start = pb::GameRequest { game_id: game_id.clone(), request_id: start_id.clone() };
+        let actor = self.actor(accepter, &game_id, Asks::Start).await?;
+        self.execute(&game_id, &start_id, "", actor, &C::Start(start)).await?;
+        Ok(game_id)
     }
 
     async fn player_command(
@@ -157,7 +203,7 @@ impl GameGateway {
         request_id: &str,
         kind: C,
     ) -> Result<Response<pb::CommandReply>, Status> {
-        let actor = Self::player(claims)?;
+        let actor = self.actor(claims, game_id, Asks::Play).await?;
         Ok(Response::new(self.execute(game_id, request_id, "", actor, &kind).await?))
     }
 }
@@ -221,25 +267,8 @@ impl pb::game_service_server::GameService for GameGateway {
     ) -> Result<Response<pb::CreateGameResponse>, Status> {
         let claims = self.auth.caller(&request)?;
         let mut r = request.into_inner();
-        let players = [r.first.as_ref().map(|p| p.id.as_str()), r.second.as_ref().map(|p| p.id.as_str())];
-        let actor = if claims.has(Role::Organiser)
-            && claims.covers_event(if r.event_id.is_empty() { "*" } else { &r.event_id })
-        {
-            Actor::Organiser(claims.sub.clone())
-        } else if !r.event_id.is_empty() && claims.referees(Some(&r.event_id)) {
-            Actor::Referee(claims.sub.clone())
-        } else if claims.has(Role::Player)
-            && r.event_id.is_empty()
-            && !r.rated
-            && players.contains(&Some(claims.sub.as_str()))
-        {
-            // A casual game between the caller and someone else.
-            Actor::Player(PlayerId(claims.sub.clone()))
-        } else {
-            return Err(denied(
-                "organisers and referees create event games; a player may create an unrated casual game of their own",
-            ));
-        };
+        let setup = convert::setup_from_request(&r).map_err(|e| invalid("bad_request", e.to_string()))?;
+        let actor = authority::creator(&caller(&claims), &r.game_id, &setup).map_err(|d| denied_status(&d))?;
         if r.game_id.is_empty() {
             r.game_id = uuid::Uuid::new_v4().to_string();
         }
@@ -278,11 +307,7 @@ impl pb::game_service_server::GameService for GameGateway {
     async fn start_game(&self, request: Request<pb::GameRequest>) -> Result<Response<pb::CommandReply>, Status> {
         let claims = self.auth.caller(&request)?;
         let r = request.into_inner();
-        let actor = if claims.has(Role::Player) {
-            Self::player(&claims)?
-        } else {
-            self.referee_actor(&claims, &r.game_id).await?
-        };
+        let actor = self.actor(&claims, &r.game_id, Asks::Start).await?;
         Ok(Response::new(self.execute(&r.game_id, &r.request_id, "", actor, &C::Start(r.clone())).await?))
     }
 
@@ -355,10 +380,7 @@ impl pb::game_service_server::GameService for GameGateway {
         if r.action.is_none() {
             return Err(invalid("missing_action", "a referee request needs an action"));
         }
-        if r.game_id.is_empty() {
-            return Err(invalid("missing_game_id", "game_id is required"));
-        }
-        let actor = self.referee_actor(&claims, &r.game_id).await?;
+        let actor = self.actor(&claims, &r.game_id, Asks::Referee).await?;
         Ok(Response::new(self.execute(&r.game_id, &r.request_id, "", actor, &C::Referee(r.clone())).await?))
     }
 
@@ -399,8 +421,8 @@ impl pb::game_service_server::GameService for GameGateway {
         let r = request.into_inner();
         let id = AggregateId::new(&r.game_id).map_err(|e| invalid("bad_game_id", e.to_string()))?;
         let view = self.view(&r.game_id).await?;
-        let event = (!view.event_id.is_empty()).then(|| view.event_id.clone());
-        let sees_all = claims.referees(event.as_deref());
+        // Seat first: a referee who plays in this game watches it as a player.
+        let sees_all = authority::sees_hidden(&caller(&claims), &self.table(&r.game_id).await?);
         let from = r.from_sequence.max(1);
         let events =
             self.log.watch(AggregateKind::Game, &id, from).await.map_err(|e| Status::unavailable(e.to_string()))?;

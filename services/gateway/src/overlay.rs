@@ -500,6 +500,7 @@ mod tests {
             rated: false,
             start_immediately: true,
             lateness_limit: DurationMs::from_mins(15),
+            offered_by: None,
         };
         let mut state = GameState::default();
         let create = Command::Create { setup: Box::new(setup), nigiri_secret: [0; 32] };

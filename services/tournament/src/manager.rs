@@ -90,6 +90,11 @@ struct Track {
     table: u32,
     /// The account the pairing gave Black (the game's first player).
     paired_black: String,
+    /// The account the pairing gave White (the game's second player).
+    paired_white: String,
+    /// The game was created by this manager (the platform, `Actor::System("tournament")`) for this
+    /// tournament, round and table: only such a game is adopted, never one that merely has the name.
+    platform: bool,
     /// The game's current Black and White accounts.
     black: String,
     white: String,
@@ -102,12 +107,15 @@ struct Track {
 }
 
 impl Track {
-    /// Folds one game event; the result when the game ended.
-    fn fold(&mut self, e: &GameEvent, sequence: u64) -> Option<GameResult> {
+    /// Folds one game event recorded by `actor`; the result when the game ended.
+    fn fold(&mut self, e: &GameEvent, actor: &Actor, sequence: u64) -> Option<GameResult> {
         self.sequence = sequence;
         match e {
             GameEvent::Created(setup) => {
+                let ours = TournamentRef { id: self.tournament.clone(), round: self.round, board: self.table };
+                self.platform = *actor == system() && setup.tournament.as_ref() == Some(&ours);
                 self.paired_black = setup.first.id.0.clone();
+                self.paired_white = setup.second.id.0.clone();
                 self.black = setup.first.id.0.clone();
                 self.white = setup.second.id.0.clone();
             }
@@ -283,6 +291,7 @@ impl<L: EventLog + Clone + 'static, M: ReadModel + 'static> ProcessManager<L, M>
                     round,
                     table,
                     paired_black: req.setup.first.id.0.clone(),
+                    paired_white: req.setup.second.id.0.clone(),
                     black: req.setup.first.id.0.clone(),
                     white: req.setup.second.id.0.clone(),
                     ..Default::default()
@@ -431,7 +440,7 @@ impl<L: EventLog + Clone + 'static, M: ReadModel + 'static> ProcessManager<L, M>
         let mut ended = None;
         for r in &events {
             if let Ok(recorded) = weiqi_game::convert::decode_recorded(r)
-                && let Some(result) = track.fold(&recorded.event, r.sequence)
+                && let Some(result) = track.fold(&recorded.event, &recorded.actor, r.sequence)
             {
                 ended = Some(result);
             }
@@ -492,7 +501,9 @@ impl<L: EventLog + Clone + 'static, M: ReadModel + 'static> ProcessManager<L, M>
         if ids::parse_game_id(gid).is_none() {
             return;
         }
-        let Ok(weiqi_game::domain::Recorded { event, .. }) = weiqi_game::convert::decode_recorded(r) else { return };
+        let Ok(weiqi_game::domain::Recorded { event, actor, .. }) = weiqi_game::convert::decode_recorded(r) else {
+            return;
+        };
         let known =
             self.tracks.lock().expect("tracks lock").get(gid).is_some_and(|t| t.sequence > 0 || r.sequence == 1);
         if !known {
@@ -506,7 +517,7 @@ impl<L: EventLog + Clone + 'static, M: ReadModel + 'static> ProcessManager<L, M>
             if r.sequence <= t.sequence {
                 None
             } else {
-                let result = t.fold(&event, r.sequence);
+                let result = t.fold(&event, &actor, r.sequence);
                 Some((t.clone(), result))
             }
         };
@@ -515,9 +526,26 @@ impl<L: EventLog + Clone + 'static, M: ReadModel + 'static> ProcessManager<L, M>
         }
     }
 
-    /// Records a game's result in its tournament.
+    /// Records a game's result in its tournament: only the result of a game this manager created for
+    /// exactly the pairing of that table (the same players in the same colours).
     async fn record(&self, gid: &str, track: &Track, result: &GameResult) {
         let Some((tid, round, table)) = ids::parse_game_id(gid) else { return };
+        let paired = self
+            .service
+            .read(tid, |t| {
+                t.core.game(GameRef { round, table }).map(|g| (t.account(g.paired.black), t.account(g.paired.white)))
+            })
+            .await;
+        let same_pairing =
+            matches!(&paired, Ok(Some(Some((b, w)))) if *b == track.paired_black && *w == track.paired_white);
+        if !track.platform || !same_pairing {
+            tracing::error!(
+                game = gid,
+                "a game with a tournament table's name that the tournament did not create for that pairing: its \
+                 result is not recorded"
+            );
+            return;
+        }
         let Some(result) = convert::result_from_game(result, track.black == track.paired_black) else {
             tracing::info!(game = gid, "game to be replayed: result left to the referee");
             return;

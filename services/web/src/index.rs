@@ -186,14 +186,10 @@ pub(crate) async fn spawn(web: Arc<Web>) -> Result<(), LogError> {
                     if let Err(e) = Accounts::evolve(account, &event) {
                         tracing::warn!(account = %recorded.aggregate_id, error = %e, "cannot fold this account");
                     }
-                    // Tokens of a disabled account, and revoked tokens, stop verifying everywhere the
-                    // authority is used (gRPC, overlays, sessions) as soon as the event is folded.
-                    w.auth.deny_subject(recorded.aggregate_id.as_str(), account.disabled.is_some());
-                    for (id, token) in &account.tokens {
-                        if token.revoked {
-                            w.auth.revoke_token(id);
-                        }
-                    }
+                    // The authority decides every token from the account as it stands now: a
+                    // disabled account, a revoked token or role, a signed-out session stop
+                    // everywhere it is used (gRPC, overlays, streams, sessions) once this is folded.
+                    w.auth.set_standing(recorded.aggregate_id.as_str(), Some(crate::session::standing(account)));
                     w.index.bump(&mut folded);
                 }
                 Err(e) => tracing::warn!(error = %e, "an account event that does not decode"),

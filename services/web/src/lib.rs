@@ -131,6 +131,12 @@ impl Web {
         config: WebConfig,
     ) -> Arc<Web> {
         let Services { registry, tournaments, ranking } = services;
+        // An account command of this process counts for its tokens at the next request, before the
+        // index has folded it from the log.
+        let observed = auth.clone();
+        let accounts = accounts.with_observer(Arc::new(move |name: &str, account: &weiqi_account::Account| {
+            observed.set_standing(name, Some(session::standing(account)));
+        }));
         let site = weiqi_account::site::SiteService::new(log.clone(), Arc::new(weiqi_aggregate::SystemEnvironment));
         Arc::new(Web {
             site,

@@ -20,6 +20,7 @@ use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
 use weiqi_eventlog::{AggregateId, AggregateKind, EventLog};
+use weiqi_game::authority::{self, Table};
 use weiqi_game::domain::{GameState, Phase};
 use weiqi_gateway::overlay::{follow_views, view_value};
 use weiqi_rules::{Action, Color};
@@ -40,15 +41,16 @@ pub struct Seat {
 }
 
 impl Seat {
-    /// The seat of `viewer` at a game of `event` (`None`: a casual game).
-    pub fn of(viewer: &Viewer, event: Option<&str>) -> Seat {
+    /// The seat of `viewer` at the game `state`, as the game's authority decides it: seat first (a
+    /// referee who plays in it is a player there), then role and event scope.
+    pub fn of(viewer: &Viewer, state: &GameState) -> Seat {
         match &viewer.member {
             None => Seat::default(),
-            Some(m) => Seat {
-                name: Some(m.name().to_string()),
-                referee: m.claims.referees(event),
-                chief: m.has(weiqi_gateway::auth::Role::ChiefReferee),
-            },
+            Some(m) => {
+                let caller = weiqi_gateway::game::caller(&m.claims);
+                let referee = Table::of(state).is_some_and(|t| authority::referees(&caller, &t));
+                Seat { name: Some(m.name().to_string()), referee, chief: referee && (caller.chief || caller.admin) }
+            }
         }
     }
 }
@@ -58,12 +60,6 @@ fn color_name(c: Color) -> &'static str {
         Color::Black => "black",
         Color::White => "white",
     }
-}
-
-/// The game's event (for referee scope).
-pub fn event_of(state: &GameState) -> Option<String> {
-    let setup = state.setup.as_ref()?;
-    setup.event_id.clone().or_else(|| setup.tournament.as_ref().map(|t| t.id.clone()))
 }
 
 /// The page's view of `state` for `seat`, read at `at`.
@@ -148,8 +144,7 @@ pub async fn live(
         Ok(n) => n,
         Err(e) => return (StatusCode::SERVICE_UNAVAILABLE, e.to_string()).into_response(),
     };
-    let event = web.index.game(&game).and_then(|g| event_of(&g.state));
-    let seat = Seat::of(&viewer, event.as_deref());
+    let seat = web.index.game(&game).map(|g| Seat::of(&viewer, &g.state)).unwrap_or_default();
     let events = match web.log.watch(AggregateKind::Game, &id, 1).await {
         Ok(s) => s,
         Err(e) => return (StatusCode::SERVICE_UNAVAILABLE, e.to_string()).into_response(),

@@ -16,7 +16,7 @@ use std::time::Duration;
 
 use axum::http::{HeaderMap, HeaderValue, header};
 use weiqi_account::Account;
-use weiqi_gateway::auth::{Claims, Role};
+use weiqi_gateway::auth::{Claims, Role, Standing};
 
 use crate::Web;
 use crate::i18n::Lang;
@@ -68,13 +68,27 @@ pub struct Viewer {
     pub stale_session: bool,
 }
 
-/// The roles an account's session carries: the account's roles as tokens know them; staff roles act
-/// for every event (the account log keeps no per-event scope; `weiqi token --event` issues scoped
-/// tokens for programs).
-pub fn session_roles(account: &Account) -> (Vec<Role>, Vec<&'static str>) {
-    let roles: Vec<Role> = Role::ALL.into_iter().filter(|r| account.roles.contains(r.name())).collect();
-    let staff = roles.iter().any(|r| matches!(r, Role::Referee | Role::ChiefReferee | Role::Organiser | Role::Admin));
-    (roles, if staff { vec!["*"] } else { vec![] })
+/// The roles an account holds, as tokens know them.
+pub fn account_roles(account: &Account) -> Vec<Role> {
+    Role::ALL.into_iter().filter(|r| account.roles.contains(r.name())).collect()
+}
+
+/// What the token authority needs of an account: its roles now, whether it is disabled, the API
+/// tokens revoked and the sessions signed out.
+pub fn standing(account: &Account) -> Standing {
+    let ended = account
+        .tokens
+        .iter()
+        .filter(|(_, t)| t.revoked)
+        .map(|(id, _)| id.clone())
+        .chain(account.ended_sessions.iter().cloned())
+        .collect();
+    Standing {
+        roles: account_roles(account),
+        disabled: account.disabled.is_some(),
+        ended,
+        sessions_from_ms: u64::try_from(account.sessions_from_ms).unwrap_or(0),
+    }
 }
 
 fn random_hex() -> String {
@@ -120,30 +134,30 @@ impl Web {
         viewer
     }
 
-    /// The member a session token stands for, if it verifies and the account is enabled.
+    /// The member a session token stands for, if it verifies now (the authority checks it against the
+    /// account's standing: enabled, not signed out, and with the roles the account holds now).
     async fn member(&self, token: &str) -> Option<Member> {
-        let claims = self.auth.verify(token).ok()?;
-        // The index follows the account logs (and feeds the authority's deny list), so it is read
-        // first; an account it has not folded yet (created a moment ago) is read from its log.
-        let account = match self.index.account(&claims.sub) {
-            Some(account) => account,
-            None => self.accounts.get(&claims.sub).await.ok().flatten()?,
+        let signed = self.auth.verify(token).ok()?;
+        signed.sid.as_ref()?;
+        // The index follows the account logs (and feeds the authority), so it is read first; an
+        // account it has not folded yet (created a moment ago) is read from its log and told to the
+        // authority, and the token checked again.
+        let (account, claims) = match self.index.account(&signed.sub) {
+            Some(account) => (account, signed),
+            None => {
+                let account = self.accounts.get(&signed.sub).await.ok().flatten()?;
+                self.auth.set_standing(&signed.sub, Some(standing(&account)));
+                let claims = self.auth.verify(token).ok()?;
+                (account, claims)
+            }
         };
-        if account.disabled.is_some() {
-            return None;
-        }
-        // Roles revoked since the login no longer count.
-        let (roles, _) = session_roles(&account);
-        if claims.roles.iter().any(|r| !roles.contains(r)) {
-            return None;
-        }
         Some(Member { token: token.to_string(), claims, account })
     }
 
-    /// A new session's token for `name` holding `account`'s roles.
+    /// A new session's token for `name` holding `account`'s roles, with a new session id.
     pub fn session_token(&self, name: &str, account: &Account) -> String {
-        let (roles, events) = session_roles(account);
-        self.auth.issue(name, &roles, &events, SESSION_TTL)
+        self.auth.set_standing(name, Some(standing(account)));
+        self.auth.issue_session(name, &account_roles(account), SESSION_TTL, &random_hex())
     }
 
     fn cookie_attributes(&self) -> &'static str {

@@ -5,6 +5,24 @@
 //! both); `referee` and `chief_referee` act on games of their events; `organiser` creates games and
 //! tournaments of their events; `broadcaster` and `spectator` only read; `admin` is an organiser of
 //! every event. An event list containing `*` means every event.
+//!
+//! # A token is a name, the account is the authority
+//!
+//! A signature proves who a token was issued to, not what they may do now. Whoever follows the
+//! account logs tells the [`Authority`] each account's [`Standing`] (its roles now, disabled or not,
+//! the tokens and sessions that were ended), and [`Authority::verify`] answers every request with the
+//! claims that standing allows:
+//!
+//! * a disabled account, a revoked API token and a signed-out session verify no more;
+//! * a browser session (a token with a session id, `sid`) acts with the account's roles *now*: a role
+//!   granted after the login works at the next request, a revoked one stops at once;
+//! * an API token acts with the roles it was issued with that the account still holds;
+//! * a token for a name that has no account (issued by `weiqi token` on the server, for programs and
+//!   demonstrations) keeps the roles the operator signed; a session always needs its account.
+//!
+//! gRPC (`Authority::caller`), the pages, the overlay and the record routes all call `verify`, so this
+//! is the one place a token's authority is decided; streams re-check it when a standing changes
+//! ([`Authority::changes`]).
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -82,6 +100,39 @@ pub struct Claims {
     /// in tokens from `weiqi token` and in browser sessions.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub jti: Option<String>,
+    /// The browser session's id (sessions only): logging out ends it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sid: Option<String>,
+    /// Issued at, in milliseconds (sessions only): "sign out everywhere" ends every session issued
+    /// before its instant.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub iat_ms: u64,
+}
+
+fn is_zero(v: &u64) -> bool {
+    *v == 0
+}
+
+/// The events a role set acts for when the account log gives no scope: staff roles act for every
+/// event (the account log keeps roles, not per-event scopes; `weiqi token --event` issues scoped
+/// tokens for programs).
+pub fn account_events(roles: &[Role]) -> Vec<String> {
+    let staff = roles.iter().any(|r| matches!(r, Role::Referee | Role::ChiefReferee | Role::Organiser | Role::Admin));
+    if staff { vec!["*".to_string()] } else { Vec::new() }
+}
+
+/// An account as the authority needs it now, folded from its log.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Standing {
+    /// The roles it holds.
+    pub roles: Vec<Role>,
+    /// Disabled by an administrator.
+    pub disabled: bool,
+    /// Ids of its API tokens that were revoked and of its sessions that were signed out.
+    pub ended: std::collections::HashSet<String>,
+    /// Every session issued before this instant (ms since the epoch) is signed out ("sign out
+    /// everywhere"); 0: none.
+    pub sessions_from_ms: u64,
 }
 
 impl Claims {
@@ -132,15 +183,11 @@ pub struct Authority {
     /// checking the signature and parsing the JSON each time costs more than the move itself. Entries
     /// are only used before their expiry and the cache is emptied when it grows past a bound.
     verified: std::sync::Arc<std::sync::Mutex<std::collections::HashMap<String, Claims>>>,
-    /// Subjects (disabled accounts) and token ids (revoked tokens) no token may act for any more,
-    /// kept up to date by whoever follows the account logs (the web's index).
-    denied: std::sync::Arc<std::sync::RwLock<Denied>>,
-}
-
-#[derive(Default)]
-struct Denied {
-    subjects: std::collections::HashSet<String>,
-    tokens: std::collections::HashSet<String>,
+    /// Every account's standing by name, kept up to date by whoever follows the account logs (the
+    /// web's index), and by the account commands of this process as soon as they are appended.
+    standings: std::sync::Arc<std::sync::RwLock<std::collections::HashMap<String, Standing>>>,
+    /// Bumped whenever a standing changes, so that open streams check their token again.
+    changes: std::sync::Arc<tokio::sync::watch::Sender<u64>>,
 }
 
 /// Tokens the verification cache holds before it is emptied.
@@ -164,9 +211,21 @@ pub enum AuthError {
     /// The token has expired.
     #[error("token expired")]
     Expired,
-    /// The token was revoked, or its account disabled.
+    /// The token was revoked, its session signed out, or its account disabled.
     #[error("token revoked: {0}")]
     Revoked(&'static str),
+}
+
+impl AuthError {
+    /// A stable code for clients and pages (`missing`, `invalid`, `expired`, `revoked`).
+    pub fn code(&self) -> &'static str {
+        match self {
+            AuthError::Missing => "missing",
+            AuthError::Invalid(_) => "invalid",
+            AuthError::Expired => "expired",
+            AuthError::Revoked(_) => "revoked",
+        }
+    }
 }
 
 impl From<AuthError> for Status {
@@ -187,77 +246,128 @@ impl Authority {
             decoding: DecodingKey::from_secret(secret),
             issuer: issuer.into(),
             verified: Default::default(),
-            denied: Default::default(),
+            standings: Default::default(),
+            changes: std::sync::Arc::new(tokio::sync::watch::channel(0).0),
         }
     }
 
-    /// Refuses (or, with `false`, accepts again) every token of `subject`: its account was disabled.
-    pub fn deny_subject(&self, subject: &str, denied: bool) {
-        let mut d = self.denied.write().expect("denied lock");
-        if denied {
-            d.subjects.insert(subject.to_string());
-        } else {
-            d.subjects.remove(subject);
+    /// Records what the account `subject` is now (`None`: no such account). Every token of it is
+    /// checked against this from the next request on, and open streams are told to check again.
+    pub fn set_standing(&self, subject: &str, standing: Option<Standing>) {
+        {
+            let mut standings = self.standings.write().expect("standings lock");
+            let changed = match standing {
+                Some(s) => standings.insert(subject.to_string(), s.clone()).is_none_or(|old| old != s),
+                None => standings.remove(subject).is_some(),
+            };
+            if !changed {
+                return;
+            }
         }
+        self.changes.send_modify(|v| *v += 1);
     }
 
-    /// Refuses the token with id `jti` from now on.
-    pub fn revoke_token(&self, jti: &str) {
-        self.denied.write().expect("denied lock").tokens.insert(jti.to_string());
+    /// The account `subject`'s standing as last told.
+    pub fn standing(&self, subject: &str) -> Option<Standing> {
+        self.standings.read().expect("standings lock").get(subject).cloned()
     }
 
-    fn check_denied(&self, claims: &Claims) -> Result<(), AuthError> {
-        let d = self.denied.read().expect("denied lock");
-        if d.subjects.contains(&claims.sub) {
+    /// A receiver that changes whenever a standing does: a stream opened with a token checks it again
+    /// then, and ends when it no longer verifies.
+    pub fn changes(&self) -> tokio::sync::watch::Receiver<u64> {
+        self.changes.subscribe()
+    }
+
+    /// The claims `signed` grants now, from its account's standing.
+    fn effective(&self, mut claims: Claims) -> Result<Claims, AuthError> {
+        let standings = self.standings.read().expect("standings lock");
+        let Some(standing) = standings.get(&claims.sub) else {
+            if claims.sid.is_some() {
+                return Err(AuthError::Revoked("the session's account does not exist"));
+            }
+            // A token the server's operator signed for a name that has no account.
+            return Ok(claims);
+        };
+        if standing.disabled {
             return Err(AuthError::Revoked("the account is disabled"));
         }
-        if claims.jti.as_ref().is_some_and(|j| d.tokens.contains(j)) {
+        if claims.jti.as_ref().is_some_and(|j| standing.ended.contains(j)) {
             return Err(AuthError::Revoked("the token was revoked on its account page"));
         }
-        Ok(())
+        if let Some(sid) = &claims.sid {
+            let issued_ms = if claims.iat_ms > 0 { claims.iat_ms } else { claims.iat.saturating_mul(1000) };
+            if standing.ended.contains(sid) || issued_ms < standing.sessions_from_ms {
+                return Err(AuthError::Revoked("the session was signed out"));
+            }
+            claims.roles = standing.roles.clone();
+            claims.events = account_events(&standing.roles);
+        } else {
+            let admin = standing.roles.contains(&Role::Admin);
+            claims.roles.retain(|r| admin || standing.roles.contains(r));
+        }
+        Ok(claims)
     }
 
     /// Issues a token with an id (`jti`), which the account can revoke.
     pub fn issue_with_id(&self, subject: &str, roles: &[Role], events: &[&str], ttl: Duration, jti: &str) -> String {
-        self.sign(subject, roles, events, ttl, Some(jti))
+        self.sign(subject, roles, events, ttl, Some(jti), None)
     }
 
     /// Issues a token.
     pub fn issue(&self, subject: &str, roles: &[Role], events: &[&str], ttl: Duration) -> String {
-        self.sign(subject, roles, events, ttl, None)
+        self.sign(subject, roles, events, ttl, None, None)
     }
 
-    fn sign(&self, subject: &str, roles: &[Role], events: &[&str], ttl: Duration, jti: Option<&str>) -> String {
-        let now = now_secs();
+    /// Issues a browser session's token for the account `subject`, with the session id `sid`. It acts
+    /// with the account's roles at each request (the roles signed in it are those of the login).
+    pub fn issue_session(&self, subject: &str, roles: &[Role], ttl: Duration, sid: &str) -> String {
+        let events = account_events(roles);
+        let events: Vec<&str> = events.iter().map(String::as_str).collect();
+        self.sign(subject, roles, &events, ttl, None, Some(sid))
+    }
+
+    fn sign(
+        &self,
+        subject: &str,
+        roles: &[Role],
+        events: &[&str],
+        ttl: Duration,
+        jti: Option<&str>,
+        sid: Option<&str>,
+    ) -> String {
+        let now = SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default();
+        let secs = now.as_secs();
         let claims = Claims {
             sub: subject.to_string(),
             roles: roles.to_vec(),
             events: events.iter().map(|e| e.to_string()).collect(),
-            exp: now + ttl.as_secs(),
-            iat: now,
+            exp: secs + ttl.as_secs(),
+            iat: secs,
             iss: self.issuer.clone(),
             jti: jti.map(str::to_string),
+            sid: sid.map(str::to_string),
+            iat_ms: if sid.is_some() { u64::try_from(now.as_millis()).unwrap_or(u64::MAX) } else { 0 },
         };
         jsonwebtoken::encode(&Header::new(Algorithm::HS256), &claims, &self.encoding)
             .expect("HS256 signing cannot fail")
     }
 
-    /// Checks a token.
+    /// Checks a token: its signature and expiry, then what its account's standing allows now.
     pub fn verify(&self, token: &str) -> Result<Claims, AuthError> {
         if let Some(claims) = self.verified.lock().expect("token cache").get(token)
             && claims.exp > now_secs()
         {
-            self.check_denied(claims)?;
-            return Ok(claims.clone());
+            return self.effective(claims.clone());
         }
         let claims = self.verify_uncached(token)?;
-        self.check_denied(&claims)?;
-        let mut cache = self.verified.lock().expect("token cache");
-        if cache.len() >= VERIFIED_CACHE {
-            cache.clear();
+        {
+            let mut cache = self.verified.lock().expect("token cache");
+            if cache.len() >= VERIFIED_CACHE {
+                cache.clear();
+            }
+            cache.insert(token.to_string(), claims.clone());
         }
-        cache.insert(token.to_string(), claims.clone());
-        Ok(claims)
+        self.effective(claims)
     }
 
     fn verify_uncached(&self, token: &str) -> Result<Claims, AuthError> {
@@ -306,6 +416,8 @@ mod tests {
                 iat: now_secs() - 7200,
                 iss: "weiqi-test".into(),
                 jti: None,
+                sid: None,
+                iat_ms: 0,
             };
             jsonwebtoken::encode(
                 &Header::new(Algorithm::HS256),
@@ -317,19 +429,75 @@ mod tests {
         assert_eq!(a.verify(&expired), Err(AuthError::Expired));
     }
 
+    fn standing(roles: &[Role]) -> Standing {
+        Standing { roles: roles.to_vec(), ..Standing::default() }
+    }
+
     #[test]
-    fn a_disabled_subject_and_a_revoked_token_stop_verifying_at_once() {
+    fn a_disabled_account_and_a_revoked_token_stop_verifying_at_once() {
         let a = Authority::new(b"0123456789abcdef0123456789abcdef", "weiqi-test");
+        a.set_standing("ann", Some(standing(&[Role::Player])));
         let plain = a.issue("ann", &[Role::Player], &[], Duration::from_secs(60));
         let bot = a.issue_with_id("ann", &[Role::Player], &[], Duration::from_secs(60), "t1");
         assert!(a.verify(&plain).is_ok() && a.verify(&bot).is_ok());
-        a.revoke_token("t1");
+        let mut s = standing(&[Role::Player]);
+        s.ended.insert("t1".into());
+        a.set_standing("ann", Some(s.clone()));
         assert!(matches!(a.verify(&bot), Err(AuthError::Revoked(_))), "the cached claims are not trusted either");
         assert!(a.verify(&plain).is_ok());
-        a.deny_subject("ann", true);
+        s.disabled = true;
+        a.set_standing("ann", Some(s.clone()));
         assert!(matches!(a.verify(&plain), Err(AuthError::Revoked(_))));
-        a.deny_subject("ann", false);
+        s.disabled = false;
+        a.set_standing("ann", Some(s));
         assert!(a.verify(&plain).is_ok());
+    }
+
+    #[test]
+    fn a_revoked_role_stops_every_token_and_a_granted_one_reaches_the_open_session() {
+        let a = Authority::new(b"0123456789abcdef0123456789abcdef", "weiqi-test");
+        a.set_standing("mei", Some(standing(&[Role::Player, Role::Referee])));
+        let api = a.issue_with_id("mei", &[Role::Player, Role::Referee], &["*"], Duration::from_secs(60), "t1");
+        let cli = a.issue("mei", &[Role::Referee], &["*"], Duration::from_secs(60));
+        let session = a.issue_session("mei", &[Role::Player, Role::Referee], Duration::from_secs(60), "s1");
+        for t in [&api, &cli, &session] {
+            assert!(a.verify(t).unwrap().has(Role::Referee));
+        }
+        let changes = a.changes();
+        a.set_standing("mei", Some(standing(&[Role::Player])));
+        assert!(changes.has_changed().unwrap(), "open streams are told");
+        for t in [&api, &cli, &session] {
+            let c = a.verify(t).unwrap();
+            assert!(!c.has(Role::Referee), "the revoked role is gone from {c:?}");
+        }
+        assert!(!a.verify(&cli).unwrap().has(Role::Player), "an API token never gains a role it was not issued");
+        a.set_standing("mei", Some(standing(&[Role::Player, Role::Organiser])));
+        let c = a.verify(&session).unwrap();
+        assert!(c.has(Role::Organiser) && c.covers_event("city-open"), "granted: the session has it at once");
+        assert!(!a.verify(&api).unwrap().has(Role::Organiser));
+    }
+
+    #[test]
+    fn sessions_end_at_logout_and_everywhere_at_once() {
+        let a = Authority::new(b"0123456789abcdef0123456789abcdef", "weiqi-test");
+        a.set_standing("li", Some(standing(&[Role::Player])));
+        let phone = a.issue_session("li", &[Role::Player], Duration::from_secs(60), "phone");
+        let laptop = a.issue_session("li", &[Role::Player], Duration::from_secs(60), "laptop");
+        let bot = a.issue_with_id("li", &[Role::Player], &[], Duration::from_secs(60), "bot");
+        let mut s = standing(&[Role::Player]);
+        s.ended.insert("phone".into());
+        a.set_standing("li", Some(s.clone()));
+        assert!(matches!(a.verify(&phone), Err(AuthError::Revoked(_))), "logged out");
+        assert!(a.verify(&laptop).is_ok());
+        s.sessions_from_ms =
+            u64::try_from(SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_millis()).unwrap() + 1;
+        a.set_standing("li", Some(s));
+        assert!(matches!(a.verify(&laptop), Err(AuthError::Revoked(_))), "signed out everywhere");
+        assert!(a.verify(&bot).is_ok(), "API tokens are revoked one by one on the account page");
+        let orphan = a.issue_session("nobody", &[Role::Player], Duration::from_secs(60), "x");
+        assert!(matches!(a.verify(&orphan), Err(AuthError::Revoked(_))), "a session needs its account");
+        let operator = a.issue("nobody", &[Role::Player], &[], Duration::from_secs(60));
+        assert!(a.verify(&operator).is_ok(), "the operator's token for a name without an account");
     }
 
     #[test]

@@ -73,11 +73,16 @@ pub fn setup_from_request(r: &pb::CreateGameRequest) -> Result<GameSetup, Decode
         scheduled_start: (r.scheduled_start_ms != 0).then_some(Millis(r.scheduled_start_ms)),
         rated: r.rated,
         start_immediately: r.start,
-        lateness_limit: if r.lateness_limit_ms > 0 {
-            DurationMs(r.lateness_limit_ms)
-        } else {
-            DurationMs::from_hours(1)
+        // 0 (unset) is the Art. 22 default of an hour; the decider checks the upper bound.
+        lateness_limit: match r.lateness_limit_ms {
+            0 => DurationMs::from_hours(1),
+            ms if ms < 0 => {
+                return err("setup", format!("lateness_limit_ms = {ms} is out of range: 0 (an hour) or more"));
+            }
+            ms => DurationMs(ms),
         },
+        // Whether a game is an offer is decided from who creates it, never asked for.
+        offered_by: None,
     })
 }
 
@@ -100,6 +105,7 @@ pub(crate) fn setup_to_pb(s: &GameSetup) -> pb::GameCreated {
         lateness_limit_ms: s.lateness_limit.0,
         handicap_points: s.handicap_points.iter().copied().map(point_to_pb).collect(),
         start_immediately: s.start_immediately,
+        offered_by: s.offered_by.as_ref().map(|p| p.0.clone()).unwrap_or_default(),
     }
 }
 
@@ -125,6 +131,7 @@ pub(crate) fn setup_from_pb(c: &pb::GameCreated) -> Result<GameSetup, DecodeErro
         rated: c.rated,
         start_immediately: c.start_immediately,
         lateness_limit: DurationMs(c.lateness_limit_ms),
+        offered_by: (!c.offered_by.is_empty()).then(|| PlayerId(c.offered_by.clone())),
     })
 }
 

@@ -62,10 +62,16 @@ fn decide_events(
         return Err(Rejection::NotAPlayer);
     }
     match command {
-        Command::Create { setup, nigiri_secret } => create(state, setup, nigiri_secret, now),
+        Command::Create { setup, nigiri_secret } => create(state, actor, setup, nigiri_secret, now),
         Command::GuessNigiri { even } => guess_nigiri(state, actor, *even, now),
         Command::Start => {
             require(state, &[Phase::Ready])?;
+            // An offer starts when the other player accepts it, never on the offerer's word alone.
+            if let Actor::Player(p) = actor
+                && state.setup.as_ref().and_then(|s| s.offered_by.as_ref()) == Some(p)
+            {
+                return Err(Rejection::OfferNotAccepted);
+            }
             // Starting the game means the other player is present: a side late beyond the limit loses.
             if let Some(late) = state.late_beyond_limit() {
                 return Ok(vec![ended(Outcome::win(late.opponent()), EndReason::Lateness, None, now)]);
@@ -431,10 +437,35 @@ fn play(
     }
 }
 
-fn create(state: &GameState, setup: &GameSetup, secret: &[u8; 32], now: Millis) -> Result<Vec<GameEvent>, Rejection> {
+fn create(
+    state: &GameState,
+    actor: &Actor,
+    setup: &GameSetup,
+    secret: &[u8; 32],
+    now: Millis,
+) -> Result<Vec<GameEvent>, Rejection> {
     if state.phase != Phase::New {
         return Err(Rejection::AlreadyExists);
     }
+    // A tournament's games are the platform's: only the tournament's process manager names one.
+    if setup.tournament.is_some() && !matches!(actor, Actor::System(_)) {
+        return Err(Rejection::ReservedGameId);
+    }
+    let mut setup = setup.clone();
+    setup.offered_by = None;
+    if let Actor::Player(p) = actor {
+        // A player seats another only by an offer the other accepts (starts): an unrated casual game
+        // with the offerer seated, never started by the offerer.
+        if setup.first.id != *p && setup.second.id != *p {
+            return Err(Rejection::NotAPlayer);
+        }
+        if setup.rated || setup.event_id.is_some() {
+            return Err(Rejection::InvalidSetup("a player offers only unrated casual games".into()));
+        }
+        setup.offered_by = Some(p.clone());
+        setup.start_immediately = false;
+    }
+    let setup = &setup;
     validate(setup)?;
     let mut events = vec![GameEvent::Created(Box::new(setup.clone()))];
     if setup.color_method == ColorMethod::Nigiri && setup.handicap == 0 {

@@ -68,6 +68,9 @@ pub struct GameSetup {
     pub start_immediately: bool,
     /// Lateness beyond this forfeits (Art. 22: 1 h, or 15 min at the same venue).
     pub lateness_limit: DurationMs,
+    /// The player who offered this casual game (created it as a player): it starts only when the
+    /// other player accepts (starts it). `None`: created by staff or the platform.
+    pub offered_by: Option<PlayerId>,
 }
 
 /// How a game ended (RULES.md section 3).

@@ -106,6 +106,12 @@ pub enum Rejection {
         /// What is allowed.
         allowed: String,
     },
+    /// The offerer of a casual game tried to start it: the other player accepts it by starting it.
+    #[error("this game is your offer: it starts when the other player accepts it")]
+    OfferNotAccepted,
+    /// A game id (or a tournament reference) that only the platform chooses.
+    #[error("tournament games are created by the platform itself when a round is paired")]
+    ReservedGameId,
     /// The events decided do not fold into the state: a bug, refused so that nothing unreadable is
     /// appended.
     #[error("the decision does not apply to the game ({0}); nothing was recorded")]
@@ -139,6 +145,8 @@ impl Rejection {
             Rejection::NotAStone(_) => "not_a_stone",
             Rejection::LatenessAlreadyReported(_) => "lateness_already_reported",
             Rejection::OutOfRange { .. } => "out_of_range",
+            Rejection::OfferNotAccepted => "offer_not_accepted",
+            Rejection::ReservedGameId => "reserved_game_id",
             Rejection::Inconsistent(_) => "inconsistent",
         }
     }
@@ -149,7 +157,8 @@ impl Rejection {
             Rejection::InvalidSetup(_)
             | Rejection::BadPoint(_)
             | Rejection::NotAStone(_)
-            | Rejection::OutOfRange { .. } => RejectionKind::InvalidArgument,
+            | Rejection::OutOfRange { .. }
+            | Rejection::ReservedGameId => RejectionKind::InvalidArgument,
             Rejection::Illegal(Illegal::OffBoard) => RejectionKind::InvalidArgument,
             Rejection::NotAPlayer | Rejection::NotAReferee | Rejection::NeedsChiefReferee => {
                 RejectionKind::PermissionDenied

@@ -17,7 +17,7 @@ use super::admin::account_error;
 use super::{csrf_field, csrf_refused, page as layout, redirect};
 use crate::Web;
 use crate::i18n::{t, ta};
-use crate::session::{Viewer, csrf_ok, session_roles};
+use crate::session::{Viewer, account_roles, csrf_ok};
 
 fn now_ms() -> i64 {
     let d = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
@@ -71,6 +71,14 @@ async fn render(web: &Web, viewer: &Viewer, notice: Option<(bool, String)>, new_
                 (csrf_field(viewer))
                 label { (t(lang, "field-new-password")) input name="password" type="password" minlength="8" autocomplete="new-password" required; }
                 button type="submit" data-action="set-password" { (t(lang, "account-set-password")) }
+            }
+        }
+        section.card {
+            h2 { (t(lang, "account-sessions")) }
+            p.small { (t(lang, "account-sessions-intro")) }
+            form.inline method="post" action="/account/sign-out-everywhere" {
+                (csrf_field(viewer))
+                button type="submit" data-action="sign-out-everywhere" { (t(lang, "account-sign-out-everywhere")) }
             }
         }
         section.card {
@@ -177,7 +185,9 @@ pub async fn issue(State(web): State<Arc<Web>>, headers: HeaderMap, Form(form): 
     let ttl = Duration::from_secs(u64::from(form.days) * 86_400);
     let expires = now_ms() + i64::try_from(ttl.as_millis()).unwrap_or(i64::MAX / 2);
     let actor = Actor::Holder(m.name().to_string());
-    let (roles, events) = session_roles(&m.account);
+    let roles = account_roles(&m.account);
+    let events = weiqi_gateway::auth::account_events(&roles);
+    let events: Vec<&str> = events.iter().map(String::as_str).collect();
     let (notice, token) = match web.accounts.issue_token(m.name(), &id, label, expires, &actor, &id).await {
         Ok(()) => ((true, t(lang, "tokens-issued")), Some(web.auth.issue_with_id(m.name(), &roles, &events, ttl, &id))),
         Err(e) => ((false, account_error(lang, &e)), None),
@@ -213,11 +223,8 @@ pub async fn revoke(
     let actor = Actor::Holder(m.name().to_string());
     let request = uuid::Uuid::new_v4().to_string();
     let notice = match web.accounts.revoke_token(m.name(), &id, &actor, &request).await {
-        Ok(()) => {
-            // Refused at once here, whether or not the index has folded the revocation yet.
-            web.auth.revoke_token(&id);
-            (true, t(lang, "tokens-revoked"))
-        }
+        // Refused at once: the account service tells the authority before it answers.
+        Ok(()) => (true, t(lang, "tokens-revoked")),
         Err(e) => (false, account_error(lang, &e)),
     };
     if let Ok(Some(a)) = web.accounts.get(m.name()).await
@@ -226,6 +233,29 @@ pub async fn revoke(
         member.account = a;
     }
     render(&web, &viewer, Some(notice), None).await
+}
+
+/// `POST /account/sign-out-everywhere`: ends every session of the account (this one too); its API
+/// tokens stay (they are revoked one by one above).
+pub async fn sign_out_everywhere(
+    State(web): State<Arc<Web>>,
+    headers: HeaderMap,
+    Form(form): Form<RevokeForm>,
+) -> Response {
+    let viewer = web.viewer(&headers, None).await;
+    if !csrf_ok(&headers, Some(&form.csrf)) {
+        return csrf_refused(&web, &viewer);
+    }
+    let Some(m) = viewer.member.clone() else { return redirect("/login?next=/account", vec![]) };
+    let actor = Actor::Holder(m.name().to_string());
+    let request = uuid::Uuid::new_v4().to_string();
+    match web.accounts.sign_out_everywhere(m.name(), &actor, &request).await {
+        Ok(()) => redirect("/login", vec![web.logout_cookie()]),
+        Err(e) => {
+            let notice = (false, account_error(viewer.lang, &e));
+            render(&web, &viewer, Some(notice), None).await
+        }
+    }
 }
 
 #[cfg(test)]

@@ -19,7 +19,7 @@ use weiqi_game::domain::GameState;
 use super::{json_block, message};
 use crate::Web;
 use crate::i18n::{script_strings, t};
-use crate::live::{Seat, event_of, page_view};
+use crate::live::{Seat, page_view};
 
 /// The catalogue keys `game.js` uses.
 pub const SCRIPT_KEYS: &[&str] = &[
@@ -120,8 +120,7 @@ async fn page_for(web: &Web, game: &str, q: Option<&str>, headers: &HeaderMap) -
             return message(web, &viewer, StatusCode::SERVICE_UNAVAILABLE, &t(lang, "refusal-unavailable"));
         }
     };
-    let event = event_of(&state);
-    let seat = Seat::of(&viewer, event.as_deref());
+    let seat = Seat::of(&viewer, &state);
     let view = page_view(game, lang, &state, &seat, now());
     let config = json!({
         "game": game,

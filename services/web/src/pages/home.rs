@@ -14,10 +14,8 @@ use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use maud::{Markup, html};
 use serde::Deserialize;
-use tonic::Request;
 use weiqi_game::domain::{GameState, Phase};
 use weiqi_proto::v1 as pb;
-use weiqi_proto::v1::game_service_server::GameService;
 use weiqi_rules::PRESET_NAMES;
 
 use super::{clock_text, csrf_field, csrf_refused, message, page, redirect};
@@ -540,9 +538,7 @@ async fn create_game(web: &Web, lang: Lang, accepter: &Member, c: &Challenge) ->
         rated: false,
         ..Default::default()
     };
-    let mut r = Request::new(request);
-    r.metadata_mut().insert("authorization", format!("Bearer {}", accepter.token).parse().expect("ASCII"));
-    match web.game.create_game(r).await {
+    match web.game.accept_challenge(&accepter.claims, &c.by, request).await {
         Ok(_) => Ok(game_id),
         Err(status) => Err(match weiqi_gateway::error::rejection_of(&status) {
             Some(rej) => refusal(lang, &rej.code, &rej.message),

@@ -145,6 +145,18 @@ pub async fn logout(State(web): State<Arc<Web>>, headers: HeaderMap, Form(form):
     if !csrf_ok(&headers, Some(&form.csrf)) {
         return csrf_refused(&web, &viewer);
     }
+    // The session ends on the server: its token is refused from now on, wherever it was copied to.
+    if let Some(m) = &viewer.member
+        && let Some(sid) = &m.claims.sid
+    {
+        let actor = weiqi_account::Actor::Holder(m.name().to_string());
+        let request = format!("logout-{sid}");
+        if let Err(e) = web.accounts.end_session(m.name(), sid, &actor, &request).await {
+            tracing::warn!(account = %m.name(), error = %e, "logout: the session could not be ended");
+            let lang = viewer.lang;
+            return super::message(&web, &viewer, StatusCode::SERVICE_UNAVAILABLE, &t(lang, "refusal-unavailable"));
+        }
+    }
     redirect("/", vec![web.logout_cookie()])
 }
 

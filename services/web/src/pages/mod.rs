@@ -45,6 +45,7 @@ pub fn router(web: Arc<Web>) -> axum::Router {
         .route("/account/password", post(account::password))
         .route("/account/tokens", post(account::issue))
         .route("/account/tokens/{id}/revoke", post(account::revoke))
+        .route("/account/sign-out-everywhere", post(account::sign_out_everywhere))
         .route("/register", get(register::form).post(register::submit))
         .route("/admin/registration", post(admin::registration))
         .route("/admin/accounts", get(admin::page).post(admin::create))
