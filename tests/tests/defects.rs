@@ -206,7 +206,7 @@ async fn strangers_are_denied(s: &Suite) {
     let staff = s.auth.issue("ref", &[Role::Referee], &["city-open"], Duration::from_secs(60));
     let err = c.referee(authed(warn, &staff)).await.expect_err("not an event game");
     assert_eq!(err.code(), Code::PermissionDenied);
-    assert!(err.message().contains("its players play it with their own tokens"), "{}", err.message());
+    assert!(err.message().contains("its players play it with their own accounts"), "{}", err.message());
 }
 
 /// `Watch` ends after the last event of a finished game, live or replayed.
@@ -309,7 +309,57 @@ async fn sgf_takes_a_bearer_header(s: &Suite) {
     assert_eq!(status(Some("Bearer nonsense".into()), "").await, 401);
 }
 
+/// A move retried long after it was played (70 moves later, past any window of recent commands) is
+/// answered with its original outcome, not refused as out of turn.
+async fn a_retry_past_any_window_is_recognised(s: &Suite) {
+    let org = s.token("org", &[Role::Organiser]);
+    let alice = s.token("alice", &[Role::Player]);
+    let bob = s.token("bob", &[Role::Player]);
+    let mut c = s.client().await;
+    let req = pb::CreateGameRequest {
+        request_id: rid(),
+        size: 19,
+        first: player("alice", "1d"),
+        second: player("bob", "1k"),
+        event_id: "league".into(),
+        start: true,
+        ..Default::default()
+    };
+    let game = c.create_game(authed(req, &org)).await.unwrap().into_inner().game_id;
+    // Black fills the bottom rows, White the top rows: no capture, 70 moves.
+    let columns = "ABCDEFGHJKLMNOPQRST".as_bytes();
+    let vertex = |k: usize, top: bool| {
+        let row = if top { 19 - k / 19 } else { 1 + k / 19 };
+        format!("{}{row}", columns[k % 19] as char)
+    };
+    let mv = |n: usize| {
+        let (k, white) = (n / 2, n % 2 == 1);
+        let r = pb::PlayMoveRequest {
+            game_id: game.clone(),
+            request_id: format!("{game}-move-{n}"),
+            point: Some(pt(&vertex(k, white), 19)),
+            ..Default::default()
+        };
+        (r, if white { &bob } else { &alice })
+    };
+    let mut first_answer = None;
+    for n in 0..70 {
+        let (r, token) = mv(n);
+        let reply = c.play_move(authed(r, token)).await.unwrap_or_else(|e| panic!("move {n}: {e:?}")).into_inner();
+        if n == 1 {
+            first_answer = Some(reply.events);
+        }
+    }
+    let before = s.events(&game).await;
+    let (r, token) = mv(1);
+    let again = c.play_move(authed(r, token)).await.expect("a retry, not not_your_turn").into_inner();
+    assert!(again.duplicate);
+    assert_eq!(Some(again.events), first_answer, "answered with the original events");
+    assert_eq!(s.events(&game).await, before, "nothing appended");
+}
+
 async fn all(s: &Suite) {
+    a_retry_past_any_window_is_recognised(s).await;
     nigiri_secret_stays_hidden(s).await;
     a_reused_request_id_is_refused(s).await;
     out_of_range_setups_are_refused(s).await;

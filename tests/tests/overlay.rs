@@ -155,7 +155,19 @@ async fn overlay(s: &Suite) {
         start: true,
         ..Default::default()
     };
-    let g = c.create_game(authed(create, &org)).await.unwrap().into_inner().game_id;
+    // A tournament's game is the platform's to create (its process manager does it when a round is
+    // paired): created here the same way, through the game service as the tournament.
+    assert_eq!(
+        c.create_game(authed(create.clone(), &org)).await.unwrap_err().code(),
+        tonic::Code::PermissionDenied,
+        "an organiser does not name a tournament's game"
+    );
+    let g = "t-city-open-r3-b7".to_string();
+    let platform = weiqi_game::domain::Actor::System("tournament".into());
+    let command = weiqi_game::convert::wire_command(&g, &rid(), &platform, pb::game_command::Command::Create(create));
+    let games = weiqi_game::service::GameService::new(s.log.clone());
+    let reply = weiqi_game::bus::answer(&games, &command, &[]).await;
+    assert!(matches!(reply.outcome, Some(pb::game_command_reply::Outcome::Accepted(_))), "{reply:?}");
 
     // Refusals, each with its status and nothing streamed.
     assert_eq!(get(&s.http, &format!("/overlay/{g}/events")).await.status, 401, "no token");

@@ -67,6 +67,7 @@ impl pb::clock_service_server::ClockService for ClockGateway {
         request: Request<pb::WatchClockRequest>,
     ) -> Result<Response<Self::WatchClockStream>, Status> {
         self.auth.caller(&request)?;
+        let token = weiqi_edge::auth::bearer(&request)?.to_string();
         let game_id = request.into_inner().game_id;
         let id = AggregateId::new(&game_id)
             .map_err(|e| gateway_rejection(Kind::InvalidArgument, "bad_game_id", e.to_string()))?;
@@ -98,6 +99,7 @@ impl pb::clock_service_server::ClockService for ClockGateway {
                 *ended = convert::is_final(&tick);
                 ready(Some(Ok(tick)))
             });
+        let stream = self.auth.guard(token, stream, |_| true, |e| Some(Err(Status::from(e))));
         Ok(Response::new(Box::pin(stream)))
     }
 }

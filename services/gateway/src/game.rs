@@ -389,6 +389,7 @@ impl pb::game_service_server::GameService for GameGateway {
 
     async fn my_games(&self, request: Request<pb::MyGamesRequest>) -> Result<Response<Self::MyGamesStream>, Status> {
         let claims = self.auth.caller(&request)?;
+        let token = crate::auth::bearer(&request)?.to_string();
         if !claims.has(Role::Player) {
             return Err(denied("only players are seated in games; ask with a player token"));
         }
@@ -413,11 +414,13 @@ impl pb::game_service_server::GameService for GameGateway {
             };
             std::future::ready(out)
         });
+        let games = self.auth.guard(token, games, |c| c.has(Role::Player), |e| Some(Err(Status::from(e))));
         Ok(Response::new(Box::pin(games)))
     }
 
     async fn watch(&self, request: Request<pb::WatchRequest>) -> Result<Response<Self::WatchStream>, Status> {
         let claims = self.auth.caller(&request)?;
+        let token = crate::auth::bearer(&request)?.to_string();
         let r = request.into_inner();
         let id = AggregateId::new(&r.game_id).map_err(|e| invalid("bad_game_id", e.to_string()))?;
         let view = self.view(&r.game_id).await?;
@@ -438,6 +441,16 @@ impl pb::game_service_server::GameService for GameGateway {
         // A game that ended before `from` has nothing more to send.
         let over = view.phase == pb::game_view::Phase::Ended as i32 && from > view.sequence;
         let stream = until_game_ends(envelopes, over);
+        // The stream lives as long as the token's authority: a disabled account or a revoked token
+        // ends it; a referee who loses the role stops seeing what only referees see.
+        let was_referee = sees_all;
+        let table = self.table(&r.game_id).await?;
+        let stream = self.auth.guard(
+            token,
+            stream,
+            move |c| !was_referee || authority::sees_hidden(&caller(c), &table),
+            |e| Some(Err(Status::from(e))),
+        );
         Ok(Response::new(Box::pin(stream)))
     }
 }

@@ -504,7 +504,7 @@ mod tests {
         };
         let mut state = GameState::default();
         let create = Command::Create { setup: Box::new(setup), nigiri_secret: [0; 32] };
-        for e in decide(&state, &Actor::Player(PlayerId("ann".into())), &create, Millis(0)).unwrap() {
+        for e in decide(&state, &Actor::Organiser("org".into()), &create, Millis(0)).unwrap() {
             state.evolve(&e).unwrap();
         }
         state

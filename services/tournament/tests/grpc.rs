@@ -223,3 +223,44 @@ async fn only_the_events_staff_command_and_everyone_reads() {
         .unwrap_err();
     assert_eq!(none.code(), Code::NotFound);
 }
+
+/// Registration #2 re-sent with its own request id after 300 registrations (past any window of recent
+/// commands) is answered with its original outcome, not `ALREADY_EXISTS`.
+#[tokio::test]
+async fn a_registration_retried_after_300_others_is_its_original_outcome() {
+    let (_dir, log) = embedded();
+    let svc = Arc::new(TournamentService::new(log.clone()));
+    let games = GameClient::Local(Arc::new(GameService::new(log.clone())));
+    let model: AnyReadModel = MemoryReadModel::new().into();
+    let auth = authority();
+    let (url, _stop) = serve_gateway(log, games, svc.clone(), model, auth.clone(), Arc::new(MemoryDirectory::new())).await;
+    let mut c = TournamentServiceClient::connect(url).await.unwrap();
+    let t = "big-open";
+    let organiser = token(&auth, "org", &[Role::Organiser], &[t]);
+    let create = pb::CreateTournamentRequest {
+        tournament_id: t.into(),
+        request_id: "create".into(),
+        config: Some(mcmahon_pb("Big Open", 3)),
+        settings: Some(pb::TournamentGameSettings { size: 9, ..Default::default() }),
+    };
+    c.create_tournament(req(create, &organiser)).await.unwrap();
+    let register = |i: u32| pb::RegisterPlayerRequest {
+        tournament_id: t.into(),
+        request_id: format!("reg-{i}"),
+        account_id: format!("p{i}"),
+        player: 0,
+        snapshot: Some(snapshot(i)),
+    };
+    let mut second = None;
+    for i in 1..=300 {
+        let reply = c.register_player(req(register(i), &organiser)).await.unwrap().into_inner();
+        if i == 2 {
+            second = Some(reply);
+        }
+    }
+    let again = c.register_player(req(register(2), &organiser)).await.expect("a retry, not ALREADY_EXISTS").into_inner();
+    let second = second.unwrap();
+    assert!(again.duplicate && !second.duplicate);
+    assert_eq!(again.events, second.events, "the original events");
+    assert_eq!(svc.read(t, |a| a.core.players.len()).await.unwrap(), Some(300));
+}

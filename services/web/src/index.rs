@@ -52,8 +52,10 @@ pub struct Listed {
 
 impl Listed {
     /// Whether it is being played (or counted, paused, adjourned, or waiting for its nigiri).
+    /// A challenge its opponent has not accepted is not a game yet and is not listed.
     pub fn live(&self) -> bool {
-        matches!(
+        !self.state.awaiting_acceptance()
+            && matches!(
             self.state.phase,
             Phase::Nigiri | Phase::Ready | Phase::Playing | Phase::Paused | Phase::Adjourned | Phase::Scoring
         )

@@ -154,6 +154,16 @@ pub async fn live(
     let views = follow_views(last, events, false, move |state| {
         Event::default().event("view").data(page_view(&game, lang, state, &seat, now()).to_string())
     });
+    // A signed-in viewer's stream lasts as long as the session's authority is what it was: signed
+    // out, disabled, or a role granted or revoked, the stream ends and the page's `EventSource`
+    // opens it again as whoever the viewer is now.
+    let views: std::pin::Pin<Box<dyn futures::Stream<Item = _> + Send>> = match &viewer.member {
+        Some(m) => {
+            let roles = m.claims.roles.clone();
+            Box::pin(web.auth.guard(m.token.clone(), views, move |c| c.roles == roles, |_| None))
+        }
+        None => Box::pin(views),
+    };
     let sse = Sse::new(views).keep_alive(KeepAlive::new().interval(Duration::from_secs(15)));
     ([(header::HeaderName::from_static("x-accel-buffering"), "no"), (header::CACHE_CONTROL, "no-store")], sse)
         .into_response()

@@ -412,7 +412,7 @@ async fn a_referee_warns_and_pauses_from_the_panel_and_a_player_has_no_panel_and
         vec![],
     ).await.unwrap();
     assert_eq!(answer[0], json!(403), "{answer}");
-    assert_eq!(answer[1]["code"], json!("permission_denied"), "{answer}");
+    assert_eq!(answer[1]["code"], json!("seated_referee"), "{answer}");
 
     referee.open(&base, &format!("/games/{game}")).await;
     referee.wait_for("the referee panel", "return !!document.querySelector('#referee [data-action=warn]')").await;

@@ -9,8 +9,10 @@
 //!   names the sequence the decision was made on, so a stale cache cannot append; a conflict reads the
 //!   tail and decides again, at most [`MAX_CONFLICT_RETRIES`] times. A refusal decided on a state not
 //!   read in this command is decided again on the fresh tail before it is given.
-//! * **Duplicates**: see the crate doc. Recent outcomes are remembered per aggregate
-//!   ([`RunnerConfig::recent`]); older ones are read back from the log.
+//! * **Duplicates**: see the crate doc. Every command id of an aggregate is known for the aggregate's
+//!   life (an index of command id → its batch's sequences, filled as the log is folded), so a retry
+//!   is recognised however many commands came after it; the recent outcomes are kept decoded
+//!   ([`RunnerConfig::recent`]), older ones are read back from their batch in the log.
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
@@ -30,7 +32,8 @@ pub const MAX_CONFLICT_RETRIES: usize = 16;
 /// How a runner is tuned.
 #[derive(Clone, Copy, Debug)]
 pub struct RunnerConfig {
-    /// Command outcomes remembered per aggregate, to answer retries without reading the log.
+    /// Command outcomes kept decoded per aggregate, to answer retries without reading the log (every
+    /// command id is recognised whatever this is; older outcomes are read back).
     pub recent: usize,
 }
 
@@ -144,6 +147,11 @@ struct Slot<A: Aggregate> {
     version: u64,
     recent: VecDeque<String>,
     remembered: HashMap<String, Remembered<A::Stored>>,
+    /// Every command id the aggregate's log holds, for the aggregate's life, with the sequences of
+    /// its batch (first, last): a retry is recognised however long ago its command was appended,
+    /// and answered with its events read back from exactly there. (About 100 bytes a command: a
+    /// 300-move game 30 KB, 3,000 registrations 300 KB.)
+    commands: HashMap<Box<str>, (u64, u64)>,
     corrupt: Option<String>,
     loaded: bool,
     last_used: Instant,
@@ -156,6 +164,7 @@ impl<A: Aggregate> Slot<A> {
             version: 0,
             recent: VecDeque::new(),
             remembered: HashMap::new(),
+            commands: HashMap::new(),
             corrupt: None,
             loaded: false,
             last_used: Instant::now(),
@@ -257,6 +266,7 @@ impl<A: Aggregate, L: EventLog> Runner<A, L> {
         while i < tail.len() && slot.corrupt.is_none() {
             let command = tail[i].command_id.as_str().to_string();
             let digest = tail[i].headers.get(COMMAND_DIGEST).unwrap_or_default().to_string();
+            let first = tail[i].sequence;
             let mut stored = Vec::new();
             while i < tail.len() && tail[i].command_id.as_str() == command {
                 let r = &tail[i];
@@ -273,15 +283,24 @@ impl<A: Aggregate, L: EventLog> Runner<A, L> {
                 }
                 i += 1;
             }
+            // A restored log may hold an id twice (further apart than any window): the first counts.
+            slot.commands.entry(command.as_str().into()).or_insert((first, slot.version));
             slot.remember(self.config.recent, &command, digest, stored);
         }
         Ok(())
     }
 
-    /// A command's outcome read back from the log (for a duplicate the cache no longer holds).
-    async fn outcome_from_log(&self, id: &AggregateId, command_id: &str) -> Result<Remembered<A::Stored>, LogError> {
-        let all = self.log.read(A::KIND, id, 1).await?;
-        let mine: Vec<_> = all.iter().filter(|r| r.command_id.as_str() == command_id).collect();
+    /// A command's outcome read back from the log, from its batch's sequences (for a retry the cache
+    /// of recent outcomes no longer holds).
+    async fn outcome_from_log(
+        &self,
+        id: &AggregateId,
+        command_id: &str,
+        (first, last): (u64, u64),
+    ) -> Result<Remembered<A::Stored>, LogError> {
+        let tail = self.log.read(A::KIND, id, first).await?;
+        let mine: Vec<_> =
+            tail.iter().take_while(|r| r.sequence <= last).filter(|r| r.command_id.as_str() == command_id).collect();
         let digest = mine.first().and_then(|r| r.headers.get(COMMAND_DIGEST)).unwrap_or_default().to_string();
         let events = mine.iter().filter_map(|r| A::decode(r).ok()).collect();
         Ok(Remembered { digest, events })
@@ -335,6 +354,11 @@ impl<A: Aggregate, L: EventLog> Runner<A, L> {
             if let Some(seen) = slot.remembered.get(command_id).cloned() {
                 return retry_or_reused(&digest, seen, slot.version);
             }
+            // Older than the recent outcomes kept decoded: read back from the log where it stands.
+            if let Some(&batch) = slot.commands.get(command_id) {
+                let seen = self.outcome_from_log(&aid, command_id, batch).await?;
+                return retry_or_reused(&digest, seen, slot.version);
+            }
             let ctx = Context {
                 aggregate: id,
                 now: self.env.now(),
@@ -384,6 +408,7 @@ impl<A: Aggregate, L: EventLog> Runner<A, L> {
                     slot.state = next;
                     slot.version = outcome.last_sequence;
                     counter!(names::EVENTS_APPENDED, labels::LOG => A::NAME).increment(batch.len() as u64);
+                    slot.commands.insert(command_id.into(), (outcome.first_sequence, outcome.last_sequence));
                     slot.remember(self.config.recent, command_id, digest, stored.clone());
                     // A batch is one log entry: its events' positions are the first one's plus their index.
                     let last = Position::from_raw(outcome.position.raw() + (batch.len() as u64).saturating_sub(1));
@@ -394,13 +419,14 @@ impl<A: Aggregate, L: EventLog> Runner<A, L> {
                         position: Some(last),
                     });
                 }
-                Ok(_duplicate) => {
+                Ok(outcome) => {
                     // The log knew the command id (this instance lost the first outcome): compare digests.
                     self.catch_up(&aid, &mut slot).await?;
                     if let Some(seen) = slot.remembered.get(command_id).cloned() {
                         return retry_or_reused(&digest, seen, slot.version);
                     }
-                    let seen = self.outcome_from_log(&aid, command_id).await?;
+                    let batch = (outcome.first_sequence, outcome.last_sequence);
+                    let seen = self.outcome_from_log(&aid, command_id, batch).await?;
                     return retry_or_reused(&digest, seen, slot.version);
                 }
                 Err(AppendError::Conflict { .. }) => {

@@ -382,13 +382,67 @@ impl Authority {
         })
     }
 
+    /// `stream`, for as long as `token` verifies: when an account's standing changes (a role revoked,
+    /// the account disabled, the token revoked, the session signed out) the token is checked again,
+    /// and if it no longer verifies, or `still` no longer holds of its claims, the stream yields
+    /// `refused(why)` (if it gives an item) and ends. A stream opened with a token never outlives the
+    /// token's authority.
+    pub fn guard<S>(
+        &self,
+        token: String,
+        stream: S,
+        still: impl Fn(&Claims) -> bool + Send + Sync + 'static,
+        refused: impl Fn(AuthError) -> Option<S::Item> + Send + Sync + 'static,
+    ) -> impl futures::Stream<Item = S::Item> + Send + 'static
+    where
+        S: futures::Stream + Send + 'static,
+        S::Item: Send + 'static,
+    {
+        use futures::StreamExt;
+        let checks = std::sync::Arc::new((self.clone(), token, still, refused));
+        let state = Some((Box::pin(stream), self.changes()));
+        futures::stream::unfold(state, move |state| {
+            let checks = checks.clone();
+            async move {
+                let (mut stream, mut changes) = state?;
+                loop {
+                    tokio::select! {
+                        item = stream.next() => return item.map(|i| (Some(i), Some((stream, changes)))),
+                        changed = changes.changed() => {
+                            if changed.is_err() {
+                                // The authority is gone (shutting down): nothing more to check.
+                                return stream.next().await.map(|i| (Some(i), Some((stream, changes))));
+                            }
+                            let (auth, token, still, refused) = &*checks;
+                            let verdict = match auth.verify(token) {
+                                Ok(claims) if still(&claims) => continue,
+                                Ok(_) => AuthError::Revoked("the role this stream needs was revoked"),
+                                Err(e) => e,
+                            };
+                            return Some((refused(verdict), None));
+                        }
+                    }
+                }
+            }
+        })
+        .filter_map(futures::future::ready)
+    }
+
     /// The caller of a gRPC request, from its `authorization` metadata.
     pub fn caller<T>(&self, request: &tonic::Request<T>) -> Result<Claims, AuthError> {
-        let value = request.metadata().get("authorization").ok_or(AuthError::Missing)?;
-        let text = value.to_str().map_err(|_| AuthError::Invalid("not ASCII".into()))?;
-        let token = text.strip_prefix("Bearer ").or_else(|| text.strip_prefix("bearer ")).ok_or(AuthError::Missing)?;
-        self.verify(token.trim())
+        self.verify(bearer(request)?)
     }
+}
+
+/// The bearer token of a gRPC request, from its `authorization` metadata.
+///
+/// # Errors
+/// No (or no readable) `authorization: Bearer …`.
+pub fn bearer<T>(request: &tonic::Request<T>) -> Result<&str, AuthError> {
+    let value = request.metadata().get("authorization").ok_or(AuthError::Missing)?;
+    let text = value.to_str().map_err(|_| AuthError::Invalid("not ASCII".into()))?;
+    let token = text.strip_prefix("Bearer ").or_else(|| text.strip_prefix("bearer ")).ok_or(AuthError::Missing)?;
+    Ok(token.trim())
 }
 
 #[cfg(test)]

@@ -78,6 +78,7 @@ pub fn event_to_pb(e: &GameEvent) -> pb::GameEvent {
             K::WarningIssued(pb::WarningIssued { color: color_to_pb(*color), reason: reason.clone(), count: *count })
         }
         GameEvent::ColorsSwapped => K::ColorsSwapped(pb::ColorsSwapped::default()),
+        GameEvent::OfferAccepted { by } => K::OfferAccepted(pb::OfferAccepted { by: by.0.clone() }),
         GameEvent::MoveVoided { color, mv, reason, taken_back, at } => K::MoveVoided(pb::MoveVoided {
             color: color_to_pb(*color),
             point: match mv {
@@ -217,6 +218,7 @@ pub fn event_from_pb(e: &pb::GameEvent) -> Result<GameEvent, DecodeError> {
             GameEvent::WarningIssued { color: color_from_pb(w.color)?, reason: w.reason.clone(), count: w.count }
         }
         K::ColorsSwapped(_) => GameEvent::ColorsSwapped,
+        K::OfferAccepted(o) => GameEvent::OfferAccepted { by: PlayerId(o.by.clone()) },
         K::MoveVoided(v) => GameEvent::MoveVoided {
             color: color_from_pb(v.color)?,
             mv: match &v.point {

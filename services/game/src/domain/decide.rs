@@ -65,13 +65,22 @@ fn decide_events(
         Command::Create { setup, nigiri_secret } => create(state, actor, setup, nigiri_secret, now),
         Command::GuessNigiri { even } => guess_nigiri(state, actor, *even, now),
         Command::Start => {
-            require(state, &[Phase::Ready])?;
-            // An offer starts when the other player accepts it, never on the offerer's word alone.
-            if let Actor::Player(p) = actor
-                && state.setup.as_ref().and_then(|s| s.offered_by.as_ref()) == Some(p)
+            // An offer starts when the other player accepts it, never on the offerer's word alone. The
+            // other player's start is the acceptance; before the nigiri it is recorded, and the game
+            // starts as soon as the colors are decided.
+            if state.awaiting_acceptance()
+                && let Actor::Player(p) = actor
             {
-                return Err(Rejection::OfferNotAccepted);
+                if state.setup.as_ref().and_then(|s| s.offered_by.as_ref()) == Some(p) {
+                    return Err(Rejection::OfferNotAccepted);
+                }
+                let accepted = GameEvent::OfferAccepted { by: p.clone() };
+                if state.phase == Phase::Nigiri {
+                    return Ok(vec![accepted]);
+                }
+                return Ok(vec![accepted, GameEvent::Started { at: now }]);
             }
+            require(state, &[Phase::Ready])?;
             // Starting the game means the other player is present: a side late beyond the limit loses.
             if let Some(late) = state.late_beyond_limit() {
                 return Ok(vec![ended(Outcome::win(late.opponent()), EndReason::Lateness, None, now)]);
@@ -639,7 +648,8 @@ fn guess_nigiri(state: &GameState, actor: &Actor, even: bool, now: Millis) -> Re
         GameEvent::NigiriRevealed { secret, stones, guess_correct },
         GameEvent::ColorsDecided { black, white, method: ColorMethod::Nigiri },
     ];
-    if state.setup.as_ref().is_some_and(|s| s.start_immediately) {
+    let accepted_offer = state.offer_accepted && state.setup.as_ref().is_some_and(|s| s.offered_by.is_some());
+    if accepted_offer || state.setup.as_ref().is_some_and(|s| s.start_immediately) {
         events.push(GameEvent::Started { at: now });
     }
     Ok(events)

@@ -296,6 +296,11 @@ pub enum GameEvent {
         /// That side's warnings in this game, this one included.
         count: u32,
     },
+    /// The other player accepted an offered casual game (it starts once its colors are decided).
+    OfferAccepted {
+        /// Who accepted.
+        by: PlayerId,
+    },
     /// Colors corrected (Art. 17.1).
     ColorsSwapped,
     /// A move is void and the player forfeits the turn (Art. 17.2, 18.3, 19).
@@ -460,6 +465,7 @@ impl GameEvent {
             GameEvent::Passed { .. } => types::PASSED,
             GameEvent::Resigned { .. } => types::RESIGNED,
             GameEvent::WarningIssued { .. } => types::WARNING_ISSUED,
+            GameEvent::OfferAccepted { .. } => types::OFFER_ACCEPTED,
             GameEvent::ColorsSwapped => types::COLORS_SWAPPED,
             GameEvent::MoveVoided { .. } => types::MOVE_VOIDED,
             GameEvent::Paused { .. } => types::PAUSED,
@@ -509,6 +515,8 @@ pub mod types {
     pub const WARNING_ISSUED: &str = "weiqi.v1.WarningIssued";
     /// `ColorsSwapped`.
     pub const COLORS_SWAPPED: &str = "weiqi.v1.ColorsSwapped";
+    /// `OfferAccepted`.
+    pub const OFFER_ACCEPTED: &str = "weiqi.v1.OfferAccepted";
     /// `MoveVoided`.
     pub const MOVE_VOIDED: &str = "weiqi.v1.MoveVoided";
     /// `Paused`.

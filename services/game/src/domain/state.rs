@@ -156,6 +156,8 @@ pub struct GameState {
     pub last_at: Millis,
     /// Lateness reported before the start, per side (Black, White).
     pub lateness: [Option<Lateness>; 2],
+    /// An offered casual game was accepted by the other player (or has started).
+    pub offer_accepted: bool,
     /// Set between SealedMoveRevealed and the move it reveals.
     revealing: bool,
 }
@@ -164,6 +166,7 @@ impl Default for GameState {
     fn default() -> GameState {
         GameState {
             version: 0,
+            offer_accepted: false,
             phase: Phase::New,
             setup: None,
             black: None,
@@ -223,6 +226,15 @@ impl GameState {
     }
 
     /// Whether the player is one of the two (colors decided or not).
+    /// Whether this is a casual game one player offered that the other has not accepted yet: not a
+    /// game anyone plays (the lobby lists it as a challenge, not as a game in play).
+    pub fn awaiting_acceptance(&self) -> bool {
+        self.setup.as_ref().is_some_and(|s| s.offered_by.is_some())
+            && !self.offer_accepted
+            && matches!(self.phase, Phase::Nigiri | Phase::Ready)
+    }
+
+    /// Whether `player` sits at this game.
     pub fn is_player(&self, player: &PlayerId) -> bool {
         self.setup.as_ref().is_some_and(|s| &s.first.id == player || &s.second.id == player)
     }
@@ -318,10 +330,17 @@ impl GameState {
                 let game = self.game_mut(name)?;
                 game.place_handicap(points).map_err(|_| Corrupt::OutOfPlace { event: name, phase: Phase::Ready })?;
             }
+            GameEvent::OfferAccepted { .. } => {
+                if !matches!(self.phase, Phase::Nigiri | Phase::Ready) {
+                    return Err(out_of_place(self.phase));
+                }
+                self.offer_accepted = true;
+            }
             GameEvent::Started { at } => {
                 if self.phase != Phase::Ready {
                     return Err(out_of_place(self.phase));
                 }
+                self.offer_accepted = true;
                 self.clock_apply(ClockEvent::Started { at: *at })?;
                 self.phase = Phase::Playing;
                 self.touch(*at);

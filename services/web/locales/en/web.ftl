@@ -458,6 +458,7 @@ desk-earlier-rounds = Earlier rounds
 desk-done-created = The tournament is created.
 desk-done-register = The player is registered.
 desk-done-imported = The players of the file are registered.
+desk-done-imported-resumed = The rest of the file's players are registered; those already registered were left as they were, not registered twice.
 desk-done-start = The tournament has started.
 desk-done-pair = The round is paired.
 desk-done-forbid = The pair is forbidden for the next round.

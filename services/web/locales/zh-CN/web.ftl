@@ -458,6 +458,7 @@ desk-earlier-rounds = 之前各轮
 desk-done-created = 比赛已创建。
 desk-done-register = 棋手已报名。
 desk-done-imported = 文件中的棋手已报名。
+desk-done-imported-resumed = 文件中其余的棋手已报名；此前已报名的棋手保持原样，没有重复报名。
 desk-done-start = 比赛已开始。
 desk-done-pair = 本轮已编排。
 desk-done-forbid = 下一轮已禁止这对相遇。

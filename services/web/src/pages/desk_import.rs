@@ -288,6 +288,9 @@ pub async fn import(
     }
     let rid = if rid.is_empty() { request_id() } else { rid };
     let mut reached = 0;
+    // An import interrupted (a lost connection, a restarted server) is completed by confirming it
+    // again, or by uploading the file again: rows already registered are left as they are.
+    let mut already = 0;
     for (done, row) in parsed.rows.iter().enumerate() {
         let r = pb::RegisterPlayerRequest {
             tournament_id: id.clone(),
@@ -299,6 +302,10 @@ pub async fn import(
         let e = match s.register_player(bearer(&member.token, r)).await {
             Ok(reply) => {
                 reached = super::desk::sequence(reply);
+                continue;
+            }
+            Err(e) if weiqi_gateway::error::rejection_of(&e).is_some_and(|r| r.code == "account_registered") => {
+                already += 1;
                 continue;
             }
             Err(e) => e,
@@ -335,7 +342,8 @@ pub async fn import(
         }
     }
     super::desk::settle(&web, &member.token, &id, reached).await;
-    redirect(&format!("/desk/tournaments/{id}?done=imported"), vec![])
+    let done = if already > 0 { "imported-resumed" } else { "imported" };
+    redirect(&format!("/desk/tournaments/{id}?done={done}"), vec![])
 }
 
 #[cfg(test)]

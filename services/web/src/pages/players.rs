@@ -102,7 +102,7 @@ fn date(ms: i64) -> String {
 /// a signed-in viewer's session cookie carries one; for the public the link carries a short-lived
 /// spectator token (a spectator may read any game).
 fn games_list(web: &Web, lang: Lang, id: &str, signed_in: bool) -> Markup {
-    let games = web.index.games(50, |g| g.seats(id));
+    let games = web.index.games(50, |g| g.seats(id) && !g.state.awaiting_acceptance());
     let token = (!signed_in && !games.is_empty()).then(|| {
         let token = web.auth.issue("web-public", &[Role::Spectator], &[], std::time::Duration::from_secs(15 * 60));
         format!("?token={token}")
@@ -331,7 +331,7 @@ pub async fn profile(
                 li { a href={ "/certificates/" (c.certificate_serial) } data-certificate=(c.certificate_serial) { (c.certificate_serial) } " · " (c.grade_name) " · " (basis_text(lang, c.basis)) }
             } }
         }
-        section.card id="statistics" { h2 { (t(lang, "profile-statistics")) } (statistics(lang, &web.index.games(usize::MAX, |g| g.seats(&id)), &id)) }
+        section.card id="statistics" { h2 { (t(lang, "profile-statistics")) } (statistics(lang, &web.index.games(usize::MAX, |g| g.seats(&id) && !g.state.awaiting_acceptance()), &id)) }
         section.card id="games" { h2 { (t(lang, "profile-games")) } (games_list(&web, lang, &id, viewer.member.is_some())) }
     };
     page(&web, &viewer, &name, body, &[])
