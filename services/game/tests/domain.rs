@@ -148,7 +148,11 @@ fn a_player_offers_a_casual_game_that_starts_only_when_the_other_accepts() {
     assert!(!created.iter().any(|e| matches!(e, GameEvent::Started { .. })));
     assert_eq!(g.when(ANN(), Command::Start), Err(Rejection::OfferNotAccepted));
     assert_eq!(g.play(ANN(), "E5"), Err(Rejection::WrongPhase(Phase::Ready)));
-    assert!(matches!(g.ok(BOB(), Command::Start).as_slice(), [GameEvent::Started { .. }]), "bob accepts");
+    let accepted = g.ok(BOB(), Command::Start);
+    assert!(
+        matches!(accepted.as_slice(), [GameEvent::OfferAccepted { by }, GameEvent::Started { .. }] if by.0 == "bob"),
+        "bob accepts: {accepted:?}"
+    );
 
     // A player cannot seat two others, nor offer a rated or an event's game.
     let zed = Actor::Player(PlayerId("zed".into()));

@@ -233,7 +233,8 @@ async fn a_registration_retried_after_300_others_is_its_original_outcome() {
     let games = GameClient::Local(Arc::new(GameService::new(log.clone())));
     let model: AnyReadModel = MemoryReadModel::new().into();
     let auth = authority();
-    let (url, _stop) = serve_gateway(log, games, svc.clone(), model, auth.clone(), Arc::new(MemoryDirectory::new())).await;
+    let (url, _stop) =
+        serve_gateway(log, games, svc.clone(), model, auth.clone(), Arc::new(MemoryDirectory::new())).await;
     let mut c = TournamentServiceClient::connect(url).await.unwrap();
     let t = "big-open";
     let organiser = token(&auth, "org", &[Role::Organiser], &[t]);
@@ -258,7 +259,8 @@ async fn a_registration_retried_after_300_others_is_its_original_outcome() {
             second = Some(reply);
         }
     }
-    let again = c.register_player(req(register(2), &organiser)).await.expect("a retry, not ALREADY_EXISTS").into_inner();
+    let again =
+        c.register_player(req(register(2), &organiser)).await.expect("a retry, not ALREADY_EXISTS").into_inner();
     let second = second.unwrap();
     assert!(again.duplicate && !second.duplicate);
     assert_eq!(again.events, second.events, "the original events");

@@ -56,9 +56,9 @@ impl Listed {
     pub fn live(&self) -> bool {
         !self.state.awaiting_acceptance()
             && matches!(
-            self.state.phase,
-            Phase::Nigiri | Phase::Ready | Phase::Playing | Phase::Paused | Phase::Adjourned | Phase::Scoring
-        )
+                self.state.phase,
+                Phase::Nigiri | Phase::Ready | Phase::Playing | Phase::Paused | Phase::Adjourned | Phase::Scoring
+            )
     }
 
     /// Whether `player` is seated in it.

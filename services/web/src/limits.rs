@@ -39,6 +39,18 @@ impl Default for LoginLimits {
     }
 }
 
+/// The whole seconds to wait before `wait` has passed, rounded up (at least 1): what a page says and
+/// what `Retry-After` carries, so a client that waits that long is let through.
+pub fn seconds_to_wait(wait: Duration) -> u64 {
+    u64::try_from(wait.as_millis().div_ceil(1000)).unwrap_or(u64::MAX).max(1)
+}
+
+/// `response` with `Retry-After: seconds` (a refusal by a rate limit).
+pub fn with_retry_after(mut response: axum::response::Response, seconds: u64) -> axum::response::Response {
+    response.headers_mut().insert(axum::http::header::RETRY_AFTER, axum::http::HeaderValue::from(seconds));
+    response
+}
+
 impl LoginLimits {
     /// Counts an attempt on `account` from `address`; `Err(wait)` if either limit is reached.
     pub fn attempt(&self, account: &str, address: Option<IpAddr>) -> Result<(), Duration> {
@@ -61,6 +73,14 @@ impl LoginLimits {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_wait_is_rounded_up_to_whole_seconds() {
+        use std::time::Duration;
+        assert_eq!(super::seconds_to_wait(Duration::from_millis(5_100)), 6);
+        assert_eq!(super::seconds_to_wait(Duration::from_millis(6_000)), 6);
+        assert_eq!(super::seconds_to_wait(Duration::ZERO), 1);
+    }
+
     use super::*;
 
     #[test]

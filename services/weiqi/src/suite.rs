@@ -354,9 +354,10 @@ fn http_routes(
     web: &Arc<weiqi_web::Web>,
     readiness: &Arc<weiqi_edge::ready::Readiness>,
 ) -> axum::Router {
-    health_routes(readiness)
+    let routes = health_routes(readiness)
         .merge(weiqi_gateway::overlay::router(backbone.log.clone(), auth.clone()))
-        .merge(web.router())
+        .merge(web.router());
+    weiqi_edge::headers::compressed(routes)
 }
 
 /// The gRPC routes of a gateway: games, identity, clocks, tournaments, ranking.

@@ -20,6 +20,7 @@
 
 pub mod auth;
 pub mod grpc_telemetry;
+pub mod headers;
 pub mod limits;
 pub mod read_your_writes;
 pub mod ready;

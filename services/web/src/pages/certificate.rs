@@ -126,10 +126,10 @@ pub async fn page_get(
                 summary { (t(lang, "certificate-text")) }
                 pre.certificate data-certificate-text="" { (record.certificate) }
             }
-            p.no-print { button type="button" data-action="print" onclick="window.print()" { (t(lang, "desk-print")) } }
+            p.no-print { button type="button" data-action="print" { (t(lang, "desk-print")) } }
         }
     };
-    page(&web, &viewer, &t(lang, "certificate-title"), body, &[])
+    page(&web, &viewer, &t(lang, "certificate-title"), body, &["print.js"])
 }
 
 fn verify_form(lang: Lang, viewer: &crate::session::Viewer, text: &str) -> Markup {

@@ -948,8 +948,8 @@ pub async fn print(
         _ => return message(&web, &viewer, StatusCode::NOT_FOUND, &t(lang, "desk-unknown-export")),
     };
     let body = html! {
-        p.no-print { button type="button" onclick="window.print()" data-action="print" { (t(lang, "desk-print")) } }
+        p.no-print { button type="button" data-action="print" { (t(lang, "desk-print")) } }
         (body)
     };
-    page(&web, &viewer, &name, body, &[])
+    page(&web, &viewer, &name, body, &["print.js"])
 }

@@ -16,10 +16,29 @@ use crate::Web;
 use crate::i18n::{t, ta};
 use crate::session::{Viewer, csrf_ok};
 
-/// Where to go after signing in: a path on this site only (no open redirect).
+/// Where to go after signing in: `next` if it is a path on this site, else `/`. The target is parsed
+/// as a browser will parse it (WHATWG URL: a browser drops TAB and newlines and reads `\\` as `/`, so
+/// `/\t/evil.example` is `//evil.example`); it must be a path with no control characters or
+/// whitespace and resolve to this site's origin.
 fn safe_next(next: Option<&str>) -> String {
-    match next {
-        Some(n) if n.starts_with('/') && !n.starts_with("//") && !n.contains('\\') => n.to_string(),
+    let Some(n) = next else { return "/".to_string() };
+    if !n.starts_with('/') || n.chars().any(|c| c.is_control() || c.is_whitespace() || c == '\\') {
+        return "/".to_string();
+    }
+    let Ok(base) = url::Url::parse("http://this-site.invalid/") else { return "/".to_string() };
+    match base.join(n) {
+        Ok(target) if target.origin() == base.origin() => {
+            let mut path = target.path().to_string();
+            if let Some(q) = target.query() {
+                path.push('?');
+                path.push_str(q);
+            }
+            if let Some(f) = target.fragment() {
+                path.push('#');
+                path.push_str(f);
+            }
+            path
+        }
         _ => "/".to_string(),
     }
 }
@@ -106,10 +125,11 @@ pub async fn submit(
         return render(&web, &viewer, "", &next, Some(t(lang, "login-wrong")), StatusCode::UNAUTHORIZED).await;
     }
     if let Err(wait) = web.limits.attempt(&name, addr) {
-        let seconds = wait.as_secs().max(1).to_string();
+        let seconds = crate::limits::seconds_to_wait(wait);
         tracing::warn!(account = %name, address = ?addr, "login attempts limited");
-        let error = ta(lang, "login-limited", &[("seconds", seconds)]);
-        return render(&web, &viewer, &name, &next, Some(error), StatusCode::TOO_MANY_REQUESTS).await;
+        let error = ta(lang, "login-limited", &[("seconds", seconds.to_string())]);
+        let refused = render(&web, &viewer, &name, &next, Some(error), StatusCode::TOO_MANY_REQUESTS).await;
+        return crate::limits::with_retry_after(refused, seconds);
     }
     match web.accounts.login(&name, &form.password).await {
         Ok(account) => {
@@ -171,5 +191,23 @@ mod tests {
         assert_eq!(safe_next(Some("https://evil.example/")), "/");
         assert_eq!(safe_next(Some("/\\evil")), "/");
         assert_eq!(safe_next(None), "/");
+        // What a browser would read as another site: TAB, newlines and other whitespace or control
+        // characters inside `//`, backslashes, an encoded slash pair is a path and stays here.
+        for evil in [
+            "/\t/evil.example",
+            "/\n/evil.example",
+            "/\r\n/evil.example",
+            "/ /evil.example",
+            "/\u{0}/evil",
+            "\t//evil.example",
+            "/\\/evil.example",
+            "/\u{85}/evil.example",
+            "/\u{3000}/evil.example",
+        ] {
+            assert_eq!(safe_next(Some(evil)), "/", "{evil:?}");
+        }
+        assert_eq!(safe_next(Some("/games/abc?lang=en#board")), "/games/abc?lang=en#board");
+        assert_eq!(safe_next(Some("/%2F%2Fevil.example")), "/%2F%2Fevil.example", "an encoded slash is a path segment");
+        assert_eq!(safe_next(Some("/players/../desk")), "/desk");
     }
 }

@@ -33,7 +33,7 @@ use crate::session::Viewer;
 
 /// Every page route.
 pub fn router(web: Arc<Web>) -> axum::Router {
-    axum::Router::new()
+    let pages = axum::Router::new()
         .route("/", get(home::home))
         .route("/lobby/live", get(home::lobby_stream))
         .route("/challenges", post(home::create_challenge))
@@ -77,7 +77,8 @@ pub fn router(web: Arc<Web>) -> axum::Router {
         .route("/certificates/{serial}", get(certificate::page_get))
         .route("/verify", get(certificate::verify_get).post(certificate::verify_post))
         .route("/assets/{file}", get(crate::assets::serve))
-        .with_state(web)
+        .with_state(web);
+    weiqi_edge::headers::pages(pages)
 }
 
 /// The client's address (for the login limits), when the server was started with connect info.

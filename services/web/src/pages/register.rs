@@ -102,8 +102,12 @@ pub async fn submit(
         return render(&web, &viewer, &form, Some(t(lang, "refusal-out-of-range")), StatusCode::BAD_REQUEST);
     }
     if let Err(wait) = web.limits.attempt(&name, addr) {
-        let error = ta(lang, "login-limited", &[("seconds", wait.as_secs().max(1).to_string())]);
-        return render(&web, &viewer, &form, Some(error), StatusCode::TOO_MANY_REQUESTS);
+        let seconds = crate::limits::seconds_to_wait(wait);
+        let error = ta(lang, "login-limited", &[("seconds", seconds.to_string())]);
+        return crate::limits::with_retry_after(
+            render(&web, &viewer, &form, Some(error), StatusCode::TOO_MANY_REQUESTS),
+            seconds,
+        );
     }
     let request = format!("register-{}", uuid::Uuid::new_v4());
     let roles = ["player".to_string()];

@@ -1,0 +1,371 @@
+//! Trust (issue 28): who may act, against a real `weiqi up`, through gRPC and real Chromium.
+//!
+//! Each test plays an attack or a change of authority as it happened to people:
+//! * a player seats another player in a 1-second game he never agreed to (item 2);
+//! * an administrator revokes a referee on the accounts page while her API token, her session and an
+//!   open event stream are in use, grants a role to an open session, and disables an account that is
+//!   watching (item 3);
+//! * a session cookie kept after logout, and "sign out everywhere" (item 4);
+//! * a referee who sits at a game as a player watches its nigiri (item 5).
+
+mod common;
+
+use std::path::Path;
+use std::time::Duration;
+
+use common::{PASSWORD, bearer, driver, signed_in};
+use serde_json::json;
+use tonic::Code;
+use weiqi_browser::{Server, Viewport};
+use weiqi_proto::v1 as pb;
+use weiqi_proto::v1::game_service_client::GameServiceClient;
+use weiqi_proto::v1::gateway_service_client::GatewayServiceClient;
+
+const WEIQI: &str = env!("CARGO_BIN_EXE_weiqi");
+
+fn server(dir: &Path) -> Server {
+    let s = Server::new(Path::new(WEIQI), &dir.join("data"), None);
+    s.add_account("li", &["player"], "李明", PASSWORD);
+    s.add_account("wang", &["player"], "王芳", PASSWORD);
+    s.add_account("bob", &["player"], "Bob", PASSWORD);
+    s.add_account("mallory", &["player"], "Mallory", PASSWORD);
+    s.add_account("mei", &["referee"], "裁判梅", PASSWORD);
+    s.add_account("ning", &["player", "referee"], "宁裁判", PASSWORD);
+    s.add_account("org", &["organiser"], "组织者", PASSWORD);
+    s.add_account("root", &["admin"], "Administrator", PASSWORD);
+    s
+}
+
+async fn games(server: &Server) -> GameServiceClient<tonic::transport::Channel> {
+    GameServiceClient::connect(format!("http://{}", server.grpc)).await.unwrap()
+}
+
+fn player(id: &str) -> Option<pb::PlayerRef> {
+    Some(pb::PlayerRef { id: id.into(), name: id.into(), rank: String::new() })
+}
+
+fn absolute(ms: i64) -> Option<pb::TimeControl> {
+    Some(pb::TimeControl {
+        system: Some(pb::time_control::System::Absolute(pb::time_control::Absolute { main_ms: ms })),
+        ..Default::default()
+    })
+}
+
+/// A 9×9 game between `first` and `second` created with `token`.
+async fn create(
+    server: &Server,
+    token: &str,
+    first: &str,
+    second: &str,
+    nigiri: bool,
+    start: bool,
+    main_ms: i64,
+) -> Result<String, tonic::Status> {
+    let method = if nigiri { pb::game_created::ColorMethod::Nigiri } else { pb::game_created::ColorMethod::Fixed };
+    let reply = games(server)
+        .await
+        .create_game(bearer(
+            pb::CreateGameRequest {
+                request_id: format!("create-{first}-{second}-{}", uuid_like()),
+                size: 9,
+                rules: "chinese".into(),
+                first: player(first),
+                second: player(second),
+                color_method: method as i32,
+                time_control: absolute(main_ms),
+                start,
+                ..Default::default()
+            },
+            token,
+        ))
+        .await?;
+    Ok(reply.into_inner().game_id)
+}
+
+fn uuid_like() -> u128 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos()
+}
+
+async fn view(server: &Server, token: &str, game: &str) -> pb::GameView {
+    games(server).await.get_game(bearer(pb::GetGameRequest { game_id: game.into() }, token)).await.unwrap().into_inner()
+}
+
+async fn pause(server: &Server, token: &str, game: &str, request: &str) -> Result<(), tonic::Status> {
+    games(server)
+        .await
+        .referee(bearer(
+            pb::RefereeRequest {
+                game_id: game.into(),
+                request_id: request.into(),
+                action: Some(pb::referee_request::Action::Pause(pb::referee_request::Pause {
+                    reason: "检查".into()
+                })),
+            },
+            token,
+        ))
+        .await
+        .map(|_| ())
+}
+
+async fn resume(server: &Server, token: &str, game: &str, request: &str) -> Result<(), tonic::Status> {
+    games(server)
+        .await
+        .referee(bearer(
+            pb::RefereeRequest {
+                game_id: game.into(),
+                request_id: request.into(),
+                action: Some(pb::referee_request::Action::Resume(pb::referee_request::Resume {})),
+            },
+            token,
+        ))
+        .await
+        .map(|_| ())
+}
+
+fn code(status: &tonic::Status) -> String {
+    weiqi_edge::status::rejection_of(status).map(|r| r.code).unwrap_or_default()
+}
+
+async fn whoami(server: &Server, token: &str) -> Result<pb::WhoamiResponse, tonic::Status> {
+    let mut c = GatewayServiceClient::connect(format!("http://{}", server.grpc)).await.unwrap();
+    c.whoami(bearer(pb::WhoamiRequest {}, token)).await.map(tonic::Response::into_inner)
+}
+
+/// Reads `stream` until it ends (`true`) or `within` passes with it still open (`false`).
+async fn ends(stream: &mut tonic::Streaming<pb::EventEnvelope>, within: Duration) -> bool {
+    let deadline = tokio::time::Instant::now() + within;
+    loop {
+        match tokio::time::timeout_at(deadline, stream.message()).await {
+            Err(_) => return false,
+            Ok(Ok(Some(_))) => {}
+            Ok(Ok(None) | Err(_)) => return true,
+        }
+    }
+}
+
+async fn watch(server: &Server, token: &str, game: &str) -> tonic::Streaming<pb::EventEnvelope> {
+    games(server)
+        .await
+        .watch(bearer(pb::WatchRequest { game_id: game.into(), from_sequence: 1 }, token))
+        .await
+        .unwrap()
+        .into_inner()
+}
+
+/// Item 2: mallory seats bob in a 1-second game with `start` set. It is an offer: it does not start,
+/// mallory cannot start it herself, bob loses no time and his profile does not show it; bob's own
+/// start accepts it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_cannot_seat_another_player_in_a_game_he_has_not_accepted() {
+    let Some(driver) = driver().await else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let mut server = server(dir.path());
+    server.start();
+    let mallory = server.token("mallory", "player");
+    let bob = server.token("bob", "player");
+
+    let game = create(&server, &mallory, "mallory", "bob", false, true, 1_000).await.expect("an offer");
+    let forced = games(&server)
+        .await
+        .start_game(bearer(pb::GameRequest { game_id: game.clone(), request_id: "force".into() }, &mallory))
+        .await
+        .expect_err("the offerer cannot start her own offer");
+    assert_eq!(code(&forced), "offer_not_accepted", "{forced:?}");
+    // A player never creates a rated game, nor one for a third person.
+    let third = create(&server, &mallory, "bob", "li", false, true, 1_000).await.expect_err("not seated");
+    assert_eq!(third.code(), Code::PermissionDenied, "{third:?}");
+    assert_eq!(code(&third), "create_not_allowed");
+
+    tokio::time::sleep(Duration::from_millis(2_500)).await;
+    let v = view(&server, &bob, &game).await;
+    assert_ne!(v.phase, pb::game_view::Phase::Ended as i32, "bob lost a game he never accepted: {v:?}");
+    assert!(v.result.is_none(), "{v:?}");
+
+    // Nobody sees it as bob's game: not on his profile, not in the lobby.
+    let visitor = driver.session(Viewport::PHONE, "zh-CN").await.unwrap();
+    for path in ["/players/bob", "/"] {
+        visitor.open(&server.base, path).await;
+        visitor
+            .wait_for("the page", "return document.readyState === 'complete' && !!document.querySelector('main')")
+            .await;
+        let listed =
+            visitor.js("return !!document.querySelector(`a[href='/games/${arguments[0]}']`)", vec![json!(game)]).await;
+        assert_eq!(listed, json!(false), "{path} lists the offer {game}");
+    }
+
+    // bob accepts by starting it: now it is a game.
+    let accepted = games(&server)
+        .await
+        .start_game(bearer(pb::GameRequest { game_id: game.clone(), request_id: "accept".into() }, &bob))
+        .await
+        .expect("bob accepts")
+        .into_inner();
+    let kinds: Vec<_> = accepted.events.iter().filter_map(|e| e.event.as_ref()?.kind.clone()).collect();
+    assert!(kinds.iter().any(|k| matches!(k, pb::game_event::Kind::OfferAccepted(a) if a.by == "bob")), "{kinds:?}");
+    assert!(kinds.iter().any(|k| matches!(k, pb::game_event::Kind::Started(_))), "{kinds:?}");
+    visitor.close().await;
+}
+
+/// Item 3: a revoked role stops at once on every path (API token, `weiqi token`, the session, an open
+/// stream); a granted role works on the open session at its next request; a disabled account's open
+/// stream ends.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_revoked_role_stops_at_once_everywhere_and_a_granted_one_works_on_the_open_session() {
+    let Some(driver) = driver().await else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let mut server = server(dir.path());
+    server.start();
+    let base = server.base.clone();
+    let organiser = server.token("org", "organiser");
+    let game = create(&server, &organiser, "li", "wang", false, true, 600_000).await.unwrap();
+
+    // mei holds referee: her API token, her session (signed in on the page) and a stream all work.
+    let api = server.token("mei", "referee");
+    let mei = signed_in(&driver, &base, Viewport::PHONE, "zh-CN", "mei").await;
+    let session = mei.cookie("wq_session").await.expect("a session cookie");
+    pause(&server, &api, &game, "p1").await.expect("the referee pauses");
+    resume(&server, &session, &game, "r1").await.expect("the referee resumes with her session");
+    let mut stream = watch(&server, &api, &game).await;
+    mei.open(&base, &format!("/games/{game}")).await;
+    mei.wait_for("the referee panel", "return !!document.querySelector('#referee [data-action=pause]')").await;
+    assert_eq!(mei.download("/desk/ratings").await.0, 403, "an organiser's page before the grant");
+
+    // The administrator revokes referee on the accounts page.
+    let root = signed_in(&driver, &base, Viewport::DESKTOP, "zh-CN", "root").await;
+    root.open(&base, "/admin/accounts").await;
+    root.js("document.querySelector('tr[data-account=mei] select[name=role]').value = 'referee'", vec![]).await;
+    root.click("tr[data-account=mei] [data-action=revoke]").await;
+    root.wait_for("the revocation", "return document.readyState === 'complete' && !document.querySelector('tr[data-account=mei] td:nth-child(3)').textContent.trim()").await;
+
+    for (what, token) in [("API token", &api), ("session", &session)] {
+        let refused = pause(&server, token, &game, &format!("p2-{what}")).await.expect_err(what);
+        assert_eq!(refused.code(), Code::PermissionDenied, "{what}: {refused:?}");
+    }
+    let cli = server.token("mei", "referee");
+    assert!(pause(&server, &cli, &game, "p3").await.is_err(), "a token newly signed for the revoked role");
+    assert!(ends(&mut stream, Duration::from_secs(10)).await, "the revoked referee's stream stays open");
+    let v = view(&server, &organiser, &game).await;
+    assert_eq!(v.phase, pb::game_view::Phase::Playing as i32, "nothing was appended: {v:?}");
+    mei.open(&base, &format!("/games/{game}")).await;
+    mei.wait_for("the game page", "return !!document.querySelector('[data-vertex]')").await;
+    assert_eq!(mei.js("return !!document.querySelector('#referee')", vec![]).await, json!(false), "the panel stays");
+
+    // A granted role works on the open session at its next request, without a new sign-in.
+    root.open(&base, "/admin/accounts").await;
+    root.js("document.querySelector('tr[data-account=mei] select[name=role]').value = 'organiser'", vec![]).await;
+    root.click("tr[data-account=mei] [data-action=grant]").await;
+    root.wait_for("the grant", "return document.readyState === 'complete' && !!document.querySelector('tr[data-account=mei] td:nth-child(3)').textContent.trim()").await;
+    assert_eq!(mei.download("/desk/ratings").await.0, 200, "the granted role on the open session");
+    assert_eq!(
+        mei.cookie("wq_session").await.as_deref(),
+        Some(session.as_str()),
+        "the same session, not a new sign-in"
+    );
+
+    // A disabled account's open stream ends.
+    let li = server.token("li", "player");
+    let mut li_stream = watch(&server, &li, &game).await;
+    root.open(&base, "/admin/accounts").await;
+    root.click("tr[data-account=li] [data-action=disable]").await;
+    root.wait_for("the disable", "return !!document.querySelector('tr[data-account=li] [data-action=enable]')").await;
+    assert!(ends(&mut li_stream, Duration::from_secs(10)).await, "the disabled account's stream stays open");
+    let refused = whoami(&server, &li).await.expect_err("a disabled account");
+    assert_eq!(refused.code(), Code::Unauthenticated, "{refused:?}");
+    assert!(refused.message().contains("disabled"), "{refused:?}");
+    root.close().await;
+    mei.close().await;
+}
+
+/// Item 4: a session cookie kept after logout opens nothing; "sign out everywhere" ends the other
+/// browsers' sessions.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_logged_out_session_is_dead_and_sign_out_everywhere_ends_the_others() {
+    let Some(driver) = driver().await else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let mut server = server(dir.path());
+    server.start();
+    let base = server.base.clone();
+
+    let li = signed_in(&driver, &base, Viewport::PHONE, "zh-CN", "li").await;
+    let kept = li.cookie("wq_session").await.expect("a session cookie");
+    assert_eq!(whoami(&server, &kept).await.expect("the live session").subject, "li");
+    li.open(&base, "/account").await;
+    li.click("form[action='/logout'] button").await;
+    li.wait_for(
+        "signed out",
+        "return document.readyState === 'complete' && !document.querySelector(\"form[action='/logout']\")",
+    )
+    .await;
+    // The thief puts the old cookie back.
+    li.set_cookie("wq_session", &kept).await;
+    li.open(&base, "/account").await;
+    li.wait_for("the login page", "return location.pathname === '/login'").await;
+    let refused = whoami(&server, &kept).await.expect_err("a logged-out session");
+    assert_eq!(refused.code(), Code::Unauthenticated, "{refused:?}");
+
+    // Two browsers; one signs out everywhere.
+    let phone = signed_in(&driver, &base, Viewport::PHONE, "zh-CN", "wang").await;
+    let desktop = signed_in(&driver, &base, Viewport::DESKTOP, "en", "wang").await;
+    let other = desktop.cookie("wq_session").await.unwrap();
+    phone.open(&base, "/account").await;
+    phone.click("[data-action=sign-out-everywhere]").await;
+    phone.wait_for("signed out", "return location.pathname === '/login'").await;
+    desktop.open(&base, "/account").await;
+    desktop.wait_for("the other browser signed out", "return location.pathname === '/login'").await;
+    assert!(whoami(&server, &other).await.is_err(), "the other session still works over gRPC");
+    // A new sign-in works again.
+    desktop.login(&base, "wang", PASSWORD).await;
+    desktop.open(&base, "/account").await;
+    desktop.wait_for("the account page", "return location.pathname === '/account'").await;
+    for s in [li, phone, desktop] {
+        s.close().await;
+    }
+}
+
+/// The nigiri secret in a stream, if the stream shows one before the reveal.
+async fn nigiri_secret(stream: &mut tonic::Streaming<pb::EventEnvelope>) -> Vec<u8> {
+    loop {
+        let e = tokio::time::timeout(Duration::from_secs(10), stream.message())
+            .await
+            .expect("the nigiri within 10 s")
+            .unwrap()
+            .expect("an event");
+        if let Some(pb::game_event::Kind::NigiriCommitted(n)) = e.event.and_then(|e| e.kind) {
+            assert!(!n.commitment.is_empty(), "the commitment is shown");
+            return n.secret;
+        }
+    }
+}
+
+/// Item 5: ning holds the referee role and plays: in her own game she is a player. Her stream shows
+/// no nigiri secret, her referee actions are refused, and her page has no referee panel. mei, a
+/// referee who does not play, sees it (the test bites).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_referee_who_plays_gets_the_players_view_of_her_own_game() {
+    let Some(driver) = driver().await else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let mut server = server(dir.path());
+    server.start();
+    let base = server.base.clone();
+    let organiser = server.token("org", "organiser");
+    let game = create(&server, &organiser, "ning", "wang", true, true, 600_000).await.unwrap();
+
+    let mut seen = watch(&server, &server.token("mei", "referee"), &game).await;
+    assert!(!nigiri_secret(&mut seen).await.is_empty(), "a referee who does not play sees the secret");
+    for role in ["referee", "player"] {
+        let token = server.token("ning", role);
+        let mut stream = watch(&server, &token, &game).await;
+        assert!(nigiri_secret(&mut stream).await.is_empty(), "ning's {role} token read the nigiri secret");
+        let refused = pause(&server, &token, &game, &format!("self-{role}")).await.expect_err("a seated referee");
+        assert_eq!(refused.code(), Code::PermissionDenied, "{refused:?}");
+        assert_eq!(code(&refused), "seated_referee", "{refused:?}");
+    }
+
+    let ning = signed_in(&driver, &base, Viewport::PHONE, "zh-CN", "ning").await;
+    ning.open(&base, &format!("/games/{game}")).await;
+    ning.wait_for("her game", "return !!document.querySelector('[data-vertex]')").await;
+    assert_eq!(ning.js("return !!document.querySelector('#referee')", vec![]).await, json!(false), "a referee panel");
+    let html = ning.js("return document.documentElement.outerHTML", vec![]).await;
+    assert!(!html.as_str().unwrap().contains("\"secret\""), "the page carries the secret");
+    ning.close().await;
+}
