@@ -13,7 +13,7 @@ mod common;
 use std::path::Path;
 use std::time::Duration;
 
-use common::{PASSWORD, bearer, driver, signed_in};
+use common::{PASSWORD, bearer, driver, header, http, signed_in};
 use serde_json::json;
 use tonic::Code;
 use weiqi_browser::{Server, Viewport};
@@ -296,10 +296,10 @@ async fn a_logged_out_session_is_dead_and_sign_out_everywhere_ends_the_others() 
         "return document.readyState === 'complete' && !document.querySelector(\"form[action='/logout']\")",
     )
     .await;
-    // The thief puts the old cookie back.
-    li.set_cookie("wq_session", &kept).await;
-    li.open(&base, "/account").await;
-    li.wait_for("the login page", "return location.pathname === '/login'").await;
+    // A thief who copied the cookie sends it.
+    let cookie = format!("wq_session={kept}");
+    let (status, headers, _) = http(&base, "GET", "/account", &[("cookie", &cookie)], "");
+    assert_eq!((status, header(&headers, "location")), (303, Some("/login?next=/account")), "{headers:?}");
     let refused = whoami(&server, &kept).await.expect_err("a logged-out session");
     assert_eq!(refused.code(), Code::Unauthenticated, "{refused:?}");
 
@@ -368,4 +368,98 @@ async fn a_referee_who_plays_gets_the_players_view_of_her_own_game() {
     let html = ning.js("return document.documentElement.outerHTML", vec![]).await;
     assert!(!html.as_str().unwrap().contains("\"secret\""), "the page carries the secret");
     ning.close().await;
+}
+
+/// The `wq_csrf` cookie a page sets and the token its forms carry.
+fn csrf(base: &str) -> (String, String) {
+    let (_, headers, body) = http(base, "GET", "/login", &[], "");
+    let cookie = headers
+        .iter()
+        .filter(|(n, _)| n == "set-cookie")
+        .find_map(|(_, v)| v.split(';').next().filter(|c| c.starts_with("wq_csrf=")))
+        .expect("a CSRF cookie")
+        .to_string();
+    let body = String::from_utf8(body).unwrap();
+    let at = body.find("name=\"csrf\" value=\"").expect("the CSRF field") + "name=\"csrf\" value=\"".len();
+    let token = body[at..].split('"').next().unwrap().to_string();
+    (cookie, token)
+}
+
+/// Items 10 and 14: every page carries its security headers and comes compressed; an overlay may be
+/// framed but runs no inline script either; a login refused by its limit says when to come back
+/// (`Retry-After`); a `next` with a TAB in it does not leave the site.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pages_carry_their_policy_compressed_and_limits_say_when_to_retry() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut server = server(dir.path());
+    server.start();
+    let base = server.base.clone();
+    let organiser = server.token("org", "organiser");
+    let game = create(&server, &organiser, "li", "wang", false, true, 600_000).await.unwrap();
+
+    for path in ["/", "/login", "/players", &format!("/games/{game}"), "/verify", "/assets/print.js"] {
+        let (status, headers, body) = http(&base, "GET", path, &[("accept-encoding", "gzip, br")], "");
+        assert!(status == 200 || path.starts_with("/assets"), "{path}: {status}");
+        let csp = header(&headers, "content-security-policy").unwrap_or_else(|| panic!("{path}: no policy"));
+        assert!(csp.contains("script-src 'self'") && !csp.contains("unsafe-inline"), "{path}: {csp}");
+        assert!(csp.contains("frame-ancestors 'none'"), "{path}: {csp}");
+        assert_eq!(header(&headers, "x-frame-options"), Some("DENY"), "{path}");
+        assert_eq!(header(&headers, "x-content-type-options"), Some("nosniff"), "{path}");
+        assert_eq!(header(&headers, "referrer-policy"), Some("same-origin"), "{path}");
+        if status == 200 && !path.starts_with("/assets") {
+            assert!(
+                header(&headers, "content-encoding").is_some_and(|e| e == "br" || e == "gzip"),
+                "{path}: {headers:?}"
+            );
+            let plain = http(&base, "GET", path, &[], "").2;
+            assert!(body.len() < plain.len(), "{path}: {} compressed, {} plain", body.len(), plain.len());
+            let text = String::from_utf8(plain).unwrap();
+            for inline in ["<script>", "onclick=", " style=\"", "<style>"] {
+                assert!(!text.contains(inline), "{path} has inline {inline}");
+            }
+        }
+    }
+    let (status, headers, body) = http(&base, "GET", &format!("/overlay/{game}"), &[], "");
+    assert_eq!(status, 200);
+    let csp = header(&headers, "content-security-policy").expect("the overlay's policy");
+    assert!(csp.contains("frame-ancestors *") && csp.contains("script-src 'self'"), "{csp}");
+    assert_eq!(header(&headers, "x-frame-options"), None, "a broadcaster frames the overlay");
+    let text = String::from_utf8(body).unwrap();
+    assert!(!text.contains("<script>") && !text.contains("<style>"), "{text}");
+    let (status, headers, _) = http(&base, "GET", "/overlay/assets/overlay.js", &[("accept-encoding", "gzip")], "");
+    assert_eq!((status, header(&headers, "content-encoding")), (200, Some("gzip")));
+
+    // A TAB in `next`: a browser reads `/\t/evil.example` as `//evil.example`.
+    let (cookie, token) = csrf(&base);
+    let form = format!("csrf={token}&name=li&password={}&next=%2F%09%2Fevil.example", PASSWORD.replace(' ', "+"));
+    let (status, headers, _) = http(
+        &base,
+        "POST",
+        "/login",
+        &[("cookie", &cookie), ("content-type", "application/x-www-form-urlencoded")],
+        &form,
+    );
+    assert_eq!((status, header(&headers, "location")), (303, Some("/")), "{headers:?}");
+
+    // Wrong passwords until the limit: the refusal says when to retry, in the page and in the header.
+    let mut limited = None;
+    for _ in 0..15 {
+        let form = format!("csrf={token}&name=wang&password=wrong&next=%2F");
+        let (status, headers, body) = http(
+            &base,
+            "POST",
+            "/login",
+            &[("cookie", &cookie), ("content-type", "application/x-www-form-urlencoded"), ("accept-language", "zh-CN")],
+            &form,
+        );
+        if status == 429 {
+            limited = Some((headers, String::from_utf8(body).unwrap()));
+            break;
+        }
+        assert_eq!(status, 401);
+    }
+    let (headers, body) = limited.expect("the limit never refused");
+    let seconds: u64 = header(&headers, "retry-after").expect("Retry-After").parse().expect("whole seconds");
+    assert!((1..=60).contains(&seconds), "{seconds}");
+    assert!(body.contains(&seconds.to_string()), "the page says the same wait");
 }

@@ -323,17 +323,6 @@ impl Session {
         self.client.get_named_cookie(name).await.ok().map(|c| c.value().to_string())
     }
 
-    /// Puts the cookie `name=value` back into this browser for the open page's site (as a thief who
-    /// kept a copy of it would).
-    ///
-    /// # Panics
-    /// When the browser refuses it.
-    pub async fn set_cookie(&self, name: &str, value: &str) {
-        let mut cookie = fantoccini::cookies::Cookie::new(name.to_string(), value.to_string());
-        cookie.set_path("/");
-        self.client.add_cookie(cookie).await.unwrap_or_else(|e| panic!("setting the cookie {name}: {e}"));
-    }
-
     /// Ends the session (closes the browser).
     pub async fn close(self) {
         let _ = self.client.close().await;

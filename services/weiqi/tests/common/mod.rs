@@ -52,3 +52,43 @@ pub fn bearer<T>(message: T, token: &str) -> tonic::Request<T> {
     r.metadata_mut().insert("authorization", format!("Bearer {token}").parse().unwrap());
     r
 }
+
+/// A plain HTTP/1.1 request to `base` (`http://host:port`): `method path` with `headers` and `body`,
+/// as a program (or a thief holding a copied cookie) sends it, outside any browser. Answers the
+/// status, the headers (names lower-case) and the body as it came (not decompressed).
+pub fn http(
+    base: &str,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &str,
+) -> (u16, Vec<(String, String)>, Vec<u8>) {
+    use std::io::{Read, Write};
+    let host = base.trim_start_matches("http://");
+    let mut stream = std::net::TcpStream::connect(host).expect("connecting to the server");
+    stream.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    let mut request =
+        format!("{method} {path} HTTP/1.1\r\nhost: {host}\r\nconnection: close\r\ncontent-length: {}\r\n", body.len());
+    for (name, value) in headers {
+        request.push_str(&format!("{name}: {value}\r\n"));
+    }
+    request.push_str("\r\n");
+    request.push_str(body);
+    stream.write_all(request.as_bytes()).expect("sending the request");
+    let mut answer = Vec::new();
+    stream.read_to_end(&mut answer).expect("reading the answer");
+    let split = answer.windows(4).position(|w| w == b"\r\n\r\n").expect("an HTTP answer");
+    let head = String::from_utf8_lossy(&answer[..split]).into_owned();
+    let mut lines = head.lines();
+    let status = lines.next().and_then(|l| l.split(' ').nth(1)).and_then(|s| s.parse().ok()).expect("a status line");
+    let headers = lines
+        .filter_map(|l| l.split_once(':'))
+        .map(|(n, v)| (n.trim().to_ascii_lowercase(), v.trim().to_string()))
+        .collect();
+    (status, headers, answer[split + 4..].to_vec())
+}
+
+/// The first value of header `name` in an answer of [`http`].
+pub fn header<'a>(headers: &'a [(String, String)], name: &str) -> Option<&'a str> {
+    headers.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
+}
