@@ -5,6 +5,12 @@ use std::collections::{BTreeMap, BTreeSet};
 /// Longest account name (it is a player id, an aggregate id and a token subject).
 pub const MAX_NAME: usize = 64;
 
+/// The longest shown name, in characters.
+pub const MAX_DISPLAY_NAME: usize = 64;
+
+/// The longest token label or disable reason, in characters.
+pub const MAX_NOTE: usize = 200;
+
 /// Who acts on an account.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Actor {
@@ -183,9 +189,23 @@ pub enum Rejection {
     /// Disabled already / enabled already.
     #[error("the account is {}", if *.0 { "disabled already" } else { "not disabled" })]
     DisabledUnchanged(bool),
-    /// The display name is empty or too long.
-    #[error("the shown name must be 1–100 characters")]
+    /// The display name is empty, too long, or holds characters that hide or disguise text.
+    #[error(
+        "the shown name must be 1–{MAX_DISPLAY_NAME} characters, without control, direction-override or invisible characters"
+    )]
     BadDisplayName,
+    /// A new account's name has capitals: names are unique without regard to case, and new ones are
+    /// written in lower case.
+    #[error("new account names are written in lower case: {0:?}")]
+    NotLowerCase(String),
+    /// A text longer than its limit, or with control characters.
+    #[error("{field} must be at most {max} characters, without control characters")]
+    BadText {
+        /// Which text.
+        field: &'static str,
+        /// Its limit.
+        max: usize,
+    },
     /// No such token.
     #[error("no token {0}")]
     UnknownToken(String),
@@ -207,6 +227,8 @@ impl Rejection {
             Rejection::RoleUnchanged { .. } => "role_unchanged",
             Rejection::DisabledUnchanged(_) => "disabled_unchanged",
             Rejection::BadDisplayName => "bad_display_name",
+            Rejection::NotLowerCase(_) => "not_lower_case",
+            Rejection::BadText { .. } => "bad_text",
             Rejection::UnknownToken(_) => "unknown_token",
             Rejection::OwnAdministration => "own_administration",
         }
@@ -218,6 +240,30 @@ pub fn valid_name(name: &str) -> bool {
     !name.is_empty()
         && name.len() <= MAX_NAME
         && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+}
+
+/// Whether `c` hides or disguises text: a control character, a direction mark, embedding, override
+/// or isolate (which can make `alice` read as `ecila`), or an invisible (zero-width) character.
+pub fn hides_text(c: char) -> bool {
+    c.is_control()
+        || matches!(c,
+            '\u{061C}' | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2064}'
+            | '\u{2066}'..='\u{2069}' | '\u{180E}' | '\u{FEFF}' | '\u{00AD}' | '\u{034F}' | '\u{115F}' | '\u{1160}'
+            | '\u{3164}' | '\u{FFA0}' | '\u{FE00}'..='\u{FE0F}')
+}
+
+/// Whether `name` can be shown as a person's name: 1–[`MAX_DISPLAY_NAME`] characters after trimming,
+/// none of them [`hides_text`].
+pub fn valid_display_name(name: &str) -> bool {
+    let trimmed = name.trim();
+    !trimmed.is_empty() && name.chars().count() <= MAX_DISPLAY_NAME && !name.chars().any(hides_text)
+}
+
+fn note(field: &'static str, text: &str) -> Result<(), Rejection> {
+    if text.chars().count() > MAX_NOTE || text.chars().any(hides_text) {
+        return Err(Rejection::BadText { field, max: MAX_NOTE });
+    }
+    Ok(())
 }
 
 fn admin_or_system(actor: &Actor) -> Result<(), Rejection> {
@@ -256,7 +302,10 @@ pub fn decide(
             if state.exists {
                 return Err(Rejection::AlreadyExists(name.to_string()));
             }
-            if display_name.trim().is_empty() || display_name.chars().count() > 100 {
+            if name.bytes().any(|b| b.is_ascii_uppercase()) {
+                return Err(Rejection::NotLowerCase(name.to_string()));
+            }
+            if !valid_display_name(display_name) {
                 return Err(Rejection::BadDisplayName);
             }
             Ok(vec![Event::Created {
@@ -289,6 +338,7 @@ pub fn decide(
         }
         Command::Disable { reason } => {
             admin_or_system(actor)?;
+            note("the reason", reason)?;
             if state.disabled.is_some() {
                 return Err(Rejection::DisabledUnchanged(true));
             }
@@ -306,6 +356,10 @@ pub fn decide(
         }
         Command::IssueToken { id, label, expires_at_ms } => {
             holder_or_admin(actor, name)?;
+            note("the token's label", label)?;
+            if id.is_empty() || id.len() > 64 {
+                return Err(Rejection::UnknownToken(id.clone()));
+            }
             Ok(vec![Event::TokenIssued { id: id.clone(), label: label.clone(), expires_at_ms: *expires_at_ms }])
         }
         Command::RevokeToken(id) => {

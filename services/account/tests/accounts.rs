@@ -43,6 +43,29 @@ fn given_no_account_only_an_administrator_creates_one_with_a_usable_name() {
     assert_eq!(domain::decide(&created(&[]), "li", &admin(), &create, 0), Err(Rejection::AlreadyExists("li".into())));
 }
 
+/// Given: no account. When: one is created with capitals, or a shown name that hides or disguises
+/// text, or one too long. Then: refused; a token label and a disable reason have limits too.
+#[test]
+fn names_are_lower_case_and_shown_names_hide_nothing() {
+    let none = Account::default();
+    let with =
+        |shown: &str| Command::Create { display_name: shown.into(), roles: roles(&["player"]), password_hash: None };
+    assert_eq!(
+        domain::decide(&none, "Alice", &admin(), &with("Alice"), 0),
+        Err(Rejection::NotLowerCase("Alice".into()))
+    );
+    for bad in ["ecila\u{202E}", "李\u{200B}明", "a\u{2066}b", "tab\there", "\u{FEFF}bom", &"长".repeat(65)] {
+        assert_eq!(domain::decide(&none, "li", &admin(), &with(bad), 0), Err(Rejection::BadDisplayName), "{bad:?}");
+    }
+    assert!(domain::decide(&none, "li", &admin(), &with(&"长".repeat(64)), 0).is_ok());
+    assert!(domain::decide(&none, "li", &admin(), &with("Li Ming 李明"), 0).is_ok());
+    let account = created(&["player"]);
+    let label = Command::IssueToken { id: "t1".into(), label: "x".repeat(201), expires_at_ms: 1 };
+    assert!(matches!(domain::decide(&account, "li", &admin(), &label, 0), Err(Rejection::BadText { .. })));
+    let reason = Command::Disable { reason: "x".repeat(400_000) };
+    assert!(matches!(domain::decide(&account, "li", &admin(), &reason, 0), Err(Rejection::BadText { .. })));
+}
+
 #[test]
 fn given_an_account_roles_and_disabling_are_for_administrators_and_change_something() {
     let a = created(&["player"]);

@@ -554,3 +554,30 @@ fn replay_rechecks_every_recorded_hash() {
     }
     assert!(matches!(GameState::replay(&illegal), Err(Corrupt::IllegalMove { number: 3, .. })));
 }
+
+/// Given: a game. When: a referee's reason or a player's name is 400,000 characters (the pages call
+/// the service in process: no transport caps it). Then: refused, out of range; nothing appended.
+#[test]
+fn texts_are_limited_where_commands_are_decided() {
+    let mut g = Game::given(setup(9, Ruleset::chinese()));
+    let long = "拖".repeat(400_000);
+    for command in [
+        Command::Warn { color: Color::Black, reason: long.clone() },
+        Command::Pause { reason: long.clone() },
+        Command::VoidLastMove { reason: long.clone() },
+        Command::Adjudicate { outcome: Outcome::Draw, note: long.clone() },
+    ] {
+        let name = format!("{command:?}").chars().take(20).collect::<String>();
+        assert!(matches!(g.when(REF(), command), Err(Rejection::OutOfRange { .. })), "{name}");
+    }
+    assert!(g.log.len() <= 1, "nothing appended after the creation");
+    let mut named = setup(9, Ruleset::chinese());
+    named.first.name = long;
+    let r = decide(
+        &GameState::default(),
+        &ORG(),
+        &Command::Create { setup: Box::new(named), nigiri_secret: [0; 32] },
+        secs(0),
+    );
+    assert!(matches!(r, Err(Rejection::OutOfRange { field: "player name", .. })), "{r:?}");
+}

@@ -8,15 +8,17 @@
 //!   ("Black wins by resignation", "黑中盘胜"). The language is `lang`, else the `Accept-Language`
 //!   header, else Chinese. A `view` is sent after each event of
 //!   the game's log (history first, then live) and once a second while a clock runs, so the clocks
-//!   tick without client-side arithmetic. The stream ends after the game's end. Any valid token may
-//!   watch, as with the gRPC `Watch`. The view is folded from the log through the game domain, so a
+//!   tick without client-side arithmetic. The stream ends after the game's end. Anyone may watch
+//!   (what a spectator sees: no token needed), limited per address; a token given must verify. The view is folded from the log through the game domain, so a
 //!   sealed move stays hidden until it is revealed.
 //! * `GET /overlay/{game}?token=T` is a self-contained page (inline SVG and JavaScript, no outside
 //!   assets) that draws that stream: add it to a streaming tool as a browser source.
-//! * `GET /games/{game}/sgf?token=T` is the game record as SGF (`application/x-go-sgf`), as far as it
-//!   has been played: for archives, analysts and any Go program.
+//! * `GET /games/{game}/sgf[?token=T]` is the game record as SGF (`application/x-go-sgf`): a finished
+//!   game's for anyone (limited per address), a game in play's, as far as it has been played, for any
+//!   valid token. For archives, analysts and any Go program.
 //!
-//! A signed-in browser's session cookie (`wq_session`) counts as its token on all three routes.
+//! A signed-in browser's session cookie (`wq_session`) counts as its token on all three routes. No
+//! route mints tokens for the public. Refusals are in the request's language.
 //! `EventSource` cannot send headers, so a program's token travels in the query string. Give overlays a
 //! broadcaster token with a short expiry, and keep this port behind TLS.
 
@@ -45,11 +47,28 @@ use crate::words::{self, Lang};
 /// How often a running clock is re-sent.
 const TICK: Duration = Duration::from_secs(1);
 
+/// Requests per address per minute on the public routes (generous: a school's classroom shares one
+/// address), and the burst allowed at once.
+pub const PUBLIC_PER_MINUTE: u32 = 240;
+/// See [`PUBLIC_PER_MINUTE`].
+pub const PUBLIC_BURST: u32 = 120;
+
 /// The overlay endpoints' state.
-#[derive(Clone)]
 struct Overlay {
     log: AnyEventLog,
     auth: Authority,
+    per_address: governor::DefaultKeyedRateLimiter<std::net::IpAddr>,
+}
+
+/// The client's address, when the server was started with connect info.
+struct Peer(Option<std::net::IpAddr>);
+
+impl<S: Send + Sync> axum::extract::FromRequestParts<S> for Peer {
+    type Rejection = Infallible;
+
+    async fn from_request_parts(parts: &mut axum::http::request::Parts, _: &S) -> Result<Peer, Infallible> {
+        Ok(Peer(parts.extensions.get::<axum::extract::ConnectInfo<std::net::SocketAddr>>().map(|c| c.0.ip())))
+    }
 }
 
 /// The overlay routes, to merge into the HTTP router.
@@ -59,7 +78,7 @@ pub fn router(log: AnyEventLog, auth: Authority) -> axum::Router {
         .route("/overlay/{game}", get(page))
         .route("/overlay/{game}/events", get(events))
         .route("/games/{game}/sgf", get(record))
-        .with_state(Arc::new(Overlay { log, auth }));
+        .with_state(Arc::new(Overlay { log, auth, per_address: public_limiter() }));
     weiqi_edge::headers::embeddable(overlay)
 }
 
@@ -79,6 +98,14 @@ fn refuse(status: StatusCode, message: impl Into<String>) -> Response {
     (status, [(header::CONTENT_TYPE, "text/plain; charset=utf-8")], message.into()).into_response()
 }
 
+fn public_limiter() -> governor::DefaultKeyedRateLimiter<std::net::IpAddr> {
+    let every = Duration::from_secs(60) / PUBLIC_PER_MINUTE;
+    let quota = governor::Quota::with_period(every)
+        .expect("a nonzero period")
+        .allow_burst(std::num::NonZeroU32::new(PUBLIC_BURST).expect("a nonzero burst"));
+    governor::RateLimiter::keyed(quota)
+}
+
 /// The caller's token: the `authorization: Bearer …` header (programs), else `?token=` (browsers, whose
 /// `EventSource` cannot send headers).
 fn token_of(headers: &HeaderMap, query: TokenQuery) -> Option<String> {
@@ -93,28 +120,49 @@ fn token_of(headers: &HeaderMap, query: TokenQuery) -> Option<String> {
         .filter(|t| !t.is_empty())
 }
 
-/// The game's id, once the caller's token checks out (any valid token may read a game).
+/// Who asks, once checked: `Ok(true)` with a token that verifies, `Ok(false)` for the public (no
+/// token) within its per-address limit. A token that does not verify is refused, never treated as
+/// the public's: a revoked token stops here as everywhere.
 fn authorised(
     overlay: &Overlay,
     game: &str,
     headers: &HeaderMap,
+    peer: &Peer,
     query: TokenQuery,
-) -> Result<AggregateId, (StatusCode, String)> {
-    let Some(token) = token_of(headers, query) else {
-        return Err((
-            StatusCode::UNAUTHORIZED,
-            "a token is required: send `authorization: Bearer <token>` or add ?token=<token>".into(),
-        ));
-    };
-    overlay.auth.verify(&token).map_err(|e| (StatusCode::UNAUTHORIZED, e.to_string()))?;
-    AggregateId::new(game).map_err(|e| (StatusCode::BAD_REQUEST, format!("bad game id: {e}")))
+) -> Result<(AggregateId, bool), (StatusCode, words::Refusal)> {
+    let id = AggregateId::new(game).map_err(|_| (StatusCode::BAD_REQUEST, words::Refusal::BadId))?;
+    match token_of(headers, query) {
+        Some(token) => {
+            overlay.auth.verify(&token).map_err(|_| (StatusCode::UNAUTHORIZED, words::Refusal::Token))?;
+            Ok((id, true))
+        }
+        None => {
+            if let Some(ip) = peer.0
+                && overlay.per_address.check_key(&ip).is_err()
+            {
+                return Err((StatusCode::TOO_MANY_REQUESTS, words::Refusal::TooMany));
+            }
+            if overlay.per_address.len() > 10_000 {
+                overlay.per_address.retain_recent();
+            }
+            Ok((id, false))
+        }
+    }
+}
+
+fn refused(lang: Lang, status: StatusCode, why: words::Refusal) -> Response {
+    let mut r = refuse(status, words::refusal(lang, why));
+    if status == StatusCode::TOO_MANY_REQUESTS {
+        r.headers_mut().insert(header::RETRY_AFTER, axum::http::HeaderValue::from_static("30"));
+    }
+    r
 }
 
 async fn page(Path(game): Path<String>, headers: HeaderMap, Query(query): Query<TokenQuery>) -> Response {
     let lang = lang_of(&headers, &query);
     match AggregateId::new(&game) {
         Ok(_) => Html(PAGE.replace("{{LANG}}", lang.tag())).into_response(),
-        Err(e) => refuse(StatusCode::BAD_REQUEST, format!("bad game id: {e}")),
+        Err(_) => refused(lang, StatusCode::BAD_REQUEST, words::Refusal::BadId),
     }
 }
 
@@ -122,21 +170,28 @@ async fn events(
     State(overlay): State<Arc<Overlay>>,
     Path(game): Path<String>,
     headers: HeaderMap,
+    peer: Peer,
     Query(query): Query<TokenQuery>,
 ) -> Response {
     let lang = lang_of(&headers, &query);
-    let id = match authorised(&overlay, &game, &headers, query) {
-        Ok(id) => id,
-        Err((status, why)) => return refuse(status, why),
+    let id = match authorised(&overlay, &game, &headers, &peer, query) {
+        Ok((id, _)) => id,
+        Err((status, why)) => return refused(lang, status, why),
     };
     let last = match overlay.log.last_sequence(AggregateKind::Game, &id).await {
-        Ok(0) => return refuse(StatusCode::NOT_FOUND, "no such game"),
+        Ok(0) => return refused(lang, StatusCode::NOT_FOUND, words::Refusal::NoSuchGame),
         Ok(n) => n,
-        Err(e) => return refuse(StatusCode::SERVICE_UNAVAILABLE, e.to_string()),
+        Err(e) => {
+            tracing::warn!(game = %id, error = %e, "overlay: the log is unavailable");
+            return refused(lang, StatusCode::SERVICE_UNAVAILABLE, words::Refusal::Unavailable);
+        }
     };
     let stream = match overlay.log.watch(AggregateKind::Game, &id, 1).await {
         Ok(s) => s,
-        Err(e) => return refuse(StatusCode::SERVICE_UNAVAILABLE, e.to_string()),
+        Err(e) => {
+            tracing::warn!(game = %id, error = %e, "overlay: the log is unavailable");
+            return refused(lang, StatusCode::SERVICE_UNAVAILABLE, words::Refusal::Unavailable);
+        }
     };
     // nginx-style proxies buffer responses unless told not to; an event stream must not be.
     let views = follow_views(last, stream, true, move |state| view_event(&game, lang, state));
@@ -148,18 +203,55 @@ async fn record(
     State(overlay): State<Arc<Overlay>>,
     Path(game): Path<String>,
     headers: HeaderMap,
+    peer: Peer,
     Query(query): Query<TokenQuery>,
 ) -> Response {
-    if let Err((status, why)) = authorised(&overlay, &game, &headers, query) {
-        return refuse(status, why);
+    let lang = lang_of(&headers, &query);
+    let (id, signed) = match authorised(&overlay, &game, &headers, &peer, query) {
+        Ok(who) => who,
+        Err((status, why)) => return refused(lang, status, why),
+    };
+    if !signed {
+        // The public reads finished games' records; a game in play's is for signed-in viewers.
+        match finished(&overlay.log, &id).await {
+            Ok(Some(true)) => {}
+            Ok(Some(false)) => return refused(lang, StatusCode::FORBIDDEN, words::Refusal::NotFinished),
+            Ok(None) => return refused(lang, StatusCode::NOT_FOUND, words::Refusal::NoSuchGame),
+            Err(()) => return refused(lang, StatusCode::SERVICE_UNAVAILABLE, words::Refusal::Unavailable),
+        }
     }
     match crate::record::sgf_record(&overlay.log, &game).await {
-        Ok(sgf) => ([(header::CONTENT_TYPE, "application/x-go-sgf; charset=utf-8")], sgf).into_response(),
-        Err(e @ RecordError::BadId(_)) => refuse(StatusCode::BAD_REQUEST, e.to_string()),
-        Err(e @ RecordError::NotFound) => refuse(StatusCode::NOT_FOUND, e.to_string()),
-        Err(e @ RecordError::Unavailable(_)) => refuse(StatusCode::SERVICE_UNAVAILABLE, e.to_string()),
-        Err(e @ RecordError::Corrupt(_)) => refuse(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
+        Ok(sgf) => {
+            let disposition = format!("attachment; filename=\"{game}.sgf\"");
+            (
+                [
+                    (header::CONTENT_TYPE, "application/x-go-sgf; charset=utf-8".to_string()),
+                    (header::CONTENT_DISPOSITION, disposition),
+                ],
+                sgf,
+            )
+                .into_response()
+        }
+        Err(RecordError::BadId(_)) => refused(lang, StatusCode::BAD_REQUEST, words::Refusal::BadId),
+        Err(RecordError::NotFound) => refused(lang, StatusCode::NOT_FOUND, words::Refusal::NoSuchGame),
+        Err(e @ (RecordError::Unavailable(_) | RecordError::Corrupt(_))) => {
+            tracing::warn!(game = %id, error = %e, "a game record cannot be read");
+            refused(lang, StatusCode::SERVICE_UNAVAILABLE, words::Refusal::Unavailable)
+        }
     }
+}
+
+/// Whether the game has ended (`None`: no such game).
+async fn finished(log: &AnyEventLog, id: &AggregateId) -> Result<Option<bool>, ()> {
+    let events = log.read(AggregateKind::Game, id, 1).await.map_err(|_| ())?;
+    if events.is_empty() {
+        return Ok(None);
+    }
+    let mut state = GameState::default();
+    for recorded in &events {
+        fold_recorded(&mut state, recorded).map_err(|_| ())?;
+    }
+    Ok(Some(state.phase == Phase::Ended))
 }
 
 /// What the stream is doing.

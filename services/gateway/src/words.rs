@@ -259,3 +259,40 @@ mod tests {
         assert_eq!(Lang::negotiate(""), Lang::ZhCn);
     }
 }
+
+/// Why a public route (overlay, event stream, SGF record) refuses a request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    /// The token given does not verify (expired, revoked, a disabled account).
+    Token,
+    /// Too many requests from this address.
+    TooMany,
+    /// No such game.
+    NoSuchGame,
+    /// Not a game id.
+    BadId,
+    /// The record of an unfinished game is for signed-in viewers.
+    NotFinished,
+    /// The log is unreachable.
+    Unavailable,
+}
+
+/// A refusal in words.
+pub fn refusal(lang: Lang, r: Refusal) -> &'static str {
+    match (lang, r) {
+        (Lang::ZhCn, Refusal::Token) => "登录已失效或令牌无效，请重新登录。",
+        (Lang::En, Refusal::Token) => "The sign-in has expired or the token is not valid: sign in again.",
+        (Lang::ZhCn, Refusal::TooMany) => "来自此地址的请求过多，请稍后再试。",
+        (Lang::En, Refusal::TooMany) => "Too many requests from this address: try again shortly.",
+        (Lang::ZhCn, Refusal::NoSuchGame) => "没有这盘对局。",
+        (Lang::En, Refusal::NoSuchGame) => "There is no such game.",
+        (Lang::ZhCn, Refusal::BadId) => "对局编号无效。",
+        (Lang::En, Refusal::BadId) => "That is not a game id.",
+        (Lang::ZhCn, Refusal::NotFinished) => "对局尚未结束：登录后可下载进行中对局的棋谱。",
+        (Lang::En, Refusal::NotFinished) => {
+            "The game is not over yet: sign in to download the record of a game in play."
+        }
+        (Lang::ZhCn, Refusal::Unavailable) => "服务器暂时无法读取对局，请稍后再试。",
+        (Lang::En, Refusal::Unavailable) => "The server cannot read the game just now: try again shortly.",
+    }
+}

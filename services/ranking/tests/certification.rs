@@ -414,6 +414,15 @@ async fn a_player_promotes_from_a_dan_qualification_and_the_certificate_is_check
     assert_eq!(denied.code(), Code::PermissionDenied);
     let bad = client.import_h9_results(with(&tokens.organiser, h9("; CL[A]\n".into()))).await.unwrap_err();
     assert_eq!((bad.code(), code_of(&bad).as_str()), (Code::InvalidArgument, "bad_h9"));
+    // A table that contradicts itself is refused with the reason: both players of a game won, and a
+    // handicap of 99 stones.
+    let both_won = table.replace("1-/w0    4+/b0", "1+/w0    4+/b0");
+    let refused = client.import_h9_results(with(&tokens.organiser, h9(both_won))).await.unwrap_err();
+    assert_eq!((refused.code(), code_of(&refused).as_str()), (Code::InvalidArgument, "bad_h9"));
+    assert!(refused.message().contains("lines 1 and 2 do not agree"), "{refused:?}");
+    let ninety_nine = table.replace("2+/b0    3+/w0", "2+/b99   3+/w0");
+    let refused = client.import_h9_results(with(&tokens.organiser, h9(ninety_nine))).await.unwrap_err();
+    assert!(refused.message().contains("handicap of 99"), "{refused:?}");
     let done = client.import_h9_results(with(&tokens.organiser, h9(table))).await.unwrap().into_inner();
     assert_eq!((done.matched.len(), done.not_registered.len(), done.games), (0, 4, 0), "nobody here has a PIN");
     assert!(done.tournament.starts_with("h9-") && done.tournament.len() == 19, "{}", done.tournament);

@@ -305,6 +305,72 @@ fn core(t: &TournamentAggregate, cmd: &Command, now: Millis) -> Result<Vec<Body>
     Ok(core_decide(&t.core, cmd, now)?.into_iter().map(Body::Domain).collect())
 }
 
+/// The longest lateness limit an event may set (24 hours), in milliseconds.
+pub const MAX_LATENESS_MS: i64 = 24 * 3_600_000;
+/// The longest name (an event's, a player's, a team's, a club's…), in characters.
+pub const MAX_NAME: usize = 100;
+/// The longest account or event id, in bytes.
+pub const MAX_ID: usize = 64;
+
+fn text(field: &str, value: &str, max: usize) -> Result<(), ServiceRejection> {
+    if value.chars().count() > max || value.chars().any(char::is_control) {
+        return Err(ServiceRejection::Bad(crate::convert::BadRequest {
+            code: "out_of_range",
+            message: format!("{field} must be at most {max} characters, without control characters"),
+        }));
+    }
+    Ok(())
+}
+
+/// Every text and number a command carries is within its limit. Limits are the domain's: the desk
+/// calls the service in process, where no transport caps a message (a 400,000-character name from a
+/// CSV was once registered).
+fn limits(cmd: &TournamentCommand) -> Result<(), ServiceRejection> {
+    match cmd {
+        TournamentCommand::Create { config, settings } => {
+            text("the name", &config.name, MAX_NAME)?;
+            if let Some(e) = &settings.event_id {
+                text("the event id", e, MAX_ID)?;
+            }
+            if !(weiqi_rules::MIN_SIZE..=weiqi_rules::MAX_SIZE).contains(&settings.size) {
+                return Err(ServiceRejection::Bad(crate::convert::BadRequest {
+                    code: "out_of_range",
+                    message: format!(
+                        "size = {} is out of range: {} to {}",
+                        settings.size,
+                        weiqi_rules::MIN_SIZE,
+                        weiqi_rules::MAX_SIZE
+                    ),
+                }));
+            }
+            if settings.lateness_limit.is_some_and(|l| !(0..=MAX_LATENESS_MS).contains(&l.0)) {
+                return Err(ServiceRejection::Bad(crate::convert::BadRequest {
+                    code: "out_of_range",
+                    message: "the lateness limit is out of range: 0 to 24 hours".into(),
+                }));
+            }
+            Ok(())
+        }
+        TournamentCommand::Register { account, registration } => {
+            text("the account", account, MAX_ID)?;
+            text("the name", &registration.name_zh, MAX_NAME)?;
+            text("the name in Latin script", &registration.name_latin, MAX_NAME)?;
+            for (field, value) in [
+                ("the club", &registration.club),
+                ("the region", &registration.region),
+                ("the country", &registration.country),
+            ] {
+                if let Some(v) = value {
+                    text(field, v, MAX_NAME)?;
+                }
+            }
+            Ok(())
+        }
+        TournamentCommand::Core(Command::RegisterTeam { name, .. }) => text("the team's name", name, MAX_NAME),
+        _ => Ok(()),
+    }
+}
+
 /// Decides a service command at server time `now`.
 pub fn decide(t: &TournamentAggregate, cmd: &TournamentCommand, now: Millis) -> Result<Vec<Body>, ServiceRejection> {
     decide_in(t, "", cmd, now)
@@ -316,6 +382,7 @@ fn decide_in(
     cmd: &TournamentCommand,
     now: Millis,
 ) -> Result<Vec<Body>, ServiceRejection> {
+    limits(cmd)?;
     match cmd {
         TournamentCommand::Create { config, settings } => {
             let mut out = core(t, &Command::Create { config: config.clone() }, now)?;

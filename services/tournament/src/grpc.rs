@@ -58,6 +58,9 @@ pub fn status(e: &ServiceError) -> Status {
 /// The largest OpenGotha file [`ImportOpenGotha`](pb::tournament_service_server::TournamentService::import_open_gotha)
 /// reads (a national championship's file is a few hundred KiB).
 pub const MAX_IMPORT_BYTES: usize = 4 * 1024 * 1024;
+/// The largest request the tournament RPCs decode: the largest import and its envelope. Every other
+/// request is bounded by its fields' limits, which the domain checks.
+pub const MAX_DECODED_BYTES: usize = MAX_IMPORT_BYTES + weiqi_edge::serve::MAX_REQUEST_BYTES;
 
 /// An accepted command's reply.
 pub fn reply_to_pb(tournament_id: &str, a: &Accepted) -> pb::TournamentCommandReply {
@@ -123,8 +126,7 @@ impl TournamentGateway {
 
     /// The tonic service, ready for `RoutesBuilder::add_service`.
     pub fn into_server(self) -> pb::tournament_service_server::TournamentServiceServer<TournamentGateway> {
-        pb::tournament_service_server::TournamentServiceServer::new(self)
-            .max_decoding_message_size(weiqi_edge::serve::MAX_REQUEST_BYTES)
+        pb::tournament_service_server::TournamentServiceServer::new(self).max_decoding_message_size(MAX_DECODED_BYTES)
     }
 
     fn actor(claims: &Claims) -> Actor {

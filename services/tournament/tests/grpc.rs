@@ -266,3 +266,85 @@ async fn a_registration_retried_after_300_others_is_its_original_outcome() {
     assert_eq!(again.events, second.events, "the original events");
     assert_eq!(svc.read(t, |a| a.core.players.len()).await.unwrap(), Some(300));
 }
+
+/// Item 11 of the trust issue: limits are the domain's and every number is range-checked. A
+/// 400,000-character name is refused (the desk calls the service in process, where no transport cap
+/// applies); a negative lateness limit and a 26×26 board are refused; an OpenGotha file of 3 MiB (its
+/// documented limit is 4 MiB) reaches the import (refused for what it says, not for its size), and one
+/// of 5 MiB is refused.
+#[tokio::test]
+async fn texts_and_numbers_from_outside_are_range_checked_where_they_are_decided() {
+    let (_dir, log) = embedded();
+    let svc = Arc::new(TournamentService::new(log.clone()));
+    let games = GameClient::Local(Arc::new(GameService::new(log.clone())));
+    let model: AnyReadModel = MemoryReadModel::new().into();
+    let auth = authority();
+    let (url, _stop) =
+        serve_gateway(log, games, svc.clone(), model, auth.clone(), Arc::new(MemoryDirectory::new())).await;
+    let mut c = TournamentServiceClient::connect(url).await.unwrap().max_encoding_message_size(64 * 1024 * 1024);
+    let t = "limits-open";
+    let organiser = token(&auth, "org", &[Role::Organiser], &[t]);
+    let create = |settings: pb::TournamentGameSettings, name: &str, id: &str| pb::CreateTournamentRequest {
+        tournament_id: t.into(),
+        request_id: id.into(),
+        config: Some(mcmahon_pb(name, 3)),
+        settings: Some(settings),
+    };
+    for (settings, name, why) in [
+        (
+            pb::TournamentGameSettings { size: 9, lateness_limit_ms: -1, ..Default::default() },
+            "Open",
+            "negative lateness",
+        ),
+        (
+            pb::TournamentGameSettings { size: 9, lateness_limit_ms: 25 * 3_600_000, ..Default::default() },
+            "Open",
+            "25 hours",
+        ),
+        (pb::TournamentGameSettings { size: 26, ..Default::default() }, "Open", "26×26"),
+        (pb::TournamentGameSettings { size: 9, ..Default::default() }, &"长".repeat(400_000), "a long name"),
+    ] {
+        let refused = c.create_tournament(req(create(settings, name, why), &organiser)).await.unwrap_err();
+        assert_eq!(refused.code(), Code::InvalidArgument, "{why}: {refused:?}");
+    }
+    c.create_tournament(req(
+        create(pb::TournamentGameSettings { size: 9, ..Default::default() }, "Open", "ok"),
+        &organiser,
+    ))
+    .await
+    .unwrap();
+    let mut long = snapshot(1);
+    long.name_zh = "名".repeat(400_000);
+    let refused = c
+        .register_player(req(
+            pb::RegisterPlayerRequest {
+                tournament_id: t.into(),
+                request_id: "long".into(),
+                account_id: "p1".into(),
+                player: 0,
+                snapshot: Some(long),
+            },
+            &organiser,
+        ))
+        .await
+        .unwrap_err();
+    assert_eq!(code_of(&refused), (Code::InvalidArgument, "out_of_range".into()), "{refused:?}");
+    assert_eq!(svc.read(t, |a| a.core.players.len()).await.unwrap(), Some(0));
+
+    let import = |bytes: usize| pb::ImportOpenGothaRequest {
+        tournament_id: t.into(),
+        request_id: format!("import-{bytes}"),
+        file: format!("<?xml version=\"1.0\"?><Tournament>{}</Tournament>", " ".repeat(bytes)),
+        ..Default::default()
+    };
+    let three = c.import_open_gotha(req(import(3 * 1024 * 1024), &organiser)).await.unwrap_err();
+    assert_ne!(three.code(), Code::OutOfRange, "decoded: {three:?}");
+    assert!(!three.message().contains("message length too large"), "{three:?}");
+    let five = c.import_open_gotha(req(import(5 * 1024 * 1024), &organiser)).await.unwrap_err();
+    assert!(
+        five.code() == Code::OutOfRange
+            || five.code() == Code::ResourceExhausted
+            || five.code() == Code::InvalidArgument,
+        "{five:?}"
+    );
+}

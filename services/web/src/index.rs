@@ -32,6 +32,8 @@ struct Folded {
     accounts: BTreeMap<String, Account>,
     /// Tournament ids in order of creation.
     tournaments: Vec<String>,
+    /// Every account id a tournament registered a player under, in lower case.
+    entrants: std::collections::HashSet<String>,
     version: u64,
 }
 
@@ -108,6 +110,25 @@ impl Index {
     /// Every tournament's id, in order of creation.
     pub fn tournaments(&self) -> Vec<String> {
         self.lock().tournaments.clone()
+    }
+
+    /// The account whose name is `name` without regard to case, if one exists (`Alice` for `alice`).
+    pub fn account_like(&self, name: &str) -> Option<String> {
+        self.lock().accounts.keys().find(|a| a.eq_ignore_ascii_case(name)).cloned()
+    }
+
+    /// Whether `name` (without regard to case) already names a player on the platform: seated in a
+    /// game, or registered in a tournament. Such an identity is not free for self-registration: its
+    /// games and results would follow whoever took it.
+    pub fn identity_in_use(&self, name: &str) -> bool {
+        let folded = self.lock();
+        let lower = name.to_ascii_lowercase();
+        folded.entrants.contains(&lower)
+            || folded
+                .games
+                .values()
+                .filter_map(|g| g.setup.as_ref())
+                .any(|s| s.first.id.0.eq_ignore_ascii_case(name) || s.second.id.0.eq_ignore_ascii_case(name))
     }
 
     /// Notes a tournament (created here, or seen in its log).
@@ -211,16 +232,31 @@ pub(crate) async fn spawn(web: Arc<Web>) -> Result<(), LogError> {
             if let Ok(recorded) = &item {
                 follower.at(recorded.position);
             }
-            if let Ok(recorded) = item
-                && recorded.sequence == 1
-                // The ranking service keeps each event's final results beside it (`results-<id>`).
-                && !recorded.aggregate_id.as_str().starts_with("results-")
-            {
+            let Ok(recorded) = item else { continue };
+            // The ranking service keeps each event's final results beside it (`results-<id>`).
+            if recorded.aggregate_id.as_str().starts_with("results-") {
+                continue;
+            }
+            if recorded.sequence == 1 {
                 w.index.add_tournament(recorded.aggregate_id.as_str());
+            }
+            if let Some(account) = entrant(&recorded) {
+                w.index.lock().entrants.insert(account.to_ascii_lowercase());
             }
         }
     });
     let _ = games_done.await;
     let _ = accounts_done.await;
     Ok(())
+}
+
+/// The account a tournament event registers a player under, if it is a registration's `Entrant`.
+fn entrant(recorded: &weiqi_eventlog::RecordedEvent) -> Option<String> {
+    use prost::Message;
+    use weiqi_proto::v1::tournament_event_envelope::Body;
+    let envelope = weiqi_proto::v1::TournamentEventEnvelope::decode(recorded.payload.clone()).ok()?;
+    match envelope.body? {
+        Body::Entrant(e) if !e.account_id.is_empty() => Some(e.account_id),
+        _ => None,
+    }
 }

@@ -463,3 +463,221 @@ async fn pages_carry_their_policy_compressed_and_limits_say_when_to_retry() {
     assert!((1..=60).contains(&seconds), "{seconds}");
     assert!(body.contains(&seconds.to_string()), "the page says the same wait");
 }
+
+/// Fills the registration form on `page` and sends it; answers the error shown, if any.
+async fn register(page: &weiqi_browser::Session, base: &str, name: &str, shown: &str) -> Option<String> {
+    page.open(base, "/register").await;
+    page.fill("input[name=name]", name).await;
+    // A name with invisible characters cannot be typed through WebDriver's keys faithfully: set it.
+    page.js("document.querySelector('input[name=display_name]').value = arguments[0]", vec![json!(shown)]).await;
+    page.fill("input[name=name_latin]", "Newcomer").await;
+    page.fill("input[name=region]", "shanghai").await;
+    page.fill("input[name=password]", PASSWORD).await;
+    page.click("[data-action=register]").await;
+    let outcome = page
+        .wait_for(
+            "the registration's outcome",
+            "if (document.readyState !== 'complete') return null; \
+             if (location.pathname === '/account') return 'ok'; \
+             const e = document.querySelector('[data-error]'); return e && e.textContent",
+        )
+        .await;
+    let outcome = outcome.as_str().unwrap().to_string();
+    (outcome != "ok").then_some(outcome)
+}
+
+/// Item 6: with sign-up open, a newcomer cannot take a tournament entrant's or a game player's
+/// identity, nor an existing name in other capitals, nor a shown name that hides text; an
+/// administrator can give the identity its account.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn self_registration_cannot_take_an_identity_the_platform_knows() {
+    let Some(driver) = driver().await else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let mut server = server(dir.path());
+    server.start();
+    let base = server.base.clone();
+    // zhao_min plays in a game an organiser set up; he has no account yet.
+    let organiser = server.token("org", "organiser");
+    let game = create(&server, &organiser, "zhao_min", "li", false, true, 600_000).await.unwrap();
+    // sun_li is entered in a tournament by the organiser; she has no account yet.
+    let mut tc =
+        weiqi_proto::v1::tournament_service_client::TournamentServiceClient::connect(format!("http://{}", server.grpc))
+            .await
+            .unwrap();
+    tc.create_tournament(bearer(
+        pb::CreateTournamentRequest {
+            request_id: "create-cup".into(),
+            tournament_id: "cup".into(),
+            config: Some(pb::TournamentConfig {
+                name: "杯赛".into(),
+                format: Some(pb::TournamentFormat {
+                    format: Some(pb::tournament_format::Format::Mcmahon(pb::tournament_format::McMahon {
+                        rounds: 2,
+                        top_bar: "3d".into(),
+                        bottom_bar: "20k".into(),
+                    })),
+                }),
+                seed: 2026,
+                ..Default::default()
+            }),
+            settings: Some(pb::TournamentGameSettings { size: 9, rules: "chinese".into(), ..Default::default() }),
+        },
+        &organiser,
+    ))
+    .await
+    .expect("the tournament");
+    tc.register_player(bearer(
+        pb::RegisterPlayerRequest {
+            tournament_id: "cup".into(),
+            request_id: "reg-sun".into(),
+            account_id: "sun_li".into(),
+            player: 1,
+            snapshot: Some(pb::TournamentPlayerSnapshot {
+                name_zh: "孙丽".into(),
+                rank: "3k".into(),
+                ..Default::default()
+            }),
+        },
+        &organiser,
+    ))
+    .await
+    .expect("sun_li entered");
+
+    let root = signed_in(&driver, &base, Viewport::DESKTOP, "zh-CN", "root").await;
+    root.open(&base, "/admin/accounts").await;
+    root.click("[data-action=open-registration]").await;
+    root.wait_for("registration open", "return !!document.querySelector('[data-registration=open]')").await;
+
+    let visitor = driver.session(Viewport::PHONE, "zh-CN").await.unwrap();
+    for (name, shown, why) in [
+        ("zhao_min", "赵敏", "a game's player"),
+        ("Zhao_Min", "赵敏", "a game's player in capitals"),
+        ("sun_li", "孙丽", "a tournament's entrant"),
+        ("LI", "李", "an account in other capitals"),
+        ("newcomer", "ecila\u{202E}", "a direction override"),
+        ("newcomer", "李\u{200B}明", "a zero-width space"),
+        ("newcomer", &"长".repeat(65), "a shown name over 64 characters"),
+    ] {
+        let refused = register(&visitor, &base, name, shown).await;
+        assert!(refused.is_some(), "{why}: {name} was registered");
+        let text = refused.unwrap();
+        assert!(text.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)), "{why}: not in Chinese: {text}");
+    }
+    let refused = register(&visitor, &base, "zhao_min", "赵敏").await.unwrap();
+    assert!(refused.contains("管理员"), "the refusal says who can help: {refused}");
+    // The game still belongs to no account, and no `zhao_min` or `Zhao_Min` account exists.
+    root.open(&base, "/admin/accounts").await;
+    let taken = root
+        .js(
+            "return [...document.querySelectorAll('tr[data-account]')].map(r => r.dataset.account.toLowerCase())",
+            vec![],
+        )
+        .await;
+    for name in ["zhao_min", "sun_li", "newcomer"] {
+        assert!(!taken.as_array().unwrap().contains(&json!(name)), "{name} in {taken}");
+    }
+    // A newcomer with a free name and a plain shown name is welcome (capitals are folded).
+    assert_eq!(register(&visitor, &base, "NewComer", "新来的").await, None);
+    assert_eq!(whoami(&server, &visitor.cookie("wq_session").await.unwrap()).await.unwrap().subject, "newcomer");
+    // The administrator gives zhao_min his account: his game is his.
+    root.open(&base, "/admin/accounts").await;
+    root.fill("input[name=name]", "zhao_min").await;
+    root.fill("input[name=display_name]", "赵敏").await;
+    root.fill("input[name=password]", PASSWORD).await;
+    root.click("[data-action=create-account]").await;
+    root.wait_for("the account", "return !!document.querySelector('tr[data-account=zhao_min]')").await;
+    let zhao = server.token("zhao_min", "player");
+    assert_eq!(view(&server, &zhao, &game).await.game_id, game);
+    root.close().await;
+    visitor.close().await;
+}
+
+/// Item 13: public records need no minted token. The public profile carries none; a finished game's
+/// SGF is served to anyone, limited per address; a game in play's record is for signed-in viewers,
+/// refused in the visitor's language; the game page's overlay link draws the game for an anonymous
+/// visitor; a token that does not verify is refused, never treated as the public's.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn public_records_need_no_minted_token_and_are_limited_per_address() {
+    let Some(driver) = driver().await else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let mut server = server(dir.path());
+    server.start();
+    let base = server.base.clone();
+    let organiser = server.token("org", "organiser");
+    let done = create(&server, &organiser, "li", "wang", false, true, 600_000).await.unwrap();
+    let playing = create(&server, &organiser, "li", "wang", false, true, 600_000).await.unwrap();
+    let li = server.token("li", "player");
+    let mut games = games(&server).await;
+    games
+        .play_move(bearer(
+            pb::PlayMoveRequest {
+                game_id: done.clone(),
+                request_id: "m1".into(),
+                point: Some(pb::Point { x: 4, y: 4 }),
+                ..Default::default()
+            },
+            &li,
+        ))
+        .await
+        .unwrap();
+    games
+        .resign(bearer(
+            pb::GameRequest { game_id: done.clone(), request_id: "wang-resigns".into() },
+            &server.token("wang", "player"),
+        ))
+        .await
+        .unwrap();
+
+    let (status, _, profile) = http(&base, "GET", "/players/li", &[], "");
+    let profile = String::from_utf8(profile).unwrap();
+    assert_eq!(status, 200);
+    assert!(profile.contains(&format!("/games/{done}/sgf")), "the record is linked");
+    assert!(!profile.contains("token="), "the public profile mints no token");
+
+    let (status, headers, sgf) = http(&base, "GET", &format!("/games/{done}/sgf"), &[], "");
+    let sgf = String::from_utf8(sgf).unwrap();
+    assert_eq!(status, 200, "{sgf}");
+    assert!(header(&headers, "content-type").unwrap().starts_with("application/x-go-sgf"));
+    assert!(sgf.starts_with("(;") && sgf.contains("RE[B+R]"), "{sgf}");
+    let (status, _, body) = http(&base, "GET", &format!("/games/{playing}/sgf"), &[("accept-language", "zh-CN")], "");
+    assert_eq!(status, 403);
+    assert!(String::from_utf8(body).unwrap().contains("登录"), "refused in Chinese");
+    let (status, _, body) =
+        http(&base, "GET", &format!("/games/{playing}/sgf?token={li}"), &[("accept-language", "en")], "");
+    assert_eq!(status, 200, "a token reads a game in play: {}", String::from_utf8_lossy(&body));
+    let (status, _, body) =
+        http(&base, "GET", &format!("/games/{done}/sgf?token=forged"), &[("accept-language", "en")], "");
+    assert_eq!(status, 401);
+    let body = String::from_utf8(body).unwrap();
+    assert!(body.contains("sign in again") && !body.contains("InvalidToken"), "{body}");
+
+    // The game page's overlay link, for a visitor who is not signed in.
+    let visitor = driver.session(Viewport::DESKTOP, "zh-CN").await.unwrap();
+    visitor.open(&base, &format!("/games/{done}")).await;
+    visitor.click("[data-link=overlay]").await;
+    visitor
+        .wait_for(
+            "the overlay's board and result",
+            "return document.querySelectorAll('#board circle').length > 4 && !document.getElementById('resultbox').hidden && document.getElementById('result').textContent",
+        )
+        .await;
+    let result = visitor.text("#result").await.unwrap();
+    assert!(result.contains("黑") && result.contains("中盘胜"), "{result}");
+    visitor.close().await;
+
+    // One address asking too often is slowed, with Retry-After.
+    let mut limited = None;
+    for _ in 0..200 {
+        let (status, headers, _) = http(&base, "GET", &format!("/games/{done}/sgf"), &[], "");
+        if status == 429 {
+            limited = Some(headers);
+            break;
+        }
+        assert_eq!(status, 200);
+    }
+    let headers = limited.expect("no limit per address");
+    assert!(header(&headers, "retry-after").is_some());
+    // A signed-in viewer is not the public's limit.
+    let (status, _, _) = http(&base, "GET", &format!("/games/{done}/sgf?token={li}"), &[], "");
+    assert_eq!(status, 200);
+}

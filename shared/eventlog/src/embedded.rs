@@ -246,6 +246,10 @@ impl EmbeddedLog {
             std::fs::create_dir_all(parent).map_err(|e| LogError::Unavailable(Box::new(e)))?;
         }
         let db = Arc::new(Database::builder().set_cache_size(config.cache_bytes).create(&path).map_err(storage)?);
+        // The log holds every account's password hash and every event: its owner's only (0600).
+        #[cfg(unix)]
+        std::fs::set_permissions(&path, std::os::unix::fs::PermissionsExt::from_mode(0o600))
+            .map_err(|e| LogError::Unavailable(Box::new(e)))?;
         // Create every table up front, so that readers never meet a missing one.
         let txn = db.begin_write().map_err(storage)?;
         let mut last_batches = Vec::new();

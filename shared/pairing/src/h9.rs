@@ -452,6 +452,16 @@ pub enum H9Problem {
         /// The number written.
         opponent: u32,
     },
+    /// A handicap beyond 9 stones (`/b99`).
+    #[error("player line {line}, round {round}: a handicap of {stones} stones (at most 9)")]
+    Handicap {
+        /// Player line.
+        line: u32,
+        /// Round.
+        round: usize,
+        /// The stones written.
+        stones: u8,
+    },
     /// The two sides of a game disagree (result, colour or handicap).
     #[error("round {round}: lines {a} and {b} do not agree on their game")]
     Disagree {
@@ -462,6 +472,21 @@ pub enum H9Problem {
         /// The other.
         b: u32,
     },
+}
+
+impl H9Problem {
+    /// Whether the table contradicts itself (a game its two sides disagree on, both players won, an
+    /// opponent who is not in the table, an impossible handicap): data no import may take, unlike a
+    /// missing header or an OpenGotha mark, which an importer can read past.
+    pub fn is_inconsistent(&self) -> bool {
+        matches!(
+            self,
+            H9Problem::Disagree { .. }
+                | H9Problem::NoSuchOpponent { .. }
+                | H9Problem::Handicap { .. }
+                | H9Problem::BadEntry { .. }
+        )
+    }
 }
 
 /// Checks a table against the EGD format page's rules (see the module doc): headers present and
@@ -507,6 +532,9 @@ pub fn check_h9(text: &str) -> Vec<H9Problem> {
             let H9Result::Game { opponent, outcome, color, handicap, by_default } = res else { continue };
             if *by_default {
                 problems.push(H9Problem::UndefinedMark { line: p.line, round: r + 1 });
+            }
+            if let Some(stones) = handicap.filter(|h| *h > 9) {
+                problems.push(H9Problem::Handicap { line: p.line, round: r + 1, stones });
             }
             if *opponent > n || *opponent == p.line {
                 problems.push(H9Problem::NoSuchOpponent { line: p.line, round: r + 1, opponent: *opponent });

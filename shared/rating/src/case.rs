@@ -384,6 +384,14 @@ pub enum CaseRejection {
     /// A reason is required and missing.
     #[error("a reason is required")]
     ReasonRequired,
+    /// A text longer than its limit (or too many reasons).
+    #[error("{field} is too long: at most {max}")]
+    TooLong {
+        /// Which text.
+        field: &'static str,
+        /// Its limit (characters, or reasons).
+        max: usize,
+    },
     /// The certificate does not match the case.
     #[error("the certificate's {field} is {found:?}, the case says {expected:?}")]
     CertificateMismatch {
@@ -408,8 +416,43 @@ fn non_empty(text: &str) -> Result<(), CaseRejection> {
     if text.trim().is_empty() { Err(CaseRejection::ReasonRequired) } else { Ok(()) }
 }
 
+/// The longest note, reason or justification, in characters.
+pub const MAX_TEXT_CHARS: usize = 2_000;
+/// The most reasons a rejection gives.
+pub const MAX_REASONS: usize = 20;
+/// The longest ladder or grade name, in characters.
+pub const MAX_GRADE_CHARS: usize = 32;
+
+fn at_most(field: &'static str, text: &str, max: usize) -> Result<(), CaseRejection> {
+    if text.chars().count() > max { Err(CaseRejection::TooLong { field, max }) } else { Ok(()) }
+}
+
+/// Every text a command carries is within its limit.
+fn limits(command: &CaseCommand) -> Result<(), CaseRejection> {
+    match command {
+        CaseCommand::Open { ladder, current, requested, .. } => {
+            at_most("the ladder", ladder, MAX_GRADE_CHARS)?;
+            at_most("the grade", requested, MAX_GRADE_CHARS)?;
+            current.as_deref().map_or(Ok(()), |c| at_most("the grade", c, MAX_GRADE_CHARS))
+        }
+        CaseCommand::Approve { note, override_reason, .. } => {
+            at_most("the note", note, MAX_TEXT_CHARS)?;
+            override_reason.as_deref().map_or(Ok(()), |r| at_most("the override's reason", r, MAX_TEXT_CHARS))
+        }
+        CaseCommand::Reject { reasons, .. } => {
+            if reasons.len() > MAX_REASONS {
+                return Err(CaseRejection::TooLong { field: "the list of reasons", max: MAX_REASONS });
+            }
+            reasons.iter().try_for_each(|r| at_most("a reason", r, MAX_TEXT_CHARS))
+        }
+        CaseCommand::Revoke { reason, .. } => at_most("the reason", reason, MAX_TEXT_CHARS),
+        _ => Ok(()),
+    }
+}
+
 /// Decides what a command does to a case. Pure: `now` is the decision time.
 pub fn decide_case(state: &CaseState, command: &CaseCommand, now: Millis) -> Result<Vec<CaseEvent>, CaseRejection> {
+    limits(command)?;
     let event = match command {
         CaseCommand::Open { case, player, opened_by, applicant, ladder, current, since, requested } => {
             if state.case.is_some() {

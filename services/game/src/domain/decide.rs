@@ -48,6 +48,7 @@ fn decide_events(
     command: &Command,
     now: Millis,
 ) -> Result<Vec<GameEvent>, Rejection> {
+    check_texts(command)?;
     // Server time never runs backwards within a game, even across instances.
     let now = now.max(state.last_at);
     if state.phase == Phase::New && !matches!(command, Command::Create { .. }) {
@@ -499,6 +500,56 @@ fn create(
         events.push(GameEvent::Started { at: now });
     }
     Ok(events)
+}
+
+/// The longest referee's reason or note, in characters.
+pub const MAX_NOTE: usize = 500;
+/// The longest player id or event id, in bytes (an account name's limit).
+pub const MAX_ID: usize = 64;
+/// The longest player's name, in characters.
+pub const MAX_PLAYER_NAME: usize = 64;
+/// The longest rank as text ("3d", "业余3段").
+pub const MAX_RANK: usize = 16;
+
+fn text(field: &'static str, value: &str, max: usize, lines: bool) -> Result<(), Rejection> {
+    let bad = value.chars().any(|c| c.is_control() && !(lines && (c == '\n' || c == '\t')));
+    if bad || value.chars().count() > max {
+        return Err(Rejection::OutOfRange {
+            field,
+            allowed: format!("at most {max} characters, no control characters"),
+        });
+    }
+    Ok(())
+}
+
+/// Every text a command carries is within its limit (limits are the domain's: the pages call the
+/// service in process, where no transport caps a message).
+fn check_texts(command: &Command) -> Result<(), Rejection> {
+    match command {
+        Command::Warn { reason, .. } | Command::VoidLastMove { reason } | Command::Pause { reason } => {
+            text("reason", reason, MAX_NOTE, true)
+        }
+        Command::CorrectClock { reason, .. } => text("reason", reason, MAX_NOTE, true),
+        Command::Adjudicate { note, .. } => text("note", note, MAX_NOTE, true),
+        Command::Create { setup, .. } => {
+            for p in [&setup.first, &setup.second] {
+                if p.id.0.len() > MAX_ID {
+                    return Err(Rejection::OutOfRange {
+                        field: "player id",
+                        allowed: format!("at most {MAX_ID} bytes"),
+                    });
+                }
+                text("player id", &p.id.0, MAX_ID, false)?;
+                text("player name", &p.name, MAX_PLAYER_NAME, false)?;
+                text("rank", &p.rank, MAX_RANK, false)?;
+            }
+            if let Some(event) = &setup.event_id {
+                text("event_id", event, MAX_ID, false)?;
+            }
+            Ok(())
+        }
+        _ => Ok(()),
+    }
 }
 
 fn validate(setup: &GameSetup) -> Result<(), Rejection> {

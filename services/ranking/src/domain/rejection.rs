@@ -246,6 +246,7 @@ fn case_code(r: &CaseRejection) -> &'static str {
         CaseRejection::JustificationTooShort { .. } => "justification_too_short",
         CaseRejection::SameReviewer(_) => "same_reviewer",
         CaseRejection::ReasonRequired => "reason_required",
+        CaseRejection::TooLong { .. } => "too_long",
         CaseRejection::CertificateMismatch { .. } => "certificate_mismatch",
     }
 }
@@ -265,7 +266,8 @@ fn case_kind(r: &CaseRejection) -> RejectionKind {
         | CaseRejection::WrongLadder { .. }
         | CaseRejection::UnknownGrade(_)
         | CaseRejection::JustificationTooShort { .. }
-        | CaseRejection::ReasonRequired => K::InvalidArgument,
+        | CaseRejection::ReasonRequired
+        | CaseRejection::TooLong { .. } => K::InvalidArgument,
         CaseRejection::ReviewerIsParty(_) | CaseRejection::NotTheReviewer { .. } | CaseRejection::SameReviewer(_) => {
             K::PermissionDenied
         }

@@ -40,6 +40,12 @@ pub const MAX_LIMIT: usize = 500;
 pub const DEFAULT_HISTORY: usize = 100;
 /// The largest results table `ImportH9Results` reads (a big open has a few hundred lines: well under).
 pub const MAX_H9_BYTES: usize = 1024 * 1024;
+/// The largest EGD rating list `ImportEgdRatings` reads (the whole EGD list is about 10 MiB; the desk
+/// takes the same).
+pub const MAX_EGD_BYTES: usize = 16 * 1024 * 1024;
+/// The largest request the ranking RPCs decode: the largest import and its envelope. Every other
+/// request is bounded by its fields' limits, which the domain checks.
+pub const MAX_DECODED_BYTES: usize = MAX_EGD_BYTES + weiqi_edge::serve::MAX_REQUEST_BYTES;
 
 /// The ranking RPCs.
 #[derive(Clone, Debug)]
@@ -115,8 +121,7 @@ impl RankingGateway {
     /// The tonic service, ready for `RoutesBuilder::add_service`.
     #[must_use]
     pub fn into_server(self) -> pb::ranking_service_server::RankingServiceServer<RankingGateway> {
-        pb::ranking_service_server::RankingServiceServer::new(self)
-            .max_decoding_message_size(weiqi_edge::serve::MAX_REQUEST_BYTES)
+        pb::ranking_service_server::RankingServiceServer::new(self).max_decoding_message_size(MAX_DECODED_BYTES)
     }
 
     fn caller<T>(&self, request: &Request<T>) -> Result<Claims, Status> {
@@ -319,6 +324,13 @@ impl pb::ranking_service_server::RankingService for RankingGateway {
         let claims = self.caller(&request)?;
         need(&claims, Role::Organiser)?;
         let text = request.into_inner().text;
+        if text.len() > MAX_EGD_BYTES {
+            return Err(weiqi_edge::status::gateway_rejection(
+                pb::rejection::Kind::InvalidArgument,
+                "too_large",
+                format!("the list has {} bytes; at most {MAX_EGD_BYTES} are read", text.len()),
+            ));
+        }
         let list = weiqi_rating::egd_list::parse_egd_rating_list(&text).map_err(|e| {
             weiqi_edge::status::gateway_rejection(
                 pb::rejection::Kind::InvalidArgument,
@@ -356,6 +368,20 @@ impl pb::ranking_service_server::RankingService for RankingGateway {
             return Err(bad(format!("the table has {} bytes; at most {MAX_H9_BYTES} are read", text.len())));
         }
         let file = weiqi_pairing::h9::parse_h9(&text).map_err(|e| bad(e.to_string()))?;
+        // A table that contradicts itself (both players of a game won, a handicap of 99) is refused
+        // with its reasons, before anything is rated.
+        let problems: Vec<String> = weiqi_pairing::h9::check_h9(&text)
+            .into_iter()
+            .filter(weiqi_pairing::h9::H9Problem::is_inconsistent)
+            .map(|p| p.to_string())
+            .collect();
+        if !problems.is_empty() {
+            let more = if problems.len() > 5 { format!(" (and {} more)", problems.len() - 5) } else { String::new() };
+            return Err(bad(format!(
+                "the table contradicts itself: {}{more}",
+                problems.iter().take(5).cloned().collect::<Vec<_>>().join("; ")
+            )));
+        }
         if file.players.is_empty() {
             return Err(bad("the table has no player lines".into()));
         }

@@ -189,6 +189,13 @@ pub fn settings_from_pb(s: &pb::TournamentGameSettings) -> Result<GameSettings, 
         0 => 19,
         n => u8::try_from(n).map_err(|_| bad("bad_size", format!("size = {n} is out of range: 2 to 25")))?,
     };
+    // Every number from outside is range-checked: a negative limit was once taken as "the default".
+    if !(0..=crate::aggregate::MAX_LATENESS_MS).contains(&s.lateness_limit_ms) {
+        return Err(bad(
+            "out_of_range",
+            format!("lateness_limit_ms = {} is out of range: 0 (the default) to 24 hours", s.lateness_limit_ms),
+        ));
+    }
     Ok(GameSettings {
         event_id: (!s.event_id.is_empty()).then(|| s.event_id.clone()),
         size,

@@ -297,7 +297,7 @@ refusal-not-the-holder = Only the account's holder or an administrator may do th
 refusal-unknown-role = There is no such role.
 refusal-role-unchanged = The account's roles are already so.
 refusal-disabled-unchanged = The account is already so.
-refusal-bad-display-name = The shown name must be 1–100 characters.
+refusal-bad-display-name = The shown name must be 1–64 characters, without control, direction-override or invisible characters.
 refusal-unknown-token = There is no such token.
 refusal-own-administration = You cannot disable your own account or revoke your own administrator role.
 
@@ -678,3 +678,7 @@ desk-draft-help = Nothing is paired yet: forbid or fix pairs and grant byes belo
 result-draft = not paired yet
 leaderboard-more = The whole leaderboard
 apply-my-profile = My rating and rank history
+refusal-not-lower-case = New account names are written in lower case.
+refusal-bad-text = This text is too long (at most 200 characters) or holds control characters.
+register-identity-taken = This name already belongs to a player on the platform (in games, a tournament or the ratings). If that player is you, ask an administrator to give you the account: their games and results go with it.
+admin-exists-like = An account { $name } exists already: names are unique without regard to case.

@@ -297,7 +297,7 @@ refusal-not-the-holder = 只有账号本人或管理员可以这样做。
 refusal-unknown-role = 没有这个角色。
 refusal-role-unchanged = 该账号的角色已是如此。
 refusal-disabled-unchanged = 该账号已是此状态。
-refusal-bad-display-name = 显示名须为1到100个字符。
+refusal-bad-display-name = 显示名须为1到64个字符，且不能含控制字符、文字方向控制符或不可见字符。
 refusal-unknown-token = 没有这个令牌。
 refusal-own-administration = 不能停用自己的账号，也不能收回自己的管理员角色。
 
@@ -678,3 +678,7 @@ desk-draft-help = 尚未编排：可在下方禁止相遇、指定对局或给�
 result-draft = 尚未编排
 leaderboard-more = 完整排行榜
 apply-my-profile = 我的等级分和段位记录
+refusal-not-lower-case = 新账号名须使用小写字母。
+refusal-bad-text = 文字过长（最多200个字符）或含有控制字符。
+register-identity-taken = 该名称已属于平台上的一位棋手（对局、比赛或等级分中已有记录）。如果那位棋手就是你，请联系管理员为你开通账号：其对局和成绩将随账号归你所有。
+admin-exists-like = 已存在账号 { $name }：账号名不区分大小写。

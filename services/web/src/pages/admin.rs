@@ -146,14 +146,25 @@ pub async fn create(State(web): State<Arc<Web>>, headers: HeaderMap, Form(form):
     let Some(admin) = admin_of(&viewer) else {
         return message(&web, &viewer, StatusCode::FORBIDDEN, &t(viewer.lang, "admin-only"));
     };
-    let name = form.name.trim();
+    let lower = form.name.trim().to_ascii_lowercase();
+    let name = lower.as_str();
     let shown = if form.display_name.trim().is_empty() { name } else { form.display_name.trim() };
     let actor = Actor::Admin(admin.name().to_string());
+    let lang = viewer.lang;
+    // Names are unique without regard to case (an older `Alice` blocks `alice`). An administrator may
+    // give a known player's identity (a tournament's entrant, a game's player) an account: that
+    // claim is this logged `Created` by the administrator.
+    if let Some(existing) = web.index.account_like(name) {
+        let notice = (false, ta(lang, "admin-exists-like", &[("name", existing)]));
+        return render(&web, &viewer, Some(notice), super::register::open(&web).await);
+    }
+    if web.index.identity_in_use(name) {
+        tracing::info!(account = %name, admin = %admin.name(), "an administrator gives a known player's identity an account");
+    }
     let result = web
         .accounts
         .create(name, shown, std::slice::from_ref(&form.role), Some(&form.password), &actor, &request_id())
         .await;
-    let lang = viewer.lang;
     let notice = match result {
         Ok(()) => (true, ta(lang, "admin-created", &[("name", name.to_string())])),
         Err(e) => (false, account_error(lang, &e)),

@@ -15,7 +15,6 @@ use maud::{Markup, PreEscaped, html};
 use weiqi_archive::stats::{Report, Tally};
 use weiqi_archive::{ArchivedMove, GameFacts, Reason, Stats, Winner};
 use weiqi_game::domain::{EndReason, GameState, Outcome, Phase};
-use weiqi_gateway::auth::Role;
 use weiqi_proto::v1 as pb;
 
 use super::{http_status, message, page, status_text};
@@ -98,15 +97,11 @@ fn date(ms: i64) -> String {
     format!("{:04}-{:02}-{:02}", d.year, d.month, d.day)
 }
 
-/// The player's games, newest first, each with its page and its SGF record. The record needs a token:
-/// a signed-in viewer's session cookie carries one; for the public the link carries a short-lived
-/// spectator token (a spectator may read any game).
-fn games_list(web: &Web, lang: Lang, id: &str, signed_in: bool) -> Markup {
+/// The player's games, newest first, each with its page and its SGF record (a finished game's record
+/// is public, limited per address; a signed-in viewer's session reads a game in play's too). No token
+/// is minted for the public.
+fn games_list(web: &Web, lang: Lang, id: &str) -> Markup {
     let games = web.index.games(50, |g| g.seats(id) && !g.state.awaiting_acceptance());
-    let token = (!signed_in && !games.is_empty()).then(|| {
-        let token = web.auth.issue("web-public", &[Role::Spectator], &[], std::time::Duration::from_secs(15 * 60));
-        format!("?token={token}")
-    });
     html! {
         @if games.is_empty() { p.small { (t(lang, "profile-no-games")) } }
         ul.games { @for g in &games {
@@ -114,7 +109,7 @@ fn games_list(web: &Web, lang: Lang, id: &str, signed_in: bool) -> Markup {
             @let opponent = s.map(|s| if s.first.id.0 == id { s.second.id.0.clone() } else { s.first.id.0.clone() }).unwrap_or_default();
             li data-game=(g.id) {
                 a href={ "/games/" (g.id) } { (ta(lang, "profile-game-line", &[("opponent", opponent)])) }
-                " · " a href={ "/games/" (g.id) "/sgf" (token.as_deref().unwrap_or_default()) } download data-sgf=(g.id) { "SGF" }
+                " · " a href={ "/games/" (g.id) "/sgf" } download data-sgf=(g.id) { "SGF" }
             }
         } }
     }
@@ -332,7 +327,7 @@ pub async fn profile(
             } }
         }
         section.card id="statistics" { h2 { (t(lang, "profile-statistics")) } (statistics(lang, &web.index.games(usize::MAX, |g| g.seats(&id) && !g.state.awaiting_acceptance()), &id)) }
-        section.card id="games" { h2 { (t(lang, "profile-games")) } (games_list(&web, lang, &id, viewer.member.is_some())) }
+        section.card id="games" { h2 { (t(lang, "profile-games")) } (games_list(&web, lang, &id)) }
     };
     page(&web, &viewer, &name, body, &[])
 }

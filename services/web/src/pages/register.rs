@@ -93,7 +93,8 @@ pub async fn submit(
     if !open(&web).await {
         return message(&web, &viewer, StatusCode::NOT_FOUND, &t(lang, "register-closed"));
     }
-    let name = form.name.trim().to_string();
+    // Names are unique without regard to case and new ones are written in lower case.
+    let name = form.name.trim().to_ascii_lowercase();
     let shown = form.display_name.trim().to_string();
     if name.starts_with('_') || !weiqi_account::domain::valid_name(&name) {
         return render(&web, &viewer, &form, Some(t(lang, "refusal-bad-name")), StatusCode::BAD_REQUEST);
@@ -108,6 +109,20 @@ pub async fn submit(
             render(&web, &viewer, &form, Some(error), StatusCode::TOO_MANY_REQUESTS),
             seconds,
         );
+    }
+    if web.index.account_like(&name).is_some() {
+        return render(&web, &viewer, &form, Some(t(lang, "refusal-already-exists")), StatusCode::BAD_REQUEST);
+    }
+    // An identity the platform already knows (a game's player, a tournament's entrant, the
+    // registry's or the ratings' player) is not free for anyone to take: its games and results
+    // would follow the newcomer. Claiming it is an administrator's decision (the accounts page).
+    let registered = match &web.registry {
+        Some(registry) => registry.profile(&name).await.is_some(),
+        None => false,
+    };
+    if registered || web.index.identity_in_use(&name) {
+        tracing::warn!(account = %name, "self-registration refused: the name is a known player's identity");
+        return render(&web, &viewer, &form, Some(t(lang, "register-identity-taken")), StatusCode::CONFLICT);
     }
     let request = format!("register-{}", uuid::Uuid::new_v4());
     let roles = ["player".to_string()];

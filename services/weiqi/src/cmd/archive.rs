@@ -84,15 +84,19 @@ fn result_of(g: &ArchivedGame) -> ArchivedResult {
     }
 }
 
-async fn append(log: &AnyEventLog, game: &ArchivedGame) -> Result<bool> {
+/// Appends `game`: `Ok(Ok(true))` when new, `Ok(Ok(false))` when already there, `Ok(Err(why))` when
+/// the log refuses the record itself (larger than an event may be): a refusal of that file, and the
+/// import goes on with the next.
+async fn append(log: &AnyEventLog, game: &ArchivedGame) -> Result<Result<bool, String>> {
     let id = AggregateId::new(&game.id).context("an archive id")?;
     let command = CommandId::new(format!("import-{}", game.id)).context("a command id")?;
     let event = NewEvent::new(codec::EVENT_TYPE, codec::encode(game));
     let mut tries = 0;
     loop {
         match log.append(AggregateKind::Archive, &id, 0, &command, std::slice::from_ref(&event)).await {
-            Ok(outcome) => return Ok(!outcome.duplicate),
-            Err(AppendError::Conflict { .. }) => return Ok(false),
+            Ok(outcome) => return Ok(Ok(!outcome.duplicate)),
+            Err(AppendError::Conflict { .. }) => return Ok(Ok(false)),
+            Err(AppendError::Invalid(why)) => return Ok(Err(format!("the record cannot be stored: {why}"))),
             Err(AppendError::Unavailable(e)) if tries + 1 < TRIES => {
                 tries += 1;
                 tracing::warn!(game = %game.id, error = %e, "event log unavailable; retrying");
@@ -137,13 +141,11 @@ pub async fn import(
         .map(|read| async move {
             let (name, read) = read?;
             let outcome = match read {
-                Ok(game) => {
-                    if append(log, &game).await? {
-                        Outcome::Imported(result_of(&game))
-                    } else {
-                        Outcome::Duplicate(result_of(&game))
-                    }
-                }
+                Ok(game) => match append(log, &game).await? {
+                    Ok(true) => Outcome::Imported(result_of(&game)),
+                    Ok(false) => Outcome::Duplicate(result_of(&game)),
+                    Err(reason) => Outcome::Refused(reason),
+                },
                 Err(reason) => Outcome::Refused(reason),
             };
             Ok::<_, anyhow::Error>((name, outcome))
@@ -465,6 +467,32 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let log: AnyEventLog = EmbeddedLog::open(dir.path().join("e.redb"), EmbeddedConfig::default()).unwrap().into();
         imports_the_corpus(log, "embedded").await;
+    }
+
+    /// A record larger than the log takes is a refusal of that file; the files after it are read and
+    /// imported (the whole import once stopped there).
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_record_over_the_event_size_limit_is_refused_and_the_import_goes_on() {
+        let dir = tempfile::tempdir().unwrap();
+        let config = EmbeddedConfig { max_batch_bytes: 4_096, ..EmbeddedConfig::default() };
+        let log: AnyEventLog = EmbeddedLog::open(dir.path().join("e.redb"), config).unwrap().into();
+        let comment = "长".repeat(3_000);
+        let records = [
+            ("a.sgf", "(;GM[1]FF[4]SZ[19]PB[Li]PW[Wang]RE[B+R];B[pd];W[dp])".to_string()),
+            ("big.sgf", format!("(;GM[1]FF[4]SZ[19]PB[Li]PW[Wang]GC[{comment}]RE[B+R];B[pd];W[dd])")),
+            ("c.sgf", "(;GM[1]FF[4]SZ[19]PB[Zhao]PW[Sun]RE[W+R];B[pp];W[dd])".to_string()),
+        ];
+        let files: Vec<PathBuf> = records
+            .iter()
+            .map(|(name, sgf)| {
+                let f = dir.path().join(name);
+                std::fs::write(&f, sgf).unwrap();
+                f
+            })
+            .collect();
+        let summary = import(&log, &files, "", &ProgressBar::hidden()).await.expect("the import goes on");
+        assert_eq!((summary.imported, summary.refused), (2, 1), "{summary:?}");
+        assert!(summary.refusals[0].reason.contains("exceeds the limit"), "{:?}", summary.refusals);
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

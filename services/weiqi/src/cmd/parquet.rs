@@ -13,8 +13,8 @@
 //!   the rating at the time it was recorded; null for a game not rated under that system, and in
 //!   version 1 files), `played_at` (the record's date; a live game's start), `event` (`EV`, or the tournament), `round`, `place`, `rules`, `komi` (points), `handicap`,
 //!   `size`, `time_system`, `result` (SGF `RE`), `reason` (count, resignation, time, forfeit,
-//!   illegal-move, unknown, draw, void, warnings, referee, lateness, cycle), `winner` (black, white,
-//!   draw, none), `margin` (points, for a count), `move_count`, `duration_ms` (live games),
+//!   illegal-move, unknown, draw, void, warnings, referee, lateness, cycle; null for a game not
+//!   finished: it has no result), `winner` (black, white, draw, none), `margin` (points, for a count), `move_count`, `duration_ms` (live games),
 //!   `rating_system` (the system of the ratings, where there are any; since version 2).
 //! * **moves**: `game_id`, `move_number` (from 1, passes count), `color`, `point` (SGF coordinates;
 //!   null for a pass), `x`, `y` (0-based from the top left; null for a pass), `captures`,
@@ -164,7 +164,7 @@ pub struct GameRow {
     pub size: u32,
     pub time_system: String,
     pub result: String,
-    pub reason: String,
+    pub reason: Option<String>,
     pub winner: String,
     pub margin: Option<f64>,
     pub move_count: u32,
@@ -269,7 +269,7 @@ impl Games {
             None => self.time_system.append_null(),
         }
         self.result.append_option(non_empty(&g.result));
-        self.reason.append_value(&g.reason);
+        self.reason.append_option(g.reason.as_deref());
         self.winner.append_value(&g.winner);
         self.margin.append_option(g.margin);
         self.move_count.append_value(g.move_count);
@@ -602,7 +602,7 @@ pub fn archived_rows(g: &ArchivedGame) -> (GameRow, Vec<MoveRow>) {
         size: u32::from(g.size),
         time_system,
         result: g.result.clone(),
-        reason: g.reason.name().to_string(),
+        reason: Some(g.reason.name().to_string()),
         winner: winner.to_string(),
         margin: (g.reason == weiqi_archive::Reason::Count).then(|| f64::from(g.margin_halves) / 2.0),
         move_count: moves.len() as u32,
@@ -702,7 +702,8 @@ impl Live {
         };
         let result = self.state.result.as_ref();
         let (winner, reason) = match result {
-            None => ("none", "void".to_string()),
+            // A game not finished has no result, hence no reason (it is not void).
+            None => ("none", None),
             Some(r) => {
                 let winner = match r.outcome {
                     Outcome::BlackWins => "black",
@@ -720,7 +721,7 @@ impl Live {
                     EndReason::Lateness => "lateness",
                     EndReason::Cycle => "cycle",
                 };
-                (winner, reason.to_string())
+                (winner, Some(reason.to_string()))
             }
         };
         let margin = result.and_then(|r| r.score.as_ref()).map(|s| f64::from(s.result.margin.0) / 2.0);
@@ -951,6 +952,8 @@ mod tests {
         // A game played here, resigned after two moves.
         let svc = Arc::new(weiqi_game::service::GameService::new(log.clone()));
         super::super::export::tests::game(&svc, "live-1", &[(4, 4), (2, 2)], true).await;
+        // And one still being played: no result, so no reason.
+        super::super::export::tests::game(&svc, "live-2", &[(4, 4), (2, 2)], false).await;
 
         // Li and Wang are members here: the archived game between them is rated (Elo), after both
         // are seeded from its ranks.
@@ -979,21 +982,22 @@ mod tests {
         let out = dir.path().join("out");
         let summary =
             export(&log, ParquetSink::create(&out).unwrap(), &elo, &indicatif::ProgressBar::hidden()).await.unwrap();
-        assert_eq!((summary.games, summary.archived, summary.live, summary.moves), (3, 2, 1, 4 + 2 + 2));
+        assert_eq!((summary.games, summary.archived, summary.live, summary.moves), (4, 2, 2, 4 + 2 + 2 + 2));
 
         let (games, schema) = read(&out.join("games.parquet"));
         assert_eq!(schema, "games/2");
-        assert_eq!(games.len(), 1, "three rows: one batch");
+        assert_eq!(games.len(), 1, "four rows: one batch");
         let games = &games[0];
-        assert_eq!(games.num_rows(), 3);
+        assert_eq!(games.num_rows(), 4);
         assert_eq!(games.schema().as_ref(), games_schema().as_ref(), "the documented schema");
         let column = |name: &str| games.column_by_name(name).unwrap().clone();
         let ids = column("game_id");
         let ids = ids.as_string::<i32>();
-        let row = (0..3).find(|&i| ids.value(i) == "live-1").unwrap();
+        let row = (0..4).find(|&i| ids.value(i) == "live-1").unwrap();
+        let playing = (0..4).find(|&i| ids.value(i) == "live-2").unwrap();
         let archived = column("archived");
         assert!(!archived.as_boolean().value(row));
-        let first = (0..3).find(|&i| column("black_name").as_string::<i32>().value(i) == "Li").unwrap();
+        let first = (0..4).find(|&i| column("black_name").as_string::<i32>().value(i) == "Li").unwrap();
         assert_eq!(column("komi").as_primitive::<arrow_array::types::Float64Type>().value(first), 7.0);
         assert_eq!(column("margin").as_primitive::<arrow_array::types::Float64Type>().value(first), 3.5);
         assert_eq!(column("move_count").as_primitive::<UInt32Type>().value(first), 4);
@@ -1005,6 +1009,7 @@ mod tests {
         let names = reason.values().as_string::<i32>();
         assert_eq!(names.value(reason.keys().value(first) as usize), "count");
         assert_eq!(names.value(reason.keys().value(row) as usize), "resignation");
+        assert!(reason.is_null(playing), "a game being played has no reason");
         // Ratings at the time: the seeds Li (2d) and Wang (1d) held when their game was rated; none
         // for the games nobody rated.
         let rating = |side: &str, i: usize| {
@@ -1023,7 +1028,7 @@ mod tests {
         let (moves, schema) = read(&out.join("moves.parquet"));
         assert_eq!(schema, "moves/2");
         let n: usize = moves.iter().map(RecordBatch::num_rows).sum();
-        assert_eq!(n, 8);
+        assert_eq!(n, 10);
         let passes: usize = moves.iter().map(|b| b.column_by_name("point").unwrap().null_count()).sum();
         assert_eq!(passes, 1, "the pass");
         let (results, schema) = read(&out.join("results.parquet"));
@@ -1047,7 +1052,7 @@ d = sys.argv[1]
 g = pq.read_table(d + "/games.parquet")
 m = pq.read_table(d + "/moves.parquet")
 r = pq.read_table(d + "/results.parquet")
-assert (g.num_rows, m.num_rows, r.num_rows) == (3, 8, 0), (g.num_rows, m.num_rows, r.num_rows)
+assert (g.num_rows, m.num_rows, r.num_rows) == (4, 10, 0), (g.num_rows, m.num_rows, r.num_rows)
 assert pq.read_metadata(d + "/games.parquet").metadata[b"weiqi.schema"] == b"games/2"
 assert pa.types.is_timestamp(g.schema.field("played_at").type)
 assert pa.types.is_dictionary(g.schema.field("reason").type)
@@ -1056,6 +1061,7 @@ li = [row for row in rows.values() if row["black_name"] == "Li"][0]
 assert (li["komi"], li["margin"], li["winner"], li["reason"], li["size"]) == (7.0, 3.5, "black", "count", 9), li
 assert str(li["played_at"].date()) == "2003-05-12", li["played_at"]
 assert rows["live-1"]["archived"] is False and rows["live-1"]["reason"] == "resignation"
+assert rows["live-2"]["reason"] is None and rows["live-2"]["winner"] == "none", rows["live-2"]
 assert li["black_rating"] > li["white_rating"] and li["rating_system"] == "elo", li
 assert rows["live-1"]["black_rating"] is None and rows["live-1"]["rating_system"] is None
 assert sum(1 for x in m.column("point").to_pylist() if x is None) == 1

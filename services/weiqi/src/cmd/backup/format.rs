@@ -95,13 +95,27 @@ pub struct Writer {
     totals: Counts,
 }
 
+/// A new file readable and writable by its owner only (0600 on Unix): a backup holds every account's
+/// password hash and every event.
+pub fn owner_only(path: &Path) -> std::io::Result<File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    let file = options.open(path)?;
+    // A file that existed keeps its mode through `open`: set it.
+    #[cfg(unix)]
+    std::fs::set_permissions(path, std::os::unix::fs::PermissionsExt::from_mode(0o600))?;
+    Ok(file)
+}
+
 impl Writer {
     /// Creates `path` and writes the preamble and `header`.
     ///
     /// # Errors
     /// IO.
     pub fn create(path: &Path, header: pb::BackupHeader) -> std::io::Result<Writer> {
-        let mut file = BufWriter::with_capacity(1 << 20, File::create(path)?);
+        let mut file = BufWriter::with_capacity(1 << 20, owner_only(path)?);
         file.write_all(MAGIC)?;
         file.write_all(&FORMAT_VERSION.to_le_bytes())?;
         let mut out = zstd::stream::write::Encoder::new(file, LEVEL)?;

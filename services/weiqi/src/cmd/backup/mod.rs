@@ -19,6 +19,13 @@
 //!    says what was written before it;
 //! 3. reads every kind back from the target, compares it with the file's SHA-256 of that kind, and
 //!    replays every aggregate through its domain ([`verify`]), reported per kind.
+//!
+//! **Keys are not in a backup.** The association's signing key (`<data dir>/association.key`) and the
+//! server's token secret are files beside the log, not events: a backup says so, and how to carry
+//! them. A restore lists the keys that signed the certificates in the log and warns when the target's
+//! data directory does not hold that key (every such certificate would verify `wrong_key`, and
+//! `weiqi up` would make a new key). The backup file, like the embedded log and the keys, is written
+//! readable by its owner only (0600).
 
 pub mod format;
 pub mod http;
@@ -49,6 +56,51 @@ const REPLAYS_IN_FLIGHT: usize = 32;
 const IDLE: Duration = Duration::from_secs(60);
 /// Failures listed per kind.
 const LISTED: usize = 10;
+
+/// What `weiqi backup` says about the keys it does not carry.
+pub const KEYS_NOT_INCLUDED: &str = "The association's signing key and the server's token secret are not in this backup: \
+they are files in the data directory (association.key, association.key.pub and the secret). Copy them to the new \
+machine's data directory yourself, over a channel you trust, before `weiqi up` starts there; without association.key \
+the certificates in this log verify as signed by an unknown key.";
+
+/// The signing keys of the certificates in `log` (key id → certificates), read from the
+/// certification cases.
+///
+/// # Errors
+/// When the log cannot be read.
+pub async fn certificate_keys(log: &AnyEventLog) -> Result<BTreeMap<String, u64>> {
+    let head = log.head(AggregateKind::Case).await.context("reading the cases' head")?;
+    let mut keys = BTreeMap::new();
+    if Position::START.reaches(head) {
+        return Ok(keys);
+    }
+    let mut events = log.follow(AggregateKind::Case, Position::START).await.context("reading the cases")?;
+    while let Some(item) = tokio::time::timeout(IDLE, events.next()).await.ok().flatten() {
+        let recorded = item.context("reading the cases")?;
+        if let Ok(weiqi_rating::CaseEvent::CertificateIssued { certificate, .. }) =
+            weiqi_ranking::codec::case::read_case(&recorded)
+        {
+            *keys.entry(certificate.body.key_id.clone()).or_insert(0) += 1;
+        }
+        if recorded.position.reaches(head) {
+            break;
+        }
+    }
+    Ok(keys)
+}
+
+/// The signing keys of `log`'s certificates that `data_dir`'s `association.key` is not (all of them
+/// when there is no key there), with how many certificates each signed.
+///
+/// # Errors
+/// When the log cannot be read.
+pub async fn unknown_signing_keys(log: &AnyEventLog, data_dir: &Path) -> Result<Vec<(String, u64)>> {
+    let have = std::fs::read_to_string(data_dir.join("association.key"))
+        .ok()
+        .and_then(|text| weiqi_rating::parse_signing_key(&text).ok())
+        .map(|k| k.key_id());
+    Ok(certificate_keys(log).await?.into_iter().filter(|(id, _)| Some(id) != have.as_ref()).collect())
+}
 
 /// `weiqi backup`.
 #[derive(clap::Args, Debug)]
@@ -158,6 +210,9 @@ pub struct RestoreSummary {
     pub source: String,
     /// Per kind.
     pub kinds: Vec<KindRestored>,
+    /// Signing keys of certificates in the log that the target's data directory does not hold, with
+    /// the number of certificates each signed (filled by `run_restore`).
+    pub unknown_signing_keys: Vec<(String, u64)>,
 }
 
 impl RestoreSummary {
@@ -583,6 +638,7 @@ pub async fn restore(log: &AnyEventLog, file: &Path, progress: &ProgressBar) -> 
         written_by: checked.header.weiqi_version.clone(),
         source: checked.header.source.clone(),
         kinds,
+        unknown_signing_keys: Vec::new(),
     })
 }
 
@@ -600,7 +656,10 @@ pub async fn run_backup(args: BackupArgs) -> Result<ExitCode> {
     let summary = backup(&log, &source_of(args.nats.as_deref(), &args.data_dir), &args.out, &progress).await?;
     progress.finish_and_clear();
     if args.json {
-        println!("{}", serde_json::to_string(&summary)?);
+        let mut value = serde_json::to_value(&summary)?;
+        value["keys_included"] = serde_json::Value::Bool(false);
+        eprintln!("note: {KEYS_NOT_INCLUDED}");
+        println!("{value}");
     } else {
         for k in &summary.kinds {
             println!(
@@ -617,6 +676,7 @@ pub async fn run_backup(args: BackupArgs) -> Result<ExitCode> {
             summary.bytes,
             summary.seconds
         );
+        println!("note: {KEYS_NOT_INCLUDED}");
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -635,8 +695,18 @@ pub async fn run_restore(args: RestoreArgs) -> Result<ExitCode> {
         None => super::sgf::open_log(None, &args.data_dir, true).await?,
     };
     let progress = bar(0, args.json);
-    let summary = restore(&log, &args.file, &progress).await?;
+    let mut summary = restore(&log, &args.file, &progress).await?;
     progress.finish_and_clear();
+    summary.unknown_signing_keys = unknown_signing_keys(&log, &args.data_dir).await?;
+    for (key, n) in &summary.unknown_signing_keys {
+        eprintln!(
+            "warning: {n} certificate(s) in this log were signed by the key {key}, which {} does not hold: they \
+             will verify `wrong_key`. Copy the association.key that signed them into {} before `weiqi up` starts \
+             (it would otherwise make a new key).",
+            args.data_dir.join("association.key").display(),
+            args.data_dir.display()
+        );
+    }
     if args.json {
         println!("{}", serde_json::to_string(&summary)?);
     } else {

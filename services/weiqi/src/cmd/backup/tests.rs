@@ -562,3 +562,62 @@ async fn a_running_platform_serves_its_backup_to_an_administrator() {
     assert_eq!((restored.events, restored.kinds[0].identical), (20, true));
     assert_eq!(std::fs::read_dir(dir.path().join("spool")).unwrap().count(), 0, "nothing left in the spool");
 }
+
+/// Item 9 of the trust issue: a backup does not carry the association's key and says so; restored on
+/// a machine without that key, the restore names the key its certificates need; with the key copied
+/// over, it says nothing. The backup file and the embedded log are readable by their owner only.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_restore_without_the_signing_key_warns_and_the_files_are_the_owners_only() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let old = dir.path().join("old");
+    let log: AnyEventLog = EmbeddedLog::open(old.join("events.redb"), EmbeddedConfig::default()).unwrap().into();
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&old.join("events.redb")), 0o600, "the embedded log");
+    // A certificate signed by the old machine's key, recorded in its case.
+    let key = weiqi_ranking::keys::load_or_create(&old.join("association.key"), "cwa").unwrap();
+    let date: weiqi_rating::CivilDate = "2026-11-01".parse().unwrap();
+    let body = weiqi_rating::CertificateBody {
+        serial: weiqi_ranking::domain::case::certificate_serial("cwa", date, "0123456789abcdef"),
+        association: "cwa".into(),
+        key_id: key.key_id(),
+        player: weiqi_rating::PlayerId::from("li"),
+        player_name: "Li".into(),
+        ladder: "cwa-amateur".into(),
+        grade: "1d".into(),
+        grade_name: "1d".into(),
+        date,
+        case: weiqi_rating::CaseId::from("case-1"),
+        basis: "rating".into(),
+    };
+    let certificate = key.sign_certificate(body).unwrap();
+    let meta = weiqi_ranking::codec::Meta {
+        causation: "issue-1".into(),
+        actor: weiqi_ranking::domain::ActorKind::System,
+        actor_id: "ranking".into(),
+        at: weiqi_rating::Millis(1),
+    };
+    let event = weiqi_ranking::codec::case::case_event(
+        &weiqi_rating::CaseEvent::CertificateIssued { certificate, at: weiqi_rating::Millis(1) },
+        &meta,
+    );
+    let id = AggregateId::new("case-1").unwrap();
+    log.append(AggregateKind::Case, &id, 0, &CommandId::new("issue-1").unwrap(), &[event]).await.unwrap();
+    assert_eq!(certificate_keys(&log).await.unwrap().into_iter().collect::<Vec<_>>(), [(key.key_id(), 1)]);
+
+    let file = dir.path().join("b.wqbk");
+    backup(&log, "test", &file, &ProgressBar::hidden()).await.unwrap();
+    assert_eq!(mode(&file), 0o600, "the backup file");
+    assert!(KEYS_NOT_INCLUDED.contains("association.key") && KEYS_NOT_INCLUDED.contains("not in this backup"));
+
+    // A new machine: no key there (or another one) → the key is named.
+    let new = dir.path().join("new");
+    let restored: AnyEventLog = EmbeddedLog::open(new.join("events.redb"), EmbeddedConfig::default()).unwrap().into();
+    restore(&restored, &file, &ProgressBar::hidden()).await.unwrap();
+    assert_eq!(unknown_signing_keys(&restored, &new).await.unwrap(), [(key.key_id(), 1)]);
+    weiqi_ranking::keys::load_or_create(&new.join("association.key"), "cwa").unwrap();
+    assert_eq!(unknown_signing_keys(&restored, &new).await.unwrap(), [(key.key_id(), 1)], "a new key is not the one");
+    // The old key carried over: nothing to warn about.
+    std::fs::copy(old.join("association.key"), new.join("association.key")).unwrap();
+    assert!(unknown_signing_keys(&restored, &new).await.unwrap().is_empty());
+}
