@@ -11,8 +11,9 @@
 //!   tick without client-side arithmetic. The stream ends after the game's end. Anyone may watch
 //!   (what a spectator sees: no token needed), limited per address; a token given must verify. The view is folded from the log through the game domain, so a
 //!   sealed move stays hidden until it is revealed.
-//! * `GET /overlay/{game}?token=T` is a self-contained page (inline SVG and JavaScript, no outside
-//!   assets) that draws that stream: add it to a streaming tool as a browser source.
+//! * `GET /overlay/{game}[?token=T]` is a page that draws that stream (SVG, with its style sheet and
+//!   script served from `/overlay/assets/`: the policy runs no inline script; other sites may frame
+//!   it): add it to a streaming tool as a browser source.
 //! * `GET /games/{game}/sgf[?token=T]` is the game record as SGF (`application/x-go-sgf`): a finished
 //!   game's for anyone (limited per address), a game in play's, as far as it has been played, for any
 //!   valid token. For archives, analysts and any Go program.
