@@ -239,7 +239,9 @@ async fn overlay(s: &Suite) {
     assert!(page.contains(r#"<html lang="en">"#), "the page is in the language asked for");
 
     // The record, as SGF, for archives and analysts.
-    assert_eq!(get(&s.http, &format!("/games/{g}/sgf")).await.status, 401);
+    // A finished game's record is public (issue 28 item 13); a forged token is still refused.
+    assert_eq!(get(&s.http, &format!("/games/{g}/sgf")).await.status, 200);
+    assert_eq!(get(&s.http, &format!("/games/{g}/sgf?token={forged}")).await.status, 401);
     assert_eq!(get(&s.http, &format!("/games/no-such-game/sgf?token={tv}")).await.status, 404);
     let sgf = get(&s.http, &format!("/games/{g}/sgf?token={tv}")).await;
     assert_eq!((sgf.status, sgf.content_type.as_str()), (200, "application/x-go-sgf; charset=utf-8"));
