@@ -49,6 +49,9 @@ pub enum FlagAnswer {
     Refused(String),
     /// The game service or the log could not be reached; try again with the same id.
     Unavailable(String),
+    /// Not sent: the log did not answer at the deadline (the platform could not take a move), or an
+    /// outage has just ended; the outage is excused before any flag ([`crate::alive`]).
+    Held(&'static str),
 }
 
 /// The outcome of one flag request: the answer and the game's events after `version`.
@@ -74,6 +77,69 @@ pub async fn send_flag(game_client: &GameClient, log: &AnyEventLog, game: Arc<st
         command: Command::ExpireTime { seen: version },
     };
     // The flag's span (the caller's) continues into the game service.
+    let answer = match game_client.execute(&request, &weiqi_telemetry::inject_current()).await {
+        Ok(a) => FlagAnswer::Recorded { duplicate: a.duplicate },
+        Err(e @ (GameError::Unavailable(_) | GameError::Internal(_))) => FlagAnswer::Unavailable(e.to_string()),
+        Err(e) => FlagAnswer::Refused(e.code().to_string()),
+    };
+    let tail = match &answer {
+        FlagAnswer::Unavailable(_) => Vec::new(),
+        _ => read_tail(log, &game, version + 1).await.unwrap_or_default(),
+    };
+    FlagReport { game, version, answer, tail }
+}
+
+/// How long a flag waits for the log to answer before it counts the platform as down.
+pub const PROBE: std::time::Duration = std::time::Duration::from_millis(500);
+
+/// Sends the flag of `game` seen at `version` after making sure the platform could take a move at
+/// `now`: the log answers within [`PROBE`] and no outage has just ended. Otherwise the flag is held
+/// and the outage recorded, so that a flag never charges the player the time the platform was down
+/// (a flag sent while nats-server restarts would otherwise be delivered after it is back).
+pub async fn probe_then_flag(
+    game_client: &GameClient,
+    log: &AnyEventLog,
+    game: Arc<str>,
+    version: u64,
+    alive: &crate::alive::Alive,
+    now: weiqi_clock::Millis,
+    closed: &tokio::sync::Notify,
+) -> FlagReport {
+    let answered = tokio::time::timeout(PROBE, log.head(AggregateKind::Game)).await;
+    if !matches!(answered, Ok(Ok(_))) {
+        alive.failed(now);
+        return FlagReport { game, version, answer: FlagAnswer::Held("the log does not answer"), tail: Vec::new() };
+    }
+    if alive.ok(now) {
+        closed.notify_one();
+        return FlagReport { game, version, answer: FlagAnswer::Held("an outage has just ended"), tail: Vec::new() };
+    }
+    send_flag(game_client, log, game, version).await
+}
+
+/// Asks the game service to excuse `outage` on `game`'s running clock (seen at `version`), then reads
+/// the log's tail. The command id names the game, the version and the outage's end, so a retry is
+/// the same command.
+pub async fn send_excuse(
+    game_client: &GameClient,
+    log: &AnyEventLog,
+    game: Arc<str>,
+    version: u64,
+    outage: crate::alive::Outage,
+) -> FlagReport {
+    let id = format!("outage-{game}-{version}-{}", outage.to.0);
+    let command_id = if id.len() <= MAX_NAME_LEN {
+        id
+    } else {
+        format!("outage-{}", uuid::Uuid::new_v5(&uuid::Uuid::NAMESPACE_OID, id.as_bytes()))
+    };
+    let request = GameRequest {
+        game_id: game.to_string(),
+        command_id,
+        correlation_id: String::new(),
+        actor: Actor::System(CLOCK_ACTOR.into()),
+        command: Command::ExcuseOutage { from: outage.from, to: outage.to, reason: outage.reason },
+    };
     let answer = match game_client.execute(&request, &weiqi_telemetry::inject_current()).await {
         Ok(a) => FlagAnswer::Recorded { duplicate: a.duplicate },
         Err(e @ (GameError::Unavailable(_) | GameError::Internal(_))) => FlagAnswer::Unavailable(e.to_string()),

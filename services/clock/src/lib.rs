@@ -94,6 +94,7 @@
 //! `weiqi bench clocks` (in the `weiqi` binary, `services/weiqi/src/bench/clocks_harness.rs`): 10,000
 //! running clocks against a real nats-server.
 
+pub mod alive;
 pub mod convert;
 pub mod flag;
 pub mod grpc;

@@ -7,7 +7,7 @@
 //! ticks go to a publisher task through a bounded channel and are dropped, not queued, if the bus cannot
 //! keep up (they are ephemeral; the log is the record).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::convert::Infallible;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -26,6 +26,7 @@ use weiqi_game::convert::decode_recorded;
 use weiqi_proto::v1 as pb;
 use weiqi_telemetry::names;
 
+use crate::alive::{Alive, Outage};
 use crate::convert::{self, Reason};
 use crate::flag::{FlagAnswer, FlagReport, read_tail, send_flag};
 use crate::queue::TimerQueue;
@@ -49,14 +50,26 @@ pub struct ClockConfig {
     pub max_flags_in_flight: usize,
     /// Ticks waiting for the bus; beyond this, ticks are dropped.
     pub publish_buffer: usize,
+    /// Where the heartbeat notes the last moment the platform could take a move
+    /// ([`crate::alive`]): the embedded deployment's `<data dir>/clock.alive`, so that a restart
+    /// after a kill excuses the time the server was down. `None`: in memory only.
+    pub alive_file: Option<std::path::PathBuf>,
 }
 
 impl Default for ClockConfig {
-    /// A tick a second, 256 flags in flight, 16,384 ticks buffered.
+    /// A tick a second, 256 flags in flight, 16,384 ticks buffered, the heartbeat in memory.
     fn default() -> Self {
-        ClockConfig { tick_interval: Some(Duration::from_secs(1)), max_flags_in_flight: 256, publish_buffer: 16_384 }
+        ClockConfig {
+            tick_interval: Some(Duration::from_secs(1)),
+            max_flags_in_flight: 256,
+            publish_buffer: 16_384,
+            alive_file: None,
+        }
     }
 }
+
+/// How often the heartbeat asks the log whether it answers.
+const HEARTBEAT: Duration = Duration::from_secs(1);
 
 /// What the service has done since it started (all instances of the loop together).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
@@ -75,6 +88,8 @@ pub struct ClockStats {
     pub ticks_published: u64,
     /// Ticks dropped (bus slow or unreachable).
     pub ticks_dropped: u64,
+    /// Outages excused on running clocks (`OutageExcused` recorded on this service's request).
+    pub outages_excused: u64,
     /// Game events folded.
     pub events: u64,
     /// Clocks running now.
@@ -92,6 +107,7 @@ struct Counters {
     flags_unavailable: AtomicU64,
     ticks_published: AtomicU64,
     ticks_dropped: AtomicU64,
+    outages_excused: AtomicU64,
     events: AtomicU64,
     running: AtomicU64,
     caught_up: AtomicBool,
@@ -109,6 +125,8 @@ pub struct ClockService {
     time: Arc<dyn Environment>,
     config: ClockConfig,
     counters: Arc<Counters>,
+    alive: Arc<Alive>,
+    outage_closed: Arc<tokio::sync::Notify>,
 }
 
 impl ClockService {
@@ -125,7 +143,11 @@ impl ClockService {
         time: Arc<dyn Environment>,
         config: ClockConfig,
     ) -> ClockService {
-        ClockService { log, bus, game, time, config, counters: Arc::default() }
+        let alive = Arc::new(match &config.alive_file {
+            Some(file) => Alive::with_file(file.clone()),
+            None => Alive::in_memory(),
+        });
+        ClockService { log, bus, game, time, config, counters: Arc::default(), alive, outage_closed: Arc::default() }
     }
 
     /// What the service has done so far.
@@ -140,6 +162,7 @@ impl ClockService {
             flags_unavailable: get(&c.flags_unavailable),
             ticks_published: get(&c.ticks_published),
             ticks_dropped: get(&c.ticks_dropped),
+            outages_excused: get(&c.outages_excused),
             events: get(&c.events),
             running: get(&c.running),
             caught_up: c.caught_up.load(Ordering::Relaxed),
@@ -154,9 +177,16 @@ impl ClockService {
         let follower = weiqi_eventlog::Follower::register("clock", AggregateKind::Game);
         let (ticks, rx) = mpsc::channel(self.config.publish_buffer.max(1));
         let _publisher = AbortOnDrop(tokio::spawn(publish(self.bus.clone(), rx, self.counters.clone())));
+        let _heartbeat = AbortOnDrop(tokio::spawn(heartbeat(
+            self.log.clone(),
+            self.alive.clone(),
+            self.time.clone(),
+            self.outage_closed.clone(),
+        )));
         let mut pause = Duration::from_millis(100);
         loop {
             let Err(error) = self.follow(&ticks, &follower).await;
+            self.alive.failed(self.time.now());
             tracing::warn!(%error, "clock service: cannot follow the game log; starting again");
             self.counters.caught_up.store(false, Ordering::Relaxed);
             tokio::time::sleep(pause).await;
@@ -179,6 +209,8 @@ impl ClockService {
             permits: Arc::new(Semaphore::new(self.config.max_flags_in_flight.max(1))),
             ticks,
             caught_up: false,
+            excusing: HashSet::new(),
+            refused_excuse: HashMap::new(),
         };
         if is_empty(head) {
             loop_.catch_up();
@@ -223,6 +255,11 @@ impl ClockService {
                     }
                 },
                 () = until(&mut sleep) => sleep = None,
+                () = self.outage_closed.notified() => {
+                    if loop_.caught_up {
+                        loop_.excuse_all();
+                    }
+                }
             }
         }
     }
@@ -237,6 +274,11 @@ struct Loop<'a> {
     permits: Arc<Semaphore>,
     ticks: &'a mpsc::Sender<pb::ClockTick>,
     caught_up: bool,
+    /// Games with an `ExcuseOutage` request out: no flag is sent for them meanwhile.
+    excusing: HashSet<Arc<str>>,
+    /// The end of the last outage the game service refused to excuse for a game (its time had run
+    /// out before): its flag goes out.
+    refused_excuse: HashMap<Arc<str>, Millis>,
 }
 
 /// A task's result, back in the loop.
@@ -247,6 +289,8 @@ enum Work {
         game: Arc<str>,
         tail: Result<Vec<RecordedEvent>, String>,
     },
+    /// An outage's excuse was answered: the outage, the version it was sent at, the answer, the tail.
+    Excused(FlagReport, Outage),
 }
 
 impl Loop<'_> {
@@ -274,6 +318,53 @@ impl Loop<'_> {
             games = self.games.len(),
             running = self.queue.len(),
             "clock service: caught up with the game log"
+        );
+        self.excuse_all();
+    }
+
+    /// The outage the game's running clock still has to be excused, if any (none while one goes on,
+    /// nor one the game service refused).
+    fn outage_for(&self, id: &Arc<str>, game: &Tracked) -> Option<Outage> {
+        if game.state.phase != weiqi_game::domain::Phase::Playing {
+            return None;
+        }
+        let outage = self.svc.alive.excuse_for(game.state.last_at)?;
+        (self.refused_excuse.get(id) != Some(&outage.to)).then_some(outage)
+    }
+
+    /// Asks the game service to excuse every running clock the latest outage overlaps.
+    fn excuse_all(&mut self) {
+        let due: Vec<(Arc<str>, u64, Outage)> = self
+            .games
+            .iter()
+            .filter(|(id, _)| !self.excusing.contains(*id))
+            .filter_map(|(id, game)| Some((id.clone(), game.state.version, self.outage_for(id, game)?)))
+            .collect();
+        for (id, version, outage) in due {
+            self.spawn_excuse(id, version, outage);
+        }
+    }
+
+    fn spawn_excuse(&mut self, game: Arc<str>, version: u64, outage: Outage) {
+        use tracing::Instrument;
+        self.excusing.insert(game.clone());
+        let client = self.svc.game.clone();
+        let log = self.svc.log.clone();
+        let permits = self.permits.clone();
+        let span = tracing::info_span!(parent: None, "clock.excuse_outage", game = %game, seen_sequence = version);
+        tracing::info!(
+            game = %game,
+            from = outage.from.0,
+            to = outage.to.0,
+            reason = outage.reason.name(),
+            "clock service: excusing an outage on a running clock"
+        );
+        self.tasks.spawn(
+            async move {
+                let _permit = permits.acquire_owned().await;
+                Work::Excused(crate::flag::send_excuse(&client, &log, game, version, outage).await, outage)
+            }
+            .instrument(span),
         );
     }
 
@@ -365,25 +456,51 @@ impl Loop<'_> {
                 self.publish(Some(tick));
             }
             if let Some(flag) = due.flag {
+                if self.excusing.contains(&id) || self.svc.alive.down() {
+                    // An outage is being excused, or is going on: the flag waits for what the log
+                    // decides (tried again shortly).
+                    if let Some(game) = self.games.get_mut(&id) {
+                        game.flag_answered(flag.version, now);
+                        self.queue.set(id.clone(), game.next_wake());
+                    }
+                    continue;
+                }
+                let outage = self.games.get(&id).and_then(|game| self.outage_for(&id, game));
+                if let Some(outage) = outage {
+                    // The time ran out during (or because of) an outage: excuse it first.
+                    if let Some(game) = self.games.get_mut(&id) {
+                        game.flag_answered(flag.version, now);
+                    }
+                    self.spawn_excuse(id, flag.version, outage);
+                    continue;
+                }
                 tracing::debug!(game = %id, version = flag.version, deadline = flag.deadline.0, "flag");
-                self.spawn_flag(id, flag.version, flag.deadline);
+                // Unless the log has answered since the deadline, make sure it does before flagging.
+                let probe = self.svc.alive.last_ok().is_none_or(|t| t < flag.deadline);
+                self.spawn_flag(id, flag.version, flag.deadline, probe);
             }
         }
     }
 
-    fn spawn_flag(&mut self, game: Arc<str>, version: u64, deadline: Millis) {
+    fn spawn_flag(&mut self, game: Arc<str>, version: u64, deadline: Millis, probe: bool) {
         use tracing::Instrument;
         bump(&self.svc.counters.flags_sent);
         let client = self.svc.game.clone();
         let log = self.svc.log.clone();
         let permits = self.permits.clone();
+        let (alive, closed, now) = (self.svc.alive.clone(), self.svc.outage_closed.clone(), self.now());
         // A flag is the clock's own decision, not the continuation of any request: it starts a trace
         // of its own, which the command, the bus message and the append continue.
         let span = tracing::info_span!(parent: None, "clock.flag", game = %game, seen_sequence = version);
         self.tasks.spawn(
             async move {
                 let _permit = permits.acquire_owned().await;
-                Work::Flag(send_flag(&client, &log, game, version).await, deadline)
+                let report = if probe {
+                    crate::flag::probe_then_flag(&client, &log, game, version, &alive, now, &closed).await
+                } else {
+                    send_flag(&client, &log, game, version).await
+                };
+                Work::Flag(report, deadline)
             }
             .instrument(span),
         );
@@ -420,7 +537,13 @@ impl Loop<'_> {
                     FlagAnswer::Unavailable(why) => {
                         tracing::warn!(game = %report.game, why, "flag: game service unavailable; will retry");
                         bump(&c.flags_unavailable);
+                        self.svc.alive.failed(self.svc.time.now());
                         "unavailable"
+                    }
+                    FlagAnswer::Held(why) => {
+                        tracing::info!(game = %report.game, why, "flag held: an outage is excused first");
+                        bump(&c.flags_unavailable);
+                        "held"
                     }
                 };
                 metrics::counter!(names::CLOCK_FLAGS, names::labels::OUTCOME => outcome).increment(1);
@@ -433,6 +556,33 @@ impl Loop<'_> {
                     if self.caught_up {
                         self.queue.set(report.game.clone(), game.next_wake());
                     }
+                }
+            }
+            Work::Excused(report, outage) => {
+                self.excusing.remove(&report.game);
+                match &report.answer {
+                    FlagAnswer::Recorded { duplicate } => {
+                        if !duplicate {
+                            bump(&self.svc.counters.outages_excused);
+                        }
+                    }
+                    FlagAnswer::Refused(code) => {
+                        tracing::info!(game = %report.game, code, "clock service: the outage is not excused");
+                        self.refused_excuse.insert(report.game.clone(), outage.to);
+                    }
+                    FlagAnswer::Unavailable(why) => {
+                        tracing::warn!(game = %report.game, why, "excuse: game service unavailable; will retry");
+                        self.svc.alive.failed(self.svc.time.now());
+                    }
+                    FlagAnswer::Held(_) => {}
+                }
+                for recorded in report.tail {
+                    self.on_recorded(recorded);
+                }
+                if let Some(game) = self.games.get(&report.game)
+                    && self.caught_up
+                {
+                    self.queue.set(report.game.clone(), game.next_wake());
                 }
             }
             Work::Resync { game: id, tail } => {
@@ -477,6 +627,24 @@ async fn publish(bus: AnyBus, mut ticks: mpsc::Receiver<pb::ClockTick>, counters
                 bump(&counters.ticks_dropped);
             }
         }
+    }
+}
+
+/// Every [`HEARTBEAT`], asks the log for its head: an answer is a moment a move could be taken, none
+/// (within twice the beat) marks the platform down ([`crate::alive`]). Closing an outage wakes the
+/// loop, which excuses the running clocks.
+async fn heartbeat(log: AnyEventLog, alive: Arc<Alive>, time: Arc<dyn Environment>, closed: Arc<tokio::sync::Notify>) {
+    loop {
+        let answered = tokio::time::timeout(HEARTBEAT * 2, log.head(AggregateKind::Game)).await;
+        let now = time.now();
+        if matches!(answered, Ok(Ok(_))) {
+            if alive.ok(now) {
+                closed.notify_one();
+            }
+        } else {
+            alive.failed(now);
+        }
+        tokio::time::sleep(HEARTBEAT).await;
     }
 }
 

@@ -349,12 +349,22 @@ async fn the_clock_service_recovers_when_nats_server_is_killed_and_restarted() {
     bus.until(running).await;
     let first = deadline(&world, "g-kill-1").await;
 
-    // kill -9 nats-server; the deadline passes while it is down.
+    // kill -9 nats-server; the deadline passes while it is down. No move could be taken from the
+    // last moment the log answered (the game's start, in hand-moved time) until it answers again:
+    // that time is no player's (RULES.md beside Art. 12). The clock resumes from then; no flag.
     nats.kill();
     clock.set(first + secs(1));
     tokio::time::sleep(Duration::from_millis(500)).await;
     nats.restart_async().await.unwrap();
-    assert_eq!(world.flagged("g-kill-1").await, vec![(Side::Black, first, first + secs(1))]);
+    let excused = eventually_events(&world, "g-kill-1", |e| matches!(e, GameEvent::OutageExcused { .. })).await;
+    let GameEvent::OutageExcused { from, to, reason } = excused else { unreachable!() };
+    assert_eq!((to, reason), (first + secs(1), weiqi_game::domain::OutageReason::LogUnavailable));
+    assert!(from < first && from >= first - secs(11), "from the last moment the log answered: {from:?}");
+    assert!(world.flags("g-kill-1").await.is_empty(), "the outage was charged to Black");
+    let resumed = deadline(&world, "g-kill-1").await;
+    assert_eq!(resumed, first + (to - from), "the clock resumes from the last good moment");
+    clock.set(resumed);
+    assert_eq!(world.flagged("g-kill-1").await, vec![(Side::Black, resumed, resumed)]);
 
     // The follower resumed: a game created after the restart is flagged at its deadline.
     world.create("g-kill-2", absolute(10_000)).await;
@@ -366,6 +376,65 @@ async fn the_clock_service_recovers_when_nats_server_is_killed_and_restarted() {
     assert_eq!(world.flagged("g-kill-2").await, vec![(Side::Black, second, second)]);
     let stats = settled(&service).await;
     assert_eq!(stats.flags_recorded + stats.flags_duplicate, 2, "{stats:?}");
+}
+
+/// Waits until the game's log holds an event `matching`, and answers it.
+async fn eventually_events(world: &World, game: &str, matching: impl Fn(&GameEvent) -> bool) -> GameEvent {
+    let deadline = tokio::time::Instant::now() + PATIENCE;
+    loop {
+        if let Some(e) = world.events(game).await.into_iter().find(|e| matching(e)) {
+            return e;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "{game}: no such event in {:?}", world.events(game).await);
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+/// `weiqi up` killed with 15 s on an absolute clock and started again 20 s later (issue 28 item 8):
+/// the game did not end `B+T`. The clock service's heartbeat file held the last moment the platform
+/// could take a move; the restart records `OutageExcused { from, to, restart }` and Black's clock
+/// resumes from there, with the time Black had.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_restart_excuses_the_time_the_server_was_down() {
+    let clock = ManualClock::new(T0);
+    let world = World::embedded(Arc::new(clock.clone()));
+    let dir = tempfile::tempdir().unwrap();
+    let alive = dir.path().join("clock.alive");
+    let config = || weiqi_clock_service::ClockConfig { alive_file: Some(alive.clone()), ..Default::default() };
+    let g = "g-outage";
+    let start = clock.get();
+    let (_first, first_task) = world.clock_service_with(Arc::new(clock.clone()), config()).await;
+    world.create(g, absolute(15_000)).await;
+    let before = deadline(&world, g).await;
+    // Two seconds in, the heartbeat notes the platform up; then the process is killed.
+    clock.set(start + secs(2));
+    let file = alive.clone();
+    let noted = (start + secs(2)).0.to_string();
+    eventually("the heartbeat notes the last good moment", || {
+        let (file, noted) = (file.clone(), noted.clone());
+        async move { std::fs::read_to_string(&file).is_ok_and(|t| t.trim() == noted) }
+    })
+    .await;
+    drop(first_task);
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    // 20 s later it starts again: Black's deadline passed while nothing could be played.
+    clock.set(start + secs(22));
+    let (second, _second_task) = world.clock_service_with(Arc::new(clock.clone()), config()).await;
+    let excused = eventually_events(&world, g, |e| matches!(e, GameEvent::OutageExcused { .. })).await;
+    assert_eq!(
+        excused,
+        GameEvent::OutageExcused {
+            from: start + secs(2),
+            to: start + secs(22),
+            reason: weiqi_game::domain::OutageReason::Restart
+        }
+    );
+    assert!(world.flags(g).await.is_empty(), "the outage was charged: {:?}", world.events(g).await);
+    let after = deadline(&world, g).await;
+    assert_eq!(after, before + secs(20), "Black has the 13 s left at the kill");
+    clock.set(after);
+    assert_eq!(world.flagged(g).await, vec![(Side::Black, after, after)]);
+    assert_eq!(settled(&second).await.outages_excused, 1);
 }
 
 // ---------------------------------------------------------------------------------------------

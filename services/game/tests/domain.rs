@@ -582,3 +582,31 @@ fn texts_are_limited_where_commands_are_decided() {
     );
     assert!(matches!(r, Err(Rejection::OutOfRange { field: "player name", .. })), "{r:?}");
 }
+
+/// Given: a game on a 15 s absolute clock, Black to move since 0 s. When: the platform reports an
+/// outage from 2 s to 22 s. Then: `OutageExcused` (from the platform only), Black's deadline moves by
+/// 20 s; an outage that began after Black's time ran out, or one no clock runs through, is refused.
+#[test]
+fn an_outage_of_the_platform_is_no_players_time() {
+    use weiqi_game::domain::OutageReason;
+    let mut s = setup(9, Ruleset::chinese());
+    s.time_control = TimeControl::absolute(DurationMs::from_secs(15)).unwrap().with_lag(LagConfig::NONE).unwrap();
+    let mut g = Game::given(s);
+    let deadline = g.state.clock.as_ref().and_then(|c| c.deadline()).expect("a running clock");
+    let at = secs;
+    let excuse =
+        |from: i64, to: i64| Command::ExcuseOutage { from: at(from), to: at(to), reason: OutageReason::Restart };
+    assert_eq!(g.when(ANN(), excuse(2, 22)), Err(Rejection::NotAReferee), "only the platform reports outages");
+    g.t = 22;
+    let platform = || Actor::System("clock".into());
+    // The clock's deadline had passed at 22 s; the excuse comes first.
+    let events = g.ok(platform(), excuse(2, 22));
+    assert_eq!(events, vec![GameEvent::OutageExcused { from: at(2), to: at(22), reason: OutageReason::Restart }]);
+    let moved = g.state.clock.as_ref().and_then(|c| c.deadline()).unwrap();
+    assert_eq!(moved.0 - deadline.0, 20_000, "the clock stood still for the outage");
+    // Once excused, the same outage is nothing to excuse; nor is one after the time ran out.
+    assert_eq!(g.when(platform(), excuse(2, 22)), Err(Rejection::NothingToExcuse));
+    let late = (moved.0 - secs(0).0) / 1_000 + 5;
+    g.t = late + 20;
+    assert_eq!(g.when(platform(), excuse(late, late + 10)), Err(Rejection::NothingToExcuse));
+}

@@ -429,7 +429,19 @@ async fn run_up(args: UpArgs, shutdown: Shutdown) -> Result<ExitCode> {
     let client = GameClient::Local(game);
 
     if args.services.contains(&Extra::Clock) {
-        let clocks = Arc::new(ClockService::new(backbone.log.clone(), backbone.bus.clone(), client.clone()));
+        // The game service runs in this process: while it is down no move can be taken, and the clock
+        // heartbeat's file lets the next start excuse that time on every running clock.
+        let config = weiqi_clock_service::ClockConfig {
+            alive_file: Some(args.data_dir.join("clock.alive")),
+            ..weiqi_clock_service::ClockConfig::default()
+        };
+        let clocks = Arc::new(ClockService::with(
+            backbone.log.clone(),
+            backbone.bus.clone(),
+            client.clone(),
+            Arc::new(weiqi_clock_service::SystemClock),
+            config,
+        ));
         tokio::spawn(clocks.run());
     }
     let tournaments = Arc::new(TournamentService::new(backbone.log.clone()));

@@ -19,6 +19,19 @@
 //! | Canadian | main time, then M moves per period P; the period restarts in full |
 //! | Fischer | initial time, increment after each move, optional cap |
 //!
+//! ## The platform's outage is no player's time (beside Art. 12)
+//!
+//! Art. 12 charges a player the time their clock runs. A clock that runs while the platform cannot
+//! take a move (the server killed and restarted, its event log unreachable) charges the player for a
+//! move they could not make. So: **time during which the platform could not take a move is no
+//! player's.** The clock service notes, every second, the last moment the log answered; when it
+//! learns of an outage (on restart, from the heartbeat file `weiqi up` keeps; when the log answers
+//! again) it asks the game service to record `OutageExcused { from, to, reason }` on every running
+//! clock the outage overlaps, before any flag. The game folds it as the clock standing still from
+//! `from` (never before the game's last event) to `to`, so the clock resumes from the last moment the
+//! server could take a move, with the time the player had then. A player whose time ran out before
+//! the outage began lost on time then; outages under 2 s are not counted (a late heartbeat).
+//!
 //! ## Example
 //!
 //! ```

@@ -93,6 +93,15 @@ impl World {
     /// A clock service on this world, running.
     pub async fn clock_service(&self, time: Arc<dyn Environment>) -> (Arc<ClockService>, Aborted) {
         let config = ClockConfig { tick_interval: Some(Duration::from_secs(1)), ..ClockConfig::default() };
+        self.clock_service_with(time, config).await
+    }
+
+    /// A clock service on this world with `config`, running.
+    pub async fn clock_service_with(
+        &self,
+        time: Arc<dyn Environment>,
+        config: ClockConfig,
+    ) -> (Arc<ClockService>, Aborted) {
         let service =
             Arc::new(ClockService::with(self.log.clone(), self.bus.clone(), self.client.clone(), time, config));
         let task = Aborted(tokio::spawn(service.clone().run()));

@@ -52,6 +52,11 @@ pub fn command_from_kind(cmd: &pb::game_command::Command) -> Result<Option<Comma
         C::Seal(s) => Command::Seal { mv: mv(&s.point, s.pass)?, lag: lag_from_pb(&s.lag) },
         C::RequestPassOnOverrun(_) => Command::RequestPassOnOverrun,
         C::ExpireTime(e) => Command::ExpireTime { seen: e.seen_sequence },
+        C::ExcuseOutage(o) => Command::ExcuseOutage {
+            from: weiqi_clock::Millis(o.from_ms),
+            to: weiqi_clock::Millis(o.to_ms),
+            reason: super::events::outage_reason_from_pb(o.reason)?,
+        },
         C::Referee(r) => match &r.action {
             None => return err("referee action", "empty"),
             Some(A::Warn(w)) => Command::Warn { color: color_from_pb(w.color)?, reason: w.reason.clone() },
@@ -179,5 +184,10 @@ fn kind_to_pb(game_id: &str, command: &Command) -> pb::game_command::Command {
             late_ms: late.0,
         })),
         Command::ExpireTime { seen } => C::ExpireTime(pb::game_command::ExpireTime { seen_sequence: *seen }),
+        Command::ExcuseOutage { from, to, reason } => C::ExcuseOutage(pb::game_command::ExcuseOutage {
+            from_ms: from.0,
+            to_ms: to.0,
+            reason: super::events::outage_reason_to_pb(*reason),
+        }),
     }
 }

@@ -130,6 +130,9 @@ pub fn event_to_pb(e: &GameEvent) -> pb::GameEvent {
             at_ms: at.0,
             counted_as_pass: *counted_as_pass,
         }),
+        GameEvent::OutageExcused { from, to, reason } => {
+            K::OutageExcused(pb::OutageExcused { from_ms: from.0, to_ms: to.0, reason: outage_reason_to_pb(*reason) })
+        }
         GameEvent::ClockCorrected { black, white, reason, referee, chief, at } => {
             K::ClockCorrected(pb::ClockCorrected {
                 black: black.as_ref().map(|b| bank_to_pb(b, 0)),
@@ -266,6 +269,11 @@ pub fn event_from_pb(e: &pb::GameEvent) -> Result<GameEvent, DecodeError> {
             at: Millis(t.at_ms),
             counted_as_pass: t.counted_as_pass,
         },
+        K::OutageExcused(o) => GameEvent::OutageExcused {
+            from: Millis(o.from_ms),
+            to: Millis(o.to_ms),
+            reason: outage_reason_from_pb(o.reason)?,
+        },
         K::ClockCorrected(c) => GameEvent::ClockCorrected {
             black: c.black.as_ref().map(bank_from_pb),
             white: c.white.as_ref().map(bank_from_pb),
@@ -298,4 +306,26 @@ pub fn event_from_pb(e: &pb::GameEvent) -> Result<GameEvent, DecodeError> {
             }
         }
     })
+}
+
+/// An outage's reason on the wire.
+pub fn outage_reason_to_pb(r: crate::domain::OutageReason) -> i32 {
+    use pb::outage_excused::Reason;
+    match r {
+        crate::domain::OutageReason::Restart => Reason::Restart as i32,
+        crate::domain::OutageReason::LogUnavailable => Reason::LogUnavailable as i32,
+    }
+}
+
+/// An outage's reason from the wire.
+///
+/// # Errors
+/// An unknown or unspecified reason.
+pub fn outage_reason_from_pb(r: i32) -> Result<crate::domain::OutageReason, DecodeError> {
+    use pb::outage_excused::Reason;
+    match Reason::try_from(r) {
+        Ok(Reason::Restart) => Ok(crate::domain::OutageReason::Restart),
+        Ok(Reason::LogUnavailable) => Ok(crate::domain::OutageReason::LogUnavailable),
+        _ => err("outage reason", format!("{r} is not a reason")),
+    }
 }

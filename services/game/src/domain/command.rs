@@ -106,6 +106,16 @@ pub enum Command {
         /// The game's last sequence when the clock saw the deadline pass.
         seen: u64,
     },
+    /// Clock service: the platform could not take a move from `from` to `to`; that time is no
+    /// player's (the running clock resumes from `from`, the last moment a move could be taken).
+    ExcuseOutage {
+        /// The last moment the server could take a move.
+        from: weiqi_clock::Millis,
+        /// When it could again.
+        to: weiqi_clock::Millis,
+        /// Why it could not.
+        reason: super::event::OutageReason,
+    },
 }
 
 impl Command {
@@ -124,6 +134,7 @@ impl Command {
             Command::Seal { .. } => "seal",
             Command::RequestPassOnOverrun => "request_pass_on_overrun",
             Command::ExpireTime { .. } => "expire_time",
+            Command::ExcuseOutage { .. } => "excuse_outage",
             Command::Warn { .. }
             | Command::SwapColors
             | Command::VoidLastMove { .. }

@@ -293,6 +293,25 @@ fn decide_events(
             }
             Ok(events)
         }
+        Command::ExcuseOutage { from, to, reason } => {
+            // Only the platform itself knows when it could not take a move.
+            if !matches!(actor, Actor::System(_)) {
+                return Err(Rejection::NotAReferee);
+            }
+            require(state, &[Phase::Playing])?;
+            let clock = state.clock.as_ref().ok_or(Rejection::NothingToExcuse)?;
+            // Never before the game's last event (its clock is exact up to there), never in the future.
+            let from = (*from).max(state.last_at);
+            let to = (*to).min(now);
+            if to <= from {
+                return Err(Rejection::NothingToExcuse);
+            }
+            // A player whose time ran out before the outage began lost on time then.
+            if clock.deadline().is_none_or(|deadline| deadline <= from) {
+                return Err(Rejection::NothingToExcuse);
+            }
+            Ok(vec![GameEvent::OutageExcused { from, to, reason: *reason }])
+        }
     }
 }
 

@@ -396,6 +396,16 @@ pub enum GameEvent {
         /// Art. 22.5: counted as a pass instead of a loss.
         counted_as_pass: bool,
     },
+    /// The platform could not take a move from `from` to `to`: the running clock did not run then
+    /// (RULES.md, beside Art. 12: the server's outage is no player's time).
+    OutageExcused {
+        /// The last moment the server could take a move (never before the game's last event).
+        from: Millis,
+        /// When it could again.
+        to: Millis,
+        /// Why it could not.
+        reason: OutageReason,
+    },
     /// A referee set the clocks (Art. 22.8).
     ClockCorrected {
         /// New time for Black, if corrected.
@@ -480,6 +490,7 @@ impl GameEvent {
             GameEvent::PlayResumed { .. } => types::PLAY_RESUMED,
             GameEvent::TimeExpired { .. } => types::TIME_EXPIRED,
             GameEvent::ClockCorrected { .. } => types::CLOCK_CORRECTED,
+            GameEvent::OutageExcused { .. } => types::OUTAGE_EXCUSED,
             GameEvent::LatenessPenalised { .. } => types::LATENESS_PENALISED,
             GameEvent::LateBeyondLimit { .. } => types::LATE_BEYOND_LIMIT,
             GameEvent::PassOnOverrunRequested { .. } => types::PASS_ON_OVERRUN_REQUESTED,
@@ -517,6 +528,8 @@ pub mod types {
     pub const COLORS_SWAPPED: &str = "weiqi.v1.ColorsSwapped";
     /// `OfferAccepted`.
     pub const OFFER_ACCEPTED: &str = "weiqi.v1.OfferAccepted";
+    /// `OutageExcused`.
+    pub const OUTAGE_EXCUSED: &str = "weiqi.v1.OutageExcused";
     /// `MoveVoided`.
     pub const MOVE_VOIDED: &str = "weiqi.v1.MoveVoided";
     /// `Paused`.
@@ -565,6 +578,25 @@ impl CycleRulingExt for weiqi_rules::CycleRuling {
             weiqi_rules::CycleRuling::NoResult => Outcome::NoResult,
             weiqi_rules::CycleRuling::Draw => Outcome::Draw,
             weiqi_rules::CycleRuling::Replay => Outcome::Replay,
+        }
+    }
+}
+
+/// Why the platform could not take a move for a while.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum OutageReason {
+    /// The server was not running (killed, restarted).
+    Restart,
+    /// The server ran, but its event log could not be reached.
+    LogUnavailable,
+}
+
+impl OutageReason {
+    /// A stable name (`restart`, `log_unavailable`).
+    pub fn name(self) -> &'static str {
+        match self {
+            OutageReason::Restart => "restart",
+            OutageReason::LogUnavailable => "log_unavailable",
         }
     }
 }

@@ -12,8 +12,8 @@ mod state;
 pub use command::Command;
 pub use decide::{decide, decide_and_fold, nigiri_stones, rank_value};
 pub use event::{
-    ClockSnapshot, ColorMethod, CycleRulingExt, EndReason, GameEvent, GameResult, GameSetup, LagReport, Outcome,
-    PlayerRef, SideClock, TournamentRef, types,
+    ClockSnapshot, ColorMethod, CycleRulingExt, EndReason, GameEvent, GameResult, GameSetup, LagReport, OutageReason,
+    Outcome, PlayerRef, SideClock, TournamentRef, types,
 };
 pub use ids::{Actor, GameId, PlayerId};
 pub use recorded::Recorded;

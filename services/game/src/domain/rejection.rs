@@ -106,6 +106,10 @@ pub enum Rejection {
         /// What is allowed.
         allowed: String,
     },
+    /// An outage that no running clock overlaps (the clock was not running, or its time had run out
+    /// before the outage began).
+    #[error("no running clock to excuse for that outage")]
+    NothingToExcuse,
     /// The offerer of a casual game tried to start it: the other player accepts it by starting it.
     #[error("this game is your offer: it starts when the other player accepts it")]
     OfferNotAccepted,
@@ -146,6 +150,7 @@ impl Rejection {
             Rejection::LatenessAlreadyReported(_) => "lateness_already_reported",
             Rejection::OutOfRange { .. } => "out_of_range",
             Rejection::OfferNotAccepted => "offer_not_accepted",
+            Rejection::NothingToExcuse => "nothing_to_excuse",
             Rejection::ReservedGameId => "reserved_game_id",
             Rejection::Inconsistent(_) => "inconsistent",
         }

@@ -393,6 +393,12 @@ impl GameState {
                 self.last_move = None;
                 self.touch(*at);
             }
+            GameEvent::OutageExcused { from, to, .. } => {
+                // The clock stood still while the platform could not take a move.
+                self.clock_apply(ClockEvent::Paused { at: *from, by: system_referee() })?;
+                self.clock_apply(ClockEvent::Resumed { at: *to, by: system_referee() })?;
+                self.touch(*to);
+            }
             GameEvent::Paused { at, .. } => {
                 self.clock_apply(ClockEvent::Paused { at: *at, by: system_referee() })?;
                 self.paused_from = self.phase;
