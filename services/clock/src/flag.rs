@@ -28,11 +28,15 @@ pub const CLOCK_ACTOR: &str = "clock";
 /// The command id of the flag of `game` seen at `seen_sequence`: the same for every retry and every
 /// instance. Ids that would be too long for the log use a name-based UUID of the same text.
 pub fn expire_command_id(game: &str, seen_sequence: u64) -> String {
-    let id = format!("expire-{game}-{seen_sequence}");
+    fitting("expire", format!("expire-{game}-{seen_sequence}"))
+}
+
+/// `id`, or `prefix-` and a name-based UUID of it when it is too long for the log.
+fn fitting(prefix: &str, id: String) -> String {
     if id.len() <= MAX_NAME_LEN {
         id
     } else {
-        format!("expire-{}", uuid::Uuid::new_v5(&uuid::Uuid::NAMESPACE_OID, id.as_bytes()))
+        format!("{prefix}-{}", uuid::Uuid::new_v5(&uuid::Uuid::NAMESPACE_OID, id.as_bytes()))
     }
 }
 
@@ -69,12 +73,25 @@ pub struct FlagReport {
 
 /// Sends the flag of `game` seen at `version`, then reads the log's tail.
 pub async fn send_flag(game_client: &GameClient, log: &AnyEventLog, game: Arc<str>, version: u64) -> FlagReport {
+    let command_id = expire_command_id(&game, version);
+    ask(game_client, log, game, version, command_id, Command::ExpireTime { seen: version }).await
+}
+
+/// Sends `command` from the clock on `game` (seen at `version`) and reads the log's tail after it.
+async fn ask(
+    game_client: &GameClient,
+    log: &AnyEventLog,
+    game: Arc<str>,
+    version: u64,
+    command_id: String,
+    command: Command,
+) -> FlagReport {
     let request = GameRequest {
         game_id: game.to_string(),
-        command_id: expire_command_id(&game, version),
+        command_id,
         correlation_id: String::new(),
         actor: Actor::System(CLOCK_ACTOR.into()),
-        command: Command::ExpireTime { seen: version },
+        command,
     };
     // The flag's span (the caller's) continues into the game service.
     let answer = match game_client.execute(&request, &weiqi_telemetry::inject_current()).await {
@@ -127,29 +144,9 @@ pub async fn send_excuse(
     version: u64,
     outage: crate::alive::Outage,
 ) -> FlagReport {
-    let id = format!("outage-{game}-{version}-{}", outage.to.0);
-    let command_id = if id.len() <= MAX_NAME_LEN {
-        id
-    } else {
-        format!("outage-{}", uuid::Uuid::new_v5(&uuid::Uuid::NAMESPACE_OID, id.as_bytes()))
-    };
-    let request = GameRequest {
-        game_id: game.to_string(),
-        command_id,
-        correlation_id: String::new(),
-        actor: Actor::System(CLOCK_ACTOR.into()),
-        command: Command::ExcuseOutage { from: outage.from, to: outage.to, reason: outage.reason },
-    };
-    let answer = match game_client.execute(&request, &weiqi_telemetry::inject_current()).await {
-        Ok(a) => FlagAnswer::Recorded { duplicate: a.duplicate },
-        Err(e @ (GameError::Unavailable(_) | GameError::Internal(_))) => FlagAnswer::Unavailable(e.to_string()),
-        Err(e) => FlagAnswer::Refused(e.code().to_string()),
-    };
-    let tail = match &answer {
-        FlagAnswer::Unavailable(_) => Vec::new(),
-        _ => read_tail(log, &game, version + 1).await.unwrap_or_default(),
-    };
-    FlagReport { game, version, answer, tail }
+    let command_id = fitting("outage", format!("outage-{game}-{version}-{}", outage.to.0));
+    let command = Command::ExcuseOutage { from: outage.from, to: outage.to, reason: outage.reason };
+    ask(game_client, log, game, version, command_id, command).await
 }
 
 /// The game's events from `from` on.

@@ -36,6 +36,14 @@ fn server(dir: &Path) -> Server {
     s
 }
 
+/// A running `weiqi up` with this file's accounts, and its data directory (kept as long as it runs).
+fn started() -> (tempfile::TempDir, Server) {
+    let dir = tempfile::tempdir().unwrap();
+    let mut server = server(dir.path());
+    server.start();
+    (dir, server)
+}
+
 async fn games(server: &Server) -> GameServiceClient<tonic::transport::Channel> {
     GameServiceClient::connect(format!("http://{}", server.grpc)).await.unwrap()
 }
@@ -90,36 +98,25 @@ async fn view(server: &Server, token: &str, game: &str) -> pb::GameView {
     games(server).await.get_game(bearer(pb::GetGameRequest { game_id: game.into() }, token)).await.unwrap().into_inner()
 }
 
+async fn referee(
+    server: &Server,
+    token: &str,
+    game: &str,
+    request: &str,
+    action: pb::referee_request::Action,
+) -> Result<(), tonic::Status> {
+    let request = pb::RefereeRequest { game_id: game.into(), request_id: request.into(), action: Some(action) };
+    games(server).await.referee(bearer(request, token)).await.map(|_| ())
+}
+
 async fn pause(server: &Server, token: &str, game: &str, request: &str) -> Result<(), tonic::Status> {
-    games(server)
-        .await
-        .referee(bearer(
-            pb::RefereeRequest {
-                game_id: game.into(),
-                request_id: request.into(),
-                action: Some(pb::referee_request::Action::Pause(pb::referee_request::Pause {
-                    reason: "检查".into()
-                })),
-            },
-            token,
-        ))
-        .await
-        .map(|_| ())
+    let pause = pb::referee_request::Pause { reason: "检查".into() };
+    referee(server, token, game, request, pb::referee_request::Action::Pause(pause)).await
 }
 
 async fn resume(server: &Server, token: &str, game: &str, request: &str) -> Result<(), tonic::Status> {
-    games(server)
-        .await
-        .referee(bearer(
-            pb::RefereeRequest {
-                game_id: game.into(),
-                request_id: request.into(),
-                action: Some(pb::referee_request::Action::Resume(pb::referee_request::Resume {})),
-            },
-            token,
-        ))
-        .await
-        .map(|_| ())
+    let resume = pb::referee_request::Resume {};
+    referee(server, token, game, request, pb::referee_request::Action::Resume(resume)).await
 }
 
 fn code(status: &tonic::Status) -> String {
@@ -158,9 +155,7 @@ async fn watch(server: &Server, token: &str, game: &str) -> tonic::Streaming<pb:
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_player_cannot_seat_another_player_in_a_game_he_has_not_accepted() {
     let Some(driver) = driver().await else { return };
-    let dir = tempfile::tempdir().unwrap();
-    let mut server = server(dir.path());
-    server.start();
+    let (_dir, server) = started();
     let mallory = server.token("mallory", "player");
     let bob = server.token("bob", "player");
 
@@ -212,9 +207,7 @@ async fn a_player_cannot_seat_another_player_in_a_game_he_has_not_accepted() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_revoked_role_stops_at_once_everywhere_and_a_granted_one_works_on_the_open_session() {
     let Some(driver) = driver().await else { return };
-    let dir = tempfile::tempdir().unwrap();
-    let mut server = server(dir.path());
-    server.start();
+    let (_dir, server) = started();
     let base = server.base.clone();
     let organiser = server.token("org", "organiser");
     let game = create(&server, &organiser, "li", "wang", false, true, 600_000).await.unwrap();
@@ -281,9 +274,7 @@ async fn a_revoked_role_stops_at_once_everywhere_and_a_granted_one_works_on_the_
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_logged_out_session_is_dead_and_sign_out_everywhere_ends_the_others() {
     let Some(driver) = driver().await else { return };
-    let dir = tempfile::tempdir().unwrap();
-    let mut server = server(dir.path());
-    server.start();
+    let (_dir, server) = started();
     let base = server.base.clone();
 
     let li = signed_in(&driver, &base, Viewport::PHONE, "zh-CN", "li").await;
@@ -343,9 +334,7 @@ async fn nigiri_secret(stream: &mut tonic::Streaming<pb::EventEnvelope>) -> Vec<
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_referee_who_plays_gets_the_players_view_of_her_own_game() {
     let Some(driver) = driver().await else { return };
-    let dir = tempfile::tempdir().unwrap();
-    let mut server = server(dir.path());
-    server.start();
+    let (_dir, server) = started();
     let base = server.base.clone();
     let organiser = server.token("org", "organiser");
     let game = create(&server, &organiser, "ning", "wang", true, true, 600_000).await.unwrap();
@@ -390,9 +379,7 @@ fn csrf(base: &str) -> (String, String) {
 /// (`Retry-After`); a `next` with a TAB in it does not leave the site.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn pages_carry_their_policy_compressed_and_limits_say_when_to_retry() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut server = server(dir.path());
-    server.start();
+    let (_dir, server) = started();
     let base = server.base.clone();
     let organiser = server.token("org", "organiser");
     let game = create(&server, &organiser, "li", "wang", false, true, 600_000).await.unwrap();
@@ -492,9 +479,7 @@ async fn register(page: &weiqi_browser::Session, base: &str, name: &str, shown: 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn self_registration_cannot_take_an_identity_the_platform_knows() {
     let Some(driver) = driver().await else { return };
-    let dir = tempfile::tempdir().unwrap();
-    let mut server = server(dir.path());
-    server.start();
+    let (_dir, server) = started();
     let base = server.base.clone();
     // zhao_min plays in a game an organiser set up; he has no account yet.
     let organiser = server.token("org", "organiser");
@@ -599,9 +584,7 @@ async fn self_registration_cannot_take_an_identity_the_platform_knows() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn public_records_need_no_minted_token_and_are_limited_per_address() {
     let Some(driver) = driver().await else { return };
-    let dir = tempfile::tempdir().unwrap();
-    let mut server = server(dir.path());
-    server.start();
+    let (_dir, server) = started();
     let base = server.base.clone();
     let organiser = server.token("org", "organiser");
     let done = create(&server, &organiser, "li", "wang", false, true, 600_000).await.unwrap();

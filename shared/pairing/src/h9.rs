@@ -283,12 +283,14 @@ pub enum H9Error {
     },
 }
 
+/// Whether `s` is a rank column: `12k`, `3d`, `1p` as the EGD writes them, or a rank as Chinese
+/// organisers write it (`3段`, `12级`). The last character is split off as a character, never a byte
+/// (`3段` once panicked here).
 fn is_rank(s: &str) -> bool {
-    let (n, k) = s.split_at(s.len().saturating_sub(1));
-    !n.is_empty()
-        && n.len() <= 2
-        && n.bytes().all(|b| b.is_ascii_digit())
-        && matches!(k, "k" | "K" | "d" | "D" | "p" | "P")
+    let Some(k) = s.chars().last() else { return false };
+    let n = &s[..s.len() - k.len_utf8()];
+    let latin = !n.is_empty() && n.len() <= 2 && n.bytes().all(|b| b.is_ascii_digit()) && "kKdDpP".contains(k);
+    latin || (!k.is_ascii() && s.parse::<crate::rank::Rank>().is_ok())
 }
 
 /// One result entry, or `None` when the token is not one.

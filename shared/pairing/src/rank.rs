@@ -54,18 +54,66 @@ pub enum RankParseError {
     OutOfRange(String),
 }
 
+/// A number written in digits (`12`) or Chinese numerals up to 39 (`十二`, `二十`, `三十`; `初` is 1).
+fn number(text: &str) -> Option<u8> {
+    if !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) {
+        return text.parse().ok();
+    }
+    const DIGITS: [char; 9] = ['一', '二', '三', '四', '五', '六', '七', '八', '九'];
+    let digit = |c: char| DIGITS.iter().position(|&d| d == c).and_then(|i| u8::try_from(i + 1).ok());
+    let chars: Vec<char> = text.chars().collect();
+    match chars.as_slice() {
+        ['初'] => Some(1),
+        ['十'] => Some(10),
+        [c] => digit(*c),
+        ['十', u] => Some(10 + digit(*u)?),
+        [t, '十'] => Some(10 * digit(*t)?),
+        [t, '十', u] => Some(10 * digit(*t)? + digit(*u)?),
+        _ => None,
+    }
+}
+
 impl FromStr for Rank {
     type Err = RankParseError;
 
+    /// Reads a rank as players and organisers write it: `5k`, `3d`, `1p` (any case, `5 kyu`, `3 dan`),
+    /// and in Chinese `12级`, `3段`, `业余3段`, `业余三段`, `初段` (amateur 1 dan), `职业九段`, `九段`
+    /// (a rank written in Chinese numerals without 业余 is a professional's, as the rating crate reads
+    /// it; `初段` alone is the amateur 1 dan of club lists). Traditional 級/職業/業餘 too.
     fn from_str(s: &str) -> Result<Rank, RankParseError> {
-        let t = s.trim().to_ascii_lowercase();
-        let (num, kind) = t.split_at(t.len().saturating_sub(1));
-        let n: u8 = num.parse().map_err(|_| RankParseError::Malformed(s.to_string()))?;
-        let rank = match kind {
-            "k" => Rank::Kyu(n),
-            "d" => Rank::Dan(n),
-            "p" => Rank::Pro(n),
-            _ => return Err(RankParseError::Malformed(s.to_string())),
+        let malformed = || RankParseError::Malformed(s.to_string());
+        let t: String = s.trim().chars().filter(|c| !c.is_whitespace()).collect::<String>().to_lowercase();
+        let latin = [("kyu", 'k'), ("dan", 'd'), ("pro", 'p'), ("k", 'k'), ("d", 'd'), ("p", 'p')];
+        let rank = if let Some((n, kind)) =
+            latin.iter().find_map(|(suffix, kind)| Some((t.strip_suffix(suffix)?, *kind)))
+        {
+            let n: u8 = n.parse().map_err(|_| malformed())?;
+            match kind {
+                'k' => Rank::Kyu(n),
+                'd' => Rank::Dan(n),
+                _ => Rank::Pro(n),
+            }
+        } else if let Some(n) = t.strip_suffix('级').or_else(|| t.strip_suffix('級')) {
+            let n = n
+                .strip_prefix("业余")
+                .or_else(|| n.strip_prefix("業餘"))
+                .or_else(|| n.strip_prefix("業余"))
+                .unwrap_or(n);
+            Rank::Kyu(number(n).ok_or_else(malformed)?)
+        } else if let Some(body) = t.strip_suffix('段') {
+            if let Some(n) = body.strip_prefix("职业").or_else(|| body.strip_prefix("職業")) {
+                Rank::Pro(number(n).ok_or_else(malformed)?)
+            } else if let Some(n) =
+                body.strip_prefix("业余").or_else(|| body.strip_prefix("業餘")).or_else(|| body.strip_prefix("業余"))
+            {
+                Rank::Dan(number(n).ok_or_else(malformed)?)
+            } else if body == "初" || body.bytes().all(|b| b.is_ascii_digit()) {
+                Rank::Dan(number(body).ok_or_else(malformed)?)
+            } else {
+                Rank::Pro(number(body).ok_or_else(malformed)?)
+            }
+        } else {
+            return Err(malformed());
         };
         let ok = match rank {
             Rank::Kyu(k) => (1..=30).contains(&k),
@@ -87,6 +135,44 @@ mod tests {
         assert_eq!(values, vec![-29, -9, 0, 1, 7, 7, 15]);
         for r in ranks {
             assert_eq!(r.to_string().parse::<Rank>().unwrap(), r);
+        }
+    }
+
+    #[test]
+    fn ranks_are_read_as_chinese_organisers_write_them() {
+        let cases = [
+            ("3段", Rank::Dan(3)),
+            ("12级", Rank::Kyu(12)),
+            ("十二级", Rank::Kyu(12)),
+            ("业余3段", Rank::Dan(3)),
+            ("业余三段", Rank::Dan(3)),
+            ("業餘五段", Rank::Dan(5)),
+            ("初段", Rank::Dan(1)),
+            ("职业初段", Rank::Pro(1)),
+            ("职业九段", Rank::Pro(9)),
+            ("九段", Rank::Pro(9)),
+            ("25級", Rank::Kyu(25)),
+            ("二十五级", Rank::Kyu(25)),
+            (" 3D ", Rank::Dan(3)),
+            ("5 kyu", Rank::Kyu(5)),
+            ("2 dan", Rank::Dan(2)),
+        ];
+        for (text, rank) in cases {
+            assert_eq!(text.parse::<Rank>(), Ok(rank), "{text}");
+        }
+        for bad in ["段", "级", "3级段", "业余", "十段", "三十一级", "0段", "段3", "ü", "3é", "🀄d"] {
+            assert!(bad.parse::<Rank>().is_err(), "{bad}");
+        }
+    }
+
+    proptest::proptest! {
+        /// Whatever a CSV cell holds, reading it as a rank answers (never panics), and a rank read
+        /// back from its own text is itself.
+        #[test]
+        fn any_text_is_read_or_refused(text in "\\PC{0,12}") {
+            if let Ok(rank) = text.parse::<Rank>() {
+                proptest::prop_assert_eq!(rank.to_string().parse::<Rank>(), Ok(rank));
+            }
         }
     }
 

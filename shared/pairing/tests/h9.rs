@@ -199,3 +199,17 @@ proptest::proptest! {
         let _ = check_h9(&text);
     }
 }
+
+/// A table written by a Chinese organiser: ranks as `3段` and `12级` (the rank column was once found
+/// by splitting off the last byte, which panicked inside 段), and arbitrary text never panics.
+#[test]
+fn a_table_with_chinese_ranks_reads_and_no_text_panics() {
+    let table = "; EV[城市赛]\n 1 Li Ming 3段 CN Hz 1 2+/b0\n 2 Wang Fang 12级 CN Hz 0 1-/w0\n";
+    let file = weiqi_pairing::h9::parse_h9(table).expect("a table");
+    let ranks: Vec<&str> = file.players.iter().map(|p| p.rank.as_str()).collect();
+    assert_eq!(ranks, ["3段", "12级"]);
+    for text in ["1 李明 段 CN", "1 Li 3段", "段", "1 é", "1 Li Ming 九段 CN Hz 0 0+"] {
+        let _ = weiqi_pairing::h9::parse_h9(text);
+        let _ = weiqi_pairing::h9::check_h9(text);
+    }
+}

@@ -73,8 +73,10 @@ pub enum EgdListError {
 }
 
 fn is_grade(s: &str) -> bool {
-    let (n, k) = s.split_at(s.len().saturating_sub(1));
-    !n.is_empty() && n.len() <= 2 && n.bytes().all(|b| b.is_ascii_digit()) && matches!(k, "k" | "d" | "p")
+    // The last character split off as a character, never a byte (a name ending in 段 once panicked).
+    let Some(k) = s.chars().last() else { return false };
+    let n = &s[..s.len() - k.len_utf8()];
+    !n.is_empty() && n.len() <= 2 && n.bytes().all(|b| b.is_ascii_digit()) && matches!(k, 'k' | 'd' | 'p')
 }
 
 fn month(name: &str) -> Option<u8> {

@@ -28,3 +28,12 @@ fn broken_lists_are_refused_with_the_line() {
     let bad = " 13633719  Aagren Thomas   SE  Upp   6k   --  14x4   1  T040529C\n";
     assert!(matches!(parse_egd_rating_list(bad), Err(EgdListError::NotANumber { line: 1, field: "GoR", .. })));
 }
+
+/// A list line whose tokens end in a multi-byte character (a name in Chinese, 3段) is read or
+/// refused, never a panic (the grade column was once found by splitting off the last byte).
+#[test]
+fn lines_with_chinese_text_never_panic() {
+    for text in ["<pre>\n 12345678 李 明 CN Hz 3段 1 2100\n</pre>", "1 段", "段 3d", "é"] {
+        let _ = weiqi_rating::egd_list::parse_egd_rating_list(text);
+    }
+}

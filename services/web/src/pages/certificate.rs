@@ -200,7 +200,7 @@ fn render_verify(
 pub async fn verify_post(State(web): State<Arc<Web>>, headers: HeaderMap, multipart: Multipart) -> Response {
     let viewer = web.viewer(&headers, None).await;
     let lang = viewer.lang;
-    let Uploaded { mut fields, too_big } = Uploaded::read(multipart, MAX_BYTES).await;
+    let Uploaded { mut fields, too_big, .. } = Uploaded::read(multipart, MAX_BYTES).await;
     if !csrf_ok(&headers, fields.get("csrf").map(String::as_str)) {
         return csrf_refused(&web, &viewer);
     }

@@ -160,7 +160,12 @@ fn read_csv(text: &str) -> Parsed {
                 Some("account") => row.account = value.to_string(),
                 Some("name_zh") => s.name_zh = value.to_string(),
                 Some("name_latin") => s.name_latin = value.to_string(),
-                Some("rank") => s.rank = value.to_string(),
+                // 3段, 12级, 业余初段 as organisers write them, kept in the one form the services read.
+                Some("rank") => {
+                    s.rank = value
+                        .parse::<weiqi_pairing::rank::Rank>()
+                        .map_or_else(|_| value.to_string(), |r| r.to_string());
+                }
                 Some("club") => s.club = value.to_string(),
                 Some("region") => s.region = value.to_string(),
                 Some("country") => s.country = value.to_string(),
@@ -205,11 +210,19 @@ fn say(lang: Lang, (key, args): &(&'static str, Vec<(&'static str, String)>)) ->
 }
 
 /// The preview: every row with its errors, and (for a clean file) the form that registers them.
-fn preview(lang: Lang, viewer: &crate::session::Viewer, id: &str, text: &str, parsed: &Parsed) -> Markup {
+fn preview(
+    lang: Lang,
+    viewer: &crate::session::Viewer,
+    id: &str,
+    text: &str,
+    parsed: &Parsed,
+    encoding: &str,
+) -> Markup {
     let bad = parsed.rows.iter().filter(|r| !r.errors.is_empty()).count();
     html! {
         section.card id="import-preview" data-clean=(parsed.clean()) {
             h2 { (t(lang, "import-preview")) }
+            p.small data-encoding=(encoding) { (ta(lang, "import-encoding", &[("encoding", encoding.to_string())])) }
             @for e in &parsed.errors { p.error data-error="import" role="alert" { (say(lang, e)) } }
             @if bad > 0 { p.error data-error="import" role="alert" { (ta(lang, "import-rows-bad", &[("n", bad.to_string())])) } }
             div.table-wrap { table {
@@ -283,7 +296,8 @@ pub async fn import(
     let parsed = parse(&text);
     if !commit || !parsed.clean() {
         let status = if parsed.clean() { StatusCode::OK } else { StatusCode::BAD_REQUEST };
-        let markup = preview(lang, &viewer, &id, &text, &parsed);
+        let encoding = if upload.get("file").is_empty() { upload.encoding("csv") } else { upload.encoding("file") };
+        let markup = preview(lang, &viewer, &id, &text, &parsed, encoding);
         return with_status(render(&web, &viewer, &id, None, Some(markup), None).await, status);
     }
     let rid = if rid.is_empty() { request_id() } else { rid };
@@ -349,6 +363,27 @@ pub async fn import(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Excel on Chinese Windows saves CSV in GBK, and organisers write ranks as 3段 and 12级: the file
+    /// is read (the encoding named), the ranks understood, and nothing panics.
+    #[test]
+    fn an_excel_csv_in_gbk_with_chinese_ranks_reads() {
+        // "账号,姓名,段位,俱乐部\nli,李明,3段,杭州棋院\nwang,王芳,12级,上海棋院\nzhao,赵强,业余初段,北京棋院\n" in GBK.
+        let text =
+            "账号,姓名,段位,俱乐部\nli,李明,3段,杭州棋院\nwang,王芳,12级,上海棋院\nzhao,赵强,业余初段,北京棋院\n";
+        let (gbk, _, lossy) = encoding_rs::GBK.encode(text);
+        assert!(!lossy && std::str::from_utf8(&gbk).is_err(), "really GBK");
+        let (read, encoding) = super::super::decode_upload(&gbk);
+        assert_eq!((read.as_str(), encoding), (text, "GB18030"));
+        let p = parse(&read);
+        assert!(p.clean(), "{p:?}");
+        let ranks: Vec<&str> = p.rows.iter().map(|r| r.snapshot.rank.as_str()).collect();
+        assert_eq!(ranks, ["3d", "12k", "1d"]);
+        // A UTF-8 file with a byte-order mark (Excel's "CSV UTF-8") reads too.
+        let mut bom = b"\xEF\xBB\xBF".to_vec();
+        bom.extend_from_slice(text.as_bytes());
+        assert_eq!(super::super::decode_upload(&bom), (text.to_string(), "UTF-8"));
+    }
 
     #[test]
     fn a_clean_file_reads_in_any_column_order_and_in_chinese() {

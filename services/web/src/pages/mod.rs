@@ -267,6 +267,15 @@ pub async fn acting(
     }
 }
 
+/// A file's text as people's programs write it: UTF-8 (a byte-order mark dropped), else the
+/// encoding the detector Firefox uses names (GB18030/GBK from Excel on Chinese Windows), as the SGF
+/// reader does. Answers the text and the encoding's name.
+pub fn decode_upload(bytes: &[u8]) -> (String, &'static str) {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let charset = weiqi_sgf::Charset::detect(bytes);
+    (charset.decode(bytes), charset.name())
+}
+
 /// A multipart form's text fields.
 #[derive(Debug, Default)]
 pub struct Uploaded {
@@ -274,6 +283,9 @@ pub struct Uploaded {
     pub fields: std::collections::HashMap<String, String>,
     /// Some field was larger than allowed (and left out).
     pub too_big: bool,
+    /// The encoding each field was read in (`UTF-8`, or what a file not in UTF-8 was detected as:
+    /// `GB18030` for Excel's CSV on Chinese Windows).
+    pub encodings: std::collections::HashMap<String, &'static str>,
 }
 
 impl Uploaded {
@@ -287,9 +299,16 @@ impl Uploaded {
                 uploaded.too_big = true;
                 continue;
             }
-            uploaded.fields.insert(name, String::from_utf8_lossy(&bytes).into_owned());
+            let (text, encoding) = decode_upload(&bytes);
+            uploaded.encodings.insert(name.clone(), encoding);
+            uploaded.fields.insert(name, text);
         }
         uploaded
+    }
+
+    /// The encoding field `name` was read in.
+    pub fn encoding(&self, name: &str) -> &'static str {
+        self.encodings.get(name).copied().unwrap_or("UTF-8")
     }
 
     /// The field `name`, trimmed ("" if absent).
