@@ -249,6 +249,7 @@ mod tests {
             "matched",
             "left",
             "rated",
+            "encoding",
         ];
         let args: HashMap<Cow<'static, str>, FluentValue> =
             names.iter().map(|a| (Cow::Borrowed(*a), FluentValue::from("x"))).collect();
