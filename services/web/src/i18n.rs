@@ -81,6 +81,18 @@ mod tests {
             .collect()
     }
 
+    /// SOSM is the sum of the opponents' McMahon scores, not the cut SOS (SOS−1, 去尾对手分, a
+    /// different tie-break): the names say what is counted (issue 30 item 7).
+    #[test]
+    fn mcmahon_tie_breaks_are_named_for_what_they_count() {
+        for (key, zh, en) in
+            [("criterion-sosm", "对手麦克马洪分", "SOSM"), ("criterion-sososm", "对手的对手麦克马洪分", "SOSOSM")]
+        {
+            assert_eq!((t(Lang::ZhCn, key).as_str(), t(Lang::En, key).as_str()), (zh, en));
+            assert!(!t(Lang::ZhCn, key).contains("去尾") && !t(Lang::En, key).contains('−'), "{key}");
+        }
+    }
+
     #[test]
     fn both_catalogues_have_every_message() {
         let zh = ids(include_str!("../locales/zh-CN/web.ftl"));
