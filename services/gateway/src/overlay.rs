@@ -121,7 +121,7 @@ fn token_of(headers: &HeaderMap, query: TokenQuery) -> Option<String> {
         .filter(|t| !t.is_empty())
 }
 
-/// Who asks, once checked: `Ok(true)` with a token that verifies, `Ok(false)` for the public (no
+/// Who asks, once checked: the token, when one is given and verifies; `None` for the public (no
 /// token) within its per-address limit. A token that does not verify is refused, never treated as
 /// the public's: a revoked token stops here as everywhere.
 fn authorised(
@@ -130,12 +130,12 @@ fn authorised(
     headers: &HeaderMap,
     peer: &Peer,
     query: TokenQuery,
-) -> Result<(AggregateId, bool), (StatusCode, words::Refusal)> {
+) -> Result<(AggregateId, Option<String>), (StatusCode, words::Refusal)> {
     let id = AggregateId::new(game).map_err(|_| (StatusCode::BAD_REQUEST, words::Refusal::BadId))?;
     match token_of(headers, query) {
         Some(token) => {
             overlay.auth.verify(&token).map_err(|_| (StatusCode::UNAUTHORIZED, words::Refusal::Token))?;
-            Ok((id, true))
+            Ok((id, Some(token)))
         }
         None => {
             if let Some(ip) = peer.0
@@ -146,7 +146,7 @@ fn authorised(
             if overlay.per_address.len() > 10_000 {
                 overlay.per_address.retain_recent();
             }
-            Ok((id, false))
+            Ok((id, None))
         }
     }
 }
@@ -175,8 +175,8 @@ async fn events(
     Query(query): Query<TokenQuery>,
 ) -> Response {
     let lang = lang_of(&headers, &query);
-    let id = match authorised(&overlay, &game, &headers, &peer, query) {
-        Ok((id, _)) => id,
+    let (id, token) = match authorised(&overlay, &game, &headers, &peer, query) {
+        Ok(who) => who,
         Err((status, why)) => return refused(lang, status, why),
     };
     let last = match overlay.log.last_sequence(AggregateKind::Game, &id).await {
@@ -196,6 +196,11 @@ async fn events(
     };
     // nginx-style proxies buffer responses unless told not to; an event stream must not be.
     let views = follow_views(last, stream, true, move |state| view_event(&game, lang, state));
+    // A stream opened with a token ends when the token's authority does (revoked, account disabled).
+    let views: std::pin::Pin<Box<dyn Stream<Item = Result<Event, Infallible>> + Send>> = match token {
+        Some(token) => Box::pin(overlay.auth.guard(token, views, |_| true, |_| None)),
+        None => Box::pin(views),
+    };
     let sse = Sse::new(views).keep_alive(KeepAlive::default());
     ([(header::HeaderName::from_static("x-accel-buffering"), "no")], sse).into_response()
 }
@@ -208,11 +213,11 @@ async fn record(
     Query(query): Query<TokenQuery>,
 ) -> Response {
     let lang = lang_of(&headers, &query);
-    let (id, signed) = match authorised(&overlay, &game, &headers, &peer, query) {
+    let (id, token) = match authorised(&overlay, &game, &headers, &peer, query) {
         Ok(who) => who,
         Err((status, why)) => return refused(lang, status, why),
     };
-    if !signed {
+    if token.is_none() {
         // The public reads finished games' records; a game in play's is for signed-in viewers.
         match finished(&overlay.log, &id).await {
             Ok(Some(true)) => {}

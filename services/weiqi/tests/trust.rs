@@ -140,6 +140,37 @@ async fn ends(stream: &mut tonic::Streaming<pb::EventEnvelope>, within: Duration
     }
 }
 
+/// An open Server-Sent Events stream of the site (a plain HTTP/1.1 request).
+async fn open_sse(base: &str, path: &str) -> tokio::net::TcpStream {
+    use tokio::io::AsyncWriteExt;
+    let host = base.trim_start_matches("http://");
+    let mut stream = tokio::net::TcpStream::connect(host).await.unwrap();
+    let request = format!("GET {path} HTTP/1.1\r\nhost: {host}\r\naccept: text/event-stream\r\n\r\n");
+    stream.write_all(request.as_bytes()).await.unwrap();
+    stream
+}
+
+/// Reads the stream until the server ends it (`true`) or `within` passes with it open (`false`).
+async fn sse_ends(mut stream: tokio::net::TcpStream, within: Duration) -> bool {
+    use tokio::io::AsyncReadExt;
+    let deadline = tokio::time::Instant::now() + within;
+    let mut seen = Vec::new();
+    let mut buf = [0u8; 4096];
+    loop {
+        match tokio::time::timeout_at(deadline, stream.read(&mut buf)).await {
+            Err(_) => return false,
+            Ok(Ok(0) | Err(_)) => return true,
+            Ok(Ok(n)) => {
+                seen.extend_from_slice(&buf[..n]);
+                // The chunked body's last chunk: the server ended the stream.
+                if seen.ends_with(b"0\r\n\r\n") {
+                    return true;
+                }
+            }
+        }
+    }
+}
+
 async fn watch(server: &Server, token: &str, game: &str) -> tonic::Streaming<pb::EventEnvelope> {
     games(server)
         .await
@@ -255,13 +286,15 @@ async fn a_revoked_role_stops_at_once_everywhere_and_a_granted_one_works_on_the_
         "the same session, not a new sign-in"
     );
 
-    // A disabled account's open stream ends.
+    // A disabled account's open streams end: its gRPC Watch and its overlay stream.
     let li = server.token("li", "player");
     let mut li_stream = watch(&server, &li, &game).await;
+    let overlay = open_sse(&base, &format!("/overlay/{game}/events?token={li}")).await;
     root.open(&base, "/admin/accounts").await;
     root.click("tr[data-account=li] [data-action=disable]").await;
     root.wait_for("the disable", "return !!document.querySelector('tr[data-account=li] [data-action=enable]')").await;
     assert!(ends(&mut li_stream, Duration::from_secs(10)).await, "the disabled account's stream stays open");
+    assert!(sse_ends(overlay, Duration::from_secs(10)).await, "the disabled account's overlay stream stays open");
     let refused = whoami(&server, &li).await.expect_err("a disabled account");
     assert_eq!(refused.code(), Code::Unauthenticated, "{refused:?}");
     assert!(refused.message().contains("disabled"), "{refused:?}");
