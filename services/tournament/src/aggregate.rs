@@ -371,6 +371,39 @@ fn limits(cmd: &TournamentCommand) -> Result<(), ServiceRejection> {
     }
 }
 
+/// The komi of the game at `game`, in half points: the event's for an even game, none with a
+/// handicap (as [`GameSettings::game_setup`] creates it). `None` before the settings are known.
+fn komi_at(t: &TournamentAggregate, game: GameRef) -> Option<i32> {
+    let settings = t.settings.as_ref()?;
+    let handicap = t.core.game(game).map_or(0, |g| g.paired.handicap);
+    Some(if handicap == 0 { settings.ruleset.komi.0 } else { 0 })
+}
+
+/// A draw needs a komi without a half point (RULES.md: a count under a half-point komi always has a
+/// winner): a draw entered for a table whose komi has one is refused, with the komi.
+fn draw_possible(t: &TournamentAggregate, cmd: &TournamentCommand) -> Result<(), ServiceRejection> {
+    let (TournamentCommand::Core(Command::RecordResult { game, result })
+    | TournamentCommand::Core(Command::CorrectResult { game, result, .. })) = cmd
+    else {
+        return Ok(());
+    };
+    if result.outcome != weiqi_pairing::outcome::Outcome::Draw {
+        return Ok(());
+    }
+    match komi_at(t, *game) {
+        Some(halves) if halves % 2 != 0 => Err(ServiceRejection::Bad(crate::convert::BadRequest {
+            code: "draw_impossible",
+            message: format!(
+                "a draw is impossible at round {} table {}: the komi is {}, so one side always wins",
+                game.round,
+                game.table,
+                f64::from(halves) / 2.0
+            ),
+        })),
+        _ => Ok(()),
+    }
+}
+
 /// Decides a service command at server time `now`.
 pub fn decide(t: &TournamentAggregate, cmd: &TournamentCommand, now: Millis) -> Result<Vec<Body>, ServiceRejection> {
     decide_in(t, "", cmd, now)
@@ -383,6 +416,7 @@ fn decide_in(
     now: Millis,
 ) -> Result<Vec<Body>, ServiceRejection> {
     limits(cmd)?;
+    draw_possible(t, cmd)?;
     match cmd {
         TournamentCommand::Create { config, settings } => {
             let mut out = core(t, &Command::Create { config: config.clone() }, now)?;

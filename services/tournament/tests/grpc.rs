@@ -348,3 +348,66 @@ async fn texts_and_numbers_from_outside_are_range_checked_where_they_are_decided
         "{five:?}"
     );
 }
+
+/// Issue 30 item 3: a draw only where the komi allows one. Under Chinese rules' 7.5 komi one side
+/// always wins, so a draw entered for an even game is refused (`draw_impossible`, nothing recorded);
+/// with a komi of 7 it is taken.
+#[tokio::test]
+async fn a_draw_is_taken_only_where_the_komi_allows_one() {
+    let (_dir, log) = embedded();
+    let svc = Arc::new(TournamentService::new(log.clone()));
+    let games = GameClient::Local(Arc::new(GameService::new(log.clone())));
+    let model: AnyReadModel = MemoryReadModel::new().into();
+    let auth = authority();
+    let (url, _stop) =
+        serve_gateway(log, games, svc.clone(), model, auth.clone(), Arc::new(MemoryDirectory::new())).await;
+    let mut c = TournamentServiceClient::connect(url).await.unwrap();
+    for (t, komi, draw_ok) in [("half-point", None, false), ("whole-point", Some(14), true)] {
+        let organiser = token(&auth, "org", &[Role::Organiser], &[t]);
+        let settings = pb::TournamentGameSettings { size: 9, komi_half_points: komi, ..Default::default() };
+        let create = pb::CreateTournamentRequest {
+            tournament_id: t.into(),
+            request_id: format!("create-{t}"),
+            config: Some(mcmahon_pb("Open", 3)),
+            settings: Some(settings),
+        };
+        c.create_tournament(req(create, &organiser)).await.unwrap();
+        for i in 1..=2 {
+            let r = pb::RegisterPlayerRequest {
+                tournament_id: t.into(),
+                request_id: format!("reg-{t}-{i}"),
+                account_id: format!("p{i}"),
+                player: 0,
+                snapshot: Some(snapshot(i)),
+            };
+            c.register_player(req(r, &organiser)).await.unwrap();
+        }
+        let start = pb::TournamentRequest { tournament_id: t.into(), request_id: format!("start-{t}") };
+        c.start_tournament(req(start, &organiser)).await.unwrap();
+        let pair = pb::PairRoundRequest { tournament_id: t.into(), request_id: format!("pair-{t}"), round: 1 };
+        c.pair_round(req(pair, &organiser)).await.unwrap();
+        let draw = pb::RecordTournamentResultRequest {
+            tournament_id: t.into(),
+            request_id: format!("draw-{t}"),
+            round: 1,
+            table: 1,
+            result: Some(pb::TournamentGameOutcome {
+                outcome: pb::tournament_game_outcome::Outcome::Draw as i32,
+                reason: pb::tournament_game_outcome::Reason::Played as i32,
+            }),
+            ..Default::default()
+        };
+        let answer = c.record_result(req(draw, &organiser)).await;
+        if draw_ok {
+            answer.expect("a draw with a whole-point komi");
+        } else {
+            let refused = answer.expect_err("a draw with a half-point komi");
+            assert_eq!(code_of(&refused), (Code::InvalidArgument, "draw_impossible".into()), "{refused:?}");
+            assert!(refused.message().contains("7.5"), "{refused:?}");
+            let recorded = svc
+                .read(t, |a| a.core.game(weiqi_pairing::ids::GameRef { round: 1, table: 1 }).and_then(|g| g.result))
+                .await;
+            assert_eq!(recorded.unwrap(), Some(None), "nothing recorded");
+        }
+    }
+}

@@ -385,6 +385,12 @@ async fn an_organiser_runs_a_swiss_of_three_rounds_through_the_pages_and_the_pub
         assert_eq!(status, 200, "{what}");
         assert!(page.contains("print-sheet"), "{what}");
     }
+    // Chinese rules' 7.5 komi: no draw is offered on the desk nor printed on the slips (issue 30
+    // item 3).
+    let (_, _, slips) = org.download(&format!("/desk/tournaments/{T}/print/slips")).await;
+    assert!(slips.contains("data-slip-result") && !slips.contains("和棋"), "a draw box under a 7.5 komi");
+    let (_, _, desk) = org.download(&format!("/desk/tournaments/{T}")).await;
+    assert!(desk.contains("name=\"outcome\"") && !desk.contains("value=\"draw\""), "a draw offered under a 7.5 komi");
     shoot_both(&driver, &server, Some("org"), "/desk", "desk-list").await;
     shoot_both(&driver, &server, Some("org"), &format!("/desk/tournaments/{T}/print/slips"), "desk-slips").await;
     shoot_both(&driver, &server, None, &format!("/tournaments/{T}"), "swiss-public").await;

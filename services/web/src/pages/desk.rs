@@ -45,6 +45,15 @@ pub const FORMATS: [&str; 11] = [
     "win-and-continue",
 ];
 
+/// Whether a table's game can end in a draw: its komi (the event's for an even game, none with a
+/// handicap) has no half point. Unknown settings allow it (the service decides).
+fn draw_allowed(settings: &Option<pb::TournamentGameSettings>, handicap: u32) -> bool {
+    if handicap > 0 {
+        return true;
+    }
+    settings.as_ref().and_then(|s| s.komi_half_points).is_none_or(|k| k % 2 == 0)
+}
+
 /// Who may use the desk: organisers, referees (results) and administrators.
 pub fn staff(viewer: &Viewer) -> Option<&Member> {
     viewer
@@ -562,7 +571,9 @@ pub async fn render(
                                         input type="hidden" name="correction" value=(if g.result.is_empty() { "" } else { "on" });
                                         select name="outcome" aria-label=(t(lang, "col-result")) {
                                             @for (v, k) in [("B+", "result-black-wins"), ("W+", "result-white-wins"), ("draw", "result-draw"), ("both-lose", "result-both-lose"), ("void", "result-void")] {
-                                                option value=(v) selected[g.result.trim_end_matches('!') == v] { (t(lang, k)) }
+                                                @if v != "draw" || draw_allowed(&summary.settings, g.handicap) {
+                                                    option value=(v) selected[g.result.trim_end_matches('!') == v] { (t(lang, k)) }
+                                                }
                                             }
                                         }
                                         label.check { input type="checkbox" name="forfeit" value="on"; (t(lang, "desk-forfeit")) }
@@ -933,7 +944,10 @@ pub async fn print(
                             p { strong { (name) } " · " (ta(lang, "round-title", &[("round", p.round.to_string())])) " · " (t(lang, "col-table")) " " (g.table) }
                             p { (t(lang, "black")) ": " (g.black_name) " (" (g.black_rank) ")" }
                             p { (t(lang, "white")) ": " (g.white_name) " (" (g.white_rank) ")" }
-                            p { (t(lang, "desk-slip-result")) " ☐ " (t(lang, "result-black-wins")) " ☐ " (t(lang, "result-white-wins")) " ☐ " (t(lang, "result-draw")) }
+                            p data-slip-result="" {
+                                (t(lang, "desk-slip-result")) " ☐ " (t(lang, "result-black-wins")) " ☐ " (t(lang, "result-white-wins"))
+                                @if draw_allowed(&loaded.summary.settings, g.handicap) { " ☐ " (t(lang, "result-draw")) }
+                            }
                             p { (t(lang, "desk-slip-signatures")) " ________  ________" }
                         }
                     }
