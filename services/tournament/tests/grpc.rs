@@ -18,6 +18,27 @@ use weiqi_tournament::projector::Projector;
 use weiqi_tournament::read_model::{AnyReadModel, MemoryReadModel};
 use weiqi_tournament::service::TournamentService;
 
+/// A gateway with the tournament service on an embedded log, an empty directory and the memory read
+/// model; the log's folder and the server live as long as this.
+struct Gateway {
+    _dir: tempfile::TempDir,
+    svc: Arc<TournamentService<weiqi_eventlog::AnyEventLog>>,
+    auth: weiqi_gateway::auth::Authority,
+    url: String,
+    _stop: tokio::sync::oneshot::Sender<()>,
+}
+
+async fn gateway() -> Gateway {
+    let (_dir, log) = embedded();
+    let svc = Arc::new(TournamentService::new(log.clone()));
+    let games = GameClient::Local(Arc::new(GameService::new(log.clone())));
+    let model: AnyReadModel = MemoryReadModel::new().into();
+    let auth = authority();
+    let (url, _stop) =
+        serve_gateway(log, games, svc.clone(), model, auth.clone(), Arc::new(MemoryDirectory::new())).await;
+    Gateway { _dir, svc, auth, url, _stop }
+}
+
 fn code_of(s: &tonic::Status) -> (Code, String) {
     (s.code(), rejection_of(s).map(|r| r.code).unwrap_or_default())
 }
@@ -228,13 +249,7 @@ async fn only_the_events_staff_command_and_everyone_reads() {
 /// commands) is answered with its original outcome, not `ALREADY_EXISTS`.
 #[tokio::test]
 async fn a_registration_retried_after_300_others_is_its_original_outcome() {
-    let (_dir, log) = embedded();
-    let svc = Arc::new(TournamentService::new(log.clone()));
-    let games = GameClient::Local(Arc::new(GameService::new(log.clone())));
-    let model: AnyReadModel = MemoryReadModel::new().into();
-    let auth = authority();
-    let (url, _stop) =
-        serve_gateway(log, games, svc.clone(), model, auth.clone(), Arc::new(MemoryDirectory::new())).await;
+    let Gateway { _dir, svc, auth, url, _stop } = gateway().await;
     let mut c = TournamentServiceClient::connect(url).await.unwrap();
     let t = "big-open";
     let organiser = token(&auth, "org", &[Role::Organiser], &[t]);
@@ -274,13 +289,7 @@ async fn a_registration_retried_after_300_others_is_its_original_outcome() {
 /// of 5 MiB is refused.
 #[tokio::test]
 async fn texts_and_numbers_from_outside_are_range_checked_where_they_are_decided() {
-    let (_dir, log) = embedded();
-    let svc = Arc::new(TournamentService::new(log.clone()));
-    let games = GameClient::Local(Arc::new(GameService::new(log.clone())));
-    let model: AnyReadModel = MemoryReadModel::new().into();
-    let auth = authority();
-    let (url, _stop) =
-        serve_gateway(log, games, svc.clone(), model, auth.clone(), Arc::new(MemoryDirectory::new())).await;
+    let Gateway { _dir, svc, auth, url, _stop } = gateway().await;
     let mut c = TournamentServiceClient::connect(url).await.unwrap().max_encoding_message_size(64 * 1024 * 1024);
     let t = "limits-open";
     let organiser = token(&auth, "org", &[Role::Organiser], &[t]);
@@ -354,13 +363,7 @@ async fn texts_and_numbers_from_outside_are_range_checked_where_they_are_decided
 /// with a komi of 7 it is taken.
 #[tokio::test]
 async fn a_draw_is_taken_only_where_the_komi_allows_one() {
-    let (_dir, log) = embedded();
-    let svc = Arc::new(TournamentService::new(log.clone()));
-    let games = GameClient::Local(Arc::new(GameService::new(log.clone())));
-    let model: AnyReadModel = MemoryReadModel::new().into();
-    let auth = authority();
-    let (url, _stop) =
-        serve_gateway(log, games, svc.clone(), model, auth.clone(), Arc::new(MemoryDirectory::new())).await;
+    let Gateway { _dir, svc, auth, url, _stop } = gateway().await;
     let mut c = TournamentServiceClient::connect(url).await.unwrap();
     for (t, komi, draw_ok) in [("half-point", None, false), ("whole-point", Some(14), true)] {
         let organiser = token(&auth, "org", &[Role::Organiser], &[t]);

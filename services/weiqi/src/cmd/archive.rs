@@ -404,6 +404,18 @@ mod tests {
     }
 
     /// How many records of `files` replay (as `weiqi sgf check` counts them).
+    /// Each `(name, record)` written as a file in `dir`, in order.
+    fn written(dir: &Path, records: &[(&str, impl AsRef<[u8]>)]) -> Vec<PathBuf> {
+        records
+            .iter()
+            .map(|(name, sgf)| {
+                let f = dir.join(name);
+                std::fs::write(&f, sgf).unwrap();
+                f
+            })
+            .collect()
+    }
+
     fn replaying(files: &[PathBuf]) -> usize {
         files.iter().filter(|f| weiqi_sgf::load(&std::fs::read(f).unwrap()).is_ok()).count()
     }
@@ -482,14 +494,7 @@ mod tests {
             ("big.sgf", format!("(;GM[1]FF[4]SZ[19]PB[Li]PW[Wang]GC[{comment}]RE[B+R];B[pd];W[dd])")),
             ("c.sgf", "(;GM[1]FF[4]SZ[19]PB[Zhao]PW[Sun]RE[W+R];B[pp];W[dd])".to_string()),
         ];
-        let files: Vec<PathBuf> = records
-            .iter()
-            .map(|(name, sgf)| {
-                let f = dir.path().join(name);
-                std::fs::write(&f, sgf).unwrap();
-                f
-            })
-            .collect();
+        let files = written(dir.path(), &records);
         let summary = import(&log, &files, "", &ProgressBar::hidden()).await.expect("the import goes on");
         assert_eq!((summary.imported, summary.refused), (2, 1), "{summary:?}");
         assert!(summary.refusals[0].reason.contains("exceeds the limit"), "{:?}", summary.refusals);
@@ -538,14 +543,7 @@ mod tests {
             ("d.sgf", "(;GM[1]FF[4]SZ[19]PB[Li Ming]PW[王芳]RE[B+R];B[pd])"),
             ("e.sgf", "(;GM[1]FF[4]SZ[19]DT[2003-01-01]PB[Li Ming]PW[王芳]RE[Void];B[pd])"),
         ];
-        let files: Vec<PathBuf> = records
-            .iter()
-            .map(|(name, sgf)| {
-                let f = dir.path().join(name);
-                std::fs::write(&f, sgf).unwrap();
-                f
-            })
-            .collect();
+        let files = written(dir.path(), &records);
         let summary = import(&log, &files, "club archive", &ProgressBar::hidden()).await.unwrap();
         assert_eq!(summary.imported, 5);
         let rated = rate(&log, &summary, with()).await.unwrap();
