@@ -153,6 +153,25 @@ async fn an_organiser_runs_a_swiss_of_three_rounds_through_the_pages_and_the_pub
     notice_ok(&org, "the tournament started").await;
 
     let referee = signed_in(&driver, &server.base, Viewport::PHONE, "zh-CN", "ref").await;
+    // A referee records results at the desk but creates no tournament: no form, and a forged POST
+    // is refused in the page's language (issue 30 item 17).
+    referee.open(&server.base, "/desk").await;
+    referee
+        .wait_for(
+            "the referee's desk",
+            "return !!document.querySelector('[data-create=organisers]') && !document.querySelector('#create')",
+        )
+        .await;
+    let forged = referee
+        .client
+        .execute_async(
+            "const done = arguments[0]; const f = new URLSearchParams({csrf: document.querySelector('meta[name=csrf-token]').content, tournament_id: 'sneaky', name: 'x'}); fetch('/desk', {method: 'POST', body: f}).then(async r => done([r.status, await r.text()]));",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(forged[0], json!(403), "{forged}");
+    assert!(forged[1].as_str().unwrap().contains("比赛由组委会创建"), "refused in Chinese");
     for round in 1..=3u32 {
         if round == 2 {
             // The draft of round 2, a pair of it forbidden, the draft again without it: the round

@@ -690,3 +690,4 @@ refusal-bad-text = This text is too long (at most 200 characters) or holds contr
 register-identity-taken = This name already belongs to a player on the platform (in games, a tournament or the ratings). If that player is you, ask an administrator to give you the account: their games and results go with it.
 admin-exists-like = An account { $name } exists already: names are unique without regard to case.
 import-encoding = The file is read as { $encoding }.
+desk-create-organisers = Organisers create tournaments; as a referee you record results and rulings at the desk.

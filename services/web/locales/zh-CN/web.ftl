@@ -690,3 +690,4 @@ refusal-bad-text = 文字过长（最多200个字符）或含有控制字符。
 register-identity-taken = 该名称已属于平台上的一位棋手（对局、比赛或等级分中已有记录）。如果那位棋手就是你，请联系管理员为你开通账号：其对局和成绩将随账号归你所有。
 admin-exists-like = 已存在账号 { $name }：账号名不区分大小写。
 import-encoding = 文件编码：{ $encoding }。
+desk-create-organisers = 比赛由组委会创建；裁判在编排台登记结果和判定。

@@ -161,6 +161,7 @@ async fn render_list(
         @if viewer.member.as_ref().is_some_and(|m| m.has(Role::Organiser) || m.has(Role::Admin)) {
             p { a href="/desk/ratings" data-link="ratings" { (t(lang, "ratings-link")) } }
         }
+        @if viewer.member.as_ref().is_some_and(|m| m.has(Role::Organiser) || m.has(Role::Admin)) {
         section.card id="create" {
             h2 { (t(lang, "desk-create")) }
             form.grid method="post" action="/desk" {
@@ -211,6 +212,9 @@ async fn render_list(
                 label.check { input type="checkbox" name="over_the_board" value="on" checked[form.get("over_the_board").is_some()]; (t(lang, "desk-field-over_the_board")) }
                 button type="submit" data-action="create-tournament" { (t(lang, "desk-create")) }
             }
+        }
+        } @else {
+            p.small data-create="organisers" { (t(lang, "desk-create-organisers")) }
         }
     };
     let status = if note.as_ref().is_some_and(|n| !n.0) { StatusCode::BAD_REQUEST } else { StatusCode::OK };
@@ -347,6 +351,11 @@ pub async fn create(
         Err(refused) => return refused,
     };
     let lang = viewer.lang;
+    // Referees record results at the desk; creating an event is an organiser's (the service would
+    // refuse it too, with a message about something else).
+    if !(member.has(Role::Organiser) || member.has(Role::Admin)) {
+        return message(&web, &viewer, StatusCode::FORBIDDEN, &t(lang, "desk-create-organisers"));
+    }
     let Some(s) = service(&web) else {
         return message(&web, &viewer, StatusCode::NOT_FOUND, &t(lang, "tournament-not-found"));
     };
