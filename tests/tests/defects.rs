@@ -11,9 +11,25 @@ use tonic::Code;
 use weiqi_e2e::{Suite, authed, code_of, pt, rid};
 use weiqi_gateway::auth::Role;
 use weiqi_proto::v1 as pb;
+use weiqi_proto::v1::game_service_client::GameServiceClient;
 
 fn player(id: &str, rank: &str) -> Option<pb::PlayerRef> {
     Some(pb::PlayerRef { id: id.into(), name: id.to_uppercase(), rank: rank.into() })
+}
+
+/// A started game of the league between alice (Black, 1d) and bob (White, 1k) on a `size` board,
+/// created by the organiser: its id.
+async fn league_game(c: &mut GameServiceClient<tonic::transport::Channel>, org: &str, size: u32) -> String {
+    let req = pb::CreateGameRequest {
+        request_id: rid(),
+        size,
+        first: player("alice", "1d"),
+        second: player("bob", "1k"),
+        event_id: "league".into(),
+        start: true,
+        ..Default::default()
+    };
+    c.create_game(authed(req, org)).await.unwrap().into_inner().game_id
 }
 
 fn nigiri_secrets(events: &[pb::EventEnvelope]) -> Vec<Vec<u8>> {
@@ -93,16 +109,7 @@ async fn a_reused_request_id_is_refused(s: &Suite) {
     let alice = s.token("alice", &[Role::Player]);
     let bob = s.token("bob", &[Role::Player]);
     let mut c = s.client().await;
-    let req = pb::CreateGameRequest {
-        request_id: rid(),
-        size: 9,
-        first: player("alice", "1d"),
-        second: player("bob", "1k"),
-        event_id: "league".into(),
-        start: true,
-        ..Default::default()
-    };
-    let game = c.create_game(authed(req, &org)).await.unwrap().into_inner().game_id;
+    let game = league_game(&mut c, &org, 9).await;
     let id = rid();
     let mv = |vertex: &str, request_id: &str| pb::PlayMoveRequest {
         game_id: game.clone(),
@@ -216,16 +223,7 @@ async fn watch_ends_with_the_game(s: &Suite) {
     let bob = s.token("bob", &[Role::Player]);
     let tv = s.token("tv", &[Role::Broadcaster]);
     let mut c = s.client().await;
-    let req = pb::CreateGameRequest {
-        request_id: rid(),
-        size: 9,
-        first: player("alice", "1d"),
-        second: player("bob", "1k"),
-        event_id: "league".into(),
-        start: true,
-        ..Default::default()
-    };
-    let game = c.create_game(authed(req, &org)).await.unwrap().into_inner().game_id;
+    let game = league_game(&mut c, &org, 9).await;
     let mut live =
         c.watch(authed(pb::WatchRequest { game_id: game.clone(), from_sequence: 1 }, &tv)).await.unwrap().into_inner();
     let mv = pb::PlayMoveRequest {
@@ -281,16 +279,7 @@ async fn both_reflection_protocols_answer(s: &Suite) {
 async fn sgf_takes_a_bearer_header(s: &Suite) {
     let org = s.token("org", &[Role::Organiser]);
     let mut c = s.client().await;
-    let req = pb::CreateGameRequest {
-        request_id: rid(),
-        size: 9,
-        first: player("alice", "1d"),
-        second: player("bob", "1k"),
-        event_id: "league".into(),
-        start: true,
-        ..Default::default()
-    };
-    let game = c.create_game(authed(req, &org)).await.unwrap().into_inner().game_id;
+    let game = league_game(&mut c, &org, 9).await;
     let status = |header: Option<String>, query: &str| {
         let (addr, path) = (s.http.clone(), format!("/games/{game}/sgf{query}"));
         async move {
@@ -317,16 +306,7 @@ async fn a_retry_past_any_window_is_recognised(s: &Suite) {
     let alice = s.token("alice", &[Role::Player]);
     let bob = s.token("bob", &[Role::Player]);
     let mut c = s.client().await;
-    let req = pb::CreateGameRequest {
-        request_id: rid(),
-        size: 19,
-        first: player("alice", "1d"),
-        second: player("bob", "1k"),
-        event_id: "league".into(),
-        start: true,
-        ..Default::default()
-    };
-    let game = c.create_game(authed(req, &org)).await.unwrap().into_inner().game_id;
+    let game = league_game(&mut c, &org, 19).await;
     // Black fills the bottom rows, White the top rows: no capture, 70 moves.
     let columns = "ABCDEFGHJKLMNOPQRST".as_bytes();
     let vertex = |k: usize, top: bool| {
