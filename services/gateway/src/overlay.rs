@@ -100,11 +100,7 @@ fn refuse(status: StatusCode, message: impl Into<String>) -> Response {
 }
 
 fn public_limiter() -> governor::DefaultKeyedRateLimiter<std::net::IpAddr> {
-    let every = Duration::from_secs(60) / PUBLIC_PER_MINUTE;
-    let quota = governor::Quota::with_period(every)
-        .expect("a nonzero period")
-        .allow_burst(std::num::NonZeroU32::new(PUBLIC_BURST).expect("a nonzero burst"));
-    governor::RateLimiter::keyed(quota)
+    weiqi_edge::limits::keyed(PUBLIC_BURST, Duration::from_secs(60) / PUBLIC_PER_MINUTE)
 }
 
 /// The caller's token: the `authorization: Bearer …` header (programs), else `?token=` (browsers, whose

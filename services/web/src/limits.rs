@@ -9,11 +9,10 @@
 //! attempts succeeded. A limited attempt is not checked at all (no Argon2 work is done for it).
 
 use std::net::IpAddr;
-use std::num::NonZeroU32;
 use std::time::Duration;
 
+use governor::DefaultKeyedRateLimiter;
 use governor::clock::{Clock, DefaultClock};
-use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 
 /// Attempts per account before the limit bites.
 pub const ACCOUNT_BURST: u32 = 5;
@@ -26,15 +25,11 @@ pub struct LoginLimits {
     by_address: DefaultKeyedRateLimiter<IpAddr>,
 }
 
-fn quota(burst: u32, every: Duration) -> Quota {
-    Quota::with_period(every).expect("a nonzero period").allow_burst(NonZeroU32::new(burst).expect("nonzero burst"))
-}
-
 impl Default for LoginLimits {
     fn default() -> LoginLimits {
         LoginLimits {
-            by_account: RateLimiter::keyed(quota(ACCOUNT_BURST, Duration::from_secs(20))),
-            by_address: RateLimiter::keyed(quota(ADDRESS_BURST, Duration::from_secs(6))),
+            by_account: weiqi_edge::limits::keyed(ACCOUNT_BURST, Duration::from_secs(20)),
+            by_address: weiqi_edge::limits::keyed(ADDRESS_BURST, Duration::from_secs(6)),
         }
     }
 }

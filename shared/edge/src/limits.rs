@@ -49,6 +49,17 @@ impl Rate {
     }
 }
 
+/// A limiter keyed by `K` that lets `burst` requests through at once and one more every `every`:
+/// the shape of every per-address or per-account limit outside the gRPC layer (web logins, public
+/// records and overlay streams).
+///
+/// # Panics
+/// When `burst` is 0 or `every` is zero (a programming error: limits are constants).
+pub fn keyed<K: std::hash::Hash + Eq + Clone>(burst: u32, every: Duration) -> DefaultKeyedRateLimiter<K> {
+    let quota = Quota::with_period(every).expect("a nonzero period");
+    governor::RateLimiter::keyed(quota.allow_burst(NonZeroU32::new(burst).expect("a nonzero burst")))
+}
+
 /// Which limits apply (`None`: no limit of that kind).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Limits {
