@@ -396,13 +396,58 @@ fn a_referee_ruling_ends_the_game_with_its_reason_recorded() {
     let mut g = Game::given(setup(9, Ruleset::chinese()));
     g.moves(&["E5", "C3"]);
     let note = "Art. 23.1: outside assistance (White)".to_string();
-    let adjudicate = || Command::Adjudicate { outcome: Outcome::BlackWins, note: note.clone() };
+    let adjudicate = || Command::Adjudicate { outcome: Outcome::BlackWins, reason: EndReason::Referee, note: note.clone() };
     assert_eq!(g.when(ANN(), adjudicate()), Err(Rejection::NotAReferee));
     let ev = g.ok(REF(), adjudicate());
     assert_eq!(ended(&ev), (Outcome::BlackWins, EndReason::Referee));
     let GameEvent::Ended { note: recorded, dead, .. } = ev.last().unwrap() else { unreachable!() };
     assert_eq!((recorded, dead.len()), (&note, 0));
     assert_eq!(g.when(REF(), adjudicate()), Err(Rejection::Illegal(Illegal::GameOver)), "a result stands once given");
+}
+
+#[test]
+fn a_result_entered_by_hand_keeps_how_the_game_ended() {
+    // A tournament desk enters what happened over the board: a resignation is `W+R`, a forfeit (not
+    // played) `B+F`, a counted result with no margin given `W+`; none of them is a referee's ruling.
+    for (reason, sgf) in [(EndReason::Resignation, "W+R"), (EndReason::Score, "W+"), (EndReason::Time, "W+T")] {
+        let mut g = Game::given(setup(9, Ruleset::chinese()));
+        g.moves(&["E5"]);
+        let ev = g.ok(REF(), Command::Adjudicate { outcome: Outcome::WhiteWins, reason, note: String::new() });
+        assert_eq!(ended(&ev), (Outcome::WhiteWins, reason));
+        assert_eq!(g.state.result.as_ref().unwrap().to_sgf(), sgf);
+    }
+    let mut g = Game::given(setup(9, Ruleset::chinese()));
+    let forfeit = Command::Adjudicate { outcome: Outcome::BlackWins, reason: EndReason::Forfeit, note: String::new() };
+    g.ok(REF(), forfeit);
+    assert_eq!(g.state.result.as_ref().unwrap().to_sgf(), "B+F");
+}
+
+#[test]
+fn given_an_ended_game_when_a_referee_corrects_its_result_then_the_record_says_the_correction() {
+    // Given: Black resigned.
+    let mut g = Game::given(setup(9, Ruleset::chinese()));
+    g.moves(&["E5", "C3"]);
+    let correct = |outcome, reason| Command::CorrectResult { outcome, reason, note: "recording error".into() };
+    assert_eq!(
+        g.when(REF(), correct(Outcome::BlackWins, EndReason::Resignation)),
+        Err(Rejection::WrongPhase(g.state.phase)),
+        "only an ended game's result is corrected"
+    );
+    g.ok(ANN(), Command::Resign);
+    assert_eq!(g.state.result.as_ref().unwrap().to_sgf(), "W+R");
+    // When: a player asks, nothing; the referee corrects it to Black by resignation.
+    assert_eq!(g.when(ANN(), correct(Outcome::BlackWins, EndReason::Resignation)), Err(Rejection::NotAReferee));
+    let ev = g.ok(REF(), correct(Outcome::BlackWins, EndReason::Resignation));
+    // Then: one event, the record's result and the ruling note follow it.
+    assert_eq!(names(&ev), ["ResultCorrected"]);
+    let GameEvent::ResultCorrected { previous, result, .. } = &ev[0] else { unreachable!() };
+    assert_eq!((previous.to_sgf(), result.to_sgf()), ("W+R".to_owned(), "B+R".to_owned()));
+    assert_eq!(g.state.result.as_ref().unwrap().to_sgf(), "B+R");
+    assert_eq!(g.state.phase, Phase::Ended);
+    // A second correction (found a forfeit) stands too; the game stays ended.
+    g.ok(REF(), correct(Outcome::WhiteWins, EndReason::Forfeit));
+    assert_eq!(g.state.result.as_ref().unwrap().to_sgf(), "W+F");
+    assert_eq!(g.when(ANN(), Command::Resign), Err(Rejection::Illegal(Illegal::GameOver)));
 }
 
 #[test]
@@ -566,7 +611,8 @@ fn texts_are_limited_where_commands_are_decided() {
         Command::Warn { color: Color::Black, reason: long.clone() },
         Command::Pause { reason: long.clone() },
         Command::VoidLastMove { reason: long.clone() },
-        Command::Adjudicate { outcome: Outcome::Draw, note: long.clone() },
+        Command::Adjudicate { outcome: Outcome::Draw, reason: EndReason::Referee, note: long.clone() },
+        Command::CorrectResult { outcome: Outcome::Draw, reason: EndReason::Referee, note: long.clone() },
     ] {
         let name = format!("{command:?}").chars().take(20).collect::<String>();
         assert!(matches!(g.when(REF(), command), Err(Rejection::OutOfRange { .. })), "{name}");

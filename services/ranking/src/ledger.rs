@@ -178,7 +178,7 @@ impl<L: EventLog> RatingLedger<L> {
             RatingCommand::ClosePeriods => self.read(|book, _, _| book.open_period()).await?,
             _ => None,
         };
-        let cid = command_id(&command_description(self.system.name(), &command, open_period));
+        let cid = command_id(&command_description(self.system.name(), &command, open_period, game_position));
         let command = LedgerCommand { system: self.system.clone(), command, game_position };
         let outcome = match self.runner.execute(Request::new(&self.id, cid.as_str(), &self.actor, &command)).await {
             Ok(outcome) => outcome,

@@ -8,8 +8,10 @@
 //! book bit for bit; the tests compare it with the service's book, the players' logs and the read
 //! model.
 
+use std::collections::HashMap;
+
 use weiqi_eventlog::{AggregateId, AggregateKind, EventLog};
-use weiqi_rating::{RatingBook, RatingCommand, RatingInput, RatingSystem, recompute, replay};
+use weiqi_rating::{GameId, RatedGame, RatingBook, RatingCommand, RatingInput, RatingSystem, recompute, replay};
 
 use crate::codec::read_ledger;
 use crate::error::RankingError;
@@ -24,7 +26,7 @@ pub struct Recomputed {
     pub replayed: RatingBook,
     /// Ledger entries read.
     pub entries: usize,
-    /// Games re-derived from their game logs.
+    /// Games re-derived from their game logs (and counted by the book).
     pub games: usize,
 }
 
@@ -35,21 +37,36 @@ pub struct Recomputed {
 pub async fn from_logs<L: EventLog>(log: &L, system: RatingSystem) -> Result<Recomputed, RankingError> {
     let ledger = AggregateId::new(format!("_ledger-{}", system.name())).expect("a valid ledger id");
     let stored = log.read(AggregateKind::Player, &ledger, 1).await?;
-    let mut inputs: Vec<RatingInput> = Vec::with_capacity(stored.len());
-    let mut events = Vec::new();
-    let mut games = 0;
+    let mut entries = Vec::with_capacity(stored.len());
     for r in &stored {
-        let entry = read_ledger(r)?;
-        if let RatingCommand::RecordGame(game) = &entry.input.command {
-            let from_log = load_game(log, &game.id.0).await?.and_then(|g| g.rated_game());
-            if from_log.as_ref() != Some(game) {
-                return Err(RankingError::Corrupt(format!(
-                    "ledger entry {} says {game:?}, the game log says {from_log:?}",
-                    r.sequence
-                )));
+        entries.push((r.sequence, read_ledger(r)?));
+    }
+    // A corrected game is checked as its last correction says (what its log says now).
+    let mut last: HashMap<GameId, (u64, Option<RatedGame>)> = HashMap::new();
+    for (sequence, entry) in &entries {
+        match &entry.input.command {
+            RatingCommand::RecordGame(game) => {
+                last.insert(game.id.clone(), (*sequence, Some(game.clone())));
             }
-            games += 1;
+            RatingCommand::CorrectGame { game, rated } => {
+                last.insert(game.clone(), (*sequence, rated.clone()));
+            }
+            _ => {}
         }
+    }
+    let mut games = 0;
+    for (game, (sequence, counted)) in &last {
+        let from_log = load_game(log, &game.0).await?.and_then(|g| g.rated_game());
+        if from_log != *counted {
+            return Err(RankingError::Corrupt(format!(
+                "ledger entry {sequence} says {counted:?}, the game log says {from_log:?}"
+            )));
+        }
+        games += usize::from(counted.is_some());
+    }
+    let mut inputs: Vec<RatingInput> = Vec::with_capacity(entries.len());
+    let mut events = Vec::new();
+    for (_, entry) in entries {
         events.extend(entry.events);
         inputs.push(entry.input);
     }

@@ -170,6 +170,13 @@ fn every_rating_event() -> Vec<RatingEvent> {
         },
         RatingEvent::TournamentRated { tournament: "empty-cup".into(), updates: vec![] },
         RatingEvent::PeriodClosed { period: i64::MAX, updates: vec![update("zhao", 1e-300, 1e300)] },
+        RatingEvent::GameCorrected {
+            game: GameId::from("g1"),
+            rated: Some(game("g1", RatedResult::WhiteWins, Some("cup"))),
+            updates: vec![update("li", 1516.0, 1_499.999_999_999_999), update("wang", -0.0, 0.1 + 0.2)],
+            open_period: Some(i64::MIN),
+        },
+        RatingEvent::GameCorrected { game: GameId::from("g2"), rated: None, updates: vec![], open_period: None },
     ];
     // Every awkward value in every f64 of a rating.
     for x in AWKWARD {
@@ -191,6 +198,8 @@ fn every_command() -> Vec<RatingCommand> {
         RatingCommand::ClosePeriods,
         RatingCommand::CloseTournament { tournament: "cup".into() },
         RatingCommand::CloseTournament { tournament: String::new() },
+        RatingCommand::CorrectGame { game: GameId::from("g1"), rated: Some(game("g1", RatedResult::Jigo, None)) },
+        RatingCommand::CorrectGame { game: GameId::from("g2"), rated: None },
     ]
 }
 
@@ -391,6 +400,25 @@ fn every_case_event() -> Vec<CaseEvent> {
         opened(Some(""), Applicant::Player),
         CaseEvent::EvidenceAttached { items: every_evidence(), at: Millis(201 * DAY) },
         CaseEvent::EvidenceAttached { items: vec![], at: Millis(201 * DAY) },
+        CaseEvent::EvidenceRevised {
+            before: match &every_evidence()[0] {
+                Evidence::Game(g) => g.clone(),
+                _ => unreachable!("the first item is a game"),
+            },
+            after: match &every_evidence()[1] {
+                Evidence::Game(g) => Some(VerifiedGame { game: GameId::from("g1"), ..g.clone() }),
+                _ => unreachable!("the second item is a game"),
+            },
+            at: Millis(206 * DAY),
+        },
+        CaseEvent::EvidenceRevised {
+            before: match &every_evidence()[1] {
+                Evidence::Game(g) => g.clone(),
+                _ => unreachable!("the second item is a game"),
+            },
+            after: None,
+            at: Millis(i64::MAX),
+        },
         real_check(6),
         real_check(5),
         CaseEvent::AutomaticCheckCompleted {
@@ -510,6 +538,7 @@ fn variant(e: &RatingEvent) -> &'static str {
         RatingEvent::TournamentGameQueued { .. } => "TournamentGameQueued",
         RatingEvent::TournamentRated { .. } => "TournamentRated",
         RatingEvent::PeriodClosed { .. } => "PeriodClosed",
+        RatingEvent::GameCorrected { .. } => "GameCorrected",
     }
 }
 

@@ -12,7 +12,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 use std::time::Duration;
 
-use common::{DAY_MS, HOUR_MS, Setup, TestClock, eventually, play};
+use common::{DAY_MS, HOUR_MS, Setup, TestClock, correct, eventually, play};
 use weiqi_eventlog::{AnyEventLog, EmbeddedConfig, EmbeddedLog, JetStreamConfig, JetStreamLog};
 use weiqi_game::service::GameService;
 use weiqi_ranking::recompute::{difference, from_logs};
@@ -62,6 +62,7 @@ async fn suite(log: AnyEventLog, system: RatingSystem) {
     // 48 games over about three weeks: every sixth unrated, one handicap game, an unregistered player,
     // and games 20..30 in a tournament.
     let mut rated = 0;
+    let mut corrected = Vec::new();
     let mut cup: BTreeMap<&str, Vec<GameId>> = BTreeMap::new();
     for n in 0..48usize {
         let black = PLAYERS[n % 8].0;
@@ -82,6 +83,36 @@ async fn suite(log: AnyEventLog, system: RatingSystem) {
             rated += 1;
         }
         clock.advance(11 * HOUR_MS);
+        // Results corrected after they were rated (and after later games were rated on them): a win
+        // turned into a loss, a played game found a forfeit (no longer rated), an unrated game
+        // corrected (nothing to re-rate), a tournament game corrected while it waits for the final
+        // results (EGF), and a game of the open period corrected twice, back to what it was.
+        let corrections: &[(usize, &str, Option<bool>)] = match n {
+            17 => &[(4, "g-004", Some(false)), (8, "g-008", None), (3, "g-003", Some(true))],
+            26 => &[(22, "g-022", Some(false))],
+            40 => &[(38, "g-038", Some(false)), (38, "g-038", Some(true))],
+            _ => &[],
+        };
+        for (k, (game, id, black_wins)) in corrections.iter().enumerate() {
+            let want = rated - usize::from(black_wins.is_none() && game % 6 != 3);
+            eventually("the games so far to be rated before a correction", || {
+                let ranking = ranking.clone();
+                let want = rated;
+                async move { (ranking.book().await.unwrap().game_count() == want).then_some(()) }
+            })
+            .await;
+            let before = ranking.ledger_sequence().await.unwrap();
+            correct(&games, id, *black_wins, u32::try_from(k).unwrap()).await;
+            if game % 6 != 3 {
+                eventually("the correction to be re-rated", || {
+                    let ranking = ranking.clone();
+                    async move { (ranking.ledger_sequence().await.unwrap() > before).then_some(()) }
+                })
+                .await;
+            }
+            rated = want;
+            corrected.push(*id);
+        }
         if n % 9 == 8 {
             // The timer's tick, once the week may be over.
             let want = rated;
@@ -139,7 +170,8 @@ async fn suite(log: AnyEventLog, system: RatingSystem) {
     assert!(live.player_count() >= 9, "the unregistered visitor is rated too");
     assert!(live.iter().any(|(_, r)| r.games > 0 && r.rating != 1500.0));
 
-    // Recomputed from the logs: exactly the live values.
+    // Recomputed from the logs (each corrected game checked as its log says now): exactly the live values.
+    assert_eq!(corrected.len(), 6);
     let again = from_logs(&log, system.clone()).await.unwrap();
     assert_eq!(again.games, rated);
     assert_eq!(difference(&again.book, &live), None, "recomputed vs live");

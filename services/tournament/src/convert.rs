@@ -271,6 +271,9 @@ pub fn result_from_pb(r: Option<&pb::TournamentGameOutcome>) -> Result<GameResul
     let reason = match R::try_from(r.reason) {
         Ok(R::Forfeit) => ResultReason::Forfeit,
         Ok(R::Referee) => ResultReason::Referee,
+        Ok(R::Counted) => ResultReason::Counted,
+        Ok(R::Resignation) => ResultReason::Resignation,
+        Ok(R::Time) => ResultReason::Time,
         _ => ResultReason::Played,
     };
     Ok(GameResult { outcome, reason })
@@ -290,6 +293,9 @@ pub fn result_to_pb(r: &GameResult) -> pb::TournamentGameOutcome {
         ResultReason::Played => R::Played,
         ResultReason::Forfeit => R::Forfeit,
         ResultReason::Referee => R::Referee,
+        ResultReason::Counted => R::Counted,
+        ResultReason::Resignation => R::Resignation,
+        ResultReason::Time => R::Time,
     };
     pb::TournamentGameOutcome { outcome: outcome as i32, reason: reason as i32 }
 }
@@ -369,6 +375,37 @@ pub fn result_from_game(
         EndReason::Score | EndReason::Resignation | EndReason::Time | EndReason::Cycle => ResultReason::Played,
     };
     Some(GameResult { outcome, reason })
+}
+
+/// A tournament's result as the game service records it (the inverse of [`result_from_game`]): the
+/// winner in the game's colours, and how the game ended. A forfeit is `Forfeit` (not rated, `B+F`);
+/// a result entered as counted, resigned or out of time ends the game that way; a result played with
+/// no "how" is a counted one (`B+`, no margin known); a ruling stays a referee's decision.
+pub fn result_to_game(
+    result: &GameResult,
+    game_black_is_paired_black: bool,
+) -> (weiqi_game::domain::Outcome, weiqi_game::domain::EndReason) {
+    use weiqi_game::domain::{EndReason, Outcome as G};
+    let outcome = match result.outcome {
+        Outcome::Win(c) => {
+            if (c == Color::Black) == game_black_is_paired_black {
+                G::BlackWins
+            } else {
+                G::WhiteWins
+            }
+        }
+        Outcome::Draw => G::Draw,
+        Outcome::BothLose => G::BothLose,
+        Outcome::Void => G::NoResult,
+    };
+    let reason = match result.reason {
+        ResultReason::Forfeit => EndReason::Forfeit,
+        ResultReason::Referee => EndReason::Referee,
+        ResultReason::Played | ResultReason::Counted => EndReason::Score,
+        ResultReason::Resignation => EndReason::Resignation,
+        ResultReason::Time => EndReason::Time,
+    };
+    (outcome, reason)
 }
 
 // ---- rejections ----

@@ -82,6 +82,12 @@ pub fn close_command(game: &str) -> String {
     format!("close-{game}")
 }
 
+/// The command that gives a game the result the tournament corrected in event `sequence` of its log
+/// (each correction once, however often the manager replays it).
+pub fn correct_command(game: &str, sequence: u64) -> String {
+    format!("correct-{game}-{sequence}")
+}
+
 /// The command that pairs a round automatically.
 pub fn pair_command(tournament: &str, round: u32) -> String {
     format!("pair-{tournament}-r{round}")

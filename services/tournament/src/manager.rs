@@ -266,6 +266,7 @@ impl<L: EventLog + Clone + 'static, M: ReadModel + 'static> ProcessManager<L, M>
                     self.close_game(tid, game).await;
                 }
             }
+            TournamentEvent::ResultCorrected { game, .. } => self.correct_game(tid, game, r.sequence).await,
             _ => {}
         }
     }
@@ -350,6 +351,35 @@ impl<L: EventLog + Clone + 'static, M: ReadModel + 'static> ProcessManager<L, M>
     /// Ends a game in the game service after the tournament decided it.
     async fn close_game(&self, tid: &str, game: GameRef) {
         let gid = ids::game_id(tid, game.round, game.table);
+        let Some((outcome, reason)) = self.game_result(tid, game, &gid, false).await else { return };
+        let command = GameCommand::Adjudicate { outcome, reason, note: "decided by the tournament".into() };
+        self.tell_game(&gid, ids::close_command(&gid), command).await;
+    }
+
+    /// Gives a game the result the tournament corrected (event `sequence` of the tournament's log): the
+    /// game record, and everything that reads the game's log (ratings, certification evidence), follow.
+    async fn correct_game(&self, tid: &str, game: GameRef, sequence: u64) {
+        let gid = ids::game_id(tid, game.round, game.table);
+        let Some(track) = self.track(&gid).await else { return };
+        if !track.ended {
+            // Not ended in the game service yet: the correction ends it.
+            return self.close_game(tid, game).await;
+        }
+        let Some((outcome, reason)) = self.game_result(tid, game, &gid, true).await else { return };
+        let command = GameCommand::CorrectResult { outcome, reason, note: "corrected by the tournament".into() };
+        self.tell_game(&gid, ids::correct_command(&gid, sequence), command).await;
+    }
+
+    /// The tournament's result of `game` as the game service records it: the winner mapped to the
+    /// game's colours (a referee's colour swap, Art. 17.1), and how it ended. `None` when there is no
+    /// result or no game (an imported round), or (unless `ended`) the game has ended already.
+    async fn game_result(
+        &self,
+        tid: &str,
+        game: GameRef,
+        gid: &str,
+        ended: bool,
+    ) -> Option<(GameOutcome, weiqi_game::domain::EndReason)> {
         let Ok(Some(Some((result, paired_black)))) = self
             .service
             .read(tid, |t| {
@@ -358,36 +388,33 @@ impl<L: EventLog + Clone + 'static, M: ReadModel + 'static> ProcessManager<L, M>
             })
             .await
         else {
-            return;
+            return None;
         };
-        let Some(track) = self.track(&gid).await else { return };
-        if track.ended {
-            return;
+        let track = self.track(gid).await?;
+        if track.ended != ended {
+            return None;
         }
-        use weiqi_pairing::ids::Color;
-        use weiqi_pairing::outcome::Outcome;
-        let same = track.black == paired_black;
-        let win = |c: Color| {
-            let game_black = (c == Color::Black) == same;
-            if game_black { GameOutcome::BlackWins } else { GameOutcome::WhiteWins }
-        };
-        let outcome = match result.outcome {
-            Outcome::Win(c) => win(c),
-            Outcome::Draw => GameOutcome::Draw,
-            Outcome::BothLose => GameOutcome::BothLose,
-            Outcome::Void => GameOutcome::NoResult,
-        };
+        Some(convert::result_to_game(&result, track.black == paired_black))
+    }
+
+    /// Sends one command to a game as the tournament's organiser, retrying faults.
+    async fn tell_game(&self, gid: &str, command_id: String, command: GameCommand) {
         let request = GameRequest {
-            game_id: gid.clone(),
-            command_id: ids::close_command(&gid),
+            game_id: gid.to_owned(),
+            command_id,
             correlation_id: String::new(),
             actor: Actor::Organiser("tournament-service".into()),
-            command: GameCommand::Adjudicate { outcome, note: "decided by the tournament".into() },
+            command,
         };
-        while let Err(GameError::Unavailable(_)) =
-            self.games.execute(&request, &weiqi_telemetry::inject_current()).await
-        {
-            tokio::time::sleep(self.config.retry_after).await;
+        loop {
+            match self.games.execute(&request, &weiqi_telemetry::inject_current()).await {
+                Err(GameError::Unavailable(_)) => tokio::time::sleep(self.config.retry_after).await,
+                Err(e) => {
+                    tracing::warn!(game = %gid, code = %e.code(), error = %e, "game not told the tournament's result");
+                    return;
+                }
+                Ok(_) => return,
+            }
         }
     }
 

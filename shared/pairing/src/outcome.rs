@@ -19,12 +19,18 @@ pub enum Outcome {
 /// Why a game ended the way it did (affects exports and some tie-breaks).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum ResultReason {
-    /// Played out: counting, resignation, time, warnings.
+    /// Played out: counting, resignation, time, warnings (how is not recorded).
     Played,
     /// Not played: a player did not appear within the limit (no-show) or was too late (Art. 22).
     Forfeit,
     /// A referee's ruling (Art. 17–24), including cheating.
     Referee,
+    /// Played out and counted (as a referee enters it at the desk).
+    Counted,
+    /// Played out: a player resigned (as a referee enters it at the desk).
+    Resignation,
+    /// Played out: a player's time ran out (as a referee enters it at the desk).
+    Time,
 }
 
 /// A game's result.

@@ -234,6 +234,17 @@ impl RatingBook {
                 self.tournaments.remove(tournament);
                 self.closed_tournaments.insert(tournament.clone());
             }
+            RatingEvent::GameCorrected { game, rated, updates, open_period } => {
+                if rated.is_some() {
+                    self.seen.insert(game.clone());
+                } else {
+                    self.seen.remove(game);
+                }
+                for u in updates {
+                    self.apply_update(u);
+                }
+                self.open_period = *open_period;
+            }
             RatingEvent::PeriodClosed { period, updates } => {
                 for u in updates {
                     self.apply_update(u);

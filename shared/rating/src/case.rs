@@ -135,6 +135,24 @@ pub struct Case {
     pub revocation: Option<(ActorId, String, Millis)>,
     /// Where it stands.
     pub status: CaseStatus,
+    /// Evidence that changed after it was attached (a corrected result), in order. One made after the
+    /// decision flags the case to the office ([`Case::flagged`]).
+    #[serde(default)]
+    pub revisions: Vec<EvidenceRevision>,
+}
+
+/// A game attached as evidence whose result was corrected afterwards: what the case held, what the
+/// game's log says now, and whether the case was already decided.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EvidenceRevision {
+    /// The game as the case held it.
+    pub before: crate::VerifiedGame,
+    /// The game as its log says now; `None`: it no longer counts (no result for the player).
+    pub after: Option<crate::VerifiedGame>,
+    /// The case was approved or its certificate issued when the evidence changed.
+    pub after_decision: bool,
+    /// When.
+    pub at: Millis,
 }
 
 /// The state of a case's log: nothing until it is opened.
@@ -214,6 +232,15 @@ pub enum CaseCommand {
         by: ActorId,
         /// Why.
         reason: String,
+    },
+    /// A game attached as evidence changed in its log (a corrected result): the case takes the game
+    /// as verified now. An open case's check is void (the service runs it again); a decided case keeps
+    /// its decision and is flagged to the office.
+    ReviseEvidence {
+        /// The game as verified now; `None`: it no longer counts.
+        now: Option<crate::VerifiedGame>,
+        /// The game.
+        game: crate::GameId,
     },
 }
 
@@ -316,6 +343,15 @@ pub enum CaseEvent {
         by: ActorId,
         /// Why.
         reason: String,
+        /// When.
+        at: Millis,
+    },
+    /// A game attached as evidence changed in its log.
+    EvidenceRevised {
+        /// The game as the case held it.
+        before: crate::VerifiedGame,
+        /// The game now; `None`: it no longer counts.
+        after: Option<crate::VerifiedGame>,
         /// When.
         at: Millis,
     },
@@ -454,6 +490,10 @@ fn limits(command: &CaseCommand) -> Result<(), CaseRejection> {
 pub fn decide_case(state: &CaseState, command: &CaseCommand, now: Millis) -> Result<Vec<CaseEvent>, CaseRejection> {
     limits(command)?;
     let event = match command {
+        CaseCommand::ReviseEvidence { game, now: verified } => {
+            case_of(state)?;
+            return Ok(revise(state, game, verified.as_ref(), now));
+        }
         CaseCommand::Open { case, player, opened_by, applicant, ladder, current, since, requested } => {
             if state.case.is_some() {
                 return Err(CaseRejection::AlreadyOpen);
@@ -625,6 +665,22 @@ pub fn decide_case(state: &CaseState, command: &CaseCommand, now: Millis) -> Res
     Ok(vec![event])
 }
 
+/// A revision of the evidence: decided by [`decide_case`] for [`CaseCommand::ReviseEvidence`]. Nothing
+/// when the case does not hold the game or holds it as it is now.
+fn revise(state: &CaseState, game: &crate::GameId, now: Option<&crate::VerifiedGame>, at: Millis) -> Vec<CaseEvent> {
+    let Some(case) = state.case.as_ref() else { return Vec::new() };
+    let held = case.evidence.iter().find_map(|e| match e {
+        Evidence::Game(g) if g.game == *game => Some(g),
+        _ => None,
+    });
+    match held {
+        Some(before) if Some(before) != now => {
+            vec![CaseEvent::EvidenceRevised { before: before.clone(), after: now.cloned(), at }]
+        }
+        _ => Vec::new(),
+    }
+}
+
 fn check_reviewer(case: &Case, actor: &ActorId) -> Result<(), CaseRejection> {
     match &case.reviewer {
         None => Err(CaseRejection::NoReviewer),
@@ -656,6 +712,7 @@ impl CaseState {
                 certificate: None,
                 revocation: None,
                 status: CaseStatus::Open,
+                revisions: Vec::new(),
             });
             return;
         }
@@ -667,6 +724,28 @@ impl CaseState {
             CaseEvent::EvidenceAttached { items, .. } => {
                 case.evidence.extend(items.iter().cloned());
                 case.check = None;
+            }
+            CaseEvent::EvidenceRevised { before, after, at } => {
+                let decided = !matches!(case.status, CaseStatus::Open | CaseStatus::AwaitingConfirmation);
+                let index = case.evidence.iter().position(|e| matches!(e, Evidence::Game(g) if g.game == before.game));
+                if let Some(i) = index {
+                    match after {
+                        Some(g) => case.evidence[i] = Evidence::Game(g.clone()),
+                        None => {
+                            case.evidence.remove(i);
+                        }
+                    }
+                }
+                if !decided {
+                    // What the check weighed changed: it no longer stands.
+                    case.check = None;
+                }
+                case.revisions.push(EvidenceRevision {
+                    before: before.clone(),
+                    after: after.clone(),
+                    after_decision: decided,
+                    at: *at,
+                });
             }
             CaseEvent::AutomaticCheckCompleted { check, .. } => case.check = Some(check.clone()),
             CaseEvent::ReviewerAssigned { reviewer, .. } => case.reviewer = Some(reviewer.clone()),
@@ -726,6 +805,12 @@ impl CaseState {
 }
 
 impl Case {
+    /// Evidence changed after the case was decided (approved, issued): the office must look again.
+    #[must_use]
+    pub fn flagged(&self) -> bool {
+        self.revisions.iter().any(|r| r.after_decision)
+    }
+
     /// The certificate's basis line: the rules met for the requested grade with their reasons, or the
     /// reviewer's override.
     #[must_use]

@@ -112,7 +112,7 @@ pub use armor::{Malformed, ParseError};
 pub use book::{RatedGame, RatingBook, RatingView};
 pub use case::{
     Applicant, Case, CaseCommand, CaseEvent, CaseRejection, CaseState, CaseStatus, CheckRecord, Decision,
-    MIN_JUSTIFICATION_CHARS, decide_case,
+    EvidenceRevision, MIN_JUSTIFICATION_CHARS, decide_case,
 };
 pub use certificate::{CertificateBody, SignError, SignedCertificate, parse_certificate};
 pub use date::{BadDate, CivilDate};
@@ -128,7 +128,7 @@ pub use keys::{AssociationKey, PublicKey, parse_public_key, parse_signing_key};
 pub use ladder::{Grade, Ladder};
 pub use mapping::RankMapping;
 pub use rank::{BadRank, Rank};
-pub use rating_log::{RatingCommand, RatingEvent, RatingRejection, RatingUpdate, decide};
+pub use rating_log::{RatingCommand, RatingEvent, RatingRejection, RatingUpdate, decide, decide_correction};
 pub use recompute::{
     BenchSummary, RatingInput, RecomputeError, bench_players, bench_recompute, recompute, recompute_games, replay,
     summarise, synthetic_history,

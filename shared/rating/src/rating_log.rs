@@ -57,6 +57,16 @@ pub enum RatingCommand {
         /// The tournament.
         tournament: String,
     },
+    /// A game's result was corrected after it was recorded (or a game not rated, e.g. a forfeit, was
+    /// found played): from now on it counts as `rated` (`None`: not rated). The book is rebuilt as if
+    /// the game had always had that result, so every later game is re-rated, in order
+    /// ([`crate::recompute`]). Decided with the book's inputs: [`decide_correction`].
+    CorrectGame {
+        /// The game.
+        game: GameId,
+        /// The game as it counts now; `None`: not rated (a forfeit, no result).
+        rated: Option<RatedGame>,
+    },
 }
 
 /// A player's rating before and after a change.
@@ -121,6 +131,20 @@ pub enum RatingEvent {
         /// One update per player who played, in book order.
         updates: Vec<RatingUpdate>,
     },
+    /// A game's result was corrected and the book rebuilt from its inputs: every player whose rating
+    /// changed, from the live value to the rebuilt one (the re-rating of the game and of every later
+    /// one, in order). Folding it sets those ratings; the games waiting in an open period or tournament
+    /// are the rebuilt book's (a ledger rebuilds its book from its inputs, see [`crate::recompute`]).
+    GameCorrected {
+        /// The game.
+        game: GameId,
+        /// The game as it counts now; `None`: not rated.
+        rated: Option<RatedGame>,
+        /// Every player whose rating changed, in book order.
+        updates: Vec<RatingUpdate>,
+        /// Glicko-2: the open period of the rebuilt book.
+        open_period: Option<i64>,
+    },
 }
 
 /// Why a rating command was refused.
@@ -156,6 +180,12 @@ pub enum RatingRejection {
     /// A seed rating or deviation is not a finite (positive, for the deviation) number.
     #[error("{0}: starting rating must be finite and deviation finite and positive")]
     BadSeed(PlayerId),
+    /// A correction is decided against the book's inputs ([`decide_correction`]), not the book alone.
+    #[error("game {0}: a correction needs the book's inputs")]
+    CorrectionNeedsInputs(GameId),
+    /// The corrected game is not the game named (another id, or the same player on both sides).
+    #[error("game {0}: the corrected game does not match")]
+    CorrectionMismatch(GameId),
 }
 
 /// Decides what a command does to the book. Pure: no clock, no IO; `now` is the decision time.
@@ -163,6 +193,7 @@ pub fn decide(book: &RatingBook, command: &RatingCommand, now: Millis) -> Result
     match command {
         RatingCommand::Seed { player, rating, deviation } => decide_seed(book, player, *rating, *deviation),
         RatingCommand::RecordGame(game) => decide_game(book, game, now),
+        RatingCommand::CorrectGame { game, .. } => Err(RatingRejection::CorrectionNeedsInputs(game.clone())),
         RatingCommand::ClosePeriods => Ok(match (&book.system, book.open_period) {
             (RatingSystem::Glicko2(s), Some(open)) if s.period_end(open) <= now => {
                 vec![close_event(book, s, open)]
@@ -180,6 +211,41 @@ pub fn decide(book: &RatingBook, command: &RatingCommand, now: Millis) -> Result
             _ => Vec::new(),
         }),
     }
+}
+
+/// Decides a correction of `game` against the book and the inputs it was built from (in order): the
+/// book is rebuilt with the correction appended ([`crate::recompute`]) and every player whose rating
+/// differs is updated, from the live value to the rebuilt one. Pure.
+///
+/// # Errors
+/// A corrected game that is not `game` or plays itself, or an input the rebuild refuses.
+pub fn decide_correction(
+    book: &RatingBook,
+    inputs: &[crate::RatingInput],
+    game: &GameId,
+    rated: Option<&RatedGame>,
+    now: Millis,
+) -> Result<Vec<RatingEvent>, RatingRejection> {
+    if let Some(g) = rated
+        && (g.id != *game || g.black == g.white)
+    {
+        return Err(RatingRejection::CorrectionMismatch(game.clone()));
+    }
+    let command = RatingCommand::CorrectGame { game: game.clone(), rated: rated.cloned() };
+    let correction = crate::RatingInput { at: now, command };
+    let rebuilt = crate::recompute(book.system.clone(), inputs.iter().chain(std::iter::once(&correction)))
+        .map_err(|e| e.rejection)?;
+    let updates = rebuilt
+        .iter()
+        .filter(|(player, after)| book.stored(player).is_none_or(|before| !before.same_bits(after)))
+        .map(|(player, after)| RatingUpdate { player: player.clone(), before: book.current_or_initial(player), after: *after })
+        .collect();
+    Ok(vec![RatingEvent::GameCorrected {
+        game: game.clone(),
+        rated: rated.cloned(),
+        updates,
+        open_period: rebuilt.open_period,
+    }])
 }
 
 fn decide_seed(

@@ -8,6 +8,8 @@
 //! Also here: a seeded generator of synthetic historical games and [`bench_recompute`], the library
 //! half of `weiqi bench ratings`.
 
+use std::collections::{HashMap, HashSet};
+
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
@@ -48,13 +50,50 @@ pub struct RecomputeError {
 }
 
 /// Rebuilds a book from inputs, in order.
+///
+/// A corrected game ([`RatingCommand::CorrectGame`]) counts, where it was recorded, as its last
+/// correction says (or not at all: its players keep their place in the book), so every later game is
+/// re-rated in order. A game never recorded before (a forfeit found played) counts from its first
+/// correction that rates it.
 pub fn recompute<'a>(
     system: RatingSystem,
     inputs: impl IntoIterator<Item = &'a RatingInput>,
 ) -> Result<RatingBook, RecomputeError> {
+    let inputs: Vec<&RatingInput> = inputs.into_iter().collect();
+    let mut corrected: HashMap<&GameId, Option<&RatedGame>> = HashMap::new();
+    let mut recorded: HashSet<&GameId> = HashSet::new();
+    for input in &inputs {
+        match &input.command {
+            RatingCommand::RecordGame(g) => {
+                recorded.insert(&g.id);
+            }
+            RatingCommand::CorrectGame { game, rated } => {
+                corrected.insert(game, rated.as_ref());
+            }
+            _ => {}
+        }
+    }
+    let mut placed: HashSet<&GameId> = HashSet::new();
     let mut book = RatingBook::new(system);
-    for (index, input) in inputs.into_iter().enumerate() {
-        ingest(&mut book, &input.command, input.at).map_err(|rejection| RecomputeError { index, rejection })?;
+    for (index, input) in inputs.iter().enumerate() {
+        let refused = |rejection| RecomputeError { index, rejection };
+        match &input.command {
+            RatingCommand::RecordGame(g) => match corrected.get(&g.id) {
+                Some(Some(now)) => ingest_game(&mut book, now, input.at).map_err(refused)?,
+                Some(None) => {
+                    book.slot_or_insert(&g.black);
+                    book.slot_or_insert(&g.white);
+                }
+                None => ingest_game(&mut book, g, input.at).map_err(refused)?,
+            },
+            RatingCommand::CorrectGame { game, rated: Some(_) } if !recorded.contains(game) && placed.insert(game) => {
+                if let Some(Some(now)) = corrected.get(game) {
+                    ingest_game(&mut book, now, input.at).map_err(refused)?;
+                }
+            }
+            RatingCommand::CorrectGame { .. } => {}
+            command => ingest(&mut book, command, input.at).map_err(refused)?,
+        }
     }
     Ok(book)
 }
@@ -74,6 +113,8 @@ pub fn recompute_games<'a>(
 fn ingest(book: &mut RatingBook, command: &RatingCommand, now: Millis) -> Result<(), RatingRejection> {
     match command {
         RatingCommand::RecordGame(game) => ingest_game(book, game, now),
+        // Corrections are placed by `recompute`, which sees every input.
+        RatingCommand::CorrectGame { .. } => Ok(()),
         // Seeds and ticks are rare: going through decide/evolve costs nothing and shares the code.
         RatingCommand::Seed { .. } | RatingCommand::ClosePeriods | RatingCommand::CloseTournament { .. } => {
             for event in decide(book, command, now)? {

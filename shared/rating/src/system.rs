@@ -208,6 +208,16 @@ pub struct PlayerRating {
 }
 
 impl PlayerRating {
+    /// Whether two ratings are equal down to the last bit of every number.
+    #[must_use]
+    pub fn same_bits(&self, other: &PlayerRating) -> bool {
+        self.rating.to_bits() == other.rating.to_bits()
+            && self.deviation.to_bits() == other.deviation.to_bits()
+            && self.volatility.to_bits() == other.volatility.to_bits()
+            && self.games == other.games
+            && self.period == other.period
+    }
+
     fn plain(rating: f64) -> PlayerRating {
         PlayerRating { rating, deviation: 0.0, volatility: 0.0, games: 0, period: None }
     }

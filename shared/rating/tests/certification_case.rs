@@ -395,3 +395,56 @@ fn grades_above_the_configured_level_always_need_two_reviewers() {
     let err = load_rules(&bad).unwrap_err().to_string();
     assert!(err.contains("6x"), "{err}");
 }
+
+fn game(outcome: weiqi_rating::GameOutcome) -> weiqi_rating::VerifiedGame {
+    weiqi_rating::VerifiedGame {
+        game: weiqi_rating::GameId::from("t-cup-r1-b1"),
+        opponent: PlayerId::from("liu-yang"),
+        opponent_grade: Some("1d".into()),
+        outcome,
+        at: Millis(150 * DAY),
+        event: None,
+    }
+}
+
+#[test]
+fn given_an_open_case_when_a_game_of_its_evidence_is_corrected_then_the_case_shows_it_and_its_check_is_void() {
+    use weiqi_rating::GameOutcome::{Loss, Win};
+    let with_game = CaseEvent::EvidenceAttached { items: vec![qualification(6), Evidence::Game(game(Win))], at: Millis(201 * DAY) };
+    let history = [opened(), with_game.clone()];
+    let history = [history.to_vec(), vec![checked(&history)]].concat();
+    let revise = |now| CaseCommand::ReviseEvidence { game: weiqi_rating::GameId::from("t-cup-r1-b1"), now };
+    // The game as it is: nothing to revise.
+    assert_eq!(when(&history, revise(Some(game(Win))), 210), Ok(vec![]));
+    // Corrected to a loss: the case holds the loss, shows the change, and its check no longer stands.
+    let events = when(&history, revise(Some(game(Loss))), 210).unwrap();
+    assert_eq!(events, vec![CaseEvent::EvidenceRevised { before: game(Win), after: Some(game(Loss)), at: Millis(210 * DAY) }]);
+    let state = CaseState::replay(&[history.clone(), events].concat());
+    let case = state.case.unwrap();
+    assert_eq!(case.evidence[1], Evidence::Game(game(Loss)));
+    assert_eq!(case.check, None, "the check must run again");
+    assert_eq!((case.revisions.len(), case.flagged()), (1, false));
+    // A game that no longer counts leaves the evidence.
+    let events = when(&history, revise(None), 210).unwrap();
+    let case = CaseState::replay(&[history, events].concat()).case.unwrap();
+    assert_eq!(case.evidence, vec![qualification(6)]);
+}
+
+#[test]
+fn given_an_issued_certificate_when_its_evidence_changes_then_the_decision_stands_and_the_office_is_told() {
+    use weiqi_rating::GameOutcome::{Loss, Win};
+    let with_game = CaseEvent::EvidenceAttached { items: vec![qualification(6), Evidence::Game(game(Win))], at: Millis(201 * DAY) };
+    let history = [opened(), with_game, assigned()];
+    let history = [history.to_vec(), vec![checked(&history)]].concat();
+    let approved = when(&history, approve(None), 204).unwrap();
+    let history = [history, approved].concat();
+    assert_eq!(CaseState::replay(&history).case.unwrap().status, CaseStatus::Approved);
+    let revise = CaseCommand::ReviseEvidence { game: weiqi_rating::GameId::from("t-cup-r1-b1"), now: Some(game(Loss)) };
+    let events = when(&history, revise, 220).unwrap();
+    let case = CaseState::replay(&[history, events].concat()).case.unwrap();
+    assert_eq!(case.status, CaseStatus::Approved, "the office decides what the change means");
+    assert!(case.check.is_some(), "the decision's check is kept as the record of what was decided");
+    assert!(case.flagged(), "an approved case whose evidence changed is flagged");
+    assert_eq!(case.revisions[0].before.outcome, Win);
+    assert_eq!(case.revisions[0].after.as_ref().unwrap().outcome, Loss);
+}

@@ -182,3 +182,59 @@ proptest! {
         }
     }
 }
+
+/// A game's result corrected after later games were rated on it: every rating equals the book rebuilt
+/// as if the game had always had the corrected result (the game re-rated, and every later game, in
+/// order); the correction's events carry exactly the players whose ratings changed, and folding them
+/// gives those ratings.
+#[test]
+fn a_corrected_game_is_re_rated_and_every_later_game_after_it() {
+    let games = synthetic_history(600, 40, 5);
+    let inputs = inputs_with_ticks(&games);
+    for system in systems() {
+        let (book, _) = live(&system, &inputs);
+        // The 100th game's winner was the other player; the 200th was a forfeit (not rated).
+        let mut flipped = games[100].clone();
+        flipped.result = match flipped.result {
+            RatedResult::BlackWins => RatedResult::WhiteWins,
+            _ => RatedResult::BlackWins,
+        };
+        let at = Millis(games.last().unwrap().ended_at.0 + 1);
+        let events = weiqi_rating::decide_correction(&book, &inputs, &flipped.id, Some(&flipped), at).unwrap();
+        let [RatingEvent::GameCorrected { updates, .. }] = events.as_slice() else { panic!("{events:?}") };
+        assert!(!updates.is_empty(), "{}: ratings follow the corrected result", system.name());
+        let mut after = book.clone();
+        for e in &events {
+            after.evolve(e);
+        }
+        let mut corrected = inputs.clone();
+        corrected.push(RatingInput {
+            at,
+            command: RatingCommand::CorrectGame { game: flipped.id.clone(), rated: Some(flipped.clone()) },
+        });
+        let rebuilt = recompute(system.clone(), &corrected).unwrap();
+        // The same book as if the game had always had the corrected result.
+        let always: Vec<RatingInput> = inputs
+            .iter()
+            .map(|i| match &i.command {
+                RatingCommand::RecordGame(g) if g.id == flipped.id => {
+                    RatingInput { at: i.at, command: RatingCommand::RecordGame(flipped.clone()) }
+                }
+                _ => i.clone(),
+            })
+            .collect();
+        assert_same(&rebuilt, &recompute(system.clone(), &always).unwrap());
+        for ((p, mine), (q, theirs)) in after.iter().zip(rebuilt.iter()) {
+            assert_eq!(p, q);
+            assert!(mine.same_bits(theirs), "{}: {p} {mine:?} vs {theirs:?}", system.name());
+        }
+        // A game found a forfeit counts no more: its players keep their place, the game is gone.
+        let forfeit = games[200].id.clone();
+        let mut dropped = corrected.clone();
+        dropped.push(RatingInput { at, command: RatingCommand::CorrectGame { game: forfeit.clone(), rated: None } });
+        let without = recompute(system.clone(), &dropped).unwrap();
+        assert_eq!(without.game_count() + 1, rebuilt.game_count());
+        assert!(!without.has_game(&forfeit));
+        assert_eq!(without.player_count(), rebuilt.player_count());
+    }
+}

@@ -8,11 +8,11 @@ use super::basics::{
     actor_from_pb, actor_to_pb, color_from_pb, color_to_pb, lag_from_pb, lag_to_pb, point_from_pb, point_to_pb,
     points_from_pb,
 };
-use super::results::{outcome_from_pb, outcome_to_pb};
+use super::results::{outcome_from_pb, outcome_to_pb, reason_from_pb, reason_to_pb};
 use super::rules::{bank_from_pb, bank_to_pb};
 use super::setup::{setup_from_request, setup_to_request};
 use super::{DecodeError, err, need};
-use crate::domain::{Actor, Command};
+use crate::domain::{Actor, Command, EndReason};
 
 /// A wire command into the domain: the actor and the command (a `get` is not a command: `None`).
 pub fn command_from_pb(c: &pb::GameCommand) -> Result<Option<(Actor, Command)>, DecodeError> {
@@ -65,9 +65,17 @@ pub fn command_from_kind(cmd: &pb::game_command::Command) -> Result<Option<Comma
             Some(A::Pause(p)) => Command::Pause { reason: p.reason.clone() },
             Some(A::Resume(_)) => Command::Resume,
             Some(A::ResumeAdjourned(_)) => Command::ResumeAdjourned,
-            Some(A::Adjudicate(a)) => {
-                Command::Adjudicate { outcome: outcome_from_pb(a.outcome)?, note: a.note.clone() }
-            }
+            Some(A::Adjudicate(a)) => Command::Adjudicate {
+                outcome: outcome_from_pb(a.outcome)?,
+                // Unspecified (as clients before the field send it): a referee's ruling.
+                reason: if a.reason == 0 { EndReason::Referee } else { reason_from_pb(a.reason)? },
+                note: a.note.clone(),
+            },
+            Some(A::CorrectResult(c)) => Command::CorrectResult {
+                outcome: outcome_from_pb(c.outcome)?,
+                reason: reason_from_pb(c.reason)?,
+                note: c.note.clone(),
+            },
             Some(A::CorrectClock(c)) => Command::CorrectClock {
                 black: c.black.as_ref().map(bank_from_pb),
                 white: c.white.as_ref().map(bank_from_pb),
@@ -170,10 +178,18 @@ fn kind_to_pb(game_id: &str, command: &Command) -> pb::game_command::Command {
         Command::Pause { reason } => referee(A::Pause(pb::referee_request::Pause { reason: reason.clone() })),
         Command::Resume => referee(A::Resume(pb::referee_request::Resume {})),
         Command::ResumeAdjourned => referee(A::ResumeAdjourned(pb::referee_request::ResumeAdjourned {})),
-        Command::Adjudicate { outcome, note } => referee(A::Adjudicate(pb::referee_request::Adjudicate {
+        Command::Adjudicate { outcome, reason, note } => referee(A::Adjudicate(pb::referee_request::Adjudicate {
             outcome: outcome_to_pb(*outcome) as i32,
             note: note.clone(),
+            reason: reason_to_pb(*reason) as i32,
         })),
+        Command::CorrectResult { outcome, reason, note } => {
+            referee(A::CorrectResult(pb::referee_request::CorrectResult {
+                outcome: outcome_to_pb(*outcome) as i32,
+                reason: reason_to_pb(*reason) as i32,
+                note: note.clone(),
+            }))
+        }
         Command::CorrectClock { black, white, reason } => referee(A::CorrectClock(pb::referee_request::CorrectClock {
             black: black.as_ref().map(|b| bank_to_pb(b, 0)),
             white: white.as_ref().map(|b| bank_to_pb(b, 0)),

@@ -133,6 +133,14 @@ pub fn event_to_pb(e: &GameEvent) -> pb::GameEvent {
         GameEvent::OutageExcused { from, to, reason } => {
             K::OutageExcused(pb::OutageExcused { from_ms: from.0, to_ms: to.0, reason: outage_reason_to_pb(*reason) })
         }
+        GameEvent::ResultCorrected { previous, result, note, at } => K::ResultCorrected(pb::ResultCorrected {
+            previous: Some(result_to_pb(previous)),
+            previous_score: previous.score.as_ref().map(score_to_pb),
+            result: Some(result_to_pb(result)),
+            score: result.score.as_ref().map(score_to_pb),
+            note: note.clone(),
+            at_ms: at.0,
+        }),
         GameEvent::ClockCorrected { black, white, reason, referee, chief, at } => {
             K::ClockCorrected(pb::ClockCorrected {
                 black: black.as_ref().map(|b| bank_to_pb(b, 0)),
@@ -274,6 +282,22 @@ pub fn event_from_pb(e: &pb::GameEvent) -> Result<GameEvent, DecodeError> {
             to: Millis(o.to_ms),
             reason: outage_reason_from_pb(o.reason)?,
         },
+        K::ResultCorrected(c) => {
+            let result = |r: &Option<pb::GameResult>, score: &Option<pb::ScoreDetail>, what: &'static str| {
+                let r = need(r, what)?;
+                Ok::<_, DecodeError>(GameResult {
+                    outcome: outcome_from_pb(r.outcome)?,
+                    reason: reason_from_pb(r.reason)?,
+                    score: score.as_ref().map(score_from_pb),
+                })
+            };
+            GameEvent::ResultCorrected {
+                previous: result(&c.previous, &c.previous_score, "ResultCorrected.previous")?,
+                result: result(&c.result, &c.score, "ResultCorrected.result")?,
+                note: c.note.clone(),
+                at: Millis(c.at_ms),
+            }
+        }
         K::ClockCorrected(c) => GameEvent::ClockCorrected {
             black: c.black.as_ref().map(bank_from_pb),
             white: c.white.as_ref().map(bank_from_pb),

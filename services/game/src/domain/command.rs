@@ -2,7 +2,7 @@
 
 use weiqi_rules::{Color, Move, Point};
 
-use super::event::{GameSetup, LagReport, Outcome};
+use super::event::{EndReason, GameSetup, LagReport, Outcome};
 
 /// A command to one game. The actor and the server time come alongside, to [`super::decide`].
 #[derive(Clone, Debug, PartialEq)]
@@ -80,6 +80,21 @@ pub enum Command {
     Adjudicate {
         /// The ruling.
         outcome: Outcome,
+        /// How the game ended, as the referee records it: `Referee` for a ruling, `Forfeit` for a game
+        /// not played, `Resignation`, `Time` or `Score` for a result played over the board and entered
+        /// by hand (a tournament desk).
+        reason: EndReason,
+        /// Why.
+        note: String,
+    },
+    /// Referee or organiser: correct the result of an ended game (a recording error, a ruling after
+    /// the game, cheating). The game record, and everything that follows the game's log (ratings,
+    /// certification evidence), takes the corrected result.
+    CorrectResult {
+        /// The corrected outcome.
+        outcome: Outcome,
+        /// How the game ended, as corrected.
+        reason: EndReason,
         /// Why.
         note: String,
     },
@@ -142,6 +157,7 @@ impl Command {
             | Command::Resume
             | Command::ResumeAdjourned
             | Command::Adjudicate { .. }
+            | Command::CorrectResult { .. }
             | Command::CorrectClock { .. }
             | Command::ReportLateness { .. } => "referee",
         }

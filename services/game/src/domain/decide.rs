@@ -232,18 +232,28 @@ fn decide_events(
             }
             Ok(events)
         }
-        Command::Adjudicate { outcome, note } => {
+        Command::Adjudicate { outcome, reason, note } => {
             require_referee(actor)?;
             require(
                 state,
                 &[Phase::Nigiri, Phase::Ready, Phase::Playing, Phase::Paused, Phase::Adjourned, Phase::Scoring],
             )?;
             Ok(vec![GameEvent::Ended {
-                result: GameResult { outcome: *outcome, reason: EndReason::Referee, score: None },
+                result: GameResult { outcome: *outcome, reason: *reason, score: None },
                 dead: Vec::new(),
                 note: note.clone(),
                 at: now,
             }])
+        }
+        Command::CorrectResult { outcome, reason, note } => {
+            require_referee(actor)?;
+            let Some(previous) = state.result.clone().filter(|_| state.phase == Phase::Ended) else {
+                return Err(Rejection::WrongPhase(state.phase));
+            };
+            // The count stays with the game only when the correction keeps it (same winner, by score).
+            let score = previous.score.clone().filter(|_| *reason == EndReason::Score && previous.outcome == *outcome);
+            let result = GameResult { outcome: *outcome, reason: *reason, score };
+            Ok(vec![GameEvent::ResultCorrected { previous, result, note: note.clone(), at: now }])
         }
         Command::CorrectClock { black, white, reason } => {
             require_referee(actor)?;
@@ -549,7 +559,7 @@ fn check_texts(command: &Command) -> Result<(), Rejection> {
             text("reason", reason, MAX_NOTE, true)
         }
         Command::CorrectClock { reason, .. } => text("reason", reason, MAX_NOTE, true),
-        Command::Adjudicate { note, .. } => text("note", note, MAX_NOTE, true),
+        Command::Adjudicate { note, .. } | Command::CorrectResult { note, .. } => text("note", note, MAX_NOTE, true),
         Command::Create { setup, .. } => {
             for p in [&setup.first, &setup.second] {
                 if p.id.0.len() > MAX_ID {

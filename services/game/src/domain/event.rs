@@ -406,6 +406,18 @@ pub enum GameEvent {
         /// Why it could not.
         reason: OutageReason,
     },
+    /// The result of an ended game was corrected (a recording error, a ruling after the game): the game's
+    /// result from now on, wherever the game is read.
+    ResultCorrected {
+        /// The result before.
+        previous: GameResult,
+        /// The corrected result.
+        result: GameResult,
+        /// Why.
+        note: String,
+        /// When.
+        at: Millis,
+    },
     /// A referee set the clocks (Art. 22.8).
     ClockCorrected {
         /// New time for Black, if corrected.
@@ -491,6 +503,7 @@ impl GameEvent {
             GameEvent::TimeExpired { .. } => types::TIME_EXPIRED,
             GameEvent::ClockCorrected { .. } => types::CLOCK_CORRECTED,
             GameEvent::OutageExcused { .. } => types::OUTAGE_EXCUSED,
+            GameEvent::ResultCorrected { .. } => types::RESULT_CORRECTED,
             GameEvent::LatenessPenalised { .. } => types::LATENESS_PENALISED,
             GameEvent::LateBeyondLimit { .. } => types::LATE_BEYOND_LIMIT,
             GameEvent::PassOnOverrunRequested { .. } => types::PASS_ON_OVERRUN_REQUESTED,
@@ -530,6 +543,8 @@ pub mod types {
     pub const OFFER_ACCEPTED: &str = "weiqi.v1.OfferAccepted";
     /// `OutageExcused`.
     pub const OUTAGE_EXCUSED: &str = "weiqi.v1.OutageExcused";
+    /// `ResultCorrected`.
+    pub const RESULT_CORRECTED: &str = "weiqi.v1.ResultCorrected";
     /// `MoveVoided`.
     pub const MOVE_VOIDED: &str = "weiqi.v1.MoveVoided";
     /// `Paused`.

@@ -494,6 +494,13 @@ impl GameState {
             GameEvent::PassOnOverrunRequested { color } => {
                 self.clock_apply(ClockEvent::PassOnOverrunRequested { side: side(*color) })?;
             }
+            GameEvent::ResultCorrected { result, note, at, .. } => {
+                self.result = Some(result.clone());
+                if !note.is_empty() {
+                    self.ruling = Some(note.clone());
+                }
+                self.touch(*at);
+            }
             GameEvent::Ended { result, dead, note, at } => {
                 if let Some(clock) = &self.clock
                     && !clock.phase().is_over()

@@ -121,6 +121,11 @@ pub fn case_event_to_pb(event: &CaseEvent) -> pb::CertificationCaseEvent {
             reason: reason.clone(),
             at_ms: at.0,
         }),
+        CaseEvent::EvidenceRevised { before, after, at } => Kind::EvidenceRevised(m::EvidenceRevised {
+            before: Some(game_to_pb(before)),
+            after: after.as_ref().map(game_to_pb),
+            at_ms: at.0,
+        }),
     };
     pb::CertificationCaseEvent { kind: Some(kind) }
 }
@@ -179,6 +184,11 @@ pub fn case_event_from_pb(event: pb::CertificationCaseEvent) -> Result<CaseEvent
         Kind::CertificateRevoked(m) => {
             CaseEvent::CertificateRevoked { serial: m.serial, by: ActorId(m.by), reason: m.reason, at: Millis(m.at_ms) }
         }
+        Kind::EvidenceRevised(m) => CaseEvent::EvidenceRevised {
+            before: game_from_pb(required(m.before, "CertificationCaseEvent.EvidenceRevised.before")?)?,
+            after: m.after.map(game_from_pb).transpose()?,
+            at: Millis(m.at_ms),
+        },
     })
 }
 
@@ -207,17 +217,32 @@ fn required_event(m: Option<pb::EvidenceEventRef>, field: &'static str) -> Resul
     event_ref_from_pb(required(m, field)?)
 }
 
+fn game_to_pb(g: &VerifiedGame) -> pb::EvidenceGame {
+    pb::EvidenceGame {
+        game_id: g.game.0.clone(),
+        opponent_id: g.opponent.0.clone(),
+        opponent_grade: g.opponent_grade.clone(),
+        outcome: OUTCOME.wire(g.outcome),
+        at_ms: g.at.0,
+        event: g.event.as_ref().map(event_ref_to_pb),
+    }
+}
+
+fn game_from_pb(g: pb::EvidenceGame) -> Result<VerifiedGame, CodecError> {
+    Ok(VerifiedGame {
+        game: GameId(g.game_id),
+        opponent: PlayerId(g.opponent_id),
+        opponent_grade: g.opponent_grade,
+        outcome: OUTCOME.domain("EvidenceGame.outcome", g.outcome)?,
+        at: Millis(g.at_ms),
+        event: g.event.map(event_ref_from_pb).transpose()?,
+    })
+}
+
 fn evidence_to_pb(e: &Evidence) -> pb::EvidenceItem {
     use pb::evidence_item::Kind;
     let kind = match e {
-        Evidence::Game(g) => Kind::Game(pb::EvidenceGame {
-            game_id: g.game.0.clone(),
-            opponent_id: g.opponent.0.clone(),
-            opponent_grade: g.opponent_grade.clone(),
-            outcome: OUTCOME.wire(g.outcome),
-            at_ms: g.at.0,
-            event: g.event.as_ref().map(event_ref_to_pb),
-        }),
+        Evidence::Game(g) => Kind::Game(game_to_pb(g)),
         Evidence::Placing(p) => Kind::Placing(pb::EvidencePlacing {
             event: Some(event_ref_to_pb(&p.event)),
             group: p.group.clone(),
@@ -242,14 +267,7 @@ fn evidence_to_pb(e: &Evidence) -> pb::EvidenceItem {
 fn evidence_from_pb(m: pb::EvidenceItem) -> Result<Evidence, CodecError> {
     use pb::evidence_item::Kind;
     Ok(match required(m.kind, "EvidenceItem.kind")? {
-        Kind::Game(g) => Evidence::Game(VerifiedGame {
-            game: GameId(g.game_id),
-            opponent: PlayerId(g.opponent_id),
-            opponent_grade: g.opponent_grade,
-            outcome: OUTCOME.domain("EvidenceGame.outcome", g.outcome)?,
-            at: Millis(g.at_ms),
-            event: g.event.map(event_ref_from_pb).transpose()?,
-        }),
+        Kind::Game(g) => Evidence::Game(game_from_pb(g)?),
         Kind::Placing(p) => Evidence::Placing(TournamentPlacing {
             event: required_event(p.event, "EvidencePlacing.event")?,
             group: p.group,

@@ -72,7 +72,7 @@ pub fn ledger_entry_from_pb(m: pb::RatingLedgerEntry) -> Result<LedgerEntry, Cod
 }
 
 fn input_to_pb(input: &RatingInput) -> pb::RatingLedgerInput {
-    use pb::rating_ledger_command::{ClosePeriods, CloseTournament, Kind, Seed};
+    use pb::rating_ledger_command::{ClosePeriods, CloseTournament, CorrectGame, Kind, Seed};
     let kind = match &input.command {
         RatingCommand::Seed { player, rating, deviation } => {
             Kind::Seed(Seed { player_id: player.0.clone(), rating: Some(*rating), deviation: *deviation })
@@ -81,6 +81,9 @@ fn input_to_pb(input: &RatingInput) -> pb::RatingLedgerInput {
         RatingCommand::ClosePeriods => Kind::ClosePeriods(ClosePeriods {}),
         RatingCommand::CloseTournament { tournament } => {
             Kind::CloseTournament(CloseTournament { tournament_id: tournament.clone() })
+        }
+        RatingCommand::CorrectGame { game, rated } => {
+            Kind::CorrectGame(CorrectGame { game_id: game.0.clone(), rated: rated.as_ref().map(game_to_pb) })
         }
     };
     pb::RatingLedgerInput { at_ms: input.at.0, command: Some(pb::RatingLedgerCommand { kind: Some(kind) }) }
@@ -98,6 +101,9 @@ fn input_from_pb(m: pb::RatingLedgerInput) -> Result<RatingInput, CodecError> {
         Kind::RecordGame(g) => RatingCommand::RecordGame(game_from_pb(g)?),
         Kind::ClosePeriods(_) => RatingCommand::ClosePeriods,
         Kind::CloseTournament(t) => RatingCommand::CloseTournament { tournament: t.tournament_id },
+        Kind::CorrectGame(c) => {
+            RatingCommand::CorrectGame { game: GameId(c.game_id), rated: c.rated.map(game_from_pb).transpose()? }
+        }
     };
     Ok(RatingInput { at: Millis(m.at_ms), command })
 }
@@ -182,7 +188,7 @@ fn updates_from_pb(updates: Vec<pb::LedgerRatingUpdate>) -> Result<Vec<RatingUpd
 
 fn event_to_pb(e: &RatingEvent) -> pb::RatingLedgerEvent {
     use pb::rating_ledger_event::{
-        GameQueued, GameRated, Kind, PeriodClosed, PlayerSeeded, TournamentGameQueued, TournamentRated,
+        GameCorrected, GameQueued, GameRated, Kind, PeriodClosed, PlayerSeeded, TournamentGameQueued, TournamentRated,
     };
     let kind = match e {
         RatingEvent::PlayerSeeded { player, rating } => {
@@ -206,6 +212,12 @@ fn event_to_pb(e: &RatingEvent) -> pb::RatingLedgerEvent {
         RatingEvent::PeriodClosed { period, updates } => {
             Kind::PeriodClosed(PeriodClosed { period: *period, updates: updates.iter().map(update_to_pb).collect() })
         }
+        RatingEvent::GameCorrected { game, rated, updates, open_period } => Kind::GameCorrected(GameCorrected {
+            game_id: game.0.clone(),
+            rated: rated.as_ref().map(game_to_pb),
+            updates: updates.iter().map(update_to_pb).collect(),
+            open_period: *open_period,
+        }),
     };
     pb::RatingLedgerEvent { kind: Some(kind) }
 }
@@ -233,5 +245,11 @@ fn event_from_pb(m: pb::RatingLedgerEvent) -> Result<RatingEvent, CodecError> {
             RatingEvent::TournamentRated { tournament: t.tournament_id, updates: updates_from_pb(t.updates)? }
         }
         Kind::PeriodClosed(p) => RatingEvent::PeriodClosed { period: p.period, updates: updates_from_pb(p.updates)? },
+        Kind::GameCorrected(c) => RatingEvent::GameCorrected {
+            game: GameId(c.game_id),
+            rated: c.rated.map(game_from_pb).transpose()?,
+            updates: updates_from_pb(c.updates)?,
+            open_period: c.open_period,
+        },
     })
 }

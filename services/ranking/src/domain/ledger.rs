@@ -16,8 +16,8 @@
 use std::sync::OnceLock;
 
 use weiqi_rating::{
-    GameId, Millis, PlayerId, RatingBook, RatingCommand, RatingEvent, RatingInput, RatingRejection, RatingSystem,
-    RatingUpdate,
+    GameId, Millis, PlayerId, RatedGame, RatingBook, RatingCommand, RatingEvent, RatingInput, RatingRejection,
+    RatingSystem, RatingUpdate,
 };
 
 use super::RankingRejection;
@@ -52,11 +52,20 @@ pub struct LedgerCommand {
 /// know; so the entries folded before anyone asks are kept as events, and the book is built from them
 /// for the configured system the first time it is asked for ([`LedgerState::book`]), then evolved in
 /// place. One ledger runs one system: its aggregate id names it.
+///
+/// Every input is kept too: a correction ([`RatingCommand::CorrectGame`]) re-rates the corrected game and
+/// every later one in order, which only the inputs allow ([`weiqi_rating::decide_correction`]); once a
+/// ledger holds a correction its book is the inputs recomputed ([`weiqi_rating::recompute`]), the same
+/// formulas as the live path.
 #[derive(Clone, Debug, Default)]
 pub struct LedgerState {
     book: OnceLock<RatingBook>,
     /// Rating events folded before the book was built.
     backlog: Vec<RatingEvent>,
+    /// Every input, in order.
+    inputs: Vec<RatingInput>,
+    /// Whether an input is a correction (the book is then rebuilt from the inputs).
+    corrected: bool,
     /// The highest game-log position of a game entry.
     last_game_position: Option<u64>,
 }
@@ -64,7 +73,42 @@ pub struct LedgerState {
 impl LedgerState {
     /// The book of `system` (built on first use from the entries folded so far).
     pub fn book(&self, system: &RatingSystem) -> &RatingBook {
-        self.book.get_or_init(|| weiqi_rating::replay(system.clone(), &self.backlog))
+        self.book.get_or_init(|| {
+            if self.corrected {
+                self.rebuilt(system)
+            } else {
+                weiqi_rating::replay(system.clone(), &self.backlog)
+            }
+        })
+    }
+
+    /// The book recomputed from the inputs (every one was accepted when it was decided, so the
+    /// recompute accepts them; should one be refused, the events replayed instead).
+    fn rebuilt(&self, system: &RatingSystem) -> RatingBook {
+        weiqi_rating::recompute(system.clone(), &self.inputs)
+            .unwrap_or_else(|_| weiqi_rating::replay(system.clone(), &self.backlog))
+    }
+
+    /// Whether any input names the game (recorded, or corrected): it is then the book's already, and a
+    /// change to it is a correction, never a second recording.
+    #[must_use]
+    pub fn knows_game(&self, game: &GameId) -> bool {
+        self.inputs.iter().any(|input| match &input.command {
+            RatingCommand::CorrectGame { game: g, .. } => g == game,
+            RatingCommand::RecordGame(g) => g.id == *game,
+            _ => false,
+        })
+    }
+
+    /// The game as the book counts it now: its last correction, else as recorded; `None` when the
+    /// book never counted it (or a correction took it out).
+    #[must_use]
+    pub fn counted_game(&self, game: &GameId) -> Option<&RatedGame> {
+        self.inputs.iter().rev().find_map(|input| match &input.command {
+            RatingCommand::CorrectGame { game: g, rated } if g == game => Some(rated.as_ref()),
+            RatingCommand::RecordGame(g) if g.id == *game => Some(Some(g)),
+            _ => None,
+        })?
     }
 
     /// The game-log position of the last game entry, if any (the game follower resumes after it).
@@ -75,6 +119,9 @@ impl LedgerState {
 
     /// Applies one entry.
     pub fn evolve(&mut self, entry: &LedgerEntry) {
+        self.inputs.push(entry.input.clone());
+        let correction = matches!(entry.input.command, RatingCommand::CorrectGame { .. });
+        self.corrected |= correction;
         match self.book.get_mut() {
             Some(book) => {
                 if !self.backlog.is_empty() {
@@ -83,6 +130,11 @@ impl LedgerState {
                 }
                 for e in &entry.events {
                     book.evolve(e);
+                }
+                // A correction re-rates what followed the game: the book is the inputs recomputed
+                // (should they not recompute, the correction's updates stand).
+                if correction && let Ok(rebuilt) = weiqi_rating::recompute(book.system().clone(), &self.inputs) {
+                    *book = rebuilt;
                 }
             }
             None => self.backlog.extend(entry.events.iter().cloned()),
@@ -99,6 +151,7 @@ impl LedgerState {
 pub fn decision_time(command: &RatingCommand, now: Millis) -> Millis {
     match command {
         RatingCommand::RecordGame(game) => Millis(now.0.max(game.ended_at.0)),
+        RatingCommand::CorrectGame { rated: Some(game), .. } => Millis(now.0.max(game.ended_at.0)),
         _ => now,
     }
 }
@@ -114,7 +167,18 @@ pub fn decide_ledger(
     now: Millis,
 ) -> Result<Vec<LedgerEntry>, RankingRejection> {
     let at = decision_time(&command.command, now);
-    let events = match weiqi_rating::decide(state.book(&command.system), &command.command, at) {
+    let book = state.book(&command.system);
+    let decided = match &command.command {
+        RatingCommand::CorrectGame { game, rated } => {
+            if state.counted_game(game) == rated.as_ref() {
+                // The book already counts the game so: nothing to re-rate.
+                return Ok(Vec::new());
+            }
+            weiqi_rating::decide_correction(book, &state.inputs, game, rated.as_ref(), at)
+        }
+        other => weiqi_rating::decide(book, other, at),
+    };
+    let events = match decided {
         Ok(events) => events,
         Err(RatingRejection::DuplicateGame(_)) => Vec::new(),
         Err(r) => return Err(r.into()),
@@ -134,12 +198,22 @@ pub fn decide_ledger(
 /// periods names the period open now (`open_period`). It is also the cause the entry's envelope
 /// records.
 #[must_use]
-pub fn command_description(system: &str, command: &RatingCommand, open_period: Option<i64>) -> String {
+pub fn command_description(
+    system: &str,
+    command: &RatingCommand,
+    open_period: Option<i64>,
+    game_position: Option<u64>,
+) -> String {
     match command {
         RatingCommand::RecordGame(g) => format!("ledger/{system}/game/{}", g.id),
         RatingCommand::Seed { player, .. } => format!("ledger/{system}/seed/{player}"),
         RatingCommand::ClosePeriods => format!("ledger/{system}/close/{}", open_period.map_or(-1, |p| p)),
         RatingCommand::CloseTournament { tournament } => format!("ledger/{system}/tournament/{tournament}"),
+        // One entry per result the game's log records for it (its outcome and how it counts).
+        RatingCommand::CorrectGame { game, rated } => {
+            let counts = rated.as_ref().map_or("unrated".to_owned(), |g| format!("{:?}", g.result));
+            format!("ledger/{system}/correct/{game}/{counts}/{}", game_position.map_or(-1, |p| p as i64))
+        }
     }
 }
 
@@ -151,7 +225,7 @@ pub fn entry_description(system: &str, entry: &LedgerEntry) -> String {
         RatingEvent::PeriodClosed { period, .. } => Some(*period),
         _ => None,
     });
-    command_description(system, &entry.input.command, closed)
+    command_description(system, &entry.input.command, closed, entry.game_position)
 }
 
 /// Every rating change of ledger entry `sequence`, as the players' logs record it: one point per
@@ -187,6 +261,9 @@ pub fn rating_points(system: &RatingSystem, sequence: u64, entry: &LedgerEntry) 
             RatingEvent::TournamentRated { tournament, updates } => {
                 points.extend(updates.iter().map(|u| (u.player.clone(), point(u, None, None, Some(tournament)))));
             }
+            RatingEvent::GameCorrected { game, updates, .. } => {
+                points.extend(updates.iter().map(|u| (u.player.clone(), point(u, Some(game.clone()), None, None))));
+            }
             RatingEvent::PlayerSeeded { .. }
             | RatingEvent::GameQueued { .. }
             | RatingEvent::TournamentGameQueued { .. } => {}
@@ -206,9 +283,9 @@ pub fn rated_players(events: &[RatingEvent]) -> Vec<PlayerId> {
     events
         .iter()
         .flat_map(|e| match e {
-            RatingEvent::PeriodClosed { updates, .. } | RatingEvent::TournamentRated { updates, .. } => {
-                updates.iter().map(|u| u.player.clone()).collect()
-            }
+            RatingEvent::PeriodClosed { updates, .. }
+            | RatingEvent::TournamentRated { updates, .. }
+            | RatingEvent::GameCorrected { updates, .. } => updates.iter().map(|u| u.player.clone()).collect(),
             _ => Vec::new(),
         })
         .collect()
@@ -273,7 +350,7 @@ mod tests {
         assert_eq!(queued.len(), 1);
         assert!(rating_points(&glicko, 1, &queued[0]).is_empty(), "a queued game changes no rating yet");
         assert_eq!(
-            command_description(glicko.name(), &RatingCommand::ClosePeriods, state.book(&glicko).open_period()),
+            command_description(glicko.name(), &RatingCommand::ClosePeriods, state.book(&glicko).open_period(), None),
             format!("ledger/glicko2/close/{}", state.book(&glicko).open_period().unwrap())
         );
         let seed = RatingCommand::Seed { player: PlayerId::from("ann"), rating: 2000.0, deviation: None };

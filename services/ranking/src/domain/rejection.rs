@@ -214,6 +214,8 @@ fn rating_code(r: &RatingRejection) -> &'static str {
         RatingRejection::BadConditions(_) => "bad_conditions",
         RatingRejection::AlreadyRated(_) => "already_rated",
         RatingRejection::BadSeed(_) => "bad_seed",
+        RatingRejection::CorrectionNeedsInputs(_) => "correction_needs_inputs",
+        RatingRejection::CorrectionMismatch(_) => "correction_mismatch",
     }
 }
 
@@ -223,7 +225,9 @@ fn rating_kind(r: &RatingRejection) -> RejectionKind {
         RatingRejection::SelfPlay { .. }
         | RatingRejection::GameInFuture { .. }
         | RatingRejection::BadConditions(_)
-        | RatingRejection::BadSeed(_) => K::InvalidArgument,
+        | RatingRejection::BadSeed(_)
+        | RatingRejection::CorrectionMismatch(_) => K::InvalidArgument,
+        RatingRejection::CorrectionNeedsInputs(_) => K::FailedPrecondition,
         RatingRejection::DuplicateGame(_) => K::AlreadyExists,
         RatingRejection::AlreadyRated(_) => K::FailedPrecondition,
     }

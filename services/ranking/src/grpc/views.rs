@@ -101,6 +101,28 @@ pub fn case_view(record: &CaseRecord) -> pb::CaseView {
         certificate_serial: c.certificate.as_ref().map(|x| x.body.serial.clone()).unwrap_or_default(),
         revocation_reason: c.revocation.as_ref().map(|(_, r, _)| r.clone()).unwrap_or_default(),
         detail_json: serde_json::to_string(c).unwrap_or_default(),
+        revisions: c
+            .revisions
+            .iter()
+            .map(|r| pb::CaseEvidenceRevision {
+                game_id: r.before.game.0.clone(),
+                opponent_id: r.before.opponent.0.clone(),
+                before: outcome_word(r.before.outcome).to_owned(),
+                after: r.after.as_ref().map(|g| outcome_word(g.outcome)).unwrap_or_default().to_owned(),
+                after_decision: r.after_decision,
+                at_ms: r.at.0,
+            })
+            .collect(),
+        flagged: c.flagged(),
+    }
+}
+
+/// A game's result for the player, as the views name it.
+fn outcome_word(o: weiqi_rating::GameOutcome) -> &'static str {
+    match o {
+        weiqi_rating::GameOutcome::Win => "win",
+        weiqi_rating::GameOutcome::Loss => "loss",
+        weiqi_rating::GameOutcome::Draw => "draw",
     }
 }
 

@@ -119,6 +119,38 @@ impl RankingService {
         self.desk.execute(&case, &format!("case/{case}/open"), &actor, &order).await
     }
 
+    /// A game changed in its log (a corrected result): every case holding it as evidence takes the game
+    /// as verified now (or drops it when it no longer counts). An open case's check is run again with
+    /// the association's rules; a decided case keeps its decision and is flagged to the office
+    /// ([`weiqi_rating::Case::flagged`]). `position` (the correction's place in the game log) makes each
+    /// revision one command.
+    ///
+    /// # Errors
+    /// Faults.
+    pub(super) async fn revise_evidence(
+        &self,
+        game: &crate::games::GameRecord,
+        position: Option<weiqi_eventlog::Position>,
+    ) -> Result<(), RankingError> {
+        let holds = |c: &Case| c.evidence.iter().any(|e| matches!(e, Evidence::Game(g) if g.game == game.id));
+        for record in self.desk.select(holds) {
+            let case = &record.case;
+            let now = verify_game(&self.log, self.results.as_ref(), &case.player, &game.id.0).await?.ok();
+            let mut order = vec![CaseCommand::ReviseEvidence { game: game.id.clone(), now: now.clone() }];
+            let remains = now.is_some() || case.evidence.len() > 1;
+            if case.status == CaseStatus::Open
+                && remains
+                && let Some(rules) = self.rules_for(&case.ladder)
+            {
+                order.push(CaseCommand::RunAutomaticCheck { rules: Box::new(rules.clone()) });
+            }
+            let at = position.map_or(0, weiqi_eventlog::Position::raw);
+            let description = format!("case/{}/revise/{}/{at}", case.id, game.id);
+            self.desk.execute(&case.id, &description, &self.service_actor(), &CaseOrder(order)).await?;
+        }
+        Ok(())
+    }
+
     // ---- review ----
 
     /// Assigns a reviewer (never the player or the applicant).

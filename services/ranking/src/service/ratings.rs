@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use futures::StreamExt;
 use weiqi_eventlog::{AggregateKind, EventLog, Position, RecordedEvent};
-use weiqi_game::domain::types::GAME_ENDED;
+use weiqi_game::domain::types::{GAME_ENDED, RESULT_CORRECTED};
 use weiqi_rating::{GameId, PlayerId, RatingBook, RatingCommand, RatingEvent, RatingRejection};
 
 use super::RankingService;
@@ -28,8 +28,8 @@ impl RankingService {
         let Some(rated) = record.as_ref().and_then(|r| r.rated_game()) else {
             return Ok(false);
         };
-        // Recorded before (e.g. when its tournament was rated first): nothing changes.
-        if self.ledger.read(|book, _, _| book.has_game(&rated.id)).await? {
+        // Recorded before (e.g. when its tournament was rated first), or corrected since: nothing changes.
+        if self.ledger.read(|_, state, _| state.knows_game(&rated.id)).await? {
             return Ok(false);
         }
         let players = [rated.black.clone(), rated.white.clone()];
@@ -78,7 +78,10 @@ impl RankingService {
                 }
                 Err(e) => return Err(e.into()),
             };
-            if let Some(rated) = record.and_then(|r| r.rated_game()) {
+            // A game the book has (recorded, or corrected since) is not recorded again.
+            if let Some(rated) = record.and_then(|r| r.rated_game())
+                && !self.ledger.read(|_, state, _| state.knows_game(&rated.id)).await?
+            {
                 self.ledger.record(&self.registry, RatingCommand::RecordGame(rated), None).await?;
             }
         }
@@ -206,6 +209,17 @@ impl RankingService {
                         resume = resume.max(r.position.next());
                         follower.at(r.position);
                     }
+                    Ok(r) if r.event_type == RESULT_CORRECTED => {
+                        let span = tracing::info_span!("ranking.game_corrected", game = %r.aggregate_id);
+                        weiqi_telemetry::set_parent(&span, &weiqi_eventlog::trace_of(&r.headers));
+                        if let Err(e) = tracing::Instrument::instrument(self.on_game_corrected(&r), span).await {
+                            tracing::warn!(error = %e, game = %r.aggregate_id, "ranking: a corrected game failed, resuming");
+                            tokio::time::sleep(backoff).await;
+                            break;
+                        }
+                        resume = resume.max(r.position.next());
+                        follower.at(r.position);
+                    }
                     Ok(r) => {
                         resume = resume.max(r.position.next());
                         follower.at(r.position);
@@ -219,6 +233,45 @@ impl RankingService {
     async fn follow_from(&self) -> Result<Position, RankingError> {
         self.ready().await?;
         self.ledger.games_from().await
+    }
+
+    async fn on_game_corrected(&self, r: &RecordedEvent) -> Result<(), RankingError> {
+        match self.game_corrected(r.aggregate_id.as_str(), Some(r.position)).await {
+            Ok(_) => Ok(()),
+            Err(RankingError::Corrupt(why)) => {
+                tracing::error!(game = %r.aggregate_id, %why, "ranking: corrected game not re-rated");
+                Ok(())
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// A game's result was corrected in its log (`position`: the correction's): the book counts the game
+    /// as its log says now, re-rating it and every later game in order
+    /// ([`RatingCommand::CorrectGame`]), and every certification case holding the game as evidence takes
+    /// it as verified now ([`RankingService::revise_evidence`]). Returns whether the book changed.
+    ///
+    /// # Errors
+    /// Faults; a game log that does not replay is `Corrupt`.
+    pub async fn game_corrected(&self, game: &str, position: Option<Position>) -> Result<bool, RankingError> {
+        self.ready().await?;
+        let Some(record) = load_game(&self.log, game).await? else {
+            return Ok(false);
+        };
+        let id = GameId(game.to_owned());
+        let rated = record.rated_game();
+        let counted = self.ledger.read(|_, state, _| state.counted_game(&id).cloned()).await?;
+        let mut changed = false;
+        if counted != rated {
+            let command = RatingCommand::CorrectGame { game: id.clone(), rated };
+            let events = self.ledger.record(&self.registry, command, position.map(Position::raw)).await?;
+            changed = !events.is_empty();
+            for p in rated_players(&events) {
+                self.promotions_for(&p).await?;
+            }
+        }
+        self.revise_evidence(&record, position).await?;
+        Ok(changed)
     }
 
     async fn on_game_ended(&self, r: &RecordedEvent) -> Result<(), RankingError> {

@@ -110,6 +110,30 @@ pub async fn play(
     assert!(accepted(&r), "resign {id}: {r:?}");
 }
 
+/// A referee corrects game `id`'s result after it ended: `black_wins`, or (`None`) Black wins by forfeit
+/// (a game found not played: no longer rated).
+pub async fn correct(games: &GameService<AnyEventLog>, id: &str, black_wins: Option<bool>, n: u32) {
+    use pb::game_result::{Outcome as O, Reason as R};
+    let referee = Actor::Referee("judge".into());
+    let (outcome, reason) = match black_wins {
+        Some(true) => (O::BlackWins, R::Resignation),
+        Some(false) => (O::WhiteWins, R::Resignation),
+        None => (O::BlackWins, R::Forfeit),
+    };
+    let action = pb::referee_request::Action::CorrectResult(pb::referee_request::CorrectResult {
+        outcome: outcome as i32,
+        reason: reason as i32,
+        note: "recording error".into(),
+    });
+    let request = C::Referee(pb::RefereeRequest {
+        game_id: id.into(),
+        request_id: format!("{id}-correct-{n}"),
+        action: Some(action),
+    });
+    let r = answer(games, &command(id, &format!("{id}-correct-{n}"), &referee, request), &[]).await;
+    assert!(accepted(&r), "correct {id}: {r:?}");
+}
+
 /// Polls `check` until it returns `Some`, for at most 30 s (a generous bound on a loaded machine;
 /// nothing is timed).
 pub async fn eventually<T, F, Fut>(what: &str, mut check: F) -> T

@@ -23,6 +23,9 @@ const REASONS: EnumPairs<ResultReason, PbReason> = EnumPairs(&[
     (ResultReason::Played, PbReason::Played),
     (ResultReason::Forfeit, PbReason::Forfeit),
     (ResultReason::Referee, PbReason::Referee),
+    (ResultReason::Counted, PbReason::Counted),
+    (ResultReason::Resignation, PbReason::Resignation),
+    (ResultReason::Time, PbReason::Time),
 ]);
 
 const CORRECTIONS: EnumPairs<Correction, PbCorrection> = EnumPairs(&[

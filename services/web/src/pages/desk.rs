@@ -585,7 +585,11 @@ pub async fn render(
                                                 }
                                             }
                                         }
-                                        label.check { input type="checkbox" name="forfeit" value="on"; (t(lang, "desk-forfeit")) }
+                                        select name="how" aria-label=(t(lang, "desk-how")) {
+                                            @for (v, k) in HOW {
+                                                option value=(v) selected[how_of(&g.result) == v] { (t(lang, k)) }
+                                            }
+                                        }
                                         button type="submit" data-action="record-result" { (t(lang, if g.result.is_empty() { "desk-record" } else { "desk-correct" })) }
                                     }
                                 }
@@ -709,8 +713,31 @@ fn outcome(form: &HashMap<String, String>) -> pb::TournamentGameOutcome {
         "void" => O::Void,
         _ => O::Unspecified,
     };
-    let reason = if form.contains_key("forfeit") { R::Forfeit } else { R::Referee };
+    // How it ended, as the referee enters it: only a result marked as a forfeit is one (not rated).
+    let reason = match field(form, "how") {
+        _ if form.contains_key("forfeit") => R::Forfeit,
+        "forfeit" => R::Forfeit,
+        "resignation" => R::Resignation,
+        "time" => R::Time,
+        "ruling" => R::Referee,
+        _ => R::Counted,
+    };
     pb::TournamentGameOutcome { outcome: outcome as i32, reason: reason as i32 }
+}
+
+/// How a result came about, as the desk's select offers it (value, message id): counted, resigned, out
+/// of time, not played (a forfeit, not rated), a referee's ruling.
+const HOW: [(&str, &str); 5] = [
+    ("count", "desk-how-count"),
+    ("resignation", "desk-how-resignation"),
+    ("time", "desk-how-time"),
+    ("forfeit", "desk-how-forfeit"),
+    ("ruling", "desk-how-ruling"),
+];
+
+/// The `HOW` value a recorded result shows (`!` marks a forfeit in the pairings list).
+fn how_of(result: &str) -> &'static str {
+    if result.ends_with('!') { "forfeit" } else { "count" }
 }
 
 /// `POST /desk/tournaments/{id}/{verb}`: one command of the desk.
