@@ -396,7 +396,8 @@ fn a_referee_ruling_ends_the_game_with_its_reason_recorded() {
     let mut g = Game::given(setup(9, Ruleset::chinese()));
     g.moves(&["E5", "C3"]);
     let note = "Art. 23.1: outside assistance (White)".to_string();
-    let adjudicate = || Command::Adjudicate { outcome: Outcome::BlackWins, reason: EndReason::Referee, note: note.clone() };
+    let adjudicate =
+        || Command::Adjudicate { outcome: Outcome::BlackWins, reason: EndReason::Referee, note: note.clone() };
     assert_eq!(g.when(ANN(), adjudicate()), Err(Rejection::NotAReferee));
     let ev = g.ok(REF(), adjudicate());
     assert_eq!(ended(&ev), (Outcome::BlackWins, EndReason::Referee));

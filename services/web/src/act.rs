@@ -365,7 +365,8 @@ async fn run(
                 "replay" => O::Replay,
                 _ => return Err(bad(lang, "bad_outcome")),
             };
-            let a = rr::Action::Adjudicate(rr::Adjudicate { outcome: outcome as i32, note: text(lang, &note)?, reason: 0 });
+            let a =
+                rr::Action::Adjudicate(rr::Adjudicate { outcome: outcome as i32, note: text(lang, &note)?, reason: 0 });
             g.referee(authed(member, referee(a))).await
         }
     };

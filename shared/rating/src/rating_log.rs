@@ -238,7 +238,11 @@ pub fn decide_correction(
     let updates = rebuilt
         .iter()
         .filter(|(player, after)| book.stored(player).is_none_or(|before| !before.same_bits(after)))
-        .map(|(player, after)| RatingUpdate { player: player.clone(), before: book.current_or_initial(player), after: *after })
+        .map(|(player, after)| RatingUpdate {
+            player: player.clone(),
+            before: book.current_or_initial(player),
+            after: *after,
+        })
         .collect();
     Ok(vec![RatingEvent::GameCorrected {
         game: game.clone(),

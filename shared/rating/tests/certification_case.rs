@@ -410,7 +410,8 @@ fn game(outcome: weiqi_rating::GameOutcome) -> weiqi_rating::VerifiedGame {
 #[test]
 fn given_an_open_case_when_a_game_of_its_evidence_is_corrected_then_the_case_shows_it_and_its_check_is_void() {
     use weiqi_rating::GameOutcome::{Loss, Win};
-    let with_game = CaseEvent::EvidenceAttached { items: vec![qualification(6), Evidence::Game(game(Win))], at: Millis(201 * DAY) };
+    let with_game =
+        CaseEvent::EvidenceAttached { items: vec![qualification(6), Evidence::Game(game(Win))], at: Millis(201 * DAY) };
     let history = [opened(), with_game.clone()];
     let history = [history.to_vec(), vec![checked(&history)]].concat();
     let revise = |now| CaseCommand::ReviseEvidence { game: weiqi_rating::GameId::from("t-cup-r1-b1"), now };
@@ -418,7 +419,10 @@ fn given_an_open_case_when_a_game_of_its_evidence_is_corrected_then_the_case_sho
     assert_eq!(when(&history, revise(Some(game(Win))), 210), Ok(vec![]));
     // Corrected to a loss: the case holds the loss, shows the change, and its check no longer stands.
     let events = when(&history, revise(Some(game(Loss))), 210).unwrap();
-    assert_eq!(events, vec![CaseEvent::EvidenceRevised { before: game(Win), after: Some(game(Loss)), at: Millis(210 * DAY) }]);
+    assert_eq!(
+        events,
+        vec![CaseEvent::EvidenceRevised { before: game(Win), after: Some(game(Loss)), at: Millis(210 * DAY) }]
+    );
     let state = CaseState::replay(&[history.clone(), events].concat());
     let case = state.case.unwrap();
     assert_eq!(case.evidence[1], Evidence::Game(game(Loss)));
@@ -433,7 +437,8 @@ fn given_an_open_case_when_a_game_of_its_evidence_is_corrected_then_the_case_sho
 #[test]
 fn given_an_issued_certificate_when_its_evidence_changes_then_the_decision_stands_and_the_office_is_told() {
     use weiqi_rating::GameOutcome::{Loss, Win};
-    let with_game = CaseEvent::EvidenceAttached { items: vec![qualification(6), Evidence::Game(game(Win))], at: Millis(201 * DAY) };
+    let with_game =
+        CaseEvent::EvidenceAttached { items: vec![qualification(6), Evidence::Game(game(Win))], at: Millis(201 * DAY) };
     let history = [opened(), with_game, assigned()];
     let history = [history.to_vec(), vec![checked(&history)]].concat();
     let approved = when(&history, approve(None), 204).unwrap();

@@ -74,11 +74,7 @@ impl LedgerState {
     /// The book of `system` (built on first use from the entries folded so far).
     pub fn book(&self, system: &RatingSystem) -> &RatingBook {
         self.book.get_or_init(|| {
-            if self.corrected {
-                self.rebuilt(system)
-            } else {
-                weiqi_rating::replay(system.clone(), &self.backlog)
-            }
+            if self.corrected { self.rebuilt(system) } else { weiqi_rating::replay(system.clone(), &self.backlog) }
         })
     }
 
