@@ -411,6 +411,11 @@ fn every_case_event() -> Vec<CaseEvent> {
             },
             at: Millis(206 * DAY),
         },
+        CaseEvent::RevisionsAcknowledged {
+            reviewer: ActorId::from("reviewer-wang"),
+            note: "the 1k certificate stands on the placing".into(),
+            at: Millis(207 * DAY),
+        },
         CaseEvent::EvidenceRevised {
             before: match &every_evidence()[1] {
                 Evidence::Game(g) => g.clone(),

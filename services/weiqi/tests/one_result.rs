@@ -82,6 +82,8 @@ async fn a_corrected_result_reaches_the_game_record_the_ratings_the_standings_th
     for (id, zh, _) in PLAYERS {
         server.add_account(id, &["player"], zh, PASSWORD);
     }
+    server.add_account("rev1", &["reviewer"], "审核员甲", PASSWORD);
+    server.add_account("rev2", &["reviewer"], "审核员乙", PASSWORD);
     server.start();
     let organiser = server.token("org", "organiser");
     let channel =
@@ -191,6 +193,33 @@ async fn a_corrected_result_reaches_the_game_record_the_ratings_the_standings_th
     let case = rc.apply_for_rank(request(apply, &white_token)).await.unwrap().into_inner();
     assert!(case.evidence[0].contains("Win"), "{:?}", case.evidence);
     assert!(case.checked);
+    // Black applies too, with the same game (a loss) and a justification; two reviewers approve it
+    // against the check (four eyes) and the certificate is issued.
+    let black_token = server.token(&black, "player");
+    let apply = pb::ApplyForRankRequest {
+        request_id: "apply-2".into(),
+        requested_grade: "1k".into(),
+        game_ids: vec![played.game_id.clone()],
+        ..Default::default()
+    };
+    let issued = rc.apply_for_rank(request(apply, &black_token)).await.unwrap().into_inner();
+    let (rev1, rev2) = (server.token("rev1", "reviewer"), server.token("rev2", "reviewer"));
+    let assign = pb::AssignReviewerRequest {
+        request_id: "assign".into(),
+        case_id: issued.case_id.clone(),
+        ..Default::default()
+    };
+    rc.assign_reviewer(request(assign, &rev1)).await.unwrap();
+    let decide = |id: &str| pb::DecideCaseRequest {
+        request_id: id.into(),
+        case_id: issued.case_id.clone(),
+        approve: true,
+        reasons: vec![],
+        override_reason: "board decision: honorary grade for long service to the club".into(),
+    };
+    rc.decide_case(request(decide("propose"), &rev1)).await.unwrap();
+    let confirmed = rc.decide_case(request(decide("confirm"), &rev2)).await.unwrap().into_inner();
+    assert_eq!(confirmed.status, pb::case_view::Status::Issued as i32, "{confirmed:?}");
     let h9_before = export_h9(&mut tc, &organiser).await;
 
     // The referee finds the result was recorded the wrong way round: Black won by resignation.
@@ -210,16 +239,17 @@ async fn a_corrected_result_reaches_the_game_record_the_ratings_the_standings_th
     assert_eq!((after.0.games, after.1.games), (1, 1), "re-rated, not counted twice: {after:?}");
     assert!(after.1.rating < seeds.1, "the loser lost: {seeds:?} → {before:?} → {after:?}");
     // The standings follow.
-    let standings = tc
-        .get_standings(request(
-            pb::GetTournamentStandingsRequest { tournament_id: T.into(), offset: 0, limit: 0, min_sequence: 0 },
-            &organiser,
-        ))
-        .await
-        .unwrap()
-        .into_inner();
-    let wins = |account: &str| standings.rows.iter().find(|r| r.account_id == account).map(|r| r.wins);
-    assert_eq!((wins(&black), wins(&white)), (Some(1), Some(0)), "{standings:?}");
+    let standings = eventually("the standings corrected", || {
+        let (mut tc, organiser, black, white) = (tc.clone(), organiser.clone(), black.clone(), white.clone());
+        async move {
+            let r = pb::GetTournamentStandingsRequest { tournament_id: T.into(), offset: 0, limit: 0, min_sequence: 0 };
+            let s = tc.get_standings(request(r, &organiser)).await.ok()?.into_inner();
+            let wins = |account: &str| s.rows.iter().find(|r| r.account_id == account).map(|r| r.wins);
+            (wins(&black) == Some(1) && wins(&white) == Some(0)).then_some(s)
+        }
+    })
+    .await;
+    assert_eq!(standings.rows.len(), 4);
     // The .h9 follows.
     let h9_after = export_h9(&mut tc, &organiser).await;
     let round_1 = |h9: &str, player: u32| {
@@ -248,6 +278,57 @@ async fn a_corrected_result_reaches_the_game_record_the_ratings_the_standings_th
     );
     assert!(!change.after_decision && !revised.flagged);
     assert!(revised.checked, "the check ran again");
+    // The issued certificate's evidence changed: the decision stands, and the office is told (the case
+    // is flagged and back in the queue) until a reviewer keeps it with a note.
+    let flagged = eventually("the issued case flagged", || {
+        let mut gc = gc.clone();
+        let (rev1, case) = (rev1.clone(), issued.case_id.clone());
+        async move {
+            let c = gc.get_case(request(pb::GetCaseRequest { case_id: case }, &rev1)).await.ok()?.into_inner();
+            c.flagged.then_some(c)
+        }
+    })
+    .await;
+    assert_eq!(flagged.status, pb::case_view::Status::Issued as i32);
+    assert_eq!((flagged.revisions[0].before.as_str(), flagged.revisions[0].after.as_str()), ("loss", "win"));
+    assert!(flagged.revisions[0].after_decision);
+    let queue = |token: String| {
+        let mut gc = gc.clone();
+        async move {
+            let q = gc.review_queue(request(pb::ReviewQueueRequest { all: false }, &token)).await.unwrap().into_inner();
+            q.cases.iter().map(|c| c.case_id.clone()).collect::<Vec<_>>()
+        }
+    };
+    assert!(queue(rev2.clone()).await.contains(&issued.case_id), "the office's queue has it");
+
+    // The second reviewer reads it on a phone, in Chinese, and keeps the decision with a note.
+    if let Some(driver) = common::driver().await {
+        let page = common::signed_in(&driver, &server.base, weiqi_browser::Viewport::PHONE, "zh-CN", "rev2").await;
+        page.open(&server.base, &format!("/office/cases/{}", issued.case_id)).await;
+        page.wait_for("the flag", "return !!document.querySelector('#revisions [data-flag]')").await;
+        let line = page.js("return document.querySelector('[data-revision]').textContent", vec![]).await;
+        assert!(line.as_str().unwrap().contains("负 → 胜"), "{line}");
+        page.screenshot(&common::screenshots().join("case-evidence-corrected-phone-zh-CN.png")).await;
+        page.js(
+            "document.querySelector('#revisions textarea[name=note]').value = '定段依据为理事会决定，与该局胜负无关'; \
+             document.querySelector('[data-action=acknowledge]').click()",
+            vec![],
+        )
+        .await;
+        page.wait_for(
+            "the decision kept",
+            "return !document.querySelector('#revisions [data-flag]') && !!document.querySelector('.notice')",
+        )
+        .await;
+    } else {
+        let ack = pb::AcknowledgeRevisionsRequest {
+            request_id: "ack".into(),
+            case_id: issued.case_id.clone(),
+            note: "定段依据为理事会决定，与该局胜负无关".into(),
+        };
+        rc.acknowledge_revisions(request(ack, &rev2)).await.unwrap();
+    }
+    assert!(!queue(rev2.clone()).await.contains(&issued.case_id), "kept, it leaves the queue");
 }
 
 async fn export_h9(tc: &mut TournamentServiceClient<tonic::transport::Channel>, organiser: &str) -> String {

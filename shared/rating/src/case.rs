@@ -139,6 +139,9 @@ pub struct Case {
     /// decision flags the case to the office ([`Case::flagged`]).
     #[serde(default)]
     pub revisions: Vec<EvidenceRevision>,
+    /// How many of the revisions the office has looked at ([`CaseEvent::RevisionsAcknowledged`]).
+    #[serde(default)]
+    pub acknowledged: usize,
 }
 
 /// A game attached as evidence whose result was corrected afterwards: what the case held, what the
@@ -241,6 +244,14 @@ pub enum CaseCommand {
         now: Option<crate::VerifiedGame>,
         /// The game.
         game: crate::GameId,
+    },
+    /// A reviewer has looked at the evidence that changed after the decision, and keeps the decision
+    /// (with a note); to undo it, an issued certificate is revoked instead.
+    AcknowledgeRevisions {
+        /// Who: a reviewer who is no party.
+        reviewer: ActorId,
+        /// Why the decision stands.
+        note: String,
     },
 }
 
@@ -346,6 +357,15 @@ pub enum CaseEvent {
         /// When.
         at: Millis,
     },
+    /// A reviewer looked at the evidence that changed after the decision and kept the decision.
+    RevisionsAcknowledged {
+        /// Who.
+        reviewer: ActorId,
+        /// Why the decision stands.
+        note: String,
+        /// When.
+        at: Millis,
+    },
     /// A game attached as evidence changed in its log.
     EvidenceRevised {
         /// The game as the case held it.
@@ -363,6 +383,10 @@ pub enum CaseRejection {
     /// `Open` on a case that exists.
     #[error("the case is already open")]
     AlreadyOpen,
+    /// `AcknowledgeRevisions` on a case whose evidence did not change after its decision (or whose
+    /// changes were acknowledged).
+    #[error("no evidence changed after the decision")]
+    NothingFlagged,
     /// Any command but `Open` before the case exists.
     #[error("no such case: open it first")]
     NotOpen,
@@ -482,6 +506,7 @@ fn limits(command: &CaseCommand) -> Result<(), CaseRejection> {
             reasons.iter().try_for_each(|r| at_most("a reason", r, MAX_TEXT_CHARS))
         }
         CaseCommand::Revoke { reason, .. } => at_most("the reason", reason, MAX_TEXT_CHARS),
+        CaseCommand::AcknowledgeRevisions { note, .. } => at_most("the note", note, MAX_TEXT_CHARS),
         _ => Ok(()),
     }
 }
@@ -493,6 +518,17 @@ pub fn decide_case(state: &CaseState, command: &CaseCommand, now: Millis) -> Res
         CaseCommand::ReviseEvidence { game, now: verified } => {
             case_of(state)?;
             return Ok(revise(state, game, verified.as_ref(), now));
+        }
+        CaseCommand::AcknowledgeRevisions { reviewer, note } => {
+            let case = case_of(state)?;
+            if !case.flagged() {
+                return Err(CaseRejection::NothingFlagged);
+            }
+            if *reviewer == ActorId(case.player.0.clone()) || *reviewer == case.opened_by {
+                return Err(CaseRejection::ReviewerIsParty(reviewer.clone()));
+            }
+            non_empty(note)?;
+            CaseEvent::RevisionsAcknowledged { reviewer: reviewer.clone(), note: note.clone(), at: now }
         }
         CaseCommand::Open { case, player, opened_by, applicant, ladder, current, since, requested } => {
             if state.case.is_some() {
@@ -713,6 +749,7 @@ impl CaseState {
                 revocation: None,
                 status: CaseStatus::Open,
                 revisions: Vec::new(),
+                acknowledged: 0,
             });
             return;
         }
@@ -747,6 +784,7 @@ impl CaseState {
                     at: *at,
                 });
             }
+            CaseEvent::RevisionsAcknowledged { .. } => case.acknowledged = case.revisions.len(),
             CaseEvent::AutomaticCheckCompleted { check, .. } => case.check = Some(check.clone()),
             CaseEvent::ReviewerAssigned { reviewer, .. } => case.reviewer = Some(reviewer.clone()),
             CaseEvent::OverrideProposed { reviewer, note, override_reason, at } => {
@@ -805,10 +843,11 @@ impl CaseState {
 }
 
 impl Case {
-    /// Evidence changed after the case was decided (approved, issued): the office must look again.
+    /// Evidence changed after the case was decided (approved, issued, rejected) and no reviewer has
+    /// looked at it since (a revoked certificate needs nothing more): the office must look again.
     #[must_use]
     pub fn flagged(&self) -> bool {
-        self.revisions.iter().any(|r| r.after_decision)
+        self.status != CaseStatus::Revoked && self.revisions.iter().skip(self.acknowledged).any(|r| r.after_decision)
     }
 
     /// The certificate's basis line: the rules met for the requested grade with their reasons, or the

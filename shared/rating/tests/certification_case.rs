@@ -446,10 +446,23 @@ fn given_an_issued_certificate_when_its_evidence_changes_then_the_decision_stand
     assert_eq!(CaseState::replay(&history).case.unwrap().status, CaseStatus::Approved);
     let revise = CaseCommand::ReviseEvidence { game: weiqi_rating::GameId::from("t-cup-r1-b1"), now: Some(game(Loss)) };
     let events = when(&history, revise, 220).unwrap();
-    let case = CaseState::replay(&[history, events].concat()).case.unwrap();
+    let given = [history, events].concat();
+    let case = CaseState::replay(&given).case.unwrap();
     assert_eq!(case.status, CaseStatus::Approved, "the office decides what the change means");
     assert!(case.check.is_some(), "the decision's check is kept as the record of what was decided");
     assert!(case.flagged(), "an approved case whose evidence changed is flagged");
     assert_eq!(case.revisions[0].before.outcome, Win);
     assert_eq!(case.revisions[0].after.as_ref().unwrap().outcome, Loss);
+    // A reviewer (no party) looks at it and keeps the decision, with a note: no longer flagged.
+    let acknowledge =
+        |who: &str, note: &str| CaseCommand::AcknowledgeRevisions { reviewer: ActorId::from(who), note: note.into() };
+    assert_eq!(
+        when(&given, acknowledge("li-ming", "fine"), 221),
+        Err(CaseRejection::ReviewerIsParty(ActorId::from("li-ming")))
+    );
+    assert_eq!(when(&given, acknowledge("reviewer-wang", " "), 221), Err(CaseRejection::ReasonRequired));
+    let ok = when(&given, acknowledge("reviewer-wang", "the placing alone meets the rule"), 221).unwrap();
+    let given = [given, ok].concat();
+    assert!(!CaseState::replay(&given).case.unwrap().flagged());
+    assert_eq!(when(&given, acknowledge("reviewer-wang", "again"), 222), Err(CaseRejection::NothingFlagged));
 }

@@ -121,6 +121,13 @@ pub fn case_event_to_pb(event: &CaseEvent) -> pb::CertificationCaseEvent {
             reason: reason.clone(),
             at_ms: at.0,
         }),
+        CaseEvent::RevisionsAcknowledged { reviewer, note, at } => {
+            Kind::RevisionsAcknowledged(m::RevisionsAcknowledged {
+                reviewer: reviewer.0.clone(),
+                note: note.clone(),
+                at_ms: at.0,
+            })
+        }
         CaseEvent::EvidenceRevised { before, after, at } => Kind::EvidenceRevised(m::EvidenceRevised {
             before: Some(game_to_pb(before)),
             after: after.as_ref().map(game_to_pb),
@@ -183,6 +190,9 @@ pub fn case_event_from_pb(event: pb::CertificationCaseEvent) -> Result<CaseEvent
         },
         Kind::CertificateRevoked(m) => {
             CaseEvent::CertificateRevoked { serial: m.serial, by: ActorId(m.by), reason: m.reason, at: Millis(m.at_ms) }
+        }
+        Kind::RevisionsAcknowledged(m) => {
+            CaseEvent::RevisionsAcknowledged { reviewer: ActorId(m.reviewer), note: m.note, at: Millis(m.at_ms) }
         }
         Kind::EvidenceRevised(m) => CaseEvent::EvidenceRevised {
             before: game_from_pb(required(m.before, "CertificationCaseEvent.EvidenceRevised.before")?)?,

@@ -236,6 +236,7 @@ fn rating_kind(r: &RatingRejection) -> RejectionKind {
 fn case_code(r: &CaseRejection) -> &'static str {
     match r {
         CaseRejection::AlreadyOpen => "already_open",
+        CaseRejection::NothingFlagged => "nothing_flagged",
         CaseRejection::NotOpen => "not_open",
         CaseRejection::WrongStatus(_) => "wrong_status",
         CaseRejection::NothingToCertify(_) => "nothing_to_certify",
@@ -265,7 +266,8 @@ fn case_kind(r: &CaseRejection) -> RejectionKind {
         | CaseRejection::NoReviewer
         | CaseRejection::CheckNotRun
         | CaseRejection::CheckDoesNotSupport(_)
-        | CaseRejection::CertificateMismatch { .. } => K::FailedPrecondition,
+        | CaseRejection::CertificateMismatch { .. }
+        | CaseRejection::NothingFlagged => K::FailedPrecondition,
         CaseRejection::NoEvidence
         | CaseRejection::WrongLadder { .. }
         | CaseRejection::UnknownGrade(_)

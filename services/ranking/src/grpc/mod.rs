@@ -489,4 +489,20 @@ impl pb::ranking_service_server::RankingService for RankingGateway {
             self.service.revoke(&CaseId(r.case_id), &ActorId(claims.sub), &r.reason, id).await.map_err(status)?;
         Ok(Response::new(views::case_view(&record)))
     }
+
+    async fn acknowledge_revisions(
+        &self,
+        request: Request<pb::AcknowledgeRevisionsRequest>,
+    ) -> Result<Response<pb::CaseView>, Status> {
+        let claims = self.caller(&request)?;
+        need(&claims, Role::Reviewer)?;
+        let r = request.into_inner();
+        let id = request_id(&r.request_id)?;
+        let record = self
+            .service
+            .acknowledge_revisions(&CaseId(r.case_id), &ActorId(claims.sub), &r.note, id)
+            .await
+            .map_err(status)?;
+        Ok(Response::new(views::case_view(&record)))
+    }
 }

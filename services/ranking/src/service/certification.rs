@@ -220,6 +220,26 @@ impl RankingService {
         self.desk.require(case)
     }
 
+    /// Keeps a decision whose evidence changed after it (a corrected result), with the reviewer's note:
+    /// the case is no longer flagged and leaves the queue.
+    ///
+    /// # Errors
+    /// `no_such_case`, `nothing_flagged`, `reviewer_is_party`, `reason_required`, `request_id_reused`;
+    /// faults.
+    pub async fn acknowledge_revisions(
+        &self,
+        case: &CaseId,
+        by: &ActorId,
+        note: &str,
+        request_id: &str,
+    ) -> Result<CaseRecord, RankingError> {
+        self.ready().await?;
+        self.desk.require(case)?;
+        let order = CaseOrder::one(CaseCommand::AcknowledgeRevisions { reviewer: by.clone(), note: note.to_owned() });
+        let description = format!("case/{case}/acknowledge/{by}/{request_id}");
+        self.desk.execute(case, &description, &Actor::staff(&by.0), &order).await
+    }
+
     /// Brings a case's consequences up to date (idempotent): an approved case gets its certificate,
     /// an issued one its grade in the player's log, a revoked one the grade taken back.
     pub(super) async fn complete_case(&self, case: &CaseId) -> Result<(), RankingError> {
@@ -433,7 +453,7 @@ impl RankingService {
 
     /// Cases waiting for review: open ones not yet decided, unassigned or assigned to `reviewer`, and
     /// overrides waiting for a second reviewer other than `reviewer` (every waiting case when
-    /// `reviewer` is `None`), oldest first.
+    /// `reviewer` is `None`), and decided cases whose evidence changed since (flagged), oldest first.
     ///
     /// # Errors
     /// Faults while loading.
@@ -446,7 +466,8 @@ impl RankingService {
             CaseStatus::AwaitingConfirmation => {
                 reviewer.is_none_or(|me| c.proposal.as_ref().is_none_or(|p| p.reviewer != *me))
             }
-            _ => false,
+            // A decided case whose evidence changed since (a corrected result) waits for any reviewer.
+            _ => c.flagged(),
         }))
     }
 

@@ -457,7 +457,18 @@ pub async fn page_get(
             Err(e) => note = Some((false, status_text(lang, &e))),
         }
     }
-    render(&web, &viewer, &id, note, draft, explain).await
+    let results = query.get("results").and_then(|r| r.parse().ok());
+    render(&web, &viewer, &id, note, draft, Shown { explain, results }).await
+}
+
+/// What the desk page shows besides its state: a pairing's explanation (`?explain=round:a:b`) and the
+/// round whose results are open for entry and correction (`?results=N`; the latest by default).
+#[derive(Clone, Debug, Default)]
+pub struct Shown {
+    /// `round:a:b` of the pairing to explain.
+    pub explain: Option<String>,
+    /// The round whose results are shown.
+    pub results: Option<u32>,
 }
 
 /// The desk page of a tournament, with a notice and an import preview.
@@ -467,8 +478,9 @@ pub async fn render(
     id: &str,
     note: Option<(bool, String)>,
     preview: Option<Markup>,
-    explain: Option<String>,
+    shown: Shown,
 ) -> Response {
+    let Shown { explain, results } = shown;
     let lang = viewer.lang;
     let Some(member) = staff(viewer) else {
         return message(web, viewer, StatusCode::FORBIDDEN, &t(lang, "desk-only"));
@@ -485,6 +497,8 @@ pub async fn render(
     let phase = summary.phase.as_str();
     let next_round = summary.rounds_paired + 1;
     let latest = rounds.last();
+    // Results of any round may be corrected: the round asked for, else the latest.
+    let shown_round = results.and_then(|n| rounds.iter().find(|p| p.round == n)).or(latest);
     let action = |verb: &str| format!("/desk/tournaments/{id}/{verb}");
     let title = if summary.name.is_empty() { id.to_string() } else { summary.name.clone() };
     let can_pair = phase == "running"
@@ -556,9 +570,20 @@ pub async fn render(
         @if let Some(text) = &explanation {
             div.card data-explanation="" role="status" { h3 { (t(lang, "desk-explanation")) } p { (text) } }
         }
-        @if let Some(p) = latest {
+        @if let Some(p) = shown_round {
                 section.card id="results" data-round=(p.round) {
                     h2 { (ta(lang, "desk-results", &[("round", p.round.to_string())])) }
+                    @if rounds.len() > 1 {
+                        nav.small data-rounds="" {
+                            (t(lang, "desk-results-of")) " "
+                            @for r in rounds.iter() {
+                                @if r.round == p.round { strong { (r.round) } } @else {
+                                    a href={ "/desk/tournaments/" (id) "?results=" (r.round) "#results" } data-results-round=(r.round) { (r.round) }
+                                }
+                                " "
+                            }
+                        }
+                    }
                     div.table-wrap { table {
                         thead { tr { th { (t(lang, "col-table")) } th { (t(lang, "black")) } th { (t(lang, "white")) } th { (t(lang, "col-result")) } th { (t(lang, "desk-enter-result")) } } }
                         tbody { @for g in &p.games {
@@ -880,15 +905,18 @@ pub async fn act(
             // Wait (briefly) for the read model to show what the command did, so the page drawn next
             // reads it.
             settle(&web, &token, &id, reached).await;
-            redirect(&format!("/desk/tournaments/{id}?done={verb}"), vec![])
+            // A result stays on its round's results (a correction of an earlier round included).
+            let round = form.get("round").filter(|_| verb == "result").map(|r| format!("&results={r}#results"));
+            redirect(&format!("/desk/tournaments/{id}?done={verb}{}", round.unwrap_or_default()), vec![])
         }
         Ok(Err(status)) => with_status(
-            render(&web, &viewer, &id, Some((false, status_text(lang, &status))), None, None).await,
+            render(&web, &viewer, &id, Some((false, status_text(lang, &status))), None, Shown::default()).await,
             http_status(&status),
         ),
-        Err(why) => {
-            with_status(render(&web, &viewer, &id, Some((false, why)), None, None).await, StatusCode::BAD_REQUEST)
-        }
+        Err(why) => with_status(
+            render(&web, &viewer, &id, Some((false, why)), None, Shown::default()).await,
+            StatusCode::BAD_REQUEST,
+        ),
     }
 }
 

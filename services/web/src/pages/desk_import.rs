@@ -283,13 +283,14 @@ pub async fn import(
     if too_big {
         let why = ta(lang, "import-too-big", &[("kb", (MAX_BYTES / 1024).to_string())]);
         return with_status(
-            render(&web, &viewer, &id, Some((false, why)), None, None).await,
+            render(&web, &viewer, &id, Some((false, why)), None, super::desk::Shown::default()).await,
             StatusCode::PAYLOAD_TOO_LARGE,
         );
     }
     let Some(text) = text else {
         return with_status(
-            render(&web, &viewer, &id, Some((false, t(lang, "import-empty"))), None, None).await,
+            render(&web, &viewer, &id, Some((false, t(lang, "import-empty"))), None, super::desk::Shown::default())
+                .await,
             StatusCode::BAD_REQUEST,
         );
     };
@@ -298,7 +299,10 @@ pub async fn import(
         let status = if parsed.clean() { StatusCode::OK } else { StatusCode::BAD_REQUEST };
         let encoding = if upload.get("file").is_empty() { upload.encoding("csv") } else { upload.encoding("file") };
         let markup = preview(lang, &viewer, &id, &text, &parsed, encoding);
-        return with_status(render(&web, &viewer, &id, None, Some(markup), None).await, status);
+        return with_status(
+            render(&web, &viewer, &id, None, Some(markup), super::desk::Shown::default()).await,
+            status,
+        );
     }
     let rid = if rid.is_empty() { request_id() } else { rid };
     let mut reached = 0;
@@ -331,7 +335,7 @@ pub async fn import(
                 &[("line", row.line.to_string()), ("done", done.to_string()), ("reason", status_text(lang, &e))],
             );
             return with_status(
-                render(&web, &viewer, &id, Some((false, why)), None, None).await,
+                render(&web, &viewer, &id, Some((false, why)), None, super::desk::Shown::default()).await,
                 super::http_status(&e),
             );
         }
@@ -349,7 +353,7 @@ pub async fn import(
             Err(e) => {
                 let why = ta(lang, "import-rounds-stopped", &[("reason", status_text(lang, &e))]);
                 return with_status(
-                    render(&web, &viewer, &id, Some((false, why)), None, None).await,
+                    render(&web, &viewer, &id, Some((false, why)), None, super::desk::Shown::default()).await,
                     super::http_status(&e),
                 );
             }

@@ -67,7 +67,7 @@ fn cases_table(lang: Lang, cases: &[pb::CaseView], link: bool) -> Markup {
                     td { @if link { a href={ "/office/cases/" (c.case_id) } { (c.case_id) } } @else { a href={ "/account/rank?case=" (c.case_id) } { (c.case_id) } } }
                     td { a href={ "/players/" (c.player_id) } { (c.player_id) } }
                     td { (if c.current_grade.is_empty() { "—" } else { &c.current_grade }) " → " (c.requested_grade) }
-                    td { (status_text_of(lang, c.status)) }
+                    td { (status_text_of(lang, c.status)) @if c.flagged { " " span.warning data-flag="" { (t(lang, "case-flag-short")) } } }
                     td { (c.reviewer) }
                     td { (check_word(lang, c)) }
                 }
@@ -178,6 +178,30 @@ async fn render_case(web: &Web, viewer: &Viewer, id: &str, note: Option<(bool, S
                 }
             } }
         }
+        @if !c.revisions.is_empty() {
+            section.card id="revisions" data-flagged=(c.flagged) {
+                h2 { (t(lang, "case-revisions")) }
+                @if c.flagged { p.warning role="alert" data-flag="" { (t(lang, "case-flagged")) } }
+                ol { @for r in &c.revisions {
+                    li data-revision=(r.game_id) data-before=(r.before) data-after=(r.after) {
+                        (ta(lang, "case-revision", &[
+                            ("opponent", r.opponent_id.clone()),
+                            ("before", t(lang, &format!("case-outcome-{}", r.before))),
+                            ("after", if r.after.is_empty() { t(lang, "case-outcome-none") } else { t(lang, &format!("case-outcome-{}", r.after)) }),
+                        ]))
+                        " " a href={ "/games/" (r.game_id) } { (t(lang, "case-open-game")) }
+                        @if r.after_decision { " " span.small { (t(lang, "case-revision-after-decision")) } }
+                    }
+                } }
+                @if c.flagged {
+                    form.grid method="post" action=(action("acknowledge")) {
+                        (csrf_field(viewer)) (rid_field())
+                        label { (t(lang, "case-acknowledge-note")) textarea name="note" rows="2" required {} }
+                        button type="submit" data-action="acknowledge" { (t(lang, "case-acknowledge")) }
+                    }
+                }
+            }
+        }
         section.card id="check" {
             h2 { (t(lang, "case-check")) " — " (check_word(lang, &c)) }
             @if !c.rules_digest.is_empty() { p.small.mono { (t(lang, "case-rules-digest")) " " (c.rules_digest) } }
@@ -240,7 +264,8 @@ fn lines(text: &str) -> Vec<String> {
     text.lines().map(str::trim).filter(|l| !l.is_empty()).map(String::from).collect()
 }
 
-/// `POST /office/cases/{id}/{verb}`: `assign` (to me), `decide` (approve, confirm or reject), `revoke`.
+/// `POST /office/cases/{id}/{verb}`: `assign` (to me), `decide` (approve, confirm or reject),
+/// `acknowledge` (keep a decision whose evidence changed), `revoke`.
 pub async fn case_act(
     State(web): State<Arc<Web>>,
     Path((id, verb)): Path<(String, String)>,
@@ -278,6 +303,13 @@ pub async fn case_act(
             };
             r.decide_case(bearer(&token, d)).await.map(|_| ())
         }
+        "acknowledge" => r
+            .acknowledge_revisions(bearer(
+                &token,
+                pb::AcknowledgeRevisionsRequest { request_id, case_id: id.clone(), note: text("note") },
+            ))
+            .await
+            .map(|_| ()),
         "revoke" => r
             .revoke_certificate(bearer(
                 &token,

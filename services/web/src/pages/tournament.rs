@@ -93,8 +93,11 @@ pub fn standings_table(lang: Lang, s: &pb::TournamentStandings) -> Markup {
 pub fn result_text(lang: Lang, r: &str) -> String {
     match r {
         "" => t(lang, "result-pending"),
-        "B+" | "B+!" => t(lang, "result-black-wins"),
-        "W+" | "W+!" => t(lang, "result-white-wins"),
+        "B+" => t(lang, "result-black-wins"),
+        "W+" => t(lang, "result-white-wins"),
+        // A forfeit (不战胜): the game was not played.
+        "B+!" => t(lang, "result-black-wins-forfeit"),
+        "W+!" => t(lang, "result-white-wins-forfeit"),
         other => try_t(lang, &format!("result-{other}")).unwrap_or_else(|| other.to_string()),
     }
 }
@@ -146,8 +149,10 @@ fn crosstable(lang: Lang, s: &pb::TournamentStandings, rounds: &[pb::TournamentP
                 _ => ("?", "?"),
             };
             let opp = |a: &str| place.get(a).map_or_else(|| "?".to_string(), |n| n.to_string());
-            cells.insert((g.black_account.as_str(), p.round), format!("{}b{bw}", opp(&g.white_account)));
-            cells.insert((g.white_account.as_str(), p.round), format!("{}w{ww}", opp(&g.black_account)));
+            // A forfeit is marked as one (不战), not shown as a played win.
+            let forfeit = if g.result.ends_with('!') { t(lang, "forfeit-short") } else { String::new() };
+            cells.insert((g.black_account.as_str(), p.round), format!("{}b{bw}{forfeit}", opp(&g.white_account)));
+            cells.insert((g.white_account.as_str(), p.round), format!("{}w{ww}{forfeit}", opp(&g.black_account)));
         }
         for b in &p.byes {
             cells.insert((b.account_id.as_str(), p.round), t(lang, "bye"));
