@@ -4,7 +4,10 @@
 use std::path::PathBuf;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../proto");
+    // Read when the script runs, not when it was compiled: cargo reuses a compiled build script across
+    // checkouts of the same commit in one target directory, and the checkout it was compiled in may be
+    // gone.
+    let root = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR")?).join("../../proto");
     let files: Vec<PathBuf> =
         std::fs::read_dir(root.join("weiqi/v1"))?.map(|e| e.map(|e| e.path())).collect::<Result<_, _>>()?;
     let mut files: Vec<PathBuf> = files.into_iter().filter(|p| p.extension().is_some_and(|e| e == "proto")).collect();

@@ -370,7 +370,7 @@ fn every_kind_of_event() -> Vec<TournamentEvent> {
     let _exhaustive_outcome = |o: Outcome| match o {
         Outcome::Win(Color::Black | Color::White) | Outcome::Draw | Outcome::BothLose | Outcome::Void => (),
     };
-    let reasons = all!(ResultReason: Played, Forfeit, Referee);
+    let reasons = all!(ResultReason: Played, Forfeit, Referee, Counted, Resignation, Time);
     for (table, (outcome, reason)) in (1..).zip(outcomes.iter().flat_map(|&o| reasons.iter().map(move |&r| (o, r)))) {
         let game = GameRef { round: 1, table };
         events.push(E::ResultRecorded { game, result: GameResult { outcome, reason }, at: Millis(table.into()) });

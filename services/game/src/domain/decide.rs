@@ -251,7 +251,7 @@ fn decide_events(
                 return Err(Rejection::WrongPhase(state.phase));
             };
             // The count stays with the game only when the correction keeps it (same winner, by score).
-            let score = previous.score.clone().filter(|_| *reason == EndReason::Score && previous.outcome == *outcome);
+            let score = previous.score.filter(|_| *reason == EndReason::Score && previous.outcome == *outcome);
             let result = GameResult { outcome: *outcome, reason: *reason, score };
             Ok(vec![GameEvent::ResultCorrected { previous, result, note: note.clone(), at: now }])
         }
