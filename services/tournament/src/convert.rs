@@ -438,6 +438,7 @@ pub fn rejection_code(r: &Rejection) -> &'static str {
         Rejection::NotInThisFormat => "not_in_this_format",
         Rejection::AlreadyPlaced(_) => "already_placed",
         Rejection::SamePlayer => "same_player",
+        Rejection::NotForbidden(..) => "not_forbidden",
         Rejection::LineUpMissing(_) => "line_up_missing",
         Rejection::InvalidLineUp(_) => "invalid_line_up",
         Rejection::Pairing(_) => "pairing_failed",
@@ -448,9 +449,11 @@ pub fn rejection_code(r: &Rejection) -> &'static str {
 pub fn rejection_to_pb(r: &Rejection) -> pb::Rejection {
     use pb::rejection::Kind;
     let kind = match r {
-        Rejection::NotCreated | Rejection::UnknownPlayer(_) | Rejection::UnknownTeam(_) | Rejection::UnknownGame(_) => {
-            Kind::NotFound
-        }
+        Rejection::NotCreated
+        | Rejection::UnknownPlayer(_)
+        | Rejection::UnknownTeam(_)
+        | Rejection::UnknownGame(_)
+        | Rejection::NotForbidden(..) => Kind::NotFound,
         Rejection::AlreadyCreated | Rejection::AlreadyRegistered(_) | Rejection::TeamAlreadyRegistered(_) => {
             Kind::AlreadyExists
         }
@@ -471,6 +474,7 @@ pub fn event_type(e: &TournamentEvent) -> &'static str {
         TournamentEvent::LotsDrawn { .. } => "LotsDrawn",
         TournamentEvent::Started { .. } => "Started",
         TournamentEvent::PairForbidden { .. } => "PairForbidden",
+        TournamentEvent::PairAllowed { .. } => "PairAllowed",
         TournamentEvent::PairingFixed { .. } => "PairingFixed",
         TournamentEvent::ByeGranted { .. } => "ByeGranted",
         TournamentEvent::LineUpSubmitted { .. } => "LineUpSubmitted",

@@ -245,7 +245,11 @@ impl pb::tournament_service_server::TournamentService for TournamentGateway {
 
     async fn forbid_pair(&self, request: Request<pb::ForbidPairRequest>) -> Reply {
         let r = request.get_ref();
-        let cmd = Command::ForbidPair { a: PlayerId(r.a), b: PlayerId(r.b) };
+        let cmd = if r.lift {
+            Command::AllowPair { a: PlayerId(r.a), b: PlayerId(r.b) }
+        } else {
+            Command::ForbidPair { a: PlayerId(r.a), b: PlayerId(r.b), round: (r.round > 0).then_some(r.round) }
+        };
         self.core(request, |r| ids2(&r.tournament_id, &r.request_id), cmd).await
     }
 

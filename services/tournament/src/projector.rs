@@ -235,6 +235,18 @@ pub fn summary(id: &str, t: &TournamentAggregate) -> pb::TournamentSummary {
         settings: t.settings.as_ref().map(crate::codec::log::settings_to_pb),
         sequence: t.version,
         rounds_planned: weiqi_pairing::rounds::rounds_planned(&t.core),
+        forbids: t
+            .core
+            .forbids
+            .iter()
+            .map(|(&(a, b), round)| pb::TournamentForbid {
+                a: a.0,
+                b: b.0,
+                round: round.unwrap_or(0),
+                a_name: t.registration(a).map(convert::display_name).unwrap_or_default(),
+                b_name: t.registration(b).map(convert::display_name).unwrap_or_default(),
+            })
+            .collect(),
     }
 }
 

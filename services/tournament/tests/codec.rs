@@ -50,7 +50,7 @@ macro_rules! all {
 
 /// The number of `TournamentEvent` variants, and each event's variant: the match stops compiling when
 /// the core adds one.
-const VARIANTS: usize = 19;
+const VARIANTS: usize = 20;
 fn variant(e: &TournamentEvent) -> usize {
     use TournamentEvent as E;
     match e {
@@ -73,6 +73,7 @@ fn variant(e: &TournamentEvent) -> usize {
         E::PlayerReprieved { .. } => 16,
         E::RoundCompleted { .. } => 17,
         E::Finished { .. } => 18,
+        E::PairAllowed { .. } => 19,
     }
 }
 
@@ -297,7 +298,9 @@ fn every_kind_of_event() -> Vec<TournamentEvent> {
     });
     events.push(E::LotsDrawn { players: vec![], teams: vec![] });
     events.push(E::Started { at: Millis(0) });
-    events.push(E::PairForbidden { a: PlayerId(1), b: PlayerId(2) });
+    events.push(E::PairForbidden { a: PlayerId(1), b: PlayerId(2), round: None });
+    events.push(E::PairForbidden { a: PlayerId(1), b: PlayerId(3), round: Some(u32::MAX) });
+    events.push(E::PairAllowed { a: PlayerId(1), b: PlayerId(2) });
     events.push(E::PairingFixed { round: 3, black: PlayerId(9), white: PlayerId(4) });
     let bye_kinds = all!(ByeKind: FullPoint, HalfPoint, ZeroPoint);
     for kind in bye_kinds {
@@ -308,11 +311,14 @@ fn every_kind_of_event() -> Vec<TournamentEvent> {
     // every kind for every reason; team matches; bracket slots of every kind; team byes.
     let colors = all!(ColorBy: Balance, Alternation, Nigiri, Handicap, Berger, Organiser, BoardOrder);
     let mut games: Vec<PairedGame> = colors.iter().zip(1..).map(|(&c, t)| game(t, c)).collect();
-    games[0].cost = Some(EdgeCost { rematch: 0, score_diff: 0, color: 0, seeding: 0, handicap: 0, separation: 0 });
-    games[1].cost = Some(EdgeCost { rematch: 1, score_diff: 3, color: 2, seeding: 0, handicap: 4, separation: 3 });
+    games[0].cost =
+        Some(EdgeCost { rematch: 0, score_diff: 0, score_groups: 0, color: 0, seeding: 0, handicap: 0, separation: 0 });
+    games[1].cost =
+        Some(EdgeCost { rematch: 1, score_diff: 3, score_groups: 0, color: 2, seeding: 0, handicap: 4, separation: 3 });
     games[2].cost = Some(EdgeCost {
         rematch: 255,
         score_diff: u32::MAX,
+        score_groups: u32::MAX,
         color: u32::MAX,
         seeding: 0,
         handicap: 255,
@@ -437,7 +443,10 @@ fn table_of(s: &Simulation, round: u32, table: u32) -> PairedGame {
 fn swiss_with_rulings() -> Simulation {
     let mut s = Simulation::new(TournamentConfig::new("Swiss", Format::Swiss { rounds: 5 }, 3), 3).unwrap();
     s.register_all(&field(37)).unwrap();
-    s.run(Command::ForbidPair { a: PlayerId(1), b: PlayerId(2) }).unwrap();
+    s.run(Command::ForbidPair { a: PlayerId(1), b: PlayerId(2), round: None }).unwrap();
+    s.run(Command::ForbidPair { a: PlayerId(1), b: PlayerId(7), round: Some(1) }).unwrap();
+    s.run(Command::ForbidPair { a: PlayerId(8), b: PlayerId(9), round: None }).unwrap();
+    s.run(Command::AllowPair { a: PlayerId(9), b: PlayerId(8) }).unwrap();
     s.run(Command::Start).unwrap();
     s.run(Command::FixPairing { round: 1, black: PlayerId(3), white: PlayerId(4) }).unwrap();
     s.run(Command::GrantBye { round: 1, player: PlayerId(5), kind: ByeKind::ZeroPoint }).unwrap();
@@ -815,6 +824,7 @@ fn json_bodies_of_the_previous_version_read_back() {
                     cost: Some(EdgeCost {
                         rematch: 0,
                         score_diff: 2,
+                        score_groups: 0,
                         color: 0,
                         seeding: 0,
                         handicap: 0,
@@ -877,7 +887,8 @@ fn json_bodies_of_the_previous_version_read_back() {
 #[test]
 fn an_unknown_enum_value_is_refused_naming_the_field() {
     let mut g = game(1, ColorBy::Nigiri);
-    g.cost = Some(EdgeCost { rematch: 0, score_diff: 1, color: 0, seeding: 0, handicap: 0, separation: 0 });
+    g.cost =
+        Some(EdgeCost { rematch: 0, score_diff: 1, score_groups: 0, color: 0, seeding: 0, handicap: 0, separation: 0 });
     let paired = TournamentEvent::RoundPaired {
         round: 1,
         stage: Stage::Main,
@@ -946,7 +957,8 @@ fn messages_the_core_cannot_hold_are_refused_naming_the_field() {
     let team_created = TournamentEvent::Created { config: team_config, at: Millis(0) };
     let mcmahon_created = TournamentEvent::Created { config: mcmahon_config, at: Millis(0) };
     let mut g = game(1, ColorBy::Balance);
-    g.cost = Some(EdgeCost { rematch: 0, score_diff: 0, color: 1, seeding: 0, handicap: 0, separation: 0 });
+    g.cost =
+        Some(EdgeCost { rematch: 0, score_diff: 0, score_groups: 0, color: 1, seeding: 0, handicap: 0, separation: 0 });
     let round = TournamentEvent::RoundPaired {
         round: 1,
         stage: Stage::Knockout,
@@ -1115,7 +1127,7 @@ fn messages_the_core_cannot_hold_are_refused_naming_the_field() {
 /// taken for another.
 #[test]
 fn an_event_of_a_later_version_is_refused() {
-    let later = pb::TournamentPairForbidden { a: 1, b: 2 };
+    let later = pb::TournamentPairForbidden { a: 1, b: 2, round: None };
     // Field 99 of TournamentCoreEvent, length-delimited: what a later variant would look like.
     let inner = later.encode_to_vec();
     let mut bytes = Vec::new();
@@ -1248,6 +1260,7 @@ mod arbitrary {
             |(rematch, score_diff, color, handicap, separation)| EdgeCost {
                 rematch,
                 score_diff,
+                score_groups: 0,
                 color,
                 seeding: score_diff ^ color,
                 handicap,

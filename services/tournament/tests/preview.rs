@@ -37,7 +37,7 @@ async fn the_draft_is_the_round_paired_next_and_appends_nothing() {
     assert!(draft.games.iter().all(|g| g.game_id.is_empty()), "a draft has no games");
     // Forbid the draft's first pair: the next draft avoids it, and pairing makes exactly that draft.
     let (a, b) = (draft.games[0].black, draft.games[0].white);
-    let forbid = Command::ForbidPair { a: PlayerId(a), b: PlayerId(b) };
+    let forbid = Command::ForbidPair { a: PlayerId(a), b: PlayerId(b), round: None };
     svc.execute("club", "f", &org, &TournamentCommand::Core(forbid)).await.unwrap();
     let again = svc.preview_round("club").await.unwrap().unwrap();
     let pairs = |p: &weiqi_proto::v1::TournamentPairings| {

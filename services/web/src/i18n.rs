@@ -262,6 +262,8 @@ mod tests {
             "left",
             "rated",
             "encoding",
+            "before",
+            "after",
         ];
         let args: HashMap<Cow<'static, str>, FluentValue> =
             names.iter().map(|a| (Cow::Borrowed(*a), FluentValue::from("x"))).collect();

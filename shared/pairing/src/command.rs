@@ -31,8 +31,17 @@ pub enum Command {
     },
     /// Close registration and draw the lots.
     Start,
-    /// Forbid a pairing.
+    /// Forbid a pairing: for one round, or (`None`) for the whole event.
     ForbidPair {
+        /// One player.
+        a: PlayerId,
+        /// The other.
+        b: PlayerId,
+        /// The one round it holds for (a round not paired yet); `None`: every round.
+        round: Option<u32>,
+    },
+    /// Lift a forbidden pairing.
+    AllowPair {
         /// One player.
         a: PlayerId,
         /// The other.
@@ -118,6 +127,7 @@ impl Command {
             Command::RegisterTeam { .. } => "register_team",
             Command::Start => "start",
             Command::ForbidPair { .. } => "forbid_pair",
+            Command::AllowPair { .. } => "allow_pair",
             Command::FixPairing { .. } => "fix_pairing",
             Command::GrantBye { .. } => "grant_bye",
             Command::SubmitLineUp { .. } => "submit_line_up",

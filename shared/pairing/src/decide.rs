@@ -69,13 +69,24 @@ pub fn decide(t: &Tournament, cmd: &Command, now: Millis) -> Result<Vec<Tourname
             Ok(vec![TournamentEvent::TeamRegistered { team: *team, name: name.clone(), members: members.clone() }])
         }
         Command::Start => start(t, cfg, now),
-        Command::ForbidPair { a, b } => {
+        Command::ForbidPair { a, b, round } => {
             known(t, *a)?;
             known(t, *b)?;
             if a == b {
                 return Err(Rejection::SamePlayer);
             }
-            Ok(vec![TournamentEvent::PairForbidden { a: *a, b: *b }])
+            if let Some(r) = round
+                && *r <= t.current_round()
+            {
+                return Err(Rejection::NotNextRound(*r));
+            }
+            Ok(vec![TournamentEvent::PairForbidden { a: *a, b: *b, round: *round }])
+        }
+        Command::AllowPair { a, b } => {
+            if !t.forbids.contains_key(&crate::state::ordered(*a, *b)) {
+                return Err(Rejection::NotForbidden(*a, *b));
+            }
+            Ok(vec![TournamentEvent::PairAllowed { a: *a, b: *b }])
         }
         Command::FixPairing { round, black, white } => {
             organiser_placement(t, cfg, *round, &[*black, *white])?;

@@ -196,8 +196,18 @@ pub enum TournamentEvent {
         /// When.
         at: Millis,
     },
-    /// These two must not be paired (family, team-mates).
+    /// These two must not be paired (family, team-mates): in one round, or in every round.
     PairForbidden {
+        /// One player.
+        a: PlayerId,
+        /// The other.
+        b: PlayerId,
+        /// The one round it holds for; `None` (as every forbid was before): every round.
+        #[serde(default)]
+        round: Option<u32>,
+    },
+    /// A forbidden pairing was lifted.
+    PairAllowed {
         /// One player.
         a: PlayerId,
         /// The other.

@@ -19,7 +19,7 @@ use crate::rounds::{candidates, pairing_score, seeding_salt};
 use crate::seeding::{SEEDING_SCALE, Seat, seat_candidates};
 use crate::state::Tournament;
 use crate::swiss::pairing_order;
-use crate::weights::{Candidate, Criterion, EdgeCost, PairingPolicy, RematchPolicy, edge_cost};
+use crate::weights::{Candidate, Criterion, EdgeCost, PairingPolicy, RematchPolicy, edge_cost, score_groups};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
@@ -37,6 +37,17 @@ pub enum Basis {
     Bracket,
     /// A team match's board order.
     BoardOrder,
+}
+
+/// The score differences behind a verdict on the score tier.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ScoreGaps {
+    /// Differences of A–B and C–D.
+    pub chosen: [u32; 2],
+    /// Differences of A–C and B–D.
+    pub swapped: [u32; 2],
+    /// The round's number of score groups.
+    pub groups: u32,
 }
 
 /// Why an alternative partner was not chosen.
@@ -64,6 +75,11 @@ pub enum Verdict {
         chosen: u32,
         /// Sum over A–C and B–D.
         swapped: u32,
+        /// For the score difference: the two pairs' differences, chosen (A–B, C–D) and swapped (A–C,
+        /// B–D), and the round's number of score groups (`chosen` and `swapped` are then the costs
+        /// `d·(R + d)` summed, see [`crate::weights`]).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        differences: Option<ScoreGaps>,
     },
     /// Swapping costs the same on every criterion: the tie was broken by pairing order (score,
     /// rank, recorded lot).
@@ -274,8 +290,10 @@ pub fn explain_pairing(
             break;
         }
     }
-    let forbidden = |x: PlayerId, y: PlayerId| t.forbidden.contains(&(x.min(y), x.max(y)));
-    let chosen = edge_cost(c(a), c(b), &policy).unwrap_or(out.cost.expect("matching pair"));
+    let forbids = t.forbidden_in(round);
+    let forbidden = |x: PlayerId, y: PlayerId| forbids.contains(&(x.min(y), x.max(y)));
+    let groups = score_groups(&cands);
+    let chosen = edge_cost(c(a), c(b), &policy, groups).unwrap_or(out.cost.expect("matching pair"));
     for q in nearby {
         let verdict = if c(a).opponents.contains(&q) {
             Verdict::AlreadyMet
@@ -285,9 +303,9 @@ pub fn explain_pairing(
             match partner.get(&q) {
                 None | Some((_, true)) => Verdict::NotAvailable,
                 Some(&(d, false)) => {
-                    let cd = edge_cost(c(q), c(d), &policy);
-                    let ac = edge_cost(c(a), c(q), &policy);
-                    let bd = if forbidden(b, d) { None } else { edge_cost(c(b), c(d), &policy) };
+                    let cd = edge_cost(c(q), c(d), &policy, groups);
+                    let ac = edge_cost(c(a), c(q), &policy, groups);
+                    let bd = if forbidden(b, d) { None } else { edge_cost(c(b), c(d), &policy, groups) };
                     match (cd, ac, bd) {
                         (Some(cd), Some(ac), Some(bd)) => {
                             let now = sum(&chosen, &cd);
@@ -295,7 +313,18 @@ pub fn explain_pairing(
                             match now.iter().zip(&swap).find(|(x, y)| x.1 != y.1) {
                                 None => Verdict::Tie { partner: d },
                                 Some((x, y)) if x.1 < y.1 => {
-                                    Verdict::Worse { partner: d, criterion: x.0, chosen: x.1, swapped: y.1 }
+                                    let differences = (x.0 == Criterion::ScoreDifference).then_some(ScoreGaps {
+                                        chosen: [chosen.score_diff, cd.score_diff],
+                                        swapped: [ac.score_diff, bd.score_diff],
+                                        groups,
+                                    });
+                                    Verdict::Worse {
+                                        partner: d,
+                                        criterion: x.0,
+                                        chosen: x.1,
+                                        swapped: y.1,
+                                        differences,
+                                    }
                                 }
                                 Some((x, _)) => Verdict::Better { partner: d, criterion: x.0 },
                             }
@@ -317,6 +346,11 @@ pub fn explain_pairing(
         out.alternatives.push(Alternative { instead: q, verdict });
     }
     Ok(out)
+}
+
+/// The score tier's cost of two pairs' differences in a round of `groups` score groups.
+fn gap_cost(gaps: [u32; 2], groups: u32) -> u32 {
+    gaps.iter().map(|&d| EdgeCost { score_diff: d, score_groups: groups, ..EdgeCost::default() }.score_cost()).sum()
 }
 
 fn criterion(c: Criterion) -> &'static str {
@@ -395,7 +429,21 @@ impl fmt::Display for PairingExplanation {
                 Verdict::WouldForceRematch { partner } => {
                     writeln!(f, "{b} would then have to meet {} again.", self.who(*partner))
                 }
-                Verdict::Worse { partner, criterion: c, chosen, swapped } => writeln!(
+                Verdict::Worse { partner, differences: Some(g), .. } => writeln!(
+                    f,
+                    "then {b} would meet {}: score differences {} and {} instead of {} and {}, which cost more \
+                     (a difference d among {} score groups costs d·({} + d), as OpenGotha weighs it: {} instead of {}).",
+                    self.who(*partner),
+                    self.unit.show(i64::from(g.swapped[0])),
+                    self.unit.show(i64::from(g.swapped[1])),
+                    self.unit.show(i64::from(g.chosen[0])),
+                    self.unit.show(i64::from(g.chosen[1])),
+                    g.groups,
+                    g.groups,
+                    gap_cost(g.swapped, g.groups),
+                    gap_cost(g.chosen, g.groups),
+                ),
+                Verdict::Worse { partner, criterion: c, chosen, swapped, .. } => writeln!(
                     f,
                     "then {b} would meet {}: {} {} instead of {}.",
                     self.who(*partner),

@@ -90,6 +90,9 @@ pub enum Rejection {
     /// A player cannot be paired with themselves.
     #[error("a player cannot meet themselves")]
     SamePlayer,
+    /// Lifting a forbid that is not there.
+    #[error("{0} and {1} are not forbidden to meet")]
+    NotForbidden(PlayerId, PlayerId),
     /// A team match cannot start without this team's line-up.
     #[error("{0} has not submitted a line-up")]
     LineUpMissing(TeamId),

@@ -112,8 +112,9 @@ pub struct Tournament {
     pub teams: BTreeMap<TeamId, Team>,
     /// Paired rounds (`rounds[r - 1]` is round `r`).
     pub rounds: Vec<Round>,
-    /// Forbidden pairs, stored with the smaller id first.
-    pub forbidden: BTreeSet<(PlayerId, PlayerId)>,
+    /// Forbidden pairs, stored with the smaller id first: the one round each holds for, or `None`
+    /// for every round ([`Tournament::forbidden_in`]).
+    pub forbids: BTreeMap<(PlayerId, PlayerId), Option<u32>>,
     /// Fixed pairings by round: (black, white).
     pub fixed: BTreeMap<u32, Vec<(PlayerId, PlayerId)>>,
     /// Organiser byes by round.
@@ -135,7 +136,7 @@ impl Default for Tournament {
             players: BTreeMap::new(),
             teams: BTreeMap::new(),
             rounds: Vec::new(),
-            forbidden: BTreeSet::new(),
+            forbids: BTreeMap::new(),
             fixed: BTreeMap::new(),
             granted_byes: BTreeMap::new(),
             line_ups: BTreeMap::new(),
@@ -158,6 +159,12 @@ impl Tournament {
     pub fn game(&self, g: GameRef) -> Option<&Game> {
         let round = self.rounds.get((g.round as usize).checked_sub(1)?)?;
         round.games.get((g.table as usize).checked_sub(1)?)
+    }
+
+    /// The pairs forbidden to meet in `round`: those forbidden for every round and those forbidden for
+    /// that one (smaller id first).
+    pub fn forbidden_in(&self, round: u32) -> BTreeSet<(PlayerId, PlayerId)> {
+        self.forbids.iter().filter(|(_, r)| r.is_none_or(|r| r == round)).map(|(p, _)| *p).collect()
     }
 
     /// The last paired round's number (0 before the first).
@@ -196,7 +203,8 @@ impl Tournament {
     }
 }
 
-fn ordered(a: PlayerId, b: PlayerId) -> (PlayerId, PlayerId) {
+/// A pair with the smaller id first, as forbids are kept.
+pub fn ordered(a: PlayerId, b: PlayerId) -> (PlayerId, PlayerId) {
     if a <= b { (a, b) } else { (b, a) }
 }
 
@@ -247,8 +255,11 @@ pub fn evolve(t: &mut Tournament, event: &TournamentEvent) {
             t.phase = Phase::Running;
             t.started_at = *at;
         }
-        TournamentEvent::PairForbidden { a, b } => {
-            t.forbidden.insert(ordered(*a, *b));
+        TournamentEvent::PairForbidden { a, b, round } => {
+            t.forbids.insert(ordered(*a, *b), *round);
+        }
+        TournamentEvent::PairAllowed { a, b } => {
+            t.forbids.remove(&ordered(*a, *b));
         }
         TournamentEvent::PairingFixed { round, black, white } => {
             t.fixed.entry(*round).or_default().push((*black, *white));

@@ -25,7 +25,7 @@
 
 use crate::ids::PlayerId;
 use crate::matching::{Weight, WeightMatrix, max_weight_matching};
-use crate::weights::{ByePolicy, Candidate, EdgeCost, PairingPolicy, edge_cost};
+use crate::weights::{ByePolicy, Candidate, EdgeCost, PairingPolicy, edge_cost, score_groups};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 
@@ -116,7 +116,7 @@ pub fn pair_round(
     params: &PairingParams,
 ) -> Result<RoundPlan, PairingError> {
     let order = pairing_order(candidates);
-    let ctx = Ctx { c: candidates, forbidden, policy, params };
+    let ctx = Ctx { c: candidates, forbidden, policy, params, groups: score_groups(candidates) };
     let mut matchings = 0;
     if order.len().is_multiple_of(2) {
         let pairs = ctx
@@ -151,6 +151,8 @@ struct Ctx<'a> {
     forbidden: &'a BTreeSet<(PlayerId, PlayerId)>,
     policy: &'a PairingPolicy,
     params: &'a PairingParams,
+    /// The round's number of score groups (the score tier's `R`, see [`crate::weights`]).
+    groups: u32,
 }
 
 impl Ctx<'_> {
@@ -165,7 +167,7 @@ impl Ctx<'_> {
         {
             return None;
         }
-        edge_cost(a, b, self.policy)
+        edge_cost(a, b, self.policy, self.groups)
     }
 
     fn plan(&self, pairs: Vec<(usize, usize)>, bye: Option<PlayerId>, matchings: usize) -> RoundPlan {
@@ -174,14 +176,7 @@ impl Ctx<'_> {
             .map(|(i, j)| PlannedPair {
                 a: self.c[i].id,
                 b: self.c[j].id,
-                cost: self.cost(i, j).unwrap_or(EdgeCost {
-                    rematch: 1,
-                    score_diff: 0,
-                    color: 0,
-                    seeding: 0,
-                    handicap: 0,
-                    separation: 0,
-                }),
+                cost: self.cost(i, j).unwrap_or(EdgeCost { rematch: 1, ..EdgeCost::default() }),
             })
             .collect();
         let pos: std::collections::HashMap<PlayerId, usize> =

@@ -7,18 +7,28 @@
 //! | --- | --- | --- | --- |
 //! | 1 | never a rematch (also: organiser's forbidden pairs) | no edge at all; under [`RematchPolicy::Discouraged`] (elimination formats) 1 per rematch | 2^68 |
 //! | 2 | a bye never twice, to the lowest eligible | decided before the matching (see [`crate::swiss`]) | — |
-//! | 3 | minimal score (or McMahon score) difference | \|score(a) − score(b)\| in points, capped at 1023 | 2^46 |
-//! | 4 | color balance | \|balance(a) + balance(b)\| (+1 if both last had the same color), capped at 15; 0 in handicap games | 2^60 |
-//! | 5 | seeding inside a score group ([`crate::seeding`]: split and fold, slip or random) | 0 for the system's ideal partner … 100,000 | 2^30 |
-//! | 6 | handicap policy | handicap stones the pair would get, 0–9 | 2^14 |
+//! | 3 | minimal score (or McMahon score) difference | d·(R + d): d = \|score(a) − score(b)\| in points, R the round's number of score groups, each capped at 255 (OpenGotha's cost, below) | 2^71 |
+//! | 4 | color balance | \|balance(a) + balance(b)\| (+1 if both last had the same color), capped at 15; 0 in handicap games | 2^56 |
+//! | 5 | seeding inside a score group ([`crate::seeding`]: split and fold, slip or random) | 0 for the system's ideal partner … 100,000 | 2^28 |
+//! | 6 | handicap policy | handicap stones the pair would get, 0–9 | 2^13 |
 //! | 7 | club / region separation (optional) | 2 for the same club, 1 for the same region | 1 |
 //!
-//! `BASE = 2^112`. A window holds at most 4,096 pairs (12 bits), and each tier's multiplier exceeds the
+//! `BASE = 2^111`. A window holds at most 2,048 pairs (11 bits), and each tier's multiplier exceeds the
 //! largest possible sum of all lower tiers over a whole window, so a maximum-weight matching is
 //! *lexicographic*: it first matches as many players as possible (every edge outweighs all costs
 //! together), then has the fewest rematches, then the smallest total score difference, and only then
 //! looks at colors, then seeding, then handicaps and clubs. No amount of color balance ever buys one
 //! point of score difference. (Why seeding sits below color: see [`crate::seeding`].) `balance` is the player's games with Black minus games with White in even games.
+//!
+//! **The cost of a score difference grows faster than the difference** (issue 30 item 13), as in
+//! OpenGotha: its `Tournament.costValue` (Main Criterion 2, "Minimize score difference") gives a pair
+//! `paiMaMinimizeScoreDifference · (1 − x)(1 + k·x)` with `x = |groupNumber(a) − groupNumber(b)| /
+//! numberOfGroups` and `k = paiStandardNX1Factor = ½`, and maximizes the sum. Minimizing the shortfall
+//! instead, `1 − (1 − x)(1 + x/2) = x/2 + x²/2 = d·(R + d) / 2R²` with `d` the difference and `R` the
+//! number of score groups; `2R²` is the same for every pair of a round, so the tier counts `d·(R + d)`.
+//! One gap of 3 then costs more than gaps of 1 and 2 (`3·(R+3) > 1·(R+1) + 2·(R+2)`), where a linear cost
+//! made them equal and let color balance choose the wider gap. Costs recorded before this rule carry no
+//! `R` (0) and count `d`, as they were decided.
 
 use crate::ids::{Color, PlayerId};
 use crate::matching::Weight;
@@ -26,21 +36,24 @@ use crate::seeding::{SEEDING_SCALE, Seat, Seeding, seeding_cost};
 use serde::{Deserialize, Serialize};
 
 /// The weight of an edge before costs are subtracted; exceeds every possible window's total cost.
-pub const BASE: Weight = 1 << 112;
+pub const BASE: Weight = 1 << 111;
 /// Multiplier of a rematch (only when rematches are discouraged rather than forbidden).
-pub const REMATCH: Weight = 1 << 98;
-/// Multiplier of one point of score difference.
-pub const SCORE: Weight = 1 << 76;
+pub const REMATCH: Weight = 1 << 99;
+/// Multiplier of one unit of score-difference cost ([`EdgeCost::score_cost`]).
+pub const SCORE: Weight = 1 << 71;
 /// Multiplier of one unit of color imbalance.
-pub const COLOR: Weight = 1 << 60;
+pub const COLOR: Weight = 1 << 56;
 /// Multiplier of one unit of seeding cost ([`crate::seeding::seeding_cost`], at most 100,000 a pair).
-pub const SEEDING: Weight = 1 << 30;
+pub const SEEDING: Weight = 1 << 28;
 /// Multiplier of one handicap stone.
-pub const HANDICAP: Weight = 1 << 14;
+pub const HANDICAP: Weight = 1 << 13;
 /// Multiplier of one unit of club/region closeness.
 pub const SEPARATION: Weight = 1;
-/// Largest number of players in one matching window for which the tiers stay strictly lexicographic.
-pub const MAX_WINDOW: usize = 8192;
+/// Largest number of players in one matching window for which the tiers stay strictly lexicographic
+/// (windows are at most [`crate::swiss::PairingParams::max_window`] players, 1,536 by default).
+pub const MAX_WINDOW: usize = 4096;
+/// Largest score difference, and number of score groups, the score tier tells apart.
+pub const SCORE_CAP: u32 = 255;
 
 /// How handicaps are given in a pairing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -147,12 +160,16 @@ pub struct Candidate {
 }
 
 /// What one pair costs, criterion by criterion.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EdgeCost {
     /// 1 when the two have met before (only possible under [`RematchPolicy::Discouraged`]).
     pub rematch: u8,
     /// Absolute score difference in points.
     pub score_diff: u32,
+    /// The number of score groups of the round the difference was weighed in (OpenGotha's
+    /// `numberOfGroups`); 0 in costs recorded before the cost grew with the square, which count `d`.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub score_groups: u32,
     /// Color-imbalance units.
     #[serde(rename = "colour")] // the JSON form keeps the name earlier versions wrote
     pub color: u32,
@@ -189,10 +206,20 @@ pub enum Criterion {
 }
 
 impl EdgeCost {
+    /// The score difference's cost: `d·(R + d)` (see the module doc), or `d` for a cost recorded
+    /// without `R`.
+    pub fn score_cost(&self) -> u32 {
+        let d = self.score_diff.min(SCORE_CAP);
+        match self.score_groups.min(SCORE_CAP) {
+            0 => d,
+            groups => d * (groups + d),
+        }
+    }
+
     /// The cost as one number (see the table in this module's doc).
     pub fn scalar(&self) -> Weight {
         Weight::from(self.rematch) * REMATCH
-            + Weight::from(self.score_diff.min(1023)) * SCORE
+            + Weight::from(self.score_cost()) * SCORE
             + Weight::from(self.color.min(15)) * COLOR
             + Weight::from(self.seeding.min(SEEDING_SCALE)) * SEEDING
             + Weight::from(self.handicap.min(9)) * HANDICAP
@@ -204,11 +231,11 @@ impl EdgeCost {
         BASE - self.scalar()
     }
 
-    /// The criteria values in priority order.
+    /// The criteria values in priority order (the score difference as its cost).
     pub fn tiers(&self) -> [(Criterion, u32); 6] {
         [
             (Criterion::Rematch, u32::from(self.rematch)),
-            (Criterion::ScoreDifference, self.score_diff),
+            (Criterion::ScoreDifference, self.score_cost()),
             (Criterion::ColorBalance, self.color),
             (Criterion::Seeding, self.seeding),
             (Criterion::Handicap, u32::from(self.handicap)),
@@ -222,9 +249,16 @@ pub fn have_met(a: &Candidate, b: &Candidate) -> bool {
     a.opponents.contains(&b.id)
 }
 
-/// The cost of pairing `a` with `b`, or `None` when they may not meet (rematch under
-/// [`RematchPolicy::Forbidden`]). Forbidden pairs are checked by the caller.
-pub fn edge_cost(a: &Candidate, b: &Candidate, policy: &PairingPolicy) -> Option<EdgeCost> {
+/// The number of score groups among `candidates` (distinct scores; at least 1).
+pub fn score_groups(candidates: &[Candidate]) -> u32 {
+    let scores: std::collections::BTreeSet<i64> = candidates.iter().map(|c| c.score).collect();
+    u32::try_from(scores.len()).unwrap_or(u32::MAX).max(1)
+}
+
+/// The cost of pairing `a` with `b` in a round of `groups` score groups ([`score_groups`]), or `None`
+/// when they may not meet (rematch under [`RematchPolicy::Forbidden`]). Forbidden pairs are checked by
+/// the caller.
+pub fn edge_cost(a: &Candidate, b: &Candidate, policy: &PairingPolicy, groups: u32) -> Option<EdgeCost> {
     let rematch = have_met(a, b);
     if rematch && policy.rematches == RematchPolicy::Forbidden {
         return None;
@@ -246,6 +280,7 @@ pub fn edge_cost(a: &Candidate, b: &Candidate, policy: &PairingPolicy) -> Option
     Some(EdgeCost {
         rematch: u8::from(rematch),
         score_diff: (a.score - b.score).unsigned_abs().min(u64::from(u32::MAX)) as u32,
+        score_groups: groups,
         color,
         seeding: seeding_cost(a, b),
         handicap,
@@ -266,10 +301,46 @@ mod tests {
         assert!(pairs * (9 * HANDICAP + 3 * SEPARATION) < SEEDING);
         assert!(pairs * (seeding * SEEDING + 9 * HANDICAP + 3) < COLOR);
         assert!(pairs * (15 * COLOR + seeding * SEEDING + 9 * HANDICAP + 3) < SCORE);
-        assert!(pairs * (1023 * SCORE + 15 * COLOR + seeding * SEEDING + 9 * HANDICAP + 3) < REMATCH);
-        assert!(pairs * (REMATCH + 1023 * SCORE + 15 * COLOR + seeding * SEEDING + 9 * HANDICAP + 3) < BASE);
+        let worst = EdgeCost {
+            rematch: 1,
+            score_diff: u32::MAX,
+            score_groups: u32::MAX,
+            color: 15,
+            seeding: SEEDING_SCALE,
+            handicap: 9,
+            separation: 3,
+        };
+        let score = Weight::from(worst.score_cost());
+        assert_eq!(score, 255 * 510);
+        assert!(pairs * (score * SCORE + 15 * COLOR + seeding * SEEDING + 9 * HANDICAP + 3) < REMATCH);
+        assert!(pairs * (REMATCH + score * SCORE + 15 * COLOR + seeding * SEEDING + 9 * HANDICAP + 3) < BASE);
+        assert_eq!(worst.scalar(), REMATCH + score * SCORE + 15 * COLOR + seeding * SEEDING + 9 * HANDICAP + 3);
         // The solver's duals stay far from overflow even with doubled weights.
         assert!(BASE.checked_mul(4 * pairs).is_some());
+    }
+
+    /// OpenGotha's cost: one gap of 3 costs more than gaps of 1 and 2, whatever the number of groups;
+    /// a cost recorded without the number of groups counts the difference as it was decided.
+    #[test]
+    fn a_wide_gap_costs_more_than_two_narrow_ones() {
+        let cost = |d: u32, groups: u32| {
+            EdgeCost {
+                rematch: 0,
+                score_diff: d,
+                score_groups: groups,
+                color: 0,
+                seeding: 0,
+                handicap: 0,
+                separation: 0,
+            }
+            .score_cost()
+        };
+        for groups in [1, 2, 5, 9, 40, 255, 1000] {
+            assert!(cost(3, groups) + cost(0, groups) > cost(1, groups) + cost(2, groups), "{groups} groups");
+            assert!(cost(4, groups) > cost(2, groups) * 2, "{groups} groups");
+        }
+        assert_eq!((cost(3, 9), cost(1, 9), cost(2, 9)), (36, 10, 22));
+        assert_eq!(cost(3, 0), 3, "a recorded cost without groups stays linear");
     }
 
     #[test]

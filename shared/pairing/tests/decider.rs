@@ -1,5 +1,7 @@
 //! Given events / when a command / then events (or a rejection).
 
+use std::collections::BTreeSet;
+
 use weiqi_pairing::command::Command;
 use weiqi_pairing::config::{ByeKind, Format, PointSystem, TournamentConfig};
 use weiqi_pairing::decide::decide;
@@ -284,8 +286,8 @@ fn forbidden_pairs_are_never_paired() {
     let mut s = Simulation::new(swiss(1), 1).unwrap();
     s.register_all(&(1..=4).map(|i| Registration::new(PlayerId(i), "x", Rank::Dan(1))).collect::<Vec<_>>()).unwrap();
     s.run(Command::Start).unwrap();
-    s.run(Command::ForbidPair { a: PlayerId(1), b: PlayerId(2) }).unwrap();
-    s.run(Command::ForbidPair { a: PlayerId(3), b: PlayerId(1) }).unwrap();
+    s.run(Command::ForbidPair { a: PlayerId(1), b: PlayerId(2), round: None }).unwrap();
+    s.run(Command::ForbidPair { a: PlayerId(3), b: PlayerId(1), round: Some(1) }).unwrap();
     s.run(Command::PairRound).unwrap();
     let g = s.state.rounds[0]
         .games
@@ -293,7 +295,43 @@ fn forbidden_pairs_are_never_paired() {
         .find(|g| g.paired.black == PlayerId(1) || g.paired.white == PlayerId(1))
         .unwrap();
     assert!(g.paired.black == PlayerId(4) || g.paired.white == PlayerId(4));
-    assert_eq!(when(&s.state, Command::ForbidPair { a: PlayerId(1), b: PlayerId(1) }), Err(Rejection::SamePlayer));
+    assert_eq!(
+        when(&s.state, Command::ForbidPair { a: PlayerId(1), b: PlayerId(1), round: None }),
+        Err(Rejection::SamePlayer)
+    );
+}
+
+/// Issue 30 item 11: a forbid "for the next round only" holds for that round and no other; a forbid
+/// for the whole event holds until it is lifted; both are listed with their scope.
+///
+/// ```text
+///   forbid 1–2  every round      round 1: 1 never meets 2     round 2: still not
+///   forbid 1–3  round 2 only     round 1: may meet            round 2: may not    round 3: may again
+/// ```
+#[test]
+fn a_forbid_for_one_round_holds_for_that_round_only_and_a_lifted_one_no_longer() {
+    let mut s = Simulation::new(swiss(3), 1).unwrap();
+    s.register_all(&(1..=4).map(|i| Registration::new(PlayerId(i), "x", Rank::Dan(1))).collect::<Vec<_>>()).unwrap();
+    s.run(Command::Start).unwrap();
+    s.run(Command::ForbidPair { a: PlayerId(2), b: PlayerId(1), round: None }).unwrap();
+    s.run(Command::ForbidPair { a: PlayerId(1), b: PlayerId(3), round: Some(2) }).unwrap();
+    assert_eq!(s.state.forbids.get(&(PlayerId(1), PlayerId(3))), Some(&Some(2)));
+    assert_eq!(s.state.forbidden_in(1), [(PlayerId(1), PlayerId(2))].into());
+    assert_eq!(s.state.forbidden_in(2), [(PlayerId(1), PlayerId(2)), (PlayerId(1), PlayerId(3))].into());
+    assert_eq!(s.state.forbidden_in(3), [(PlayerId(1), PlayerId(2))].into());
+    // A round already paired cannot be given a forbid.
+    s.run(Command::PairRound).unwrap();
+    assert_eq!(
+        when(&s.state, Command::ForbidPair { a: PlayerId(1), b: PlayerId(4), round: Some(1) }),
+        Err(Rejection::NotNextRound(1))
+    );
+    // Lifted: gone from every round; lifting it again is refused.
+    s.run(Command::AllowPair { a: PlayerId(1), b: PlayerId(2) }).unwrap();
+    assert_eq!(s.state.forbidden_in(3), BTreeSet::new());
+    assert_eq!(
+        when(&s.state, Command::AllowPair { a: PlayerId(2), b: PlayerId(1) }),
+        Err(Rejection::NotForbidden(PlayerId(2), PlayerId(1)))
+    );
 }
 
 #[test]

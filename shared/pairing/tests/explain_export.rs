@@ -2,7 +2,7 @@
 
 use weiqi_pairing::command::Command;
 use weiqi_pairing::config::{Format, TournamentConfig};
-use weiqi_pairing::explain::{Basis, Verdict, explain_pairing};
+use weiqi_pairing::explain::{Basis, ScoreGaps, Verdict, explain_pairing};
 use weiqi_pairing::export::{H9Header, export_h9, pairings_csv, standings_csv};
 use weiqi_pairing::ids::{Color, GameRef, PlayerId};
 use weiqi_pairing::outcome::GameResult;
@@ -58,11 +58,19 @@ fn why_the_winners_met() {
     let other = *losers.iter().find(|&&p| p != met).unwrap();
     assert_eq!(
         verdict(other),
-        Verdict::Worse { partner: met, criterion: Criterion::ScoreDifference, chosen: 0, swapped: 4 }
+        Verdict::Worse {
+            partner: met,
+            criterion: Criterion::ScoreDifference,
+            // Two pairs two points apart in a round of two score groups: 2·(2 + 2) each.
+            chosen: 0,
+            swapped: 16,
+            differences: Some(ScoreGaps { chosen: [0, 0], swapped: [2, 2], groups: 2 }),
+        }
     );
     let text = e.to_string();
     assert!(text.contains("they have already met"), "{text}");
-    assert!(text.contains("score difference 4 instead of 0"), "{text}");
+    assert!(text.contains("score differences 2 and 2 instead of 0 and 0"), "{text}");
+    assert!(text.contains("costs d·(2 + d), as OpenGotha weighs it: 16 instead of 0"), "{text}");
 }
 
 #[test]

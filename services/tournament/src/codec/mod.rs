@@ -137,7 +137,8 @@ pub fn event_to_pb(e: &TournamentEvent) -> pb::TournamentCoreEvent {
         }
         E::LotsDrawn { players, teams } => P::LotsDrawn(registration::lots_drawn_to_pb(players, teams)),
         E::Started { at } => P::Started(progress::started_to_pb(*at)),
-        E::PairForbidden { a, b } => P::PairForbidden(rounds::pair_forbidden_to_pb(*a, *b)),
+        E::PairForbidden { a, b, round } => P::PairForbidden(rounds::pair_forbidden_to_pb(*a, *b, *round)),
+        E::PairAllowed { a, b } => P::PairAllowed(rounds::pair_allowed_to_pb(*a, *b)),
         E::PairingFixed { round, black, white } => P::PairingFixed(rounds::pairing_fixed_to_pb(*round, *black, *white)),
         E::ByeGranted { round, player, kind } => P::ByeGranted(rounds::bye_granted_to_pb(*round, *player, *kind)),
         E::LineUpSubmitted { round, team, players } => {
@@ -178,6 +179,7 @@ pub fn event_from_pb(m: &pb::TournamentCoreEvent) -> Result<TournamentEvent, Cod
         P::LotsDrawn(m) => Ok(registration::lots_drawn_from_pb(m)),
         P::Started(m) => Ok(progress::started_from_pb(m)),
         P::PairForbidden(m) => Ok(rounds::pair_forbidden_from_pb(m)),
+        P::PairAllowed(m) => Ok(rounds::pair_allowed_from_pb(m)),
         P::PairingFixed(m) => Ok(rounds::pairing_fixed_from_pb(m)),
         P::ByeGranted(m) => rounds::bye_granted_from_pb(m),
         P::LineUpSubmitted(m) => Ok(rounds::line_up_submitted_from_pb(m)),

@@ -36,12 +36,20 @@ const BYE_REASONS: EnumPairs<ByeReason, PbByeReason> = EnumPairs(&[
     (ByeReason::Advance, PbByeReason::Advance),
 ]);
 
-pub(super) fn pair_forbidden_to_pb(a: PlayerId, b: PlayerId) -> pb::TournamentPairForbidden {
-    pb::TournamentPairForbidden { a: a.0, b: b.0 }
+pub(super) fn pair_forbidden_to_pb(a: PlayerId, b: PlayerId, round: Option<u32>) -> pb::TournamentPairForbidden {
+    pb::TournamentPairForbidden { a: a.0, b: b.0, round }
 }
 
 pub(super) fn pair_forbidden_from_pb(m: &pb::TournamentPairForbidden) -> TournamentEvent {
-    TournamentEvent::PairForbidden { a: PlayerId(m.a), b: PlayerId(m.b) }
+    TournamentEvent::PairForbidden { a: PlayerId(m.a), b: PlayerId(m.b), round: m.round }
+}
+
+pub(super) fn pair_allowed_to_pb(a: PlayerId, b: PlayerId) -> pb::TournamentPairAllowed {
+    pb::TournamentPairAllowed { a: a.0, b: b.0 }
+}
+
+pub(super) fn pair_allowed_from_pb(m: &pb::TournamentPairAllowed) -> TournamentEvent {
+    TournamentEvent::PairAllowed { a: PlayerId(m.a), b: PlayerId(m.b) }
 }
 
 pub(super) fn pairing_fixed_to_pb(round: u32, black: PlayerId, white: PlayerId) -> pb::TournamentPairingFixed {
@@ -129,6 +137,7 @@ fn paired_game_to_pb(g: &PairedGame) -> pb::TournamentPairedGame {
         cost: g.cost.map(|c| pb::TournamentEdgeCost {
             rematch: u32::from(c.rematch),
             score_diff: c.score_diff,
+            score_groups: c.score_groups,
             color: c.color,
             seeding: c.seeding,
             handicap: u32::from(c.handicap),
@@ -158,6 +167,7 @@ fn edge_cost_from_pb(c: &pb::TournamentEdgeCost) -> Result<EdgeCost, CodecError>
     Ok(EdgeCost {
         rematch: narrow(c.rematch, "TournamentEdgeCost.rematch")?,
         score_diff: c.score_diff,
+        score_groups: c.score_groups,
         color: c.color,
         seeding: c.seeding,
         handicap: narrow(c.handicap, "TournamentEdgeCost.handicap")?,

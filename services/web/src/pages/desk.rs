@@ -621,7 +621,7 @@ pub async fn render(
                             }
                         } }
                     } }
-                    @for b in &p.byes { p.small { (b.name) ": " (t(lang, "bye")) " (" (b.kind) ")" } }
+                    @for b in &p.byes { p.small data-bye=(b.player) { (b.name) " #" (b.player) ": " (t(lang, "bye")) " (" (try_t(lang, &format!("bye-{}", b.kind)).unwrap_or_else(|| b.kind.clone())) ")" } }
                     p.small { a href={ "/desk/tournaments/" (id) "/print/pairings" } target="_blank" { (t(lang, "desk-print-pairings")) } " · "
                         a href={ "/desk/tournaments/" (id) "/print/slips" } target="_blank" { (t(lang, "desk-print-slips")) } }
                 }
@@ -634,7 +634,30 @@ pub async fn render(
                     (csrf_field(viewer)) (rid_field())
                     input name="a" type="number" min="1" required aria-label=(t(lang, "desk-player-a")) placeholder=(t(lang, "desk-player-a"));
                     input name="b" type="number" min="1" required aria-label=(t(lang, "desk-player-b")) placeholder=(t(lang, "desk-player-b"));
+                    select name="scope" aria-label=(t(lang, "desk-forbid-scope")) {
+                        option value="event" { (t(lang, "desk-forbid-event")) }
+                        option value="round" { (ta(lang, "desk-forbid-round", &[("round", next_round.to_string())])) }
+                    }
+                    input type="hidden" name="round" value=(next_round);
                     button type="submit" data-action="forbid-pair" { (t(lang, "desk-forbid")) }
+                }
+                @if !summary.forbids.is_empty() {
+                    table data-forbids="" {
+                        caption { (t(lang, "desk-forbids")) }
+                        thead { tr { th { (t(lang, "desk-forbids")) } th { (t(lang, "desk-forbid-scope")) } th {} } }
+                        tbody { @for f in &summary.forbids {
+                            tr data-forbid={ (f.a) "-" (f.b) } data-scope=(if f.round == 0 { "event".to_string() } else { f.round.to_string() }) {
+                                td { (f.a_name) " #" (f.a) " — " (f.b_name) " #" (f.b) }
+                                td { @if f.round == 0 { (t(lang, "desk-forbid-event")) } @else { (ta(lang, "desk-forbid-round", &[("round", f.round.to_string())])) } }
+                                td { form.inline method="post" action=(action("allow")) {
+                                    (csrf_field(viewer)) (rid_field())
+                                    input type="hidden" name="a" value=(f.a);
+                                    input type="hidden" name="b" value=(f.b);
+                                    button.link type="submit" data-action="lift-forbid" { (t(lang, "desk-forbid-lift")) }
+                                } }
+                            }
+                        } }
+                    }
                 }
                 form.inline method="post" action=(action("fix")) {
                     (csrf_field(viewer)) (rid_field())
@@ -841,8 +864,17 @@ pub async fn act(
                 let r = pb::PairRoundRequest { tournament_id: tid, request_id, round: n("round")? };
                 s.pair_round(bearer(&token, r)).await.map(sequence)
             }
-            "forbid" => {
-                let r = pb::ForbidPairRequest { tournament_id: tid, request_id, a: n("a")?, b: n("b")? };
+            "forbid" | "allow" => {
+                // A forbid holds for every round unless the director picks the one round.
+                let round = if field(&form, "scope") == "round" { n("round")? } else { 0 };
+                let r = pb::ForbidPairRequest {
+                    tournament_id: tid,
+                    request_id,
+                    a: n("a")?,
+                    b: n("b")?,
+                    round,
+                    lift: verb == "allow",
+                };
                 s.forbid_pair(bearer(&token, r)).await.map(sequence)
             }
             "fix" => {

@@ -76,6 +76,8 @@ pub fn standings_table(lang: Lang, s: &pb::TournamentStandings) -> Markup {
                             td data-column="place" data-value=(row.place) { (row.place) @if row.shared { "=" } }
                             td {
                                 a href={ "/players/" (row.account_id) } { (if row.name_zh.is_empty() { &row.account_id } else { &row.name_zh }) }
+                                // The player number every desk action asks for (not the lot).
+                                " " span.small.mono data-number=(row.entrant) { "#" (row.entrant) }
                                 @if row.withdrawn { " " span.badge.withdrawn { (t(lang, "standings-withdrawn")) } }
                             }
                             td { (row.rank) }
@@ -116,8 +118,8 @@ pub fn pairings_table(lang: Lang, p: &pb::TournamentPairings) -> Markup {
                         @for g in &p.games {
                             tr data-table=(g.table) data-black=(g.black) data-white=(g.white) {
                                 td { (g.table) }
-                                td { (g.black_name) " " span.rank { (g.black_rank) } }
-                                td { (g.white_name) " " span.rank { (g.white_rank) } }
+                                td { (g.black_name) " " span.rank { (g.black_rank) } " " span.small.mono data-number=(g.black) { "#" (g.black) } }
+                                td { (g.white_name) " " span.rank { (g.white_rank) } " " span.small.mono data-number=(g.white) { "#" (g.white) } }
                                 td {
                                     @if g.game_id.is_empty() { (result_text(lang, &g.result)) }
                                     @else { a href={ "/games/" (g.game_id) } { (result_text(lang, &g.result)) } }
@@ -125,7 +127,7 @@ pub fn pairings_table(lang: Lang, p: &pb::TournamentPairings) -> Markup {
                             }
                         }
                         @for b in &p.byes {
-                            tr { td { "—" } td colspan="2" { (b.name) } td { (t(lang, "bye")) } }
+                            tr { td { "—" } td colspan="2" { (b.name) " " span.small.mono data-number=(b.player) { "#" (b.player) } } td { (t(lang, "bye")) } }
                         }
                     }
                 }

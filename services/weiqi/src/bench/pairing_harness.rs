@@ -152,7 +152,7 @@ pub fn bench_pairing_with(
     let (mut sd_win, mut sd_opt) = (0u64, 0u64);
     for _ in 0..rounds {
         let cands = next_round_candidates(&cmp.state);
-        let forbidden = cmp.state.forbidden.clone();
+        let forbidden = cmp.state.forbidden_in(cmp.state.current_round() + 1);
         let windowed = pair_round(&cands, &forbidden, &policy, &PairingParams::default()).expect("pairable");
         let exact = pair_round(&cands, &forbidden, &policy, &PairingParams::exact(cands.len())).expect("pairable");
         sd_win += windowed.pairs.iter().map(|p| u64::from(p.cost.score_diff)).sum::<u64>();

@@ -132,15 +132,24 @@ pub(super) fn swiss_like(
     let mut cands = candidates(t, &recs, &players, &score);
     seat_candidates(&mut cands, policy.seeding.system(next), seeding_salt(cfg, next));
     let params = PairingParams::default();
-    let plan = match pair_round(&cands, &t.forbidden, &policy, &params) {
+    let forbidden = t.forbidden_in(next);
+    let plan = match pair_round(&cands, &forbidden, &policy, &params) {
         Ok(plan) => plan,
         Err(e) if by_losses || matches!(cfg.format, Format::SwissElimination { .. }) => {
             // Elimination fields shrink: allow a rematch or a second bye rather than stop.
             let relaxed =
                 PairingPolicy { rematches: RematchPolicy::Discouraged, byes: ByePolicy::FewestFirst, ..policy };
-            pair_round(&cands, &t.forbidden, &relaxed, &params).map_err(|_| Rejection::Pairing(e))?
+            pair_round(&cands, &forbidden, &relaxed, &params).map_err(|_| Rejection::Pairing(e))?
         }
-        Err(e) => return Err(Rejection::Pairing(e)),
+        Err(e) => {
+            // Swiss and McMahon: no pairing without a rematch exists (e.g. ten players whose first five
+            // rounds were top half against bottom half: each half has met all of the other). As in
+            // OpenGotha, where avoiding a second game is the heaviest weight rather than a rule, the
+            // fewest rematches are then paired rather than the event stopped; the pairing's cost
+            // records each (criterion 1), and "why?" names it. Byes still go once per player.
+            let relaxed = PairingPolicy { rematches: RematchPolicy::Discouraged, ..policy };
+            pair_round(&cands, &forbidden, &relaxed, &params).map_err(|_| Rejection::Pairing(e))?
+        }
     };
     let by_id: HashMap<PlayerId, &Candidate> = cands.iter().map(|c| (c.id, c)).collect();
     let mut nigiri = lot::nigiri(cfg.seed, next);
