@@ -22,7 +22,7 @@ use weiqi_rating::{EventRef, GameId, Millis, PlayerId, TournamentPlacing};
 use crate::convert::{RESULTS_TYPE, results_from_pb, results_pb};
 
 /// The tournament service's public event of published placings.
-const RESULTS_PUBLISHED: &str = weiqi_tournament::codec::log::RESULTS_PUBLISHED;
+const RESULTS_PUBLISHED: &str = weiqi_proto::event_types::TOURNAMENT_RESULTS_PUBLISHED;
 
 /// One player's final result in a group.
 #[derive(Clone, Debug, PartialEq, Eq)]

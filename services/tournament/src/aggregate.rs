@@ -462,7 +462,24 @@ fn decide_in(
             Ok(vec![Body::Published(published(t, tid, cfg))])
         }
         TournamentCommand::ImportOpenGotha { file, sha256 } => import_rounds(t, file, sha256, now),
-        TournamentCommand::Core(c) => core(t, c, now),
+        TournamentCommand::Core(c) => {
+            let mut out = core(t, c, now)?;
+            // Official results follow the log: a correction or a withdrawal after the results were
+            // published publishes them again, on the state it leaves (issue 30 item 1).
+            let changes_results = matches!(c, Command::CorrectResult { .. } | Command::Withdraw { .. });
+            if changes_results
+                && t.publications > 0
+                && !out.is_empty()
+                && let Some(cfg) = t.config()
+            {
+                let mut after = t.clone();
+                for b in &out {
+                    after.apply(b);
+                }
+                out.push(Body::Published(published(&after, tid, cfg)));
+            }
+            Ok(out)
+        }
     }
 }
 
@@ -763,6 +780,38 @@ mod tests {
         assert_eq!((p.placings.len(), p.after_round, p.final_), (4, 1, false));
         assert!(p.placings.iter().all(|r| !r.row.account.is_empty()));
         assert_eq!(given(&[log, published].concat()).publications, 1);
+    }
+
+    /// One fact, one place: a result corrected after the standings were published publishes them
+    /// again, on the corrected result; a correction before any publication publishes nothing.
+    #[test]
+    fn a_correction_after_publishing_publishes_the_corrected_standings() {
+        use weiqi_pairing::event::Correction;
+        use weiqi_pairing::ids::{Color, GameRef};
+        use weiqi_pairing::outcome::GameResult;
+        let mut log = created();
+        for (i, a) in ["a", "b", "c", "d"].iter().enumerate() {
+            log.extend(when(&given(&log), register(a, i as u32 + 1)).unwrap());
+        }
+        log.extend(when(&given(&log), TournamentCommand::Core(Command::Start)).unwrap());
+        log.extend(when(&given(&log), TournamentCommand::PairRound { round: Some(1) }).unwrap());
+        let game = GameRef { round: 1, table: 1 };
+        let black = given(&log).core.game(game).unwrap().paired.black;
+        let record = Command::RecordResult { game, result: GameResult::win(Color::White) };
+        log.extend(when(&given(&log), TournamentCommand::Core(record)).unwrap());
+        let correct =
+            |color| Command::CorrectResult { game, result: GameResult::win(color), reason: Correction::RecordingError };
+        let before = when(&given(&log), TournamentCommand::Core(correct(Color::Black))).unwrap();
+        assert_eq!(before.len(), 1, "nothing published yet: {before:?}");
+        log.extend(when(&given(&log), TournamentCommand::Publish).unwrap());
+        let after = when(&given(&log), TournamentCommand::Core(correct(Color::Black))).unwrap();
+        let [Body::Domain(TournamentEvent::ResultCorrected { .. }), Body::Published(p)] = &after[..] else {
+            panic!("{after:?}")
+        };
+        let row = p.placings.iter().find(|r| r.row.entrant == black.0).unwrap();
+        assert_eq!(row.row.wins, 1, "the official results count the corrected win");
+        log.extend(after);
+        assert_eq!(given(&log).publications, 2);
     }
 
     #[test]

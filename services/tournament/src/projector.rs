@@ -247,6 +247,34 @@ pub fn summary(id: &str, t: &TournamentAggregate) -> pb::TournamentSummary {
                 b_name: t.registration(b).map(convert::display_name).unwrap_or_default(),
             })
             .collect(),
+        publications: t.publications,
+        withdrawals: weiqi_pairing::standings::withdrawal_counts(&t.core)
+            .into_iter()
+            .map(|w| {
+                use weiqi_pairing::config::UnplayedSosm;
+                use weiqi_pairing::event::WithdrawalRuling as R;
+                pb::TournamentWithdrawalCount {
+                    player: w.player.0,
+                    name: t.registration(w.player).map(convert::display_name).unwrap_or_default(),
+                    after_round: w.after_round,
+                    ruling: match w.ruling {
+                        R::ResultsVoid => "results-void",
+                        R::ResultsStandRestForfeited => "results-stand-rest-forfeited",
+                        R::ResultsStandNotPaired => "results-stand-not-paired",
+                    }
+                    .into(),
+                    unplayed_rounds: w.unplayed,
+                    for_opponents: w.for_opponents.map(|r| r.exact()).unwrap_or_default(),
+                    own_sosm: w.own_sosm.map(|(r, _)| r.exact()).unwrap_or_default(),
+                    own_sosm_rule: match w.own_sosm.map(|(_, rule)| rule) {
+                        Some(UnplayedSosm::StartMms) => "start-mms",
+                        Some(UnplayedSosm::OwnFinalMms) => "own-final-mms",
+                        None => "",
+                    }
+                    .into(),
+                }
+            })
+            .collect(),
     }
 }
 

@@ -36,6 +36,23 @@ pub fn t(lang: Lang, key: &str) -> String {
 }
 
 /// The message `key` in `lang`, if the catalogue has it.
+/// A rank as the page's readers write it: `3d` is 业余3段, `12k` 12级 and `5p` 职业5段 on Chinese pages
+/// (issue 30 item 4); English pages, and anything that is not a rank, show it as stored.
+pub fn rank_text(lang: Lang, rank: &str) -> String {
+    let r = rank.trim();
+    let split = r.len().saturating_sub(1);
+    let (Some(number), Some(grade)) = (r.get(..split).and_then(|n| n.parse::<u32>().ok()), r.get(split..)) else {
+        return rank.to_owned();
+    };
+    let key = match grade {
+        "d" | "D" => "rank-dan",
+        "k" | "K" => "rank-kyu",
+        "p" | "P" => "rank-pro",
+        _ => return rank.to_owned(),
+    };
+    ta(lang, key, &[("n", number.to_string())])
+}
+
 pub fn try_t(lang: Lang, key: &str) -> Option<String> {
     LOCALES.try_lookup(id(lang), key)
 }
@@ -83,6 +100,17 @@ mod tests {
 
     /// SOSM is the sum of the opponents' McMahon scores, not the cut SOS (SOS−1, 去尾对手分, a
     /// different tie-break): the names say what is counted (issue 30 item 7).
+    #[test]
+    fn ranks_read_as_chinese_readers_write_them() {
+        assert_eq!(rank_text(Lang::ZhCn, "3d"), "业余3段");
+        assert_eq!(rank_text(Lang::ZhCn, "12k"), "12级");
+        assert_eq!(rank_text(Lang::ZhCn, "9p"), "职业9段");
+        assert_eq!(rank_text(Lang::En, "3d"), "3d");
+        for odd in ["", "d", "三段", "3x", "段", "k3"] {
+            assert_eq!(rank_text(Lang::ZhCn, odd), odd);
+        }
+    }
+
     #[test]
     fn mcmahon_tie_breaks_are_named_for_what_they_count() {
         for (key, zh, en) in
@@ -264,6 +292,10 @@ mod tests {
             "encoding",
             "before",
             "after",
+            "value",
+            "player",
+            "table",
+            "result",
         ];
         let args: HashMap<Cow<'static, str>, FluentValue> =
             names.iter().map(|a| (Cow::Borrowed(*a), FluentValue::from("x"))).collect();

@@ -183,6 +183,11 @@ async fn an_organiser_runs_a_swiss_of_three_rounds_through_the_pages_and_the_pub
             let (a, b) = (first[0][0].as_u64().unwrap().to_string(), first[0][1].as_u64().unwrap().to_string());
             submit(&org, "#overrides", "forbid-pair", &[("a", &a), ("b", &b)]).await;
             notice_ok(&org, "the pair forbidden").await;
+            // Listed with its scope: the whole event, as chosen by default (issue 30 item 11).
+            let listed = org
+                .js(&format!("return document.querySelector('[data-forbid=\"{a}-{b}\"]')?.dataset.scope"), vec![])
+                .await;
+            assert_eq!(listed, json!("event"));
             org.click("[data-action=preview-pairing]").await;
             org.wait_for("the draft again", "return document.querySelector('#draft')?.dataset.draftRound === '2'")
                 .await;
@@ -194,6 +199,22 @@ async fn an_organiser_runs_a_swiss_of_three_rounds_through_the_pages_and_the_pub
             let paired = org.js(&pairs.replace("#draft", "#results"), vec![]).await;
             assert_eq!(paired, second, "the round paired is the last draft");
         } else {
+            if round == 3 {
+                // A forbid for the next round only is listed as such, and lifted again.
+                let pick = "return [...document.querySelectorAll('#results tr[data-table]')].map(r => [+r.dataset.black, +r.dataset.white].sort((a, b) => a - b))[1]";
+                let pair = org.js(pick, vec![]).await;
+                let (a, b) = (pair[0].as_u64().unwrap().to_string(), pair[1].as_u64().unwrap().to_string());
+                submit(&org, "#overrides", "forbid-pair", &[("a", &a), ("b", &b), ("scope", "round")]).await;
+                notice_ok(&org, "a pair forbidden for round 3").await;
+                let row = format!("[data-forbid=\"{a}-{b}\"]");
+                assert_eq!(
+                    org.js(&format!("return document.querySelector('{row}')?.dataset.scope"), vec![]).await,
+                    json!("3")
+                );
+                submit(&org, &row, "lift-forbid", &[]).await;
+                notice_ok(&org, "the forbid lifted").await;
+                assert_eq!(org.js(&format!("return !!document.querySelector('{row}')"), vec![]).await, json!(false));
+            }
             submit(&org, "#rounds", "pair-round", &[]).await;
         }
         notice_ok(&org, &format!("round {round} paired")).await;
@@ -235,6 +256,37 @@ async fn an_organiser_runs_a_swiss_of_three_rounds_through_the_pages_and_the_pub
     submit(&org, "#publish", "publish", &[]).await;
     notice_ok(&org, "published").await;
     shoot(&org, &server.base, &format!("/desk/tournaments/{T}"), "desk-tournament-desktop", "zh-CN", "en").await;
+
+    // A correction of round 1 after publishing: the desk shows round 1's results, asks first, and the
+    // official results are published again (issue 30 items 1, 10, 17).
+    org.open(&server.base, &format!("/desk/tournaments/{T}?results=1")).await;
+    org.wait_for("round 1's results", "return document.querySelector('#results')?.dataset.round === '1'").await;
+    let row = "#results tr[data-table='1']";
+    let before = org.js(&format!("return document.querySelector(\"{row}\").dataset.result"), vec![]).await;
+    let flipped = if before == json!("B+") { "W+" } else { "B+" };
+    submit(&org, row, "record-result", &[("outcome", flipped), ("how", "resignation")]).await;
+    org.wait_for("the confirmation", "return !!document.querySelector('#confirm [data-action=confirm]')").await;
+    org.screenshot(&common::screenshots().join("desk-confirm-correction-desktop-zh-CN.png")).await;
+    org.click("#confirm [data-action=confirm]").await;
+    notice_ok(&org, "the correction confirmed").await;
+    let after = org
+        .wait_for(
+            "the corrected result",
+            &format!("return document.querySelector('#results')?.dataset.round === '1' && document.querySelector(\"{row}\")?.dataset.result"),
+        )
+        .await;
+    assert_eq!(after, json!(flipped));
+    let republished = TournamentServiceClient::connect(format!("http://{}", server.grpc))
+        .await
+        .unwrap()
+        .get_tournament(bearer(
+            pb::GetTournamentRequest { tournament_id: T.into(), min_sequence: 0 },
+            &server.token("org", "organiser"),
+        ))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(republished.publications, 2, "the official results follow the correction");
 
     // What the API answers.
     let api = server.token("auditor", "spectator");

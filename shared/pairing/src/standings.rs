@@ -214,6 +214,69 @@ pub(crate) fn scores(t: &Tournament, recs: &Records) -> Scores {
     Scores { points, opp_points, mms, start_mms, rounds: recs.rounds }
 }
 
+/// The numbers behind a withdrawn player's Art. 28 ruling (issue 30 item 8), for the desk to state
+/// per player: which rounds went unplayed, what each adds to the points their opponents' SOS counts
+/// for them (Swiss and McMahon: their points per game played, at most a draw, seed 004 / Art. 29.3),
+/// and what each adds to their own SOSM (McMahon: their start MMS under the EGF rule, or their final
+/// MMS, as [`UnplayedSosm`] says).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WithdrawalCount {
+    /// The player.
+    pub player: PlayerId,
+    /// Rounds paired when they withdrew.
+    pub after_round: u32,
+    /// The ruling.
+    pub ruling: WithdrawalRuling,
+    /// The rounds counted so far that they did not play after withdrawing.
+    pub unplayed: Vec<u32>,
+    /// Each unplayed round, in their opponents' SOS: their points per game played (at most a draw).
+    pub for_opponents: Option<Ratio>,
+    /// Each unplayed round, in their own SOSM, and by which rule.
+    pub own_sosm: Option<(Ratio, UnplayedSosm)>,
+}
+
+/// Every withdrawn player's [`WithdrawalCount`], in player order.
+pub fn withdrawal_counts(t: &Tournament) -> Vec<WithdrawalCount> {
+    let recs = records(t, t.current_round());
+    let sc = scores(t, &recs);
+    let cfg = t.config.as_ref();
+    let draw = cfg.map_or(1, |c| c.points.draw);
+    let mcmahon = matches!(cfg.map(|c| &c.format), Some(Format::McMahon { .. }));
+    let rule = cfg.map_or(UnplayedSosm::default(), |c| c.unplayed_sosm);
+    recs.list
+        .iter()
+        .enumerate()
+        .filter_map(|(i, rec)| {
+            let w = t.players[&rec.player].withdrawn?;
+            let unplayed: Vec<u32> = rec
+                .entries
+                .iter()
+                .enumerate()
+                .filter(|(r, e)| *r as u32 >= w.after_round && matches!(e, Entry::Nothing))
+                .map(|(r, _)| r as u32 + 1)
+                .collect();
+            let stands = w.ruling == WithdrawalRuling::ResultsStandNotPaired;
+            let for_opponents =
+                (stands && rec.games > 0).then(|| Ratio::new(rec.points, i64::from(rec.games)).min(Ratio::int(draw)));
+            let own_sosm = (stands && mcmahon).then(|| {
+                let per_round = match rule {
+                    UnplayedSosm::StartMms => sc.start_mms[i],
+                    UnplayedSosm::OwnFinalMms => sc.mms[i],
+                };
+                (per_round, rule)
+            });
+            Some(WithdrawalCount {
+                player: rec.player,
+                after_round: w.after_round,
+                ruling: w.ruling,
+                unplayed,
+                for_opponents,
+                own_sosm,
+            })
+        })
+        .collect()
+}
+
 /// The lot as a small rank: 1 for the lowest recorded lot (which wins the draw), 2 for the next …
 /// The recorded lot itself is a 64-bit draw; its place among the entrants is what people read.
 pub fn lot_places<K: Ord + Copy + std::hash::Hash>(lots: impl Iterator<Item = (K, u64)>) -> HashMap<K, i64> {

@@ -290,6 +290,41 @@ fn seed_004_virtual_score_below_one_point_per_round() {
     assert_eq!(value(&s, 1, Sos), expected);
 }
 
+/// Issue 30 item 8: the ruling states what was counted, per player. 周杰 (4k: start MMS 26) withdraws
+/// from a 4-round McMahon after round 2 with one win: rounds 3 and 4 count 26 each in his own SOSM
+/// (the EGF rule, not his average), and 1 point each (2 points in 2 games, at most a draw) in his
+/// opponents' SOS.
+#[test]
+fn a_withdrawal_states_the_rounds_and_what_each_counted() {
+    use TieBreak::*;
+    let bars = McMahonBars { top: Rank::Dan(3), bottom: Rank::Kyu(10) };
+    let mut h =
+        Hand::new(Format::McMahon { rounds: 4, bars }, &["4k"; 4], vec![Mms, Sosm, Lot], PointSystem::TWO_ONE_ZERO);
+    h.round(&[(1, 2, 'B'), (3, 4, 'B')], &[]);
+    h.round(&[(1, 3, 'W'), (2, 4, 'B')], &[]);
+    h.apply(TournamentEvent::PlayerWithdrawn {
+        player: PlayerId(1),
+        after_round: 2,
+        reason: WithdrawalReason::Request,
+        ruling: WithdrawalRuling::ResultsStandNotPaired,
+    });
+    h.round(&[(2, 3, 'B')], &[4]);
+    h.round(&[(3, 4, 'W')], &[2]);
+    let counts = weiqi_pairing::standings::withdrawal_counts(&h.t);
+    assert_eq!(counts.len(), 1);
+    let c = &counts[0];
+    assert_eq!((c.player, c.after_round, c.unplayed.clone()), (PlayerId(1), 2, vec![3, 4]));
+    assert_eq!(c.own_sosm, Some((Ratio::int(26), UnplayedSosm::StartMms)), "his start MMS, not his average");
+    assert_eq!(c.for_opponents, Some(Ratio::int(1)), "2 points in 2 games, at most a draw");
+    // The numbers are the ones the standings count: his SOSM is his two opponents' MMS plus 26 twice.
+    let s = standings(&h.t);
+    assert_eq!(value(&s, 1, Sosm), value(&s, 2, Mms) + value(&s, 3, Mms) + Ratio::int(52));
+    // Under the other rule, his final MMS (26 + 1 win = 27) each.
+    h.t.config.as_mut().unwrap().unplayed_sosm = UnplayedSosm::OwnFinalMms;
+    let c = &weiqi_pairing::standings::withdrawal_counts(&h.t)[0];
+    assert_eq!(c.own_sosm, Some((Ratio::int(27), UnplayedSosm::OwnFinalMms)));
+}
+
 fn rr_sim(n: u32) -> Simulation {
     let mut s = Simulation::new(TournamentConfig::new("rr", Format::RoundRobin { cycles: 1 }, 3), 3).unwrap();
     let regs: Vec<Registration> =

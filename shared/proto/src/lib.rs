@@ -16,5 +16,13 @@ pub mod v1 {
     tonic::include_proto!("weiqi.v1");
 }
 
+/// Type names of the events one service publishes for others to read: the names are the contract, so
+/// they live here with the messages rather than in the publishing service's crate.
+pub mod event_types {
+    /// A tournament's official results (the whole payload is `weiqi.v1.TournamentResultsPublished`),
+    /// written by the tournament service and read by the ranking service.
+    pub const TOURNAMENT_RESULTS_PUBLISHED: &str = "weiqi.v1.TournamentResultsPublished";
+}
+
 /// The encoded `FileDescriptorSet` of every weiqi proto file, for gRPC server reflection.
 pub const FILE_DESCRIPTOR_SET: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/weiqi_descriptor.bin"));

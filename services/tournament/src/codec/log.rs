@@ -21,7 +21,7 @@ use crate::convert::{self, BadRequest, DecodeError};
 use crate::settings::GameSettings;
 
 /// The public event type of published standings (see the module doc).
-pub const RESULTS_PUBLISHED: &str = "weiqi.v1.TournamentResultsPublished";
+pub const RESULTS_PUBLISHED: &str = weiqi_proto::event_types::TOURNAMENT_RESULTS_PUBLISHED;
 /// The event type of the game settings recorded with `Created`.
 pub const GAME_SETTINGS: &str = "weiqi.v1.TournamentGameSettings";
 /// The event type of a registered player's account.

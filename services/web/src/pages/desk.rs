@@ -27,7 +27,7 @@ use super::{
     acting, bearer, csrf_field, http_status, message, notice, page, redirect, request_id, status_text, with_status,
 };
 use crate::Web;
-use crate::i18n::{Lang, t, ta, try_t};
+use crate::i18n::{Lang, rank_text, t, ta, try_t};
 use crate::session::{Member, Viewer};
 
 /// The formats the create form offers, by the pairing core's names.
@@ -589,8 +589,8 @@ pub async fn render(
                         tbody { @for g in &p.games {
                             tr data-table=(g.table) data-black=(g.black) data-white=(g.white) data-result=(g.result) {
                                 td { (g.table) }
-                                td { (g.black_name) " " span.rank { (g.black_rank) } " " span.small { "#" (g.black) } }
-                                td { (g.white_name) " " span.rank { (g.white_rank) } " " span.small { "#" (g.white) } }
+                                td { (g.black_name) " " span.rank { (rank_text(lang, &g.black_rank)) } " " span.small { "#" (g.black) } }
+                                td { (g.white_name) " " span.rank { (rank_text(lang, &g.white_rank)) } " " span.small { "#" (g.white) } }
                                 td {
                                     @if g.game_id.is_empty() { (super::tournament::result_text(lang, &g.result)) }
                                     @else { a href={ "/games/" (g.game_id) } { (super::tournament::result_text(lang, &g.result)) } }
@@ -691,6 +691,11 @@ pub async fn render(
             section.card id="withdraw" {
                 h2 { (t(lang, "desk-withdraw")) }
                 p.small data-ruling="" { (withdrawal_ruling(lang, &summary.format)) }
+                @if !summary.withdrawals.is_empty() {
+                    ul data-withdrawals="" { @for w in &summary.withdrawals {
+                        li data-withdrawal=(w.player) { (withdrawal_line(lang, w)) }
+                    } }
+                }
                 form.inline method="post" action=(action("withdraw")) {
                     (csrf_field(viewer)) (rid_field())
                     input name="player" type="number" min="1" required aria-label=(t(lang, "desk-player")) placeholder=(t(lang, "desk-player"));
@@ -727,10 +732,45 @@ pub async fn render(
     page(web, viewer, &title, body, &[])
 }
 
+/// One withdrawn player's ruling with its numbers: the rounds unplayed, what each counts in the
+/// opponents' SOS and in their own SOSM, and by which rule.
+fn withdrawal_line(lang: Lang, w: &pb::TournamentWithdrawalCount) -> String {
+    let who = format!("{} #{}", w.name, w.player);
+    let mut parts = vec![ta(lang, "withdrawal-after", &[("who", who), ("round", w.after_round.to_string())])];
+    match w.ruling.as_str() {
+        "results-void" => parts.push(t(lang, "withdrawal-void")),
+        "results-stand-rest-forfeited" => parts.push(t(lang, "withdrawal-forfeited")),
+        _ => {
+            let rounds = w.unplayed_rounds.iter().map(ToString::to_string).collect::<Vec<_>>();
+            if rounds.is_empty() {
+                parts.push(t(lang, "withdrawal-none-unplayed"));
+            } else {
+                let rounds = rounds.join(&t(lang, "list-separator"));
+                parts.push(ta(lang, "withdrawal-unplayed", &[("rounds", rounds)]));
+                if !w.for_opponents.is_empty() {
+                    let value = super::tournament::shown(&w.for_opponents);
+                    parts.push(ta(lang, "withdrawal-for-opponents", &[("value", value)]));
+                }
+                if !w.own_sosm.is_empty() {
+                    let key = if w.own_sosm_rule == "own-final-mms" {
+                        "withdrawal-own-sosm-final"
+                    } else {
+                        "withdrawal-own-sosm-start"
+                    };
+                    parts.push(ta(lang, key, &[("value", super::tournament::shown(&w.own_sosm))]));
+                }
+            }
+        }
+    }
+    parts.join(&t(lang, "sentence-separator"))
+}
+
 /// The Art. 28 ruling for the format (what happens to a withdrawn player's results).
 fn withdrawal_ruling(lang: Lang, format: &str) -> String {
     let f = format.to_lowercase();
-    let key = if f.contains("round robin") || f.contains("round-robin") || f.contains("循环") {
+    let key = if f.contains("mcmahon") || f.contains("麦克马洪") {
+        "ruling-mcmahon"
+    } else if f.contains("round robin") || f.contains("round-robin") || f.contains("循环") {
         "ruling-round-robin"
     } else if f.contains("team") || f.contains("match") || f.contains("团体") {
         "ruling-team"
@@ -805,6 +845,19 @@ pub async fn act(
         return message(&web, &viewer, StatusCode::NOT_FOUND, &t(lang, "tournament-not-found"));
     };
     let token = member.token.clone();
+    // After the results are published, a withdrawal or a correction changes the official results
+    // (they are published again): the desk asks first.
+    let changes_official = verb == "withdraw" || (verb == "result" && field(&form, "correction") == "on");
+    if changes_official
+        && field(&form, "confirm") != "yes"
+        && let Some(s) = service(&web)
+        && let Ok(summary) = s
+            .get_tournament(bearer(&token, pb::GetTournamentRequest { tournament_id: id.clone(), min_sequence: 0 }))
+            .await
+        && summary.get_ref().publications > 0
+    {
+        return confirm_page(&web, &viewer, &id, &verb, &form);
+    }
     let tid = id.clone();
     let request_id = rid(&form);
     let n = |name: &str| number(&form, name, lang);
@@ -952,6 +1005,40 @@ pub async fn act(
     }
 }
 
+/// Asks before a command that changes published results: what it does, and the same form again with
+/// `confirm=yes` (WEB.md: the confirmation carries `data-action="confirm"`).
+fn confirm_page(web: &Web, viewer: &Viewer, id: &str, verb: &str, form: &HashMap<String, String>) -> Response {
+    let lang = viewer.lang;
+    let what = if verb == "withdraw" { "desk-confirm-withdraw" } else { "desk-confirm-correction" };
+    let body = html! {
+        h1 { (t(lang, "desk-confirm-title")) }
+        section.card id="confirm" role="alertdialog" {
+            p.warning { (t(lang, what)) }
+            p data-confirm-what="" {
+                @if verb == "withdraw" {
+                    (ta(lang, "desk-confirm-what-withdraw", &[("player", field(form, "player").to_string())]))
+                } @else {
+                    (ta(lang, "desk-confirm-what-result", &[
+                        ("round", field(form, "round").to_string()),
+                        ("table", field(form, "table").to_string()),
+                        ("result", super::tournament::result_text(lang, field(form, "outcome"))),
+                    ]))
+                }
+            }
+            form.inline method="post" action={ "/desk/tournaments/" (id) "/" (verb) } {
+                @for (k, v) in form.iter().filter(|(k, _)| k.as_str() != "confirm") {
+                    input type="hidden" name=(k) value=(v);
+                }
+                input type="hidden" name="confirm" value="yes";
+                button.danger type="submit" data-action="confirm" { (t(lang, "desk-confirm")) }
+                " "
+                a href={ "/desk/tournaments/" (id) } data-action="cancel" { (t(lang, "desk-confirm-cancel")) }
+            }
+        }
+    };
+    page(web, viewer, &t(lang, "desk-confirm-title"), body, &[])
+}
+
 /// The log position a command's reply reached.
 pub fn sequence(reply: tonic::Response<pb::TournamentCommandReply>) -> u64 {
     reply.into_inner().sequence
@@ -1038,8 +1125,8 @@ pub async fn print(
                     @for g in &p.games {
                         div.slip {
                             p { strong { (name) } " · " (ta(lang, "round-title", &[("round", p.round.to_string())])) " · " (t(lang, "col-table")) " " (g.table) }
-                            p { (t(lang, "black")) ": " (g.black_name) " (" (g.black_rank) ")" }
-                            p { (t(lang, "white")) ": " (g.white_name) " (" (g.white_rank) ")" }
+                            p { (t(lang, "black")) ": " (g.black_name) " (" (rank_text(lang, &g.black_rank)) ")" }
+                            p { (t(lang, "white")) ": " (g.white_name) " (" (rank_text(lang, &g.white_rank)) ")" }
                             p data-slip-result="" {
                                 (t(lang, "desk-slip-result")) " ☐ " (t(lang, "result-black-wins")) " ☐ " (t(lang, "result-white-wins"))
                                 @if draw_allowed(&loaded.summary.settings, g.handicap) { " ☐ " (t(lang, "result-draw")) }

@@ -24,7 +24,7 @@ use weiqi_proto::v1 as pb;
 use super::desk::{render, staff};
 use super::{Uploaded, acting, bearer, csrf_field, message, redirect, request_id, status_text, with_status};
 use crate::Web;
-use crate::i18n::{Lang, t, ta};
+use crate::i18n::{Lang, rank_text, t, ta};
 
 /// The largest file the desk reads (a national championship's field is well under this).
 pub const MAX_BYTES: usize = 512 * 1024;
@@ -234,7 +234,7 @@ fn preview(
                 tbody { @for r in &parsed.rows {
                     tr data-line=(r.line) data-ok=(r.errors.is_empty()) {
                         td { (r.line) } td { (r.account) } td { (r.snapshot.name_zh) } td { (r.snapshot.name_latin) }
-                        td { (r.snapshot.rank) } td { (r.snapshot.club) } td { (r.snapshot.region) }
+                        td { (rank_text(lang, &r.snapshot.rank)) } td { (r.snapshot.club) } td { (r.snapshot.region) }
                         td { @for e in &r.errors { span.error { (say(lang, e)) } " " } }
                     }
                 } }

@@ -21,7 +21,7 @@ use weiqi_rules::PRESET_NAMES;
 use super::{clock_text, csrf_field, csrf_refused, message, page, redirect};
 use crate::Web;
 use crate::challenges::{Challenge, ChallengeError, ColorChoice, FormError, TimeChoice, TimeSpec};
-use crate::i18n::{Lang, refusal, t, ta};
+use crate::i18n::{Lang, rank_text, refusal, t, ta};
 use crate::index::Listed;
 use crate::session::{Member, Viewer, csrf_ok};
 
@@ -41,10 +41,14 @@ fn phase_key(p: Phase) -> &'static str {
     }
 }
 
-fn player_cell(p: Option<&weiqi_game::domain::PlayerRef>, fallback: &weiqi_game::domain::PlayerRef) -> Markup {
+fn player_cell(
+    lang: Lang,
+    p: Option<&weiqi_game::domain::PlayerRef>,
+    fallback: &weiqi_game::domain::PlayerRef,
+) -> Markup {
     let p = p.unwrap_or(fallback);
     let shown = if p.name.is_empty() { &p.id.0 } else { &p.name };
-    html! { span.player { (shown) @if !p.rank.is_empty() { " " span.rank { (p.rank) } } } }
+    html! { span.player { (shown) @if !p.rank.is_empty() { " " span.rank { (rank_text(lang, &p.rank)) } } } }
 }
 
 fn clocks(state: &GameState) -> Option<(String, String)> {
@@ -74,8 +78,8 @@ fn games_table(lang: Lang, games: &[Listed], caption: &str) -> Markup {
                         @let setup = g.state.setup.as_deref();
                         @if let Some(s) = setup {
                             tr data-game=(g.id) {
-                                td { a href={ "/games/" (g.id) } { (player_cell(g.state.black.as_ref(), &s.first)) } }
-                                td { a href={ "/games/" (g.id) } { (player_cell(g.state.white.as_ref(), &s.second)) } }
+                                td { a href={ "/games/" (g.id) } { (player_cell(lang, g.state.black.as_ref(), &s.first)) } }
+                                td { a href={ "/games/" (g.id) } { (player_cell(lang, g.state.white.as_ref(), &s.second)) } }
                                 td { (s.size) "×" (s.size) }
                                 td { (g.state.move_number) }
                                 td.mono { @if let Some((b, w)) = clocks(&g.state) { (b) " / " (w) } @else { "—" } }
@@ -279,7 +283,7 @@ async fn leaders(web: &Web, lang: Lang) -> Markup {
                 ol { @for e in &board.entries {
                     li data-player=(e.player_id) {
                         a href={ "/players/" (e.player_id) } { (if e.name_zh.is_empty() { &e.player_id } else { &e.name_zh }) }
-                        " " span.rank data-column="rank" data-value=(e.rank) { (e.rank) }
+                        " " span.rank data-column="rank" data-value=(e.rank) { (rank_text(lang, &e.rank)) }
                         " · " span.mono data-column="rating" data-value=(e.rating) { (format!("{:.0}", e.rating)) }
                     }
                 } }

@@ -20,7 +20,7 @@ use weiqi_proto::v1 as pb;
 use super::{http_status, message, page, status_text};
 use crate::Web;
 use crate::charts::{bar_chart, rating_chart};
-use crate::i18n::{Lang, t, ta};
+use crate::i18n::{Lang, rank_text, t, ta};
 
 /// The bands of the leaderboard, as the ranking service names them.
 pub const BANDS: [&str; 6] = ["pro", "high-dan", "dan", "sdk", "ddk", "unranked"];
@@ -70,7 +70,7 @@ pub async fn leaderboard(State(web): State<Arc<Web>>, RawQuery(q): RawQuery, hea
                 tr data-player=(e.player_id) {
                     td data-column="place" data-value=(e.place) { (e.place) }
                     td { a href={ "/players/" (e.player_id) } { (if e.name_zh.is_empty() { &e.player_id } else { &e.name_zh }) } }
-                    td data-column="rank" data-value=(e.rank) { (e.rank) }
+                    td data-column="rank" data-value=(e.rank) { (rank_text(lang, &e.rank)) }
                     td data-column="region" data-value=(e.region) { (e.region) }
                     td.mono data-column="rating" data-value=(e.rating) { (format!("{:.0}", e.rating)) @if e.provisional { "?" } }
                     td data-column="games" data-value=(e.games) { (e.games) }
@@ -292,7 +292,7 @@ pub async fn profile(
     let certificates: Vec<&pb::RankChanged> =
         history.ranks.iter().filter(|r| !r.certificate_serial.is_empty()).collect();
     let body = html! {
-        h1 { (name) @if let Some(e) = &entry && !e.rank.is_empty() { " " span.rank data-rank=(e.rank) { (e.rank) } } }
+        h1 { (name) @if let Some(e) = &entry && !e.rank.is_empty() { " " span.rank data-rank=(e.rank) { (rank_text(lang, &e.rank)) } } }
         p.small {
             @if !profile.name_latin.is_empty() && profile.name_latin != name { (profile.name_latin) " · " }
             @if !profile.region.is_empty() { (profile.region) " · " }

@@ -22,7 +22,7 @@ use weiqi_proto::v1 as pb;
 
 use super::{message, page};
 use crate::Web;
-use crate::i18n::{Lang, t, ta, try_t};
+use crate::i18n::{Lang, rank_text, t, ta, try_t};
 
 /// A value as people read it: `29/2` → `14½`, `7` → `7`, `-1/2` → `-½`.
 pub fn shown(value: &str) -> String {
@@ -80,7 +80,7 @@ pub fn standings_table(lang: Lang, s: &pb::TournamentStandings) -> Markup {
                                 " " span.small.mono data-number=(row.entrant) { "#" (row.entrant) }
                                 @if row.withdrawn { " " span.badge.withdrawn { (t(lang, "standings-withdrawn")) } }
                             }
-                            td { (row.rank) }
+                            td { (rank_text(lang, &row.rank)) }
                             @for (c, v) in s.criteria.iter().zip(&row.values) {
                                 td.mono data-column=(c.to_lowercase()) data-value=(v) { (shown(v)) }
                             }
@@ -118,8 +118,8 @@ pub fn pairings_table(lang: Lang, p: &pb::TournamentPairings) -> Markup {
                         @for g in &p.games {
                             tr data-table=(g.table) data-black=(g.black) data-white=(g.white) {
                                 td { (g.table) }
-                                td { (g.black_name) " " span.rank { (g.black_rank) } " " span.small.mono data-number=(g.black) { "#" (g.black) } }
-                                td { (g.white_name) " " span.rank { (g.white_rank) } " " span.small.mono data-number=(g.white) { "#" (g.white) } }
+                                td { (g.black_name) " " span.rank { (rank_text(lang, &g.black_rank)) } " " span.small.mono data-number=(g.black) { "#" (g.black) } }
+                                td { (g.white_name) " " span.rank { (rank_text(lang, &g.white_rank)) } " " span.small.mono data-number=(g.white) { "#" (g.white) } }
                                 td {
                                     @if g.game_id.is_empty() { (result_text(lang, &g.result)) }
                                     @else { a href={ "/games/" (g.game_id) } { (result_text(lang, &g.result)) } }
