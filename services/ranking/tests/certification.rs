@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Duration;
 
-use common::{DAY_MS, HOUR_MS, Setup, TestClock, eventually, play};
+use common::{DAY_MS, HOUR_MS, Setup, TestClock, correct, eventually, play};
 use tonic::transport::Channel;
 use tonic::{Code, Request};
 use weiqi_eventlog::{AnyEventLog, JetStreamConfig, JetStreamLog};
@@ -591,6 +591,60 @@ async fn a_player_promotes_from_a_dan_qualification_and_the_certificate_is_check
     let entry =
         client.get_registry_player(pb::RegistryGetPlayerRequest { player_id: "li".into() }).await.unwrap().into_inner();
     assert_eq!(entry.rank, "1k", "the grade reverts");
+
+    // ---- a result corrected after the fact (issue 30 item 1) ----
+    // Li applies again on the event's honest results (5 wins).
+    let mut honest = final_results.clone();
+    results.record(&honest, "results-dq-2026-honest").await.unwrap();
+    let again = eventually("an application on the honest results", || {
+        let mut client = client.clone();
+        let li = tokens.li.clone();
+        async move {
+            let request = pb::ApplyForRankRequest {
+                request_id: "apply-4".into(),
+                requested_grade: "1d".into(),
+                tournament_ids: vec![tournament.into()],
+                ..Default::default()
+            };
+            client.apply_for_rank(with(&li, request)).await.ok().map(tonic::Response::into_inner)
+        }
+    })
+    .await;
+    assert!(again.evidence[0].contains("5 wins"), "{:?}", again.evidence);
+    // Round 1's game, a win for Li, was really a loss: the referee corrects it, and the event's results
+    // are published again with 4 wins.
+    let li_black = true; // round 1: Li had Black (see above)
+    correct(&games, &game_ids[0], Some(!li_black), 0).await;
+    honest.groups[0].placings[0].wins = 4;
+    honest.groups[0].placings[1].wins = 1;
+    results.record(&honest, "results-dq-2026-corrected").await.unwrap();
+    // The open case holds the corrected placing and its check ran again; the rejected case that held
+    // the game is told (flagged) and shows the loss.
+    let case_of = |id: String| {
+        let mut client = client.clone();
+        let reviewer = tokens.reviewer.clone();
+        async move { client.get_case(with(&reviewer, pb::GetCaseRequest { case_id: id })).await.unwrap().into_inner() }
+    };
+    let revised = eventually("the placing revised", || {
+        let case = case_of(again.case_id.clone());
+        async move {
+            let c = case.await;
+            c.evidence[0].contains("4 wins").then_some(c)
+        }
+    })
+    .await;
+    let placing = revised.revisions.iter().find(|r| r.kind == "placing").expect("a placing revision");
+    assert_eq!((placing.before.as_str(), placing.after.as_str(), placing.after_decision), ("1/5", "1/4", false));
+    assert!(revised.checked && !revised.flagged, "{revised:?}");
+    let told = eventually("the rejected case told", || {
+        let case = case_of(weak.case_id.clone());
+        async move {
+            let c = case.await;
+            c.flagged.then_some(c)
+        }
+    })
+    .await;
+    assert!(told.revisions.iter().any(|r| r.kind == "game" && r.before == "win" && r.after == "loss"), "{told:?}");
 
     // A restarted service sees the same cases and list.
     let restarted = RankingService::with_environment(

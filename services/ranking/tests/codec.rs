@@ -401,14 +401,8 @@ fn every_case_event() -> Vec<CaseEvent> {
         CaseEvent::EvidenceAttached { items: every_evidence(), at: Millis(201 * DAY) },
         CaseEvent::EvidenceAttached { items: vec![], at: Millis(201 * DAY) },
         CaseEvent::EvidenceRevised {
-            before: match &every_evidence()[0] {
-                Evidence::Game(g) => g.clone(),
-                _ => unreachable!("the first item is a game"),
-            },
-            after: match &every_evidence()[1] {
-                Evidence::Game(g) => Some(VerifiedGame { game: GameId::from("g1"), ..g.clone() }),
-                _ => unreachable!("the second item is a game"),
-            },
+            before: every_evidence()[0].clone(),
+            after: Some(every_evidence()[1].clone()),
             at: Millis(206 * DAY),
         },
         CaseEvent::RevisionsAcknowledged {
@@ -417,10 +411,7 @@ fn every_case_event() -> Vec<CaseEvent> {
             at: Millis(207 * DAY),
         },
         CaseEvent::EvidenceRevised {
-            before: match &every_evidence()[1] {
-                Evidence::Game(g) => g.clone(),
-                _ => unreachable!("the second item is a game"),
-            },
+            before: every_evidence().iter().find(|e| matches!(e, Evidence::Placing(_))).unwrap().clone(),
             after: None,
             at: Millis(i64::MAX),
         },

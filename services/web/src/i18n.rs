@@ -296,6 +296,9 @@ mod tests {
             "player",
             "table",
             "result",
+            "event",
+            "place",
+            "wins",
         ];
         let args: HashMap<Cow<'static, str>, FluentValue> =
             names.iter().map(|a| (Cow::Borrowed(*a), FluentValue::from("x"))).collect();

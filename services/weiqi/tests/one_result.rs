@@ -182,7 +182,9 @@ async fn a_corrected_result_reaches_the_game_record_the_ratings_the_standings_th
         assert_eq!((r.rated, r.games), (false, 0), "{p}: {r:?}");
     }
 
-    // White applies for a grade with the game as evidence: a win.
+    // White applies for a grade with the game as evidence: a win. (Placings count only for events
+    // the association classifies; their revision is tested in the ranking service's certification
+    // test.)
     let white_token = server.token(&white, "player");
     let apply = pb::ApplyForRankRequest {
         request_id: "apply-1".into(),
@@ -271,11 +273,12 @@ async fn a_corrected_result_reaches_the_game_record_the_ratings_the_standings_th
     })
     .await;
     assert!(revised.evidence[0].contains("Loss"), "{:?}", revised.evidence);
-    let change = &revised.revisions[0];
+    let change = revised.revisions.iter().find(|r| r.kind == "game").unwrap();
     assert_eq!(
         (change.game_id.as_str(), change.before.as_str(), change.after.as_str()),
         (played.game_id.as_str(), "win", "loss")
     );
+
     assert!(!change.after_decision && !revised.flagged);
     assert!(revised.checked, "the check ran again");
     // The issued certificate's evidence changed: the decision stands, and the office is told (the case

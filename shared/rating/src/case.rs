@@ -144,14 +144,15 @@ pub struct Case {
     pub acknowledged: usize,
 }
 
-/// A game attached as evidence whose result was corrected afterwards: what the case held, what the
-/// game's log says now, and whether the case was already decided.
+/// Evidence that changed after it was attached (a game whose result was corrected, a placing in
+/// results published again): what the case held, what the logs say now, and whether the case was
+/// already decided.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct EvidenceRevision {
-    /// The game as the case held it.
-    pub before: crate::VerifiedGame,
-    /// The game as its log says now; `None`: it no longer counts (no result for the player).
-    pub after: Option<crate::VerifiedGame>,
+    /// The item as the case held it.
+    pub before: Evidence,
+    /// The item as the logs say now; `None`: it no longer counts.
+    pub after: Option<Evidence>,
     /// The case was approved or its certificate issued when the evidence changed.
     pub after_decision: bool,
     /// When.
@@ -236,14 +237,14 @@ pub enum CaseCommand {
         /// Why.
         reason: String,
     },
-    /// A game attached as evidence changed in its log (a corrected result): the case takes the game
-    /// as verified now. An open case's check is void (the service runs it again); a decided case keeps
-    /// its decision and is flagged to the office.
+    /// An item of the evidence changed in the logs (a corrected result, results published again): the
+    /// case takes it as verified now. An open case's check is void (the service runs it again); a
+    /// decided case keeps its decision and is flagged to the office.
     ReviseEvidence {
-        /// The game as verified now; `None`: it no longer counts.
-        now: Option<crate::VerifiedGame>,
-        /// The game.
-        game: crate::GameId,
+        /// Which item.
+        key: crate::EvidenceKey,
+        /// The item as verified now (its key must be `key`); `None`: it no longer counts.
+        now: Option<Evidence>,
     },
     /// A reviewer has looked at the evidence that changed after the decision, and keeps the decision
     /// (with a note); to undo it, an issued certificate is revoked instead.
@@ -366,12 +367,12 @@ pub enum CaseEvent {
         /// When.
         at: Millis,
     },
-    /// A game attached as evidence changed in its log.
+    /// An item of the evidence changed in the logs.
     EvidenceRevised {
-        /// The game as the case held it.
-        before: crate::VerifiedGame,
-        /// The game now; `None`: it no longer counts.
-        after: Option<crate::VerifiedGame>,
+        /// The item as the case held it.
+        before: Evidence,
+        /// The item now; `None`: it no longer counts.
+        after: Option<Evidence>,
         /// When.
         at: Millis,
     },
@@ -387,6 +388,9 @@ pub enum CaseRejection {
     /// changes were acknowledged).
     #[error("no evidence changed after the decision")]
     NothingFlagged,
+    /// A revision whose new item is not the item named.
+    #[error("the revised evidence is not the item named")]
+    RevisionMismatch,
     /// Any command but `Open` before the case exists.
     #[error("no such case: open it first")]
     NotOpen,
@@ -515,9 +519,12 @@ fn limits(command: &CaseCommand) -> Result<(), CaseRejection> {
 pub fn decide_case(state: &CaseState, command: &CaseCommand, now: Millis) -> Result<Vec<CaseEvent>, CaseRejection> {
     limits(command)?;
     let event = match command {
-        CaseCommand::ReviseEvidence { game, now: verified } => {
+        CaseCommand::ReviseEvidence { key, now: verified } => {
             case_of(state)?;
-            return Ok(revise(state, game, verified.as_ref(), now));
+            if verified.as_ref().is_some_and(|v| v.key().as_ref() != Some(key)) {
+                return Err(CaseRejection::RevisionMismatch);
+            }
+            return Ok(revise(state, key, verified.as_ref(), now));
         }
         CaseCommand::AcknowledgeRevisions { reviewer, note } => {
             let case = case_of(state)?;
@@ -702,14 +709,10 @@ pub fn decide_case(state: &CaseState, command: &CaseCommand, now: Millis) -> Res
 }
 
 /// A revision of the evidence: decided by [`decide_case`] for [`CaseCommand::ReviseEvidence`]. Nothing
-/// when the case does not hold the game or holds it as it is now.
-fn revise(state: &CaseState, game: &crate::GameId, now: Option<&crate::VerifiedGame>, at: Millis) -> Vec<CaseEvent> {
+/// when the case does not hold the item or holds it as it is now.
+fn revise(state: &CaseState, key: &crate::EvidenceKey, now: Option<&Evidence>, at: Millis) -> Vec<CaseEvent> {
     let Some(case) = state.case.as_ref() else { return Vec::new() };
-    let held = case.evidence.iter().find_map(|e| match e {
-        Evidence::Game(g) if g.game == *game => Some(g),
-        _ => None,
-    });
-    match held {
+    match case.evidence.iter().find(|e| e.key().as_ref() == Some(key)) {
         Some(before) if Some(before) != now => {
             vec![CaseEvent::EvidenceRevised { before: before.clone(), after: now.cloned(), at }]
         }
@@ -764,10 +767,10 @@ impl CaseState {
             }
             CaseEvent::EvidenceRevised { before, after, at } => {
                 let decided = !matches!(case.status, CaseStatus::Open | CaseStatus::AwaitingConfirmation);
-                let index = case.evidence.iter().position(|e| matches!(e, Evidence::Game(g) if g.game == before.game));
-                if let Some(i) = index {
+                let key = before.key();
+                if let Some(i) = case.evidence.iter().position(|e| key.is_some() && e.key() == key) {
                     match after {
-                        Some(g) => case.evidence[i] = Evidence::Game(g.clone()),
+                        Some(e) => case.evidence[i] = e.clone(),
                         None => {
                             case.evidence.remove(i);
                         }

@@ -152,7 +152,26 @@ pub enum Evidence {
     Rating(RatingSample),
 }
 
+/// Which item of a case's evidence a revision is about: a game, or a placing in an event's group.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum EvidenceKey {
+    /// A game.
+    Game(crate::GameId),
+    /// A placing: the event and the group.
+    Placing(crate::EventId, Option<String>),
+}
+
 impl Evidence {
+    /// The key a revision finds this item by (`None` for a rating: a reading taken at the check).
+    #[must_use]
+    pub fn key(&self) -> Option<EvidenceKey> {
+        match self {
+            Evidence::Game(g) => Some(EvidenceKey::Game(g.game.clone())),
+            Evidence::Placing(p) => Some(EvidenceKey::Placing(p.event.id.clone(), p.group.clone())),
+            Evidence::Rating(_) => None,
+        }
+    }
+
     /// When the evidence happened.
     #[must_use]
     pub fn at(&self) -> Millis {

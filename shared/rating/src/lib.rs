@@ -120,7 +120,7 @@ pub use evaluate::{
     Basis, EvaluateError, Evaluation, Ineligible, Proposal, RuleOutcome, Shortfall, Verdict, evaluate, quota_slots,
 };
 pub use evidence::{
-    EventLevel, EventRef, Evidence, GameOutcome, RatingSample, Standing, TournamentPlacing, VerifiedGame,
+    EventLevel, EventRef, Evidence, EvidenceKey, GameOutcome, RatingSample, Standing, TournamentPlacing, VerifiedGame,
 };
 pub use handicap::GameConditions;
 pub use ids::{ActorId, CaseId, EventId, GameId, Millis, PlayerId};

@@ -414,14 +414,25 @@ fn given_an_open_case_when_a_game_of_its_evidence_is_corrected_then_the_case_sho
         CaseEvent::EvidenceAttached { items: vec![qualification(6), Evidence::Game(game(Win))], at: Millis(201 * DAY) };
     let history = [opened(), with_game.clone()];
     let history = [history.to_vec(), vec![checked(&history)]].concat();
-    let revise = |now| CaseCommand::ReviseEvidence { game: weiqi_rating::GameId::from("t-cup-r1-b1"), now };
+    let key = weiqi_rating::EvidenceKey::Game(weiqi_rating::GameId::from("t-cup-r1-b1"));
+    let revise = |now: Option<weiqi_rating::VerifiedGame>| CaseCommand::ReviseEvidence {
+        key: key.clone(),
+        now: now.map(Evidence::Game),
+    };
     // The game as it is: nothing to revise.
     assert_eq!(when(&history, revise(Some(game(Win))), 210), Ok(vec![]));
+    // Another item under this key is refused.
+    let wrong = CaseCommand::ReviseEvidence { key: key.clone(), now: Some(qualification(6)) };
+    assert_eq!(when(&history, wrong, 210), Err(CaseRejection::RevisionMismatch));
     // Corrected to a loss: the case holds the loss, shows the change, and its check no longer stands.
     let events = when(&history, revise(Some(game(Loss))), 210).unwrap();
     assert_eq!(
         events,
-        vec![CaseEvent::EvidenceRevised { before: game(Win), after: Some(game(Loss)), at: Millis(210 * DAY) }]
+        vec![CaseEvent::EvidenceRevised {
+            before: Evidence::Game(game(Win)),
+            after: Some(Evidence::Game(game(Loss))),
+            at: Millis(210 * DAY)
+        }]
     );
     let state = CaseState::replay(&[history.clone(), events].concat());
     let case = state.case.unwrap();
@@ -444,15 +455,18 @@ fn given_an_issued_certificate_when_its_evidence_changes_then_the_decision_stand
     let approved = when(&history, approve(None), 204).unwrap();
     let history = [history, approved].concat();
     assert_eq!(CaseState::replay(&history).case.unwrap().status, CaseStatus::Approved);
-    let revise = CaseCommand::ReviseEvidence { game: weiqi_rating::GameId::from("t-cup-r1-b1"), now: Some(game(Loss)) };
+    let revise = CaseCommand::ReviseEvidence {
+        key: weiqi_rating::EvidenceKey::Game(weiqi_rating::GameId::from("t-cup-r1-b1")),
+        now: Some(Evidence::Game(game(Loss))),
+    };
     let events = when(&history, revise, 220).unwrap();
     let given = [history, events].concat();
     let case = CaseState::replay(&given).case.unwrap();
     assert_eq!(case.status, CaseStatus::Approved, "the office decides what the change means");
     assert!(case.check.is_some(), "the decision's check is kept as the record of what was decided");
     assert!(case.flagged(), "an approved case whose evidence changed is flagged");
-    assert_eq!(case.revisions[0].before.outcome, Win);
-    assert_eq!(case.revisions[0].after.as_ref().unwrap().outcome, Loss);
+    assert_eq!(case.revisions[0].before, Evidence::Game(game(Win)));
+    assert_eq!(case.revisions[0].after, Some(Evidence::Game(game(Loss))));
     // A reviewer (no party) looks at it and keeps the decision, with a note: no longer flagged.
     let acknowledge =
         |who: &str, note: &str| CaseCommand::AcknowledgeRevisions { reviewer: ActorId::from(who), note: note.into() };
@@ -465,4 +479,18 @@ fn given_an_issued_certificate_when_its_evidence_changes_then_the_decision_stand
     let given = [given, ok].concat();
     assert!(!CaseState::replay(&given).case.unwrap().flagged());
     assert_eq!(when(&given, acknowledge("reviewer-wang", "again"), 222), Err(CaseRejection::NothingFlagged));
+}
+
+/// Results published again after a correction: a placing the case holds is revised like a game (5 wins
+/// instead of 6 now: the open case's check no longer stands).
+#[test]
+fn a_placing_published_again_with_fewer_wins_revises_the_case() {
+    let history = [opened(), attached(6)];
+    let history = [history.to_vec(), vec![checked(&history)]].concat();
+    let key = weiqi_rating::EvidenceKey::Placing(EventId::from("dq-2026"), Some("5d".into()));
+    let events = when(&history, CaseCommand::ReviseEvidence { key, now: Some(qualification(5)) }, 230).unwrap();
+    let case = CaseState::replay(&[history, events].concat()).case.unwrap();
+    assert_eq!(case.evidence, vec![qualification(5)]);
+    assert_eq!(case.check, None);
+    assert_eq!(case.revisions[0].before, qualification(6));
 }

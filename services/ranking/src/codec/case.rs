@@ -129,8 +129,8 @@ pub fn case_event_to_pb(event: &CaseEvent) -> pb::CertificationCaseEvent {
             })
         }
         CaseEvent::EvidenceRevised { before, after, at } => Kind::EvidenceRevised(m::EvidenceRevised {
-            before: Some(game_to_pb(before)),
-            after: after.as_ref().map(game_to_pb),
+            before: Some(evidence_to_pb(before)),
+            after: after.as_ref().map(evidence_to_pb),
             at_ms: at.0,
         }),
     };
@@ -195,8 +195,8 @@ pub fn case_event_from_pb(event: pb::CertificationCaseEvent) -> Result<CaseEvent
             CaseEvent::RevisionsAcknowledged { reviewer: ActorId(m.reviewer), note: m.note, at: Millis(m.at_ms) }
         }
         Kind::EvidenceRevised(m) => CaseEvent::EvidenceRevised {
-            before: game_from_pb(required(m.before, "CertificationCaseEvent.EvidenceRevised.before")?)?,
-            after: m.after.map(game_from_pb).transpose()?,
+            before: evidence_from_pb(required(m.before, "CertificationCaseEvent.EvidenceRevised.before")?)?,
+            after: m.after.map(evidence_from_pb).transpose()?,
             at: Millis(m.at_ms),
         },
     })

@@ -237,6 +237,7 @@ fn case_code(r: &CaseRejection) -> &'static str {
     match r {
         CaseRejection::AlreadyOpen => "already_open",
         CaseRejection::NothingFlagged => "nothing_flagged",
+        CaseRejection::RevisionMismatch => "revision_mismatch",
         CaseRejection::NotOpen => "not_open",
         CaseRejection::WrongStatus(_) => "wrong_status",
         CaseRejection::NothingToCertify(_) => "nothing_to_certify",
@@ -272,6 +273,7 @@ fn case_kind(r: &CaseRejection) -> RejectionKind {
         | CaseRejection::WrongLadder { .. }
         | CaseRejection::UnknownGrade(_)
         | CaseRejection::JustificationTooShort { .. }
+        | CaseRejection::RevisionMismatch
         | CaseRejection::ReasonRequired
         | CaseRejection::TooLong { .. } => K::InvalidArgument,
         CaseRejection::ReviewerIsParty(_) | CaseRejection::NotTheReviewer { .. } | CaseRejection::SameReviewer(_) => {

@@ -101,20 +101,40 @@ pub fn case_view(record: &CaseRecord) -> pb::CaseView {
         certificate_serial: c.certificate.as_ref().map(|x| x.body.serial.clone()).unwrap_or_default(),
         revocation_reason: c.revocation.as_ref().map(|(_, r, _)| r.clone()).unwrap_or_default(),
         detail_json: serde_json::to_string(c).unwrap_or_default(),
-        revisions: c
-            .revisions
-            .iter()
-            .map(|r| pb::CaseEvidenceRevision {
-                game_id: r.before.game.0.clone(),
-                opponent_id: r.before.opponent.0.clone(),
-                before: outcome_word(r.before.outcome).to_owned(),
-                after: r.after.as_ref().map(|g| outcome_word(g.outcome)).unwrap_or_default().to_owned(),
-                after_decision: r.after_decision,
-                at_ms: r.at.0,
-            })
-            .collect(),
+        revisions: c.revisions.iter().map(revision_view).collect(),
         flagged: c.flagged(),
     }
+}
+
+/// A revised item of evidence as the office reads it.
+fn revision_view(r: &weiqi_rating::EvidenceRevision) -> pb::CaseEvidenceRevision {
+    use weiqi_rating::Evidence;
+    let word = |e: &Evidence| match e {
+        Evidence::Game(g) => outcome_word(g.outcome).to_owned(),
+        Evidence::Placing(p) => format!("{}/{}", p.place, p.wins),
+        Evidence::Rating(r) => format!("{:.0}", r.rating),
+    };
+    let mut view = pb::CaseEvidenceRevision {
+        before: word(&r.before),
+        after: r.after.as_ref().map(word).unwrap_or_default(),
+        after_decision: r.after_decision,
+        at_ms: r.at.0,
+        ..Default::default()
+    };
+    match &r.before {
+        Evidence::Game(g) => {
+            view.kind = "game".into();
+            view.game_id = g.game.0.clone();
+            view.opponent_id = g.opponent.0.clone();
+        }
+        Evidence::Placing(p) => {
+            view.kind = "placing".into();
+            view.event_id = p.event.id.0.clone();
+            view.event_name = p.event.name.clone();
+        }
+        Evidence::Rating(_) => view.kind = "rating".into(),
+    }
+    view
 }
 
 /// A game's result for the player, as the views name it.

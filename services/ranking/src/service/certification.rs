@@ -12,8 +12,8 @@
 //! and the opening one step).
 
 use weiqi_rating::{
-    ActorId, Applicant, AssociationRules, Case, CaseCommand, CaseId, CaseStatus, CivilDate, Evidence, PlayerId,
-    RevocationList, SignedCertificate, SignedRevocationList, Verified, VerifyError, evaluate, verify,
+    ActorId, Applicant, AssociationRules, Case, CaseCommand, CaseId, CaseStatus, CivilDate, Evidence, EvidenceKey,
+    PlayerId, RevocationList, SignedCertificate, SignedRevocationList, Verified, VerifyError, evaluate, verify,
 };
 
 use super::RankingService;
@@ -120,10 +120,8 @@ impl RankingService {
     }
 
     /// A game changed in its log (a corrected result): every case holding it as evidence takes the game
-    /// as verified now (or drops it when it no longer counts). An open case's check is run again with
-    /// the association's rules; a decided case keeps its decision and is flagged to the office
-    /// ([`weiqi_rating::Case::flagged`]). `position` (the correction's place in the game log) makes each
-    /// revision one command.
+    /// as verified now (or drops it when it no longer counts). `position` (the correction's place in
+    /// the game log) makes each revision one command. See [`RankingService::revise_case`].
     ///
     /// # Errors
     /// Faults.
@@ -132,22 +130,68 @@ impl RankingService {
         game: &crate::games::GameRecord,
         position: Option<weiqi_eventlog::Position>,
     ) -> Result<(), RankingError> {
-        let holds = |c: &Case| c.evidence.iter().any(|e| matches!(e, Evidence::Game(g) if g.game == game.id));
+        let key = EvidenceKey::Game(game.id.clone());
+        let holds = |c: &Case| c.evidence.iter().any(|e| e.key().as_ref() == Some(&key));
+        let at = position.map_or(0, weiqi_eventlog::Position::raw);
         for record in self.desk.select(holds) {
             let case = &record.case;
             let now = verify_game(&self.log, self.results.as_ref(), &case.player, &game.id.0).await?.ok();
-            let mut order = vec![CaseCommand::ReviseEvidence { game: game.id.clone(), now: now.clone() }];
-            let remains = now.is_some() || case.evidence.len() > 1;
-            if case.status == CaseStatus::Open
-                && remains
-                && let Some(rules) = self.rules_for(&case.ladder)
-            {
-                order.push(CaseCommand::RunAutomaticCheck { rules: Box::new(rules.clone()) });
-            }
-            let at = position.map_or(0, weiqi_eventlog::Position::raw);
             let description = format!("case/{}/revise/{}/{at}", case.id, game.id);
-            self.desk.execute(&case.id, &description, &self.service_actor(), &CaseOrder(order)).await?;
+            self.revise_case(case, key.clone(), now.map(Evidence::Game), &description).await?;
         }
+        Ok(())
+    }
+
+    /// An event's results were published (again, after a correction or a withdrawal): every case
+    /// holding a placing in them takes the placing as verified now.
+    ///
+    /// # Errors
+    /// Faults.
+    pub(super) async fn revise_placings(&self, results: &FinalResults) -> Result<(), RankingError> {
+        let event = &results.event.id;
+        let placed = |c: &Case| c.evidence.iter().any(|e| matches!(e, Evidence::Placing(p) if p.event.id == *event));
+        for record in self.desk.select(placed) {
+            let case = &record.case;
+            let held: Vec<EvidenceKey> = case
+                .evidence
+                .iter()
+                .filter(|e| matches!(e, Evidence::Placing(p) if p.event.id == *event))
+                .filter_map(Evidence::key)
+                .collect();
+            // Only a placing that verifies is taken: the results may be published before the game
+            // logs they list are corrected (the game's correction verifies it again, see
+            // `game_corrected`); a placing that moved to another group is left as it is.
+            let Ok(now) = verify_placing(&self.log, self.results.as_ref(), &case.player, &event.0).await? else {
+                continue;
+            };
+            for key in held.into_iter().filter(|k| now.key().as_ref() == Some(k)) {
+                let digest = crate::logs::hex_id(&format!("{now:?}"));
+                let description = format!("case/{}/revise-placing/{}/{digest}", case.id, event);
+                self.revise_case(case, key, Some(now.clone()), &description).await?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Revises one item of a case's evidence: an open case's check is run again with the association's
+    /// rules (when evidence remains); a decided case keeps its decision and is flagged to the office
+    /// ([`weiqi_rating::Case::flagged`]).
+    async fn revise_case(
+        &self,
+        case: &Case,
+        key: EvidenceKey,
+        now: Option<Evidence>,
+        description: &str,
+    ) -> Result<(), RankingError> {
+        let remains = now.is_some() || case.evidence.len() > 1;
+        let mut order = vec![CaseCommand::ReviseEvidence { key, now }];
+        if case.status == CaseStatus::Open
+            && remains
+            && let Some(rules) = self.rules_for(&case.ladder)
+        {
+            order.push(CaseCommand::RunAutomaticCheck { rules: Box::new(rules.clone()) });
+        }
+        self.desk.execute(&case.id, description, &self.service_actor(), &CaseOrder(order)).await?;
         Ok(())
     }
 
@@ -397,6 +441,8 @@ impl RankingService {
         let players: Vec<PlayerId> = results.players().cloned().collect();
         // EGF: the tournament's games are rated now, together (a no-op under other systems).
         self.rate_tournament(&results).await?;
+        // Results published again (a correction, a withdrawal): the placings cases hold follow them.
+        self.revise_placings(&results).await?;
         self.desk.proposals().lock().await.results.insert(results.event.id.0.clone(), results);
         for p in &players {
             self.promotions_for(p).await?;

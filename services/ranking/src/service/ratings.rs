@@ -271,6 +271,13 @@ impl RankingService {
             }
         }
         self.revise_evidence(&record, position).await?;
+        // The tournament's results may have been published again before this game's log was
+        // corrected: the placings that list it are verified again now.
+        if let Some(tournament) = &record.tournament
+            && let Some(results) = self.results.final_results(tournament).await?
+        {
+            self.revise_placings(&results).await?;
+        }
         Ok(changed)
     }
 

@@ -183,14 +183,26 @@ async fn render_case(web: &Web, viewer: &Viewer, id: &str, note: Option<(bool, S
                 h2 { (t(lang, "case-revisions")) }
                 @if c.flagged { p.warning role="alert" data-flag="" { (t(lang, "case-flagged")) } }
                 ol { @for r in &c.revisions {
-                    li data-revision=(r.game_id) data-before=(r.before) data-after=(r.after) {
-                        (ta(lang, "case-revision", &[
-                            ("opponent", r.opponent_id.clone()),
-                            ("before", t(lang, &format!("case-outcome-{}", r.before))),
-                            ("after", if r.after.is_empty() { t(lang, "case-outcome-none") } else { t(lang, &format!("case-outcome-{}", r.after)) }),
-                        ]))
-                        " " a href={ "/games/" (r.game_id) } { (t(lang, "case-open-game")) }
-                        @if r.after_decision { " " span.small { (t(lang, "case-revision-after-decision")) } }
+                    @if r.kind == "placing" {
+                        li data-revision=(r.event_id) data-before=(r.before) data-after=(r.after) {
+                            (ta(lang, "case-revision-placing", &[
+                                ("event", if r.event_name.is_empty() { r.event_id.clone() } else { r.event_name.clone() }),
+                                ("before", placing_text(lang, &r.before)),
+                                ("after", if r.after.is_empty() { t(lang, "case-outcome-none") } else { placing_text(lang, &r.after) }),
+                            ]))
+                            " " a href={ "/tournaments/" (r.event_id) } { (t(lang, "case-open-results")) }
+                            @if r.after_decision { " " span.small { (t(lang, "case-revision-after-decision")) } }
+                        }
+                    } @else {
+                        li data-revision=(r.game_id) data-before=(r.before) data-after=(r.after) {
+                            (ta(lang, "case-revision", &[
+                                ("opponent", r.opponent_id.clone()),
+                                ("before", t(lang, &format!("case-outcome-{}", r.before))),
+                                ("after", if r.after.is_empty() { t(lang, "case-outcome-none") } else { t(lang, &format!("case-outcome-{}", r.after)) }),
+                            ]))
+                            " " a href={ "/games/" (r.game_id) } { (t(lang, "case-open-game")) }
+                            @if r.after_decision { " " span.small { (t(lang, "case-revision-after-decision")) } }
+                        }
                     }
                 } }
                 @if c.flagged {
@@ -258,6 +270,12 @@ async fn render_case(web: &Web, viewer: &Viewer, id: &str, note: Option<(bool, S
         p.small { a href="/office" { (t(lang, "office-back")) } }
     };
     page(web, viewer, &ta(lang, "case-title", &[("id", c.case_id.clone())]), body, &[])
+}
+
+/// A placing's "place/wins" as the page's readers say it.
+fn placing_text(lang: Lang, value: &str) -> String {
+    let (place, wins) = value.split_once('/').unwrap_or((value, ""));
+    ta(lang, "case-placing", &[("place", place.to_owned()), ("wins", wins.to_owned())])
 }
 
 fn lines(text: &str) -> Vec<String> {
