@@ -112,6 +112,34 @@ pub fn format_text(f: &Format) -> String {
     }
 }
 
+/// The format as a message of the pages' catalogues (`format-<key>`) and its arguments (ranks in their
+/// Latin form, for the page to show as its readers write them): the words are the page's, the facts
+/// the tournament's.
+pub fn format_message(f: &Format) -> (&'static str, Vec<(&'static str, String)>) {
+    match f {
+        Format::Knockout { losses: 1 } => ("knockout", vec![]),
+        Format::Knockout { losses } => ("knockout-losses", vec![("losses", losses.to_string())]),
+        Format::RoundRobin { cycles: 1 } => ("round-robin", vec![]),
+        Format::RoundRobin { cycles } => ("round-robin-cycles", vec![("cycles", cycles.to_string())]),
+        Format::Swiss { rounds } => ("swiss", vec![("rounds", rounds.to_string())]),
+        Format::McMahon { rounds, bars } => (
+            "mcmahon",
+            vec![("rounds", rounds.to_string()), ("top", bars.top.to_string()), ("bottom", bars.bottom.to_string())],
+        ),
+        Format::SwissElimination { rounds, losses } => {
+            ("swiss-elimination", vec![("rounds", rounds.to_string()), ("losses", losses.to_string())])
+        }
+        Format::Match { wins_needed } => ("match", vec![("games", (wins_needed * 2 - 1).to_string())]),
+        Format::FixedMatch { games } => ("fixed-match", vec![("games", games.to_string())]),
+        Format::GroupsThenKnockout { groups, advance } => {
+            ("groups-knockout", vec![("groups", groups.to_string()), ("advance", advance.to_string())])
+        }
+        Format::Team { boards, .. } => ("team", vec![("boards", boards.to_string())]),
+        Format::TeamRotation => ("team-rotation", vec![]),
+        Format::WinAndContinue => ("win-and-continue", vec![]),
+    }
+}
+
 /// A ranking criterion by its published name ([`TieBreak::name`]), case-insensitively.
 pub fn tie_break_from_name(name: &str) -> Option<TieBreak> {
     use TieBreak::*;

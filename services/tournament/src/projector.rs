@@ -248,6 +248,10 @@ pub fn summary(id: &str, t: &TournamentAggregate) -> pb::TournamentSummary {
             })
             .collect(),
         publications: t.publications,
+        format_key: cfg.map(|c| convert::format_message(&c.format).0.to_owned()).unwrap_or_default(),
+        format_args: cfg
+            .map(|c| convert::format_message(&c.format).1.into_iter().map(|(k, v)| (k.to_owned(), v)).collect())
+            .unwrap_or_default(),
         withdrawals: weiqi_pairing::standings::withdrawal_counts(&t.core)
             .into_iter()
             .map(|w| {

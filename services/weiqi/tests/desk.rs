@@ -226,8 +226,20 @@ async fn an_organiser_runs_a_swiss_of_three_rounds_through_the_pages_and_the_pub
         // The pairing explained on the page.
         let first = "#results tr[data-table='1']";
         org.click(&format!("{first} [data-action=explain]")).await;
-        org.wait_for("the explanation", "return document.querySelector('[data-explanation]')?.textContent.length > 20")
+        let explained = org
+            .wait_for(
+                "the explanation",
+                "return document.querySelector('[data-explanation]')?.textContent.length > 20 && document.querySelector('[data-explanation]').textContent",
+            )
             .await;
+        // In the page's language, with its numbers (issue 30 item 6).
+        let explained = explained.as_str().unwrap_or_default().to_owned();
+        assert!(explained.contains(&format!("第 {round} 轮")) && !explained.contains("Round"), "{explained}");
+        if round == 2 {
+            assert!(explained.contains("为什么不是"), "{explained}");
+            org.js("document.querySelector('[data-explanation]').scrollIntoView()", vec![]).await;
+            org.screenshot(&common::screenshots().join("desk-explanation-desktop-zh-CN.png")).await;
+        }
         referee.open(&server.base, &format!("/desk/tournaments/{T}")).await;
         referee
             .wait_for(

@@ -222,7 +222,8 @@ pub fn explain_pairing(
             || p.to_string(),
             |e| {
                 let r = &e.registration;
-                let n = if r.name_latin.is_empty() { &r.name_zh } else { &r.name_latin };
+                // The name the standings show (Chinese first), as the desk's readers know the players.
+                let n = if r.name_zh.is_empty() { &r.name_latin } else { &r.name_zh };
                 format!("{n} ({})", r.rank)
             },
         )

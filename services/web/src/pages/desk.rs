@@ -150,7 +150,7 @@ async fn render_list(
                     tbody { @for r in &rows {
                         tr data-tournament=(r.tournament_id) {
                             td { a href={ "/desk/tournaments/" (r.tournament_id) } { (if r.name.is_empty() { &r.tournament_id } else { &r.name }) } }
-                            td { (r.format) }
+                            td { (super::tournament::format_summary(lang, r)) }
                             td { (phase_text(lang, &r.phase)) }
                             td { (r.players) }
                         }
@@ -490,7 +490,7 @@ pub async fn render(
         Err((status, text)) => return message(web, viewer, status, &text),
     };
     let explanation = match (&explain, service(web)) {
-        (Some(e), Some(s)) => explain_text(&s, &member.token, id, e).await,
+        (Some(e), Some(s)) => explain_text(lang, &s, &member.token, id, e).await,
         _ => None,
     };
     let Loaded { summary, standings, rounds } = &loaded;
@@ -504,11 +504,11 @@ pub async fn render(
     let can_pair = phase == "running"
         && latest.is_none_or(|p| p.completed)
         && (summary.rounds_planned == 0 || summary.rounds_paired < summary.rounds_planned);
-    let team = summary.format.to_lowercase().contains("team");
+    let team = summary.format_key.starts_with("team") || summary.format.to_lowercase().contains("team");
     let body = html! {
         h1 { (title) }
         p.small data-phase=(phase) {
-            (summary.format) " · " (phase_text(lang, phase)) " · " (ta(lang, "tournament-players", &[("n", summary.players.to_string())]))
+            (super::tournament::format_summary(lang, summary)) " · " (phase_text(lang, phase)) " · " (ta(lang, "tournament-players", &[("n", summary.players.to_string())]))
             " · " a href={ "/tournaments/" (id) } { (t(lang, "desk-public-page")) }
         }
         (notice(note.as_ref()))
@@ -568,7 +568,7 @@ pub async fn render(
             }
         }
         @if let Some(text) = &explanation {
-            div.card data-explanation="" role="status" { h3 { (t(lang, "desk-explanation")) } p { (text) } }
+            div.card data-explanation="" role="status" { h3 { (t(lang, "desk-explanation")) } (text) }
         }
         @if let Some(p) = shown_round {
                 section.card id="results" data-round=(p.round) {
@@ -690,7 +690,7 @@ pub async fn render(
             }
             section.card id="withdraw" {
                 h2 { (t(lang, "desk-withdraw")) }
-                p.small data-ruling="" { (withdrawal_ruling(lang, &summary.format)) }
+                p.small data-ruling="" { (withdrawal_ruling(lang, summary)) }
                 @if !summary.withdrawals.is_empty() {
                     ul data-withdrawals="" { @for w in &summary.withdrawals {
                         li data-withdrawal=(w.player) { (withdrawal_line(lang, w)) }
@@ -766,8 +766,12 @@ fn withdrawal_line(lang: Lang, w: &pb::TournamentWithdrawalCount) -> String {
 }
 
 /// The Art. 28 ruling for the format (what happens to a withdrawn player's results).
-fn withdrawal_ruling(lang: Lang, format: &str) -> String {
-    let f = format.to_lowercase();
+fn withdrawal_ruling(lang: Lang, summary: &pb::TournamentSummary) -> String {
+    let f = if summary.format_key.is_empty() {
+        summary.format.to_lowercase()
+    } else {
+        summary.format_key.replace('-', " ")
+    };
     let key = if f.contains("mcmahon") || f.contains("麦克马洪") {
         "ruling-mcmahon"
     } else if f.contains("round robin") || f.contains("round-robin") || f.contains("循环") {
@@ -782,13 +786,16 @@ fn withdrawal_ruling(lang: Lang, format: &str) -> String {
     t(lang, key)
 }
 
-async fn explain_text(s: &Arc<dyn TournamentService>, token: &str, id: &str, spec: &str) -> Option<String> {
+/// The pairing's explanation in the page's language (from the service's data, not its English text).
+async fn explain_text(lang: Lang, s: &Arc<dyn TournamentService>, token: &str, id: &str, spec: &str) -> Option<Markup> {
     let mut parts = spec.split(':').map(|p| p.parse::<u32>().ok());
     let (Some(Some(round)), Some(Some(a)), Some(Some(b))) = (parts.next(), parts.next(), parts.next()) else {
         return None;
     };
     let r = pb::ExplainPairingRequest { tournament_id: id.to_string(), round, a, b, alternatives: 0 };
-    s.explain_pairing(bearer(token, r)).await.ok().map(|e| e.into_inner().text)
+    let reply = s.explain_pairing(bearer(token, r)).await.ok()?.into_inner();
+    let explained: weiqi_pairing::explain::PairingExplanation = serde_json::from_str(&reply.json).ok()?;
+    Some(super::desk_explain::explanation(lang, &explained))
 }
 
 fn outcome(form: &HashMap<String, String>) -> pb::TournamentGameOutcome {

@@ -5,6 +5,7 @@ pub mod account;
 pub mod admin;
 pub mod certificate;
 pub mod desk;
+pub mod desk_explain;
 pub mod desk_import;
 pub mod desk_ratings;
 pub mod game;

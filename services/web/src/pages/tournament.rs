@@ -59,6 +59,25 @@ fn authed<T>(web: &Web, message: T) -> Request<T> {
     super::bearer(&token, message)
 }
 
+/// The format in the page's language ("麦克马洪制，4 轮（上限 业余3段，下限 10级）"), from the service's
+/// message key and arguments; the service's own text when it sent none (an older read model).
+pub fn format_summary(lang: Lang, s: &pb::TournamentSummary) -> String {
+    if s.format_key.is_empty() {
+        return s.format.clone();
+    }
+    let args: Vec<(&'static str, String)> =
+        ["rounds", "top", "bottom", "losses", "cycles", "games", "groups", "advance", "boards"]
+            .into_iter()
+            .filter_map(|k| {
+                let v = s.format_args.get(k)?;
+                Some((k, if k == "top" || k == "bottom" { rank_text(lang, v) } else { v.clone() }))
+            })
+            .collect();
+    try_t(lang, &format!("format-summary-{}", s.format_key))
+        .map(|_| ta(lang, &format!("format-summary-{}", s.format_key), &args))
+        .unwrap_or_else(|| s.format.clone())
+}
+
 pub fn standings_table(lang: Lang, s: &pb::TournamentStandings) -> Markup {
     html! {
         div.table-wrap {
@@ -235,7 +254,7 @@ pub async fn page_get(
     let body = html! {
         h1 { (title) }
         p.small data-phase=(summary.phase) {
-            (summary.format) " · " (try_t(lang, &format!("tournament-phase-{}", summary.phase)).unwrap_or_else(|| summary.phase.clone()))
+            (format_summary(lang, &summary)) " · " (try_t(lang, &format!("tournament-phase-{}", summary.phase)).unwrap_or_else(|| summary.phase.clone()))
             " · " (ta(lang, "tournament-players", &[("n", summary.players.to_string())]))
         }
         section.card id="standings" {
