@@ -326,6 +326,8 @@ mod tests {
             "cycles",
             "advance",
             "boards",
+            "group",
+            "rule",
         ];
         let args: HashMap<Cow<'static, str>, FluentValue> =
             names.iter().map(|a| (Cow::Borrowed(*a), FluentValue::from("x"))).collect();

@@ -103,7 +103,69 @@ pub fn case_view(record: &CaseRecord) -> pb::CaseView {
         detail_json: serde_json::to_string(c).unwrap_or_default(),
         revisions: c.revisions.iter().map(revision_view).collect(),
         flagged: c.flagged(),
+        items: evidence_items(c),
     }
+}
+
+/// The evidence as data, with which rules of the check use each item.
+fn evidence_items(c: &weiqi_rating::Case) -> Vec<pb::CaseEvidenceItem> {
+    use weiqi_rating::{Evidence, GameOutcome, Verdict as V};
+    c.evidence
+        .iter()
+        .enumerate()
+        .map(|(i, e)| {
+            let mut item = pb::CaseEvidenceItem::default();
+            match e {
+                Evidence::Game(g) => {
+                    item.kind = "game".into();
+                    item.game_id = g.game.0.clone();
+                    item.opponent_id = g.opponent.0.clone();
+                    item.outcome = outcome_word(g.outcome).into();
+                    if let Some(ev) = &g.event {
+                        item.event_id = ev.id.0.clone();
+                        item.event_name = ev.name.clone();
+                    }
+                }
+                Evidence::Placing(p) => {
+                    item.kind = "placing".into();
+                    item.event_id = p.event.id.0.clone();
+                    item.event_name = p.event.name.clone();
+                    item.group = p.group.clone().unwrap_or_default();
+                    (item.place, item.field, item.wins, item.rounds) = (p.place, p.field, p.wins, p.rounds);
+                }
+                Evidence::Rating(r) => {
+                    item.kind = "rating".into();
+                    item.system = r.system.clone();
+                    (item.rating, item.deviation, item.games) = (r.rating, r.deviation, r.games);
+                }
+            }
+            match &c.check {
+                None => item.unused = "not-checked".into(),
+                Some(check) => {
+                    for o in check.evaluation.outcomes.iter().filter(|o| o.evidence.contains(&(i as u32))) {
+                        match o.verdict {
+                            V::Met(_) => item.met_rules.push(o.rule.clone()),
+                            _ => item.unmet_rules.push(o.rule.clone()),
+                        }
+                    }
+                    if item.met_rules.is_empty() && item.unmet_rules.is_empty() {
+                        item.unused = if e.at() < c.standing.since {
+                            "before-grade"
+                        } else {
+                            match e {
+                                Evidence::Game(g) if g.outcome == GameOutcome::Loss => "loss",
+                                Evidence::Game(_) => "game",
+                                Evidence::Placing(_) => "event",
+                                Evidence::Rating(_) => "rating",
+                            }
+                        }
+                        .into();
+                    }
+                }
+            }
+            item
+        })
+        .collect()
 }
 
 /// A revised item of evidence as the office reads it.

@@ -795,3 +795,17 @@ format-summary-groups-knockout = { $groups } groups, top { $advance } to a cross
 format-summary-team = Team event, { $boards } boards
 format-summary-team-rotation = Full team rotation
 format-summary-win-and-continue = Win-and-continue
+
+# Case evidence as data (office.rs)
+case-item-game = Game against { $opponent }: { $result }
+case-item-in-event = { $line } ({ $event })
+case-item-placing = { $event }, group { $group }: place { $place } of { $n }, { $wins } wins in { $rounds } rounds
+case-item-rating = { $system } rating { $rating } after { $games } games
+case-use-met = Counts for { $rule } (met).
+case-use-unmet = Considered by { $rule } (not met).
+case-use-none-not-checked = Not checked yet.
+case-use-none-before-grade = Counts for no rule: it is from before the current grade.
+case-use-none-loss = Counts for no rule: a loss.
+case-use-none-game = Counts for no rule: no rule that applies counts this game.
+case-use-none-event = Counts for no rule: no rule that applies counts this event.
+case-use-none-rating = Counts for no rule: no rule that applies uses this rating.

@@ -795,3 +795,17 @@ format-summary-groups-knockout = 分 { $groups } 组，每组前 { $advance } �
 format-summary-team = 团体赛，{ $boards } 台
 format-summary-team-rotation = 团体轮换
 format-summary-win-and-continue = 擂台赛
+
+# Case evidence as data (office.rs)
+case-item-game = 对 { $opponent } 的对局：{ $result }
+case-item-in-event = { $line }（{ $event }）
+case-item-placing = { $event }，{ $group } 组：{ $n } 人中第 { $place } 名，{ $rounds } 轮 { $wins } 胜
+case-item-rating = { $system } 等级分 { $rating }（{ $games } 局后）
+case-use-met = 计入规则 { $rule }（已满足）。
+case-use-unmet = 规则 { $rule } 已考虑（未满足）。
+case-use-none-not-checked = 尚未审核。
+case-use-none-before-grade = 不计入任何规则：早于现有段位。
+case-use-none-loss = 不计入任何规则：负局。
+case-use-none-game = 不计入任何规则：适用的规则都不计这局。
+case-use-none-event = 不计入任何规则：适用的规则都不计这项赛事。
+case-use-none-rating = 不计入任何规则：适用的规则都不用这个等级分。

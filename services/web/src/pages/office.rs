@@ -26,7 +26,7 @@ use super::{
     status_text, with_status,
 };
 use crate::Web;
-use crate::i18n::{Lang, t, ta, try_t};
+use crate::i18n::{Lang, rank_text, t, ta, try_t};
 use crate::session::{Member, Viewer, csrf_ok};
 
 fn ranking(web: &Web) -> Option<Arc<dyn RankingService>> {
@@ -171,9 +171,15 @@ async fn render_case(web: &Web, viewer: &Viewer, id: &str, note: Option<(bool, S
             @if c.evidence.is_empty() { p.small { (t(lang, "case-no-evidence")) } }
             ol { @for (i, line) in c.evidence.iter().enumerate() {
                 li data-evidence=(i) {
-                    (line) " " (evidence_link(lang, c.evidence_refs.get(i).map_or("", String::as_str)))
-                    @if let Some(used) = c.evidence_use.get(i) {
-                        br; span.small.mono data-evidence-use=(i) { (used) }
+                    // In the page's language from the evidence's data; the service's own line otherwise.
+                    @match c.items.get(i) {
+                        Some(item) => (evidence_line(lang, item)),
+                        None => (line),
+                    }
+                    " " (evidence_link(lang, c.evidence_refs.get(i).map_or("", String::as_str)))
+                    @match c.items.get(i) {
+                        Some(item) => { br; span.small data-evidence-use=(i) { (evidence_use(lang, item)) } }
+                        None => @if let Some(used) = c.evidence_use.get(i) { br; span.small.mono data-evidence-use=(i) { (used) } },
                     }
                 }
             } }
@@ -270,6 +276,54 @@ async fn render_case(web: &Web, viewer: &Viewer, id: &str, note: Option<(bool, S
         p.small { a href="/office" { (t(lang, "office-back")) } }
     };
     page(web, viewer, &ta(lang, "case-title", &[("id", c.case_id.clone())]), body, &[])
+}
+
+/// One item of evidence in the page's language.
+fn evidence_line(lang: Lang, item: &pb::CaseEvidenceItem) -> String {
+    let event = if item.event_name.is_empty() { item.event_id.clone() } else { item.event_name.clone() };
+    match item.kind.as_str() {
+        "game" => {
+            let outcome = t(lang, &format!("case-outcome-{}", item.outcome));
+            let line = ta(lang, "case-item-game", &[("opponent", item.opponent_id.clone()), ("result", outcome)]);
+            if event.is_empty() { line } else { ta(lang, "case-item-in-event", &[("line", line), ("event", event)]) }
+        }
+        "placing" => ta(
+            lang,
+            "case-item-placing",
+            &[
+                ("event", event),
+                ("group", if item.group.is_empty() { "—".to_owned() } else { rank_text(lang, &item.group) }),
+                ("place", item.place.to_string()),
+                ("n", item.field.to_string()),
+                ("wins", item.wins.to_string()),
+                ("rounds", item.rounds.to_string()),
+            ],
+        ),
+        _ => ta(
+            lang,
+            "case-item-rating",
+            &[
+                ("system", item.system.clone()),
+                ("rating", format!("{:.1}", item.rating)),
+                ("games", item.games.to_string()),
+            ],
+        ),
+    }
+}
+
+/// Which rules of the check use an item, in the page's language.
+fn evidence_use(lang: Lang, item: &pb::CaseEvidenceItem) -> String {
+    let mut parts = Vec::new();
+    if !item.met_rules.is_empty() {
+        parts.push(ta(lang, "case-use-met", &[("rule", item.met_rules.join(", "))]));
+    }
+    if !item.unmet_rules.is_empty() {
+        parts.push(ta(lang, "case-use-unmet", &[("rule", item.unmet_rules.join(", "))]));
+    }
+    if !item.unused.is_empty() {
+        parts.push(t(lang, &format!("case-use-none-{}", item.unused)));
+    }
+    parts.join(&t(lang, "sentence-separator"))
 }
 
 /// A placing's "place/wins" as the page's readers say it.
