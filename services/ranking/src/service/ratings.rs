@@ -197,23 +197,13 @@ impl RankingService {
             backoff = Duration::from_millis(100);
             while let Some(item) = stream.next().await {
                 match item {
-                    Ok(r) if r.event_type == GAME_ENDED => {
-                        // Rating a game continues the trace of the command that ended it.
-                        let span = tracing::info_span!("ranking.rate_game", game = %r.aggregate_id);
+                    Ok(r) if r.event_type == GAME_ENDED || r.event_type == RESULT_CORRECTED => {
+                        // Rating a game continues the trace of the command that ended or corrected it.
+                        let span =
+                            tracing::info_span!("ranking.rate_game", game = %r.aggregate_id, event = %r.event_type);
                         weiqi_telemetry::set_parent(&span, &weiqi_eventlog::trace_of(&r.headers));
-                        if let Err(e) = tracing::Instrument::instrument(self.on_game_ended(&r), span).await {
+                        if let Err(e) = tracing::Instrument::instrument(self.on_game_event(&r), span).await {
                             tracing::warn!(error = %e, game = %r.aggregate_id, "ranking: rating a game failed, resuming");
-                            tokio::time::sleep(backoff).await;
-                            break;
-                        }
-                        resume = resume.max(r.position.next());
-                        follower.at(r.position);
-                    }
-                    Ok(r) if r.event_type == RESULT_CORRECTED => {
-                        let span = tracing::info_span!("ranking.game_corrected", game = %r.aggregate_id);
-                        weiqi_telemetry::set_parent(&span, &weiqi_eventlog::trace_of(&r.headers));
-                        if let Err(e) = tracing::Instrument::instrument(self.on_game_corrected(&r), span).await {
-                            tracing::warn!(error = %e, game = %r.aggregate_id, "ranking: a corrected game failed, resuming");
                             tokio::time::sleep(backoff).await;
                             break;
                         }
@@ -233,17 +223,6 @@ impl RankingService {
     async fn follow_from(&self) -> Result<Position, RankingError> {
         self.ready().await?;
         self.ledger.games_from().await
-    }
-
-    async fn on_game_corrected(&self, r: &RecordedEvent) -> Result<(), RankingError> {
-        match self.game_corrected(r.aggregate_id.as_str(), Some(r.position)).await {
-            Ok(_) => Ok(()),
-            Err(RankingError::Corrupt(why)) => {
-                tracing::error!(game = %r.aggregate_id, %why, "ranking: corrected game not re-rated");
-                Ok(())
-            }
-            Err(e) => Err(e),
-        }
     }
 
     /// A game's result was corrected in its log (`position`: the correction's): the book counts the game
@@ -281,12 +260,19 @@ impl RankingService {
         Ok(changed)
     }
 
-    async fn on_game_ended(&self, r: &RecordedEvent) -> Result<(), RankingError> {
-        match self.rate_game(r.aggregate_id.as_str(), Some(r.position)).await {
+    /// A game ended (rated as its log says) or its result was corrected (re-rated, evidence revised).
+    async fn on_game_event(&self, r: &RecordedEvent) -> Result<(), RankingError> {
+        let game = r.aggregate_id.as_str();
+        let done = if r.event_type == RESULT_CORRECTED {
+            self.game_corrected(game, Some(r.position)).await
+        } else {
+            self.rate_game(game, Some(r.position)).await
+        };
+        match done {
             Ok(_) => Ok(()),
             // A log that does not replay is never acted on; skip it and say so.
             Err(RankingError::Corrupt(why)) => {
-                tracing::error!(game = %r.aggregate_id, %why, "ranking: game not rated");
+                tracing::error!(game, %why, event = %r.event_type, "ranking: game not rated");
                 Ok(())
             }
             Err(e) => Err(e),
