@@ -172,6 +172,12 @@ async fn an_organiser_runs_a_swiss_of_three_rounds_through_the_pages_and_the_pub
         .unwrap();
     assert_eq!(forged[0], json!(403), "{forged}");
     assert!(forged[1].as_str().unwrap().contains("比赛由组委会创建"), "refused in Chinese");
+    // A Swiss takes late entries while it runs (issue 30 item 9): the desk keeps a registration form.
+    assert_eq!(
+        org.js("return !!document.querySelector('#late-entry [data-action=register-player]')", vec![]).await,
+        json!(true),
+        "the late-entry form"
+    );
     for round in 1..=3u32 {
         if round == 2 {
             // The draft of round 2, a pair of it forbidden, the draft again without it: the round

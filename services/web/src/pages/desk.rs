@@ -551,6 +551,24 @@ pub async fn render(
                 }
             }
         }
+        @if phase == "running" && (summary.format_key == "swiss" || summary.format_key == "mcmahon") {
+            // Late entries (issue 30 item 9): Swiss and McMahon take a player until the last round; they
+            // are paired from the next round on, and the rounds before count as not played.
+            section.card id="late-entry" {
+                h2 { (t(lang, "desk-late-entry")) }
+                p.small { (ta(lang, "desk-late-entry-help", &[("round", next_round.to_string())])) }
+                form.grid method="post" action=(action("register")) {
+                    (csrf_field(viewer)) (rid_field())
+                    label { (t(lang, "desk-field-account")) input name="account" required autocapitalize="none"; }
+                    label { (t(lang, "field-name-zh")) input name="name_zh"; }
+                    label { (t(lang, "field-name-latin")) input name="name_latin"; }
+                    label { (t(lang, "col-rank")) input name="rank" placeholder="3级"; }
+                    label { (t(lang, "desk-field-club")) input name="club"; }
+                    label { (t(lang, "field-region")) input name="region"; }
+                    button type="submit" data-action="register-player" { (t(lang, "desk-register-one")) }
+                }
+            }
+        }
         @if phase == "running" {
             section.card id="rounds" {
                 h2 { (t(lang, "desk-rounds")) }
