@@ -275,6 +275,16 @@ async fn an_organiser_runs_a_swiss_of_three_rounds_through_the_pages_and_the_pub
     notice_ok(&org, "published").await;
     shoot(&org, &server.base, &format!("/desk/tournaments/{T}"), "desk-tournament-desktop", "zh-CN", "en").await;
 
+    // The pairings of every round, not only the last, as CSV (issue 30 item 14).
+    let (status, _, first) = org.download(&format!("/desk/tournaments/{T}/export/pairings.csv?round=1")).await;
+    let (_, _, last) = org.download(&format!("/desk/tournaments/{T}/export/pairings.csv")).await;
+    assert_eq!(status, 200, "{first}");
+    assert!(first.lines().count() > 4 && first != last, "round 1:\n{first}\nlast:\n{last}");
+    assert!(
+        org.js("return !!document.querySelector('[data-export=pairings-csv-1]')", vec![]).await == json!(true),
+        "a link per round"
+    );
+
     // A correction of round 1 after publishing: the desk shows round 1's results, asks first, and the
     // official results are published again (issue 30 items 1, 10, 17).
     org.open(&server.base, &format!("/desk/tournaments/{T}?results=1")).await;

@@ -457,6 +457,7 @@ desk-player = Player #
 desk-player-a = Player #
 desk-player-b = Opponent #
 desk-forbid = Forbid the pair
+desk-round-n = round { $round }
 desk-late-entry = Late entry
 desk-late-entry-help = A player registered now is paired from round { $round } on; the rounds before count as not played.
 desk-confirm-title = Change published results?

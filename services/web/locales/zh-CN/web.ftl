@@ -457,6 +457,7 @@ desk-player = 棋手编号
 desk-player-a = 棋手编号
 desk-player-b = 对手编号
 desk-forbid = 禁止相遇
+desk-round-n = 第 { $round } 轮
 desk-late-entry = 补报名
 desk-late-entry-help = 现在报名的棋手从第 { $round } 轮起参加编排，之前的轮次按未赛计。
 desk-confirm-title = 要更改已公布的成绩吗？

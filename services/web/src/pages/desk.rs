@@ -733,7 +733,14 @@ pub async fn render(
                 }
                 p.small {
                     a href={ "/desk/tournaments/" (id) "/export/standings.csv" } download data-export="standings-csv" { (t(lang, "desk-export-standings")) } " · "
-                    a href={ "/desk/tournaments/" (id) "/export/pairings.csv" } download data-export="pairings-csv" { (t(lang, "desk-export-pairings")) } " · "
+                    a href={ "/desk/tournaments/" (id) "/export/pairings.csv" } download data-export="pairings-csv" { (t(lang, "desk-export-pairings")) }
+                    @if rounds.len() > 1 {
+                        " (" @for (i, r) in rounds.iter().enumerate() {
+                            @if i > 0 { " " }
+                            a href={ "/desk/tournaments/" (id) "/export/pairings.csv?round=" (r.round) } download data-export={ "pairings-csv-" (r.round) } { (ta(lang, "desk-round-n", &[("round", r.round.to_string())])) }
+                        } ")"
+                    }
+                    " · "
                     a href={ "/desk/tournaments/" (id) "/export/results.h9" } download data-export="h9" { (t(lang, "desk-export-h9")) } " · "
                     a href={ "/desk/tournaments/" (id) "/export/opengotha.xml" } download data-export="opengotha" { (t(lang, "desk-export-opengotha")) } " · "
                     a href={ "/desk/tournaments/" (id) "/print/standings" } target="_blank" { (t(lang, "desk-print-standings")) }
@@ -1099,7 +1106,9 @@ pub async fn export(
         "opengotha.xml" => Kind::Opengotha,
         _ => return message(&web, &viewer, StatusCode::NOT_FOUND, &t(lang, "desk-unknown-export")),
     };
-    let r = pb::ExportTournamentRequest { tournament_id: id, kind: kind as i32, ..Default::default() };
+    // Pairings of any round (`?round=N`; the latest by default).
+    let round = super::params(q.as_deref()).get("round").and_then(|r| r.parse().ok()).unwrap_or(0);
+    let r = pb::ExportTournamentRequest { tournament_id: id, kind: kind as i32, round, ..Default::default() };
     match s.export(bearer(&member.token, r)).await {
         Ok(e) => {
             let e = e.into_inner();
