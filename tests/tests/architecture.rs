@@ -13,9 +13,11 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-/// The repository: this package's parent.
+/// The repository: this package's parent (cargo names the package's folder when the test runs; the
+/// folder it was compiled in is the fallback, for a test binary run by hand).
 fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("the repository").to_path_buf()
+    let package = std::env::var("CARGO_MANIFEST_DIR").unwrap_or_else(|_| env!("CARGO_MANIFEST_DIR").to_owned());
+    Path::new(&package).parent().expect("the repository").to_path_buf()
 }
 
 #[derive(Debug, Default)]
