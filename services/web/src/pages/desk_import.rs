@@ -367,6 +367,24 @@ pub async fn import(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Issue 30 item 4: whatever an organiser's file holds (any UTF-8: Chinese names, 段/级 ranks,
+        /// stray quotes and separators, an OpenGotha-looking start), the reader answers rows or errors
+        /// and never panics, and every rank it reads shows on a Chinese page without panicking either.
+        #[test]
+        fn any_text_reads_without_panicking(
+            header in prop::sample::select(vec!["account,name_zh,rank", "账号,姓名,段位,俱乐部", "<Tournament", ""]),
+            body in "(\\PC|[,\n\"段级初业余职])*",
+        ) {
+            let text = format!("{header}\n{body}");
+            let parsed = parse(&text);
+            for row in &parsed.rows {
+                let _ = crate::i18n::rank_text(crate::i18n::Lang::ZhCn, &row.snapshot.rank);
+            }
+        }
+    }
 
     /// Excel on Chinese Windows saves CSV in GBK, and organisers write ranks as 3段 and 12级: the file
     /// is read (the encoding named), the ranks understood, and nothing panics.
