@@ -349,6 +349,18 @@ pub fn explain_pairing(
     Ok(out)
 }
 
+impl ScoreGaps {
+    /// The score tier's cost of the chosen pairs' differences (see [`crate::weights`]).
+    pub fn chosen_cost(&self) -> u32 {
+        gap_cost(self.chosen, self.groups)
+    }
+
+    /// The score tier's cost of the swapped pairs' differences.
+    pub fn swapped_cost(&self) -> u32 {
+        gap_cost(self.swapped, self.groups)
+    }
+}
+
 /// The score tier's cost of two pairs' differences in a round of `groups` score groups.
 fn gap_cost(gaps: [u32; 2], groups: u32) -> u32 {
     gaps.iter().map(|&d| EdgeCost { score_diff: d, score_groups: groups, ..EdgeCost::default() }.score_cost()).sum()
@@ -441,8 +453,8 @@ impl fmt::Display for PairingExplanation {
                     self.unit.show(i64::from(g.chosen[1])),
                     g.groups,
                     g.groups,
-                    gap_cost(g.swapped, g.groups),
-                    gap_cost(g.chosen, g.groups),
+                    g.swapped_cost(),
+                    g.chosen_cost(),
                 ),
                 Verdict::Worse { partner, criterion: c, chosen, swapped, .. } => writeln!(
                     f,

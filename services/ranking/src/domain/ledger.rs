@@ -64,6 +64,9 @@ pub struct LedgerState {
     backlog: Vec<RatingEvent>,
     /// Every input, in order.
     inputs: Vec<RatingInput>,
+    /// Every game an input names, as the book counts it now (its last correction, else as recorded;
+    /// `None`: a correction took it out): a lookup for each ended game, not a scan of the inputs.
+    games: std::collections::HashMap<GameId, Option<RatedGame>>,
     /// Whether an input is a correction (the book is then rebuilt from the inputs).
     corrected: bool,
     /// The highest game-log position of a game entry.
@@ -89,22 +92,14 @@ impl LedgerState {
     /// change to it is a correction, never a second recording.
     #[must_use]
     pub fn knows_game(&self, game: &GameId) -> bool {
-        self.inputs.iter().any(|input| match &input.command {
-            RatingCommand::CorrectGame { game: g, .. } => g == game,
-            RatingCommand::RecordGame(g) => g.id == *game,
-            _ => false,
-        })
+        self.games.contains_key(game)
     }
 
     /// The game as the book counts it now: its last correction, else as recorded; `None` when the
     /// book never counted it (or a correction took it out).
     #[must_use]
     pub fn counted_game(&self, game: &GameId) -> Option<&RatedGame> {
-        self.inputs.iter().rev().find_map(|input| match &input.command {
-            RatingCommand::CorrectGame { game: g, rated } if g == game => Some(rated.as_ref()),
-            RatingCommand::RecordGame(g) if g.id == *game => Some(Some(g)),
-            _ => None,
-        })?
+        self.games.get(game)?.as_ref()
     }
 
     /// The game-log position of the last game entry, if any (the game follower resumes after it).
@@ -115,6 +110,15 @@ impl LedgerState {
 
     /// Applies one entry.
     pub fn evolve(&mut self, entry: &LedgerEntry) {
+        match &entry.input.command {
+            RatingCommand::RecordGame(g) => {
+                self.games.insert(g.id.clone(), Some(g.clone()));
+            }
+            RatingCommand::CorrectGame { game, rated } => {
+                self.games.insert(game.clone(), rated.clone());
+            }
+            _ => {}
+        }
         self.inputs.push(entry.input.clone());
         let correction = matches!(entry.input.command, RatingCommand::CorrectGame { .. });
         self.corrected |= correction;

@@ -461,6 +461,18 @@ pub async fn page_get(
     render(&web, &viewer, &id, note, draft, Shown { explain, results }).await
 }
 
+/// The fields of one player's registration (the registration form and the late-entry form).
+fn player_fields(lang: Lang, rank_example: &str) -> Markup {
+    html! {
+        label { (t(lang, "desk-field-account")) input name="account" required autocapitalize="none"; }
+        label { (t(lang, "field-name-zh")) input name="name_zh"; }
+        label { (t(lang, "field-name-latin")) input name="name_latin"; }
+        label { (t(lang, "col-rank")) input name="rank" placeholder=(rank_example); }
+        label { (t(lang, "desk-field-club")) input name="club"; }
+        label { (t(lang, "field-region")) input name="region"; }
+    }
+}
+
 /// What the desk page shows besides its state: a pairing's explanation (`?explain=round:a:b`) and the
 /// round whose results are open for entry and correction (`?results=N`; the latest by default).
 #[derive(Clone, Debug, Default)]
@@ -518,12 +530,7 @@ pub async fn render(
                 h2 { (t(lang, "desk-register")) }
                 form.grid method="post" action=(action("register")) {
                     (csrf_field(viewer)) (rid_field())
-                    label { (t(lang, "desk-field-account")) input name="account" required autocapitalize="none"; }
-                    label { (t(lang, "field-name-zh")) input name="name_zh"; }
-                    label { (t(lang, "field-name-latin")) input name="name_latin"; }
-                    label { (t(lang, "col-rank")) input name="rank" placeholder="3k"; }
-                    label { (t(lang, "desk-field-club")) input name="club"; }
-                    label { (t(lang, "field-region")) input name="region"; }
+                    (player_fields(lang, "3k"))
                     p.small { (t(lang, "desk-register-help")) }
                     button type="submit" data-action="register-player" { (t(lang, "desk-register-one")) }
                 }
@@ -559,12 +566,7 @@ pub async fn render(
                 p.small { (ta(lang, "desk-late-entry-help", &[("round", next_round.to_string())])) }
                 form.grid method="post" action=(action("register")) {
                     (csrf_field(viewer)) (rid_field())
-                    label { (t(lang, "desk-field-account")) input name="account" required autocapitalize="none"; }
-                    label { (t(lang, "field-name-zh")) input name="name_zh"; }
-                    label { (t(lang, "field-name-latin")) input name="name_latin"; }
-                    label { (t(lang, "col-rank")) input name="rank" placeholder="3级"; }
-                    label { (t(lang, "desk-field-club")) input name="club"; }
-                    label { (t(lang, "field-region")) input name="region"; }
+                    (player_fields(lang, "3级"))
                     button type="submit" data-action="register-player" { (t(lang, "desk-register-one")) }
                 }
             }

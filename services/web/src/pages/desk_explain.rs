@@ -11,7 +11,7 @@ use weiqi_pairing::event::ColorBy;
 use weiqi_pairing::explain::{Basis, PairingExplanation, ScoreGaps, ScoreUnit, Verdict};
 use weiqi_pairing::ids::PlayerId;
 use weiqi_pairing::seeding::{SEEDING_SCALE, SeedSystem};
-use weiqi_pairing::weights::{Criterion, EdgeCost};
+use weiqi_pairing::weights::Criterion;
 
 use crate::i18n::{Lang, t, ta};
 
@@ -78,10 +78,6 @@ fn value(e: &PairingExplanation, c: Criterion, v: u32) -> String {
     }
 }
 
-fn gap_cost(gaps: [u32; 2], groups: u32) -> u32 {
-    gaps.iter().map(|&d| EdgeCost { score_diff: d, score_groups: groups, ..EdgeCost::default() }.score_cost()).sum()
-}
-
 fn verdict(lang: Lang, e: &PairingExplanation, v: &Verdict) -> String {
     let b = who(e, e.b);
     match v {
@@ -91,7 +87,7 @@ fn verdict(lang: Lang, e: &PairingExplanation, v: &Verdict) -> String {
         Verdict::WouldForceRematch { partner } => {
             ta(lang, "explain-force-rematch", &[("b", b), ("d", who(e, *partner))])
         }
-        Verdict::Worse { partner, differences: Some(ScoreGaps { chosen, swapped, groups }), .. } => ta(
+        Verdict::Worse { partner, differences: Some(gaps @ ScoreGaps { chosen, swapped, groups }), .. } => ta(
             lang,
             "explain-worse-gaps",
             &[
@@ -100,8 +96,8 @@ fn verdict(lang: Lang, e: &PairingExplanation, v: &Verdict) -> String {
                 ("swapped", format!("{} + {}", e.unit.show(i64::from(swapped[0])), e.unit.show(i64::from(swapped[1])))),
                 ("chosen", format!("{} + {}", e.unit.show(i64::from(chosen[0])), e.unit.show(i64::from(chosen[1])))),
                 ("groups", groups.to_string()),
-                ("swappedcost", gap_cost(*swapped, *groups).to_string()),
-                ("chosencost", gap_cost(*chosen, *groups).to_string()),
+                ("swappedcost", gaps.swapped_cost().to_string()),
+                ("chosencost", gaps.chosen_cost().to_string()),
             ],
         ),
         Verdict::Worse { partner, criterion: c, chosen, swapped, .. } => ta(
