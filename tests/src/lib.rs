@@ -10,10 +10,11 @@ use tonic::transport::Channel;
 use weiqi_eventlog::{
     AnyBus, AnyEventLog, EmbeddedConfig, EmbeddedLog, JetStreamConfig, JetStreamLog, LocalBus, NatsBus,
 };
+use weiqi_game::api::GameApi;
 use weiqi_game::client::GameClient;
+use weiqi_game::grpc::GameGrpc;
 use weiqi_game::service::GameService;
 use weiqi_gateway::auth::{Authority, Role};
-use weiqi_gateway::game::GameGateway;
 use weiqi_gateway::info::InfoGateway;
 use weiqi_proto::v1 as pb;
 use weiqi_proto::v1::game_service_client::GameServiceClient;
@@ -54,7 +55,7 @@ async fn start_gateway(
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("a free port");
     let url = format!("http://{}", listener.local_addr().expect("bound"));
     let routes = weiqi_gateway::server::base_routes(
-        GameGateway::new(client, log, auth.clone(), Arc::new(Vec::new)),
+        GameGrpc::new(GameApi::new(client, log, Arc::new(Vec::new)), auth.clone()),
         InfoGateway::new(auth, backend, vec![]),
     )
     .await;
@@ -68,7 +69,7 @@ async fn start_gateway(
 async fn start_http(log: AnyEventLog, auth: Authority) -> (String, JoinHandle<()>) {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("a free port");
     let addr = listener.local_addr().expect("bound").to_string();
-    let router = weiqi_gateway::overlay::router(log, auth);
+    let router = weiqi_web::overlay::router(log, auth);
     let handle = tokio::spawn(async move {
         let _ = weiqi_gateway::server::serve_http(router, listener, std::future::pending()).await;
     });

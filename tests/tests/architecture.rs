@@ -202,13 +202,13 @@ fn the_checker_sees_each_kind_of_departure() {
     let mut m = map();
     m.crates.get_mut("weiqi-game").expect("the game crate").remove("weiqi-rules");
     m.proto.retain(|p| p != "services/game/src/");
-    m.clock.retain(|p| p != "shared/aggregate/src/env.rs");
+    m.clock.retain(|p| p != "shared/eventlog/src/env.rs");
     m.pure.push("shared/aggregate/src/".into());
     let found = violations(&m);
     let has = |needle: &str| found.iter().any(|f| f.contains(needle));
     assert!(has("crate weiqi-game depends on weiqi-rules"), "{found:?}");
     assert!(has("services/game/src/") && has("names weiqi_proto outside the map's edges"), "{found:?}");
-    assert!(has("shared/aggregate/src/env.rs") && has("reads the system clock"), "{found:?}");
+    assert!(has("shared/eventlog/src/env.rs") && has("reads the system clock"), "{found:?}");
     assert!(has("shared/aggregate/src/") && has("a pure core names"), "{found:?}");
     assert!(names("x.await;", ".await") && !names("state.awaiting_acceptance()", ".await"));
     assert!(names("use tokio::sync;", "tokio") && !names("let tokiox = 1;", "tokio"));

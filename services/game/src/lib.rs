@@ -12,20 +12,28 @@
 //!   `stored` part decodes and folds stored events for followers (the overlay, the record, the export,
 //!   the clock service).
 //! * [`authority`] decides who may do what to a game and as whom (seat first, then role and event
-//!   scope; who may create which game), for the gRPC gateway and the pages alike.
-//! * [`record`] writes a game as an SGF record (players, ranks, rules, handicap, moves, result).
+//!   scope; who may create which game), for the gRPC server and the pages alike.
+//! * [`api`] is what the edges in this process call, over domain types: a caller, a command and what
+//!   it asks of the game; the authority decides, then the [`client`] runs it. The web's pages call it
+//!   directly (no protobuf, no token round trip); [`grpc`], the `weiqi.v1.GameService` server, turns
+//!   each request's token and protobuf into the same call.
+//! * [`record`] writes a game as an SGF record (players, ranks, rules, handicap, moves, result),
+//!   folded from its log for the gRPC `GetRecord` and `GET /games/{id}/sgf`.
 //!
 //! # Invariants
 //!
 //! * `domain` imports nothing async and no client library; time is a parameter.
-//! * Only `convert/`, `aggregate.rs` (its codec), `client.rs` and `bus.rs` know protobuf types.
+//! * Only `convert/`, `aggregate.rs` (its codec), `client.rs`, `bus.rs` and `grpc.rs` know protobuf
+//!   types; `api.rs` speaks the domain.
 //! * A game whose log does not replay (hash mismatch, illegal move, clock refusal) is never acted on.
 
 pub mod aggregate;
+pub mod api;
 pub mod authority;
 pub mod bus;
 pub mod client;
 pub mod convert;
 pub mod domain;
+pub mod grpc;
 pub mod record;
 pub mod service;

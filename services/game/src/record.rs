@@ -7,6 +7,9 @@
 //! ended, with a referee's reason when a ruling ended it. A sealed move is not in the record until it
 //! is revealed.
 
+use weiqi_eventlog::{AggregateId, AggregateKind, AnyEventLog, EventLog};
+
+use crate::convert::fold_recorded;
 use crate::domain::{EndReason, GameState};
 
 /// The SGF record of `state` (a game of id `game_id`), `None` before the game has a board. `date` is
@@ -56,4 +59,39 @@ pub fn game_record(game_id: &str, state: &GameState, date: Option<&str>) -> Opti
         comment: comment.as_deref(),
     };
     Some(weiqi_sgf::from_game_with(game, &info))
+}
+
+/// Why a record cannot be given.
+#[derive(Debug, thiserror::Error)]
+pub enum RecordError {
+    /// Not a game id.
+    #[error("bad game id: {0}")]
+    BadId(String),
+    /// No such game (or it has no board yet).
+    #[error("no such game")]
+    NotFound,
+    /// The log cannot be reached.
+    #[error("{0}")]
+    Unavailable(String),
+    /// The log does not replay: never served as a record.
+    #[error("the game's log does not replay: {0}")]
+    Corrupt(String),
+}
+
+/// The SGF record of `game` folded from its log on the server (so nothing is redacted away and nothing
+/// hidden leaks: a sealed move is not on the board until it is revealed), dated by its first event
+/// (UTC). Served by the gRPC `GetRecord` and by `GET /games/{game}/sgf`.
+///
+/// # Errors
+/// [`RecordError`].
+pub async fn sgf_record(log: &AnyEventLog, game: &str) -> Result<String, RecordError> {
+    let id = AggregateId::new(game).map_err(|e| RecordError::BadId(e.to_string()))?;
+    let events = log.read(AggregateKind::Game, &id, 1).await.map_err(|e| RecordError::Unavailable(e.to_string()))?;
+    let mut state = GameState::default();
+    for r in &events {
+        fold_recorded(&mut state, r).map_err(RecordError::Corrupt)?;
+    }
+    let date =
+        events.first().map(|r| weiqi_time::CivilDate::from_millis(weiqi_time::Millis(r.timestamp_ms)).to_string());
+    game_record(game, &state, date.as_deref()).ok_or(RecordError::NotFound)
 }

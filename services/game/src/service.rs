@@ -92,6 +92,17 @@ impl GameError {
             GameError::Internal(_) => "internal",
         }
     }
+
+    /// What kind of refusal this is; `None` for a fault (unavailable, or a log that does not replay).
+    pub fn kind(&self) -> Option<crate::domain::RejectionKind> {
+        use crate::domain::RejectionKind as K;
+        match self {
+            GameError::Rejected(r) => Some(r.kind()),
+            GameError::Refused { kind, .. } => Some(*kind),
+            GameError::RequestIdReused { .. } | GameError::BadRequest { .. } => Some(K::InvalidArgument),
+            GameError::Unavailable(_) | GameError::Internal(_) => None,
+        }
+    }
 }
 
 impl From<RunError<Rejection>> for GameError {

@@ -2,19 +2,19 @@
 //! `/metrics` and `/healthz`.
 
 use tonic::service::RoutesBuilder;
+use weiqi_game::grpc::GameGrpc;
 use weiqi_proto::v1 as pb;
 
-use crate::game::GameGateway;
 use crate::info::InfoGateway;
 
 pub use weiqi_edge::serve::MAX_REQUEST_BYTES;
 
 /// The routes every gateway serves: games, identity, reflection and health. Other components add
 /// theirs with [`RoutesBuilder::add_service`] before serving.
-pub async fn base_routes(game: GameGateway, info: InfoGateway) -> RoutesBuilder {
+pub async fn base_routes(game: GameGrpc, info: InfoGateway) -> RoutesBuilder {
     let mut routes = RoutesBuilder::default();
     let (reporter, health) = tonic_health::server::health_reporter();
-    reporter.set_serving::<pb::game_service_server::GameServiceServer<GameGateway>>().await;
+    reporter.set_serving::<pb::game_service_server::GameServiceServer<GameGrpc>>().await;
     // Both reflection protocols, as grpc-go serves them: `v1` for current clients, `v1alpha` for older
     // grpcurl, grpcui and Python's grpcio-reflection.
     let reflection = || {

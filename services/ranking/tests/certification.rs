@@ -19,11 +19,12 @@ use common::{DAY_MS, HOUR_MS, Setup, TestClock, correct, eventually, play};
 use tonic::transport::Channel;
 use tonic::{Code, Request};
 use weiqi_eventlog::{AnyEventLog, JetStreamConfig, JetStreamLog};
+use weiqi_game::api::GameApi;
 use weiqi_game::client::GameClient;
+use weiqi_game::grpc::GameGrpc;
 use weiqi_game::service::GameService;
 use weiqi_gateway::auth::{Authority, Role};
 use weiqi_gateway::error::rejection_of;
-use weiqi_gateway::game::GameGateway;
 use weiqi_gateway::info::InfoGateway;
 use weiqi_proto::v1 as pb;
 use weiqi_proto::v1::ranking_service_client::RankingServiceClient;
@@ -97,7 +98,7 @@ async fn a_player_promotes_from_a_dan_qualification_and_the_certificate_is_check
     // The gateway: base routes plus ranking, served over gRPC on a loopback port.
     let auth = Authority::new(SECRET, "weiqi-test");
     let game_gateway =
-        GameGateway::new(GameClient::Local(games.clone()), log.clone(), auth.clone(), Arc::new(Vec::new));
+        GameGrpc::new(GameApi::new(GameClient::Local(games.clone()), log.clone(), Arc::new(Vec::new)), auth.clone());
     let info = InfoGateway::new(auth.clone(), "nats", vec!["games".into(), "ranking".into()]);
     let mut routes = weiqi_gateway::server::base_routes(game_gateway, info).await;
     routes.add_service(RankingGateway::new(ranking.clone(), model.clone(), auth.clone()).into_server());

@@ -299,6 +299,19 @@ impl ServiceRejection {
             ServiceRejection::Inconsistent(_) => "inconsistent",
         }
     }
+
+    /// What kind of refusal it is.
+    pub fn kind(&self) -> weiqi_aggregate::RejectionKind {
+        use weiqi_aggregate::RejectionKind as Kind;
+        match self {
+            ServiceRejection::Core(core) => crate::convert::rejection_kind(core),
+            ServiceRejection::Bad(_) => Kind::InvalidArgument,
+            ServiceRejection::AccountRegistered(..) => Kind::AlreadyExists,
+            ServiceRejection::NothingToPublish | ServiceRejection::Inconsistent(_) | ServiceRejection::Import(_) => {
+                Kind::FailedPrecondition
+            }
+        }
+    }
 }
 
 fn core(t: &TournamentAggregate, cmd: &Command, now: Millis) -> Result<Vec<Body>, ServiceRejection> {

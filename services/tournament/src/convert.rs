@@ -6,7 +6,7 @@
 //! the service (see the crate doc, "The log's encoding").
 
 use weiqi_pairing::config::{ByeKind, Format, LineUpRule, McMahonBars, PointSystem, TeamSchedule, TournamentConfig};
-use weiqi_pairing::event::{ByeReason, ColorBy, TournamentEvent};
+use weiqi_pairing::event::{ByeReason, TournamentEvent};
 use weiqi_pairing::ids::{Color, Millis, PlayerId};
 use weiqi_pairing::outcome::{GameResult, Outcome, ResultReason};
 use weiqi_pairing::rank::Rank;
@@ -140,33 +140,6 @@ pub fn format_message(f: &Format) -> (&'static str, Vec<(&'static str, String)>)
     }
 }
 
-/// A ranking criterion by its published name ([`TieBreak::name`]), case-insensitively.
-pub fn tie_break_from_name(name: &str) -> Option<TieBreak> {
-    use TieBreak::*;
-    let fixed = [
-        Points,
-        Wins,
-        Mms,
-        TotalScore,
-        Sos,
-        Sosos,
-        Sodos,
-        Sosm,
-        Sososm,
-        Warnings,
-        HeadToHead,
-        Lot,
-        MatchPoints,
-        BoardPoints,
-        TeamTotalScore,
-    ];
-    if let Some(t) = fixed.into_iter().find(|t| t.name().eq_ignore_ascii_case(name.trim())) {
-        return Some(t);
-    }
-    let lower = name.trim().to_ascii_lowercase();
-    lower.strip_prefix("board").and_then(|n| n.parse::<u32>().ok()).filter(|&n| n >= 1).map(Board)
-}
-
 /// How a bye scores, from the wire (unspecified: full point).
 pub fn bye_kind_from_pb(kind: i32) -> ByeKind {
     use pb::tournament_config::ByeKind as K;
@@ -191,7 +164,7 @@ pub fn config_from_pb(c: &pb::TournamentConfig, seed: u64) -> Result<TournamentC
         config.ranking = c
             .ranking
             .iter()
-            .map(|n| tie_break_from_name(n).ok_or_else(|| bad("bad_tie_break", format!("unknown criterion {n:?}"))))
+            .map(|n| TieBreak::from_name(n).ok_or_else(|| bad("bad_tie_break", format!("unknown criterion {n:?}"))))
             .collect::<Result<_, _>>()?;
     }
     config.pairing_bye = bye_kind_from_pb(c.pairing_bye);
@@ -345,19 +318,6 @@ pub fn result_text(r: Option<&GameResult>) -> String {
     s
 }
 
-/// How colors were decided, as text.
-pub fn color_by_text(c: ColorBy) -> &'static str {
-    match c {
-        ColorBy::Balance => "balance",
-        ColorBy::Alternation => "alternation",
-        ColorBy::Nigiri => "nigiri",
-        ColorBy::Handicap => "handicap",
-        ColorBy::Berger => "berger",
-        ColorBy::Organiser => "organiser",
-        ColorBy::BoardOrder => "board-order",
-    }
-}
-
 /// A bye's kind as text.
 pub fn bye_kind_text(k: ByeKind) -> &'static str {
     match k {
@@ -475,8 +435,13 @@ pub fn rejection_code(r: &Rejection) -> &'static str {
 
 /// A core rejection for the wire (its kind picks the gRPC status).
 pub fn rejection_to_pb(r: &Rejection) -> pb::Rejection {
-    use pb::rejection::Kind;
-    let kind = match r {
+    weiqi_edge::status::rejection(rejection_kind(r), rejection_code(r), r.to_string())
+}
+
+/// What kind of refusal a core rejection is.
+pub fn rejection_kind(r: &Rejection) -> weiqi_aggregate::RejectionKind {
+    use weiqi_aggregate::RejectionKind as Kind;
+    match r {
         Rejection::NotCreated
         | Rejection::UnknownPlayer(_)
         | Rejection::UnknownTeam(_)
@@ -487,8 +452,7 @@ pub fn rejection_to_pb(r: &Rejection) -> pb::Rejection {
         }
         Rejection::InvalidConfig(_) | Rejection::SamePlayer | Rejection::InvalidLineUp(_) => Kind::InvalidArgument,
         _ => Kind::FailedPrecondition,
-    };
-    pb::Rejection { kind: kind as i32, code: rejection_code(r).to_string(), message: r.to_string() }
+    }
 }
 
 // ---- domain events in the log ----
@@ -551,35 +515,6 @@ pub fn domain_from_pb(d: &pb::TournamentDomainEvent) -> Result<TournamentEvent, 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn every_tie_break_parses_from_its_published_name() {
-        use TieBreak::*;
-        for t in [
-            Points,
-            Wins,
-            Mms,
-            TotalScore,
-            Sos,
-            Sosos,
-            Sodos,
-            Sosm,
-            Sososm,
-            Warnings,
-            HeadToHead,
-            Lot,
-            MatchPoints,
-            BoardPoints,
-            Board(1),
-            Board(4),
-            TeamTotalScore,
-        ] {
-            assert_eq!(tie_break_from_name(&t.name()), Some(t));
-            assert_eq!(tie_break_from_name(&t.name().to_lowercase()), Some(t));
-        }
-        assert_eq!(tie_break_from_name("Board0"), None);
-        assert_eq!(tie_break_from_name("Elo"), None);
-    }
 
     #[test]
     fn configs_take_the_format_defaults_unless_overridden() {

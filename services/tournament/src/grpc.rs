@@ -31,16 +31,7 @@ use crate::service::{Accepted, ServiceError, TournamentService};
 
 /// A rejection on the wire, with its kind, stable code and message.
 pub fn rejection_to_pb(r: &ServiceRejection) -> pb::Rejection {
-    use pb::rejection::Kind;
-    let kind = match r {
-        ServiceRejection::Core(core) => return convert::rejection_to_pb(core),
-        ServiceRejection::Bad(_) => Kind::InvalidArgument,
-        ServiceRejection::AccountRegistered(..) => Kind::AlreadyExists,
-        ServiceRejection::NothingToPublish | ServiceRejection::Inconsistent(_) | ServiceRejection::Import(_) => {
-            Kind::FailedPrecondition
-        }
-    };
-    pb::Rejection { kind: kind as i32, code: r.code().to_string(), message: r.to_string() }
+    weiqi_edge::status::rejection(r.kind(), r.code(), r.to_string())
 }
 
 /// The gRPC status of a service error (typed rejection in the details).

@@ -306,7 +306,7 @@ pub fn round_pairings(id: &str, t: &TournamentAggregate, round: u32) -> Option<p
                     black_rank: rank(b),
                     white_rank: rank(w),
                     handicap: u32::from(g.paired.handicap),
-                    colors_by: convert::color_by_text(g.paired.color_by).into(),
+                    colors_by: g.paired.color_by.name().into(),
                     result: convert::result_text(t.core.counted_result(g).as_ref()),
                     // An imported round's games were played elsewhere: there is no game to link to.
                     game_id: if round <= t.imported_rounds {

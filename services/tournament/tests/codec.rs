@@ -1027,7 +1027,7 @@ fn messages_the_core_cannot_hold_are_refused_naming_the_field() {
             |m| created(m).ranking[0].board = 1,
             CodecError::Invalid {
                 field: "TournamentTieBreak.board",
-                reason: "a board is set on a criterion other than CRITERION_BOARD",
+                reason: "a board is set on a criterion other than CRITERION_BOARD".into(),
             },
         ),
         case(&team_created, |m| team(m).line_up = 3, unknown("TournamentCoreFormat.Team.line_up", 3)),

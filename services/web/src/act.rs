@@ -1,6 +1,6 @@
-//! `POST /games/{id}/act`: a page's command, as JSON, sent through the gRPC gateway's own
-//! [`weiqi_gateway::game::GameGateway`] with the session's token in `authorization`, so a browser
-//! and a program are checked by the same code (who may play, who referees which event).
+//! `POST /games/{id}/act`: a page's command, as JSON, made a domain command and sent to the game's
+//! API ([`weiqi_game::api::GameApi`]) with the session's caller, so a browser and a program are checked
+//! by the same code (the game's authority: who may play, who referees which event).
 //!
 //! The body is `{"request_id": "…", "action": "play", …}`; the page makes one request id per click
 //! and reuses it when it retries, so a retry appends nothing new. The answer is `{"ok": true,
@@ -11,19 +11,20 @@
 use std::sync::Arc;
 
 use axum::Json;
-use axum::extract::{Path, RawQuery, State};
+use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 use serde_json::json;
-use tonic::{Code, Request, Status};
-use weiqi_gateway::error::rejection_of;
-use weiqi_proto::v1 as pb;
-use weiqi_proto::v1::game_service_server::GameService;
-use weiqi_proto::v1::referee_request as rr;
+use weiqi_clock::{Bank, DurationMs};
+use weiqi_game::api::ApiError;
+use weiqi_game::authority::Asks;
+use weiqi_game::domain::{Command, EndReason, Outcome};
+use weiqi_rules::{Color, Move, Point};
 
 use crate::Web;
 use crate::i18n::{Lang, refusal, t};
+use crate::session::Viewer;
 use crate::session::{Member, csrf_ok};
 
 /// A clock side as the referee panel gives it.
@@ -168,10 +169,10 @@ fn refuse(status: StatusCode, code: &str, message: String) -> Refusal {
     Refusal { status, code: code.to_string(), message }
 }
 
-fn color(lang: Lang, s: &str) -> Result<i32, Refusal> {
+fn color(lang: Lang, s: &str) -> Result<Color, Refusal> {
     match s {
-        "black" => Ok(pb::Color::Black as i32),
-        "white" => Ok(pb::Color::White as i32),
+        "black" => Ok(Color::Black),
+        "white" => Ok(Color::White),
         _ => Err(bad(lang, "bad_color")),
     }
 }
@@ -180,7 +181,7 @@ fn text(lang: Lang, s: &str) -> Result<String, Refusal> {
     if s.chars().count() > MAX_TEXT { Err(bad(lang, "text_too_long")) } else { Ok(s.trim().to_string()) }
 }
 
-fn side(lang: Lang, s: &SideForm) -> Result<pb::ClockSide, Refusal> {
+fn side(lang: Lang, s: &SideForm) -> Result<Bank, Refusal> {
     let day = 24 * 3600;
     if !(0..=day).contains(&s.main_s)
         || !(0..=day).contains(&s.period_left_s)
@@ -189,44 +190,34 @@ fn side(lang: Lang, s: &SideForm) -> Result<pb::ClockSide, Refusal> {
     {
         return Err(bad(lang, "out_of_range"));
     }
-    Ok(pb::ClockSide {
-        main_ms: s.main_s * 1000,
-        periods_left: s.periods_left,
-        period_left_ms: s.period_left_s * 1000,
-        moves_left: s.moves_left,
+    Ok(Bank {
+        main: DurationMs(s.main_s * 1000),
         period: 0,
+        period_left: DurationMs(s.period_left_s * 1000),
+        moves_left: s.moves_left,
     })
 }
 
-/// The status's answer for the page.
-fn status_refusal(lang: Lang, status: &Status) -> Refusal {
-    let http = crate::pages::http_status(status);
-    match rejection_of(status) {
-        Some(r) => refuse(http, &r.code, refusal(lang, &r.code, &r.message)),
-        None if status.code() == Code::Unauthenticated => refuse(http, "signed_out", t(lang, "refusal-signed-out")),
-        None => refuse(http, "unavailable", t(lang, "refusal-unavailable")),
+/// The game API's answer for the page.
+fn api_refusal(lang: Lang, e: &ApiError) -> Refusal {
+    match e.kind() {
+        Some(kind) => refuse(weiqi_edge::status::http_status(kind), e.code(), refusal(lang, e.code(), &e.to_string())),
+        None => refuse(StatusCode::SERVICE_UNAVAILABLE, "unavailable", t(lang, "refusal-unavailable")),
     }
 }
 
-fn authed<T>(member: &Member, message: T) -> Request<T> {
-    crate::pages::bearer(&member.token, message)
-}
-
-fn point(lang: Lang, vertex: &str, size: u8) -> Result<pb::Point, Refusal> {
-    weiqi_rules::Point::from_gtp(vertex, size)
-        .map(|p| pb::Point { x: u32::from(p.x), y: u32::from(p.y) })
-        .ok_or_else(|| bad(lang, "bad_point"))
+fn point(lang: Lang, vertex: &str, size: u8) -> Result<Point, Refusal> {
+    Point::from_gtp(vertex, size).ok_or_else(|| bad(lang, "bad_point"))
 }
 
 /// `POST /games/{id}/act`.
 pub async fn act(
     State(web): State<Arc<Web>>,
+    viewer: Viewer,
     Path(game): Path<String>,
-    RawQuery(query): RawQuery,
     headers: HeaderMap,
     body: Result<Json<Body>, axum::extract::rejection::JsonRejection>,
 ) -> Response {
-    let viewer = web.viewer(&headers, query.as_deref()).await;
     let lang = viewer.lang;
     if !csrf_ok(&headers, None) {
         return refuse(StatusCode::FORBIDDEN, "csrf", t(lang, "refusal-csrf")).into_response();
@@ -243,8 +234,75 @@ pub async fn act(
     }
     let size = web.index.game(&game).and_then(|g| g.state.setup.map(|s| s.size)).unwrap_or(19);
     match run(&web, &member, &game, &body.request_id, body.action, size, lang).await {
-        Ok(reply) => Json(json!({ "ok": true, "sequence": reply.sequence })).into_response(),
+        Ok(sequence) => Json(json!({ "ok": true, "sequence": sequence })).into_response(),
         Err(refusal) => refusal.into_response(),
+    }
+}
+
+/// The domain command a page's action is, and what it asks of the game.
+fn command(action: Action, size: u8, lang: Lang) -> Result<(Asks, Command), Refusal> {
+    let referee = |c: Command| Ok((Asks::Referee, c));
+    match action {
+        Action::Start => Ok((Asks::Start, Command::Start)),
+        Action::Play { vertex, move_number } => {
+            let mv = Move::Play(point(lang, &vertex, size)?);
+            Ok((Asks::Play, Command::Play { mv, expected_number: move_number, lag: None }))
+        }
+        Action::Pass { move_number } => {
+            Ok((Asks::Play, Command::Play { mv: Move::Pass, expected_number: move_number, lag: None }))
+        }
+        Action::Resign => Ok((Asks::Play, Command::Resign)),
+        Action::Guess { even } => Ok((Asks::Play, Command::GuessNigiri { even })),
+        Action::Mark { vertices } => {
+            if vertices.len() > 361 {
+                return Err(bad(lang, "out_of_range"));
+            }
+            let points = vertices.iter().map(|v| point(lang, v, size)).collect::<Result<Vec<_>, _>>()?;
+            Ok((Asks::Play, Command::MarkDead { points }))
+        }
+        Action::Accept => Ok((Asks::Play, Command::AcceptScore)),
+        Action::Dispute => Ok((Asks::Play, Command::DisputeScore)),
+        Action::Seal { vertex } => {
+            let mv = match vertex.as_deref() {
+                Some(v) => Move::Play(point(lang, v, size)?),
+                None => Move::Pass,
+            };
+            Ok((Asks::Play, Command::Seal { mv, lag: None }))
+        }
+        Action::Warn { color: c, reason } => {
+            referee(Command::Warn { color: color(lang, &c)?, reason: text(lang, &reason)? })
+        }
+        Action::Void { reason } => referee(Command::VoidLastMove { reason: text(lang, &reason)? }),
+        Action::Pause { reason } => referee(Command::Pause { reason: text(lang, &reason)? }),
+        Action::Resume => referee(Command::Resume),
+        Action::ResumeAdjourned => referee(Command::ResumeAdjourned),
+        Action::Swap => referee(Command::SwapColors),
+        // The referee starts the clock whoever is missing.
+        Action::StartNow => referee(Command::Start),
+        Action::Lateness { color: c, minutes } => {
+            if minutes > 24 * 60 {
+                return Err(bad(lang, "out_of_range"));
+            }
+            let late = DurationMs(i64::from(minutes) * 60_000);
+            referee(Command::ReportLateness { color: color(lang, &c)?, late })
+        }
+        Action::CorrectClock { black, white, reason } => referee(Command::CorrectClock {
+            black: black.as_ref().map(|s| side(lang, s)).transpose()?,
+            white: white.as_ref().map(|s| side(lang, s)).transpose()?,
+            reason: text(lang, &reason)?,
+        }),
+        Action::Adjudicate { outcome, note } => {
+            let outcome = match outcome.as_str() {
+                "black" => Outcome::BlackWins,
+                "white" => Outcome::WhiteWins,
+                "draw" => Outcome::Draw,
+                "both-lose" => Outcome::BothLose,
+                "no-result" => Outcome::NoResult,
+                "replay" => Outcome::Replay,
+                _ => return Err(bad(lang, "bad_outcome")),
+            };
+            referee(Command::Adjudicate { outcome, reason: EndReason::Referee, note: text(lang, &note)? })
+        }
     }
 }
 
@@ -256,119 +314,10 @@ async fn run(
     action: Action,
     size: u8,
     lang: Lang,
-) -> Result<pb::CommandReply, Refusal> {
-    let g = &web.game;
-    let (game_id, request_id) = (game.to_string(), request_id.to_string());
-    let plain = || pb::GameRequest { game_id: game_id.clone(), request_id: request_id.clone() };
-    let referee = |action: rr::Action| pb::RefereeRequest {
-        game_id: game_id.clone(),
-        request_id: request_id.clone(),
-        action: Some(action),
-    };
-    let reply = match action {
-        Action::Start => g.start_game(authed(member, plain())).await,
-        Action::Play { vertex, move_number } => {
-            let point = point(lang, &vertex, size)?;
-            let r = pb::PlayMoveRequest {
-                game_id: game_id.clone(),
-                request_id: request_id.clone(),
-                point: Some(point),
-                expected_move_number: move_number,
-                lag: None,
-            };
-            g.play_move(authed(member, r)).await
-        }
-        Action::Pass { move_number } => {
-            let r = pb::PassRequest {
-                game_id: game_id.clone(),
-                request_id: request_id.clone(),
-                expected_move_number: move_number,
-                lag: None,
-            };
-            g.pass(authed(member, r)).await
-        }
-        Action::Resign => g.resign(authed(member, plain())).await,
-        Action::Guess { even } => {
-            g.guess_nigiri(authed(
-                member,
-                pb::GuessNigiriRequest { game_id: game_id.clone(), request_id: request_id.clone(), even },
-            ))
-            .await
-        }
-        Action::Mark { vertices } => {
-            if vertices.len() > 361 {
-                return Err(bad(lang, "out_of_range"));
-            }
-            let points = vertices.iter().map(|v| point(lang, v, size)).collect::<Result<Vec<_>, _>>()?;
-            g.mark_dead(authed(
-                member,
-                pb::MarkDeadRequest { game_id: game_id.clone(), request_id: request_id.clone(), points },
-            ))
-            .await
-        }
-        Action::Accept => g.accept_score(authed(member, plain())).await,
-        Action::Dispute => g.dispute_score(authed(member, plain())).await,
-        Action::Seal { vertex } => {
-            let point = vertex.as_deref().map(|v| point(lang, v, size)).transpose()?;
-            let r = pb::SealMoveRequest {
-                game_id: game_id.clone(),
-                request_id: request_id.clone(),
-                pass: point.is_none(),
-                point,
-                lag: None,
-            };
-            g.seal_move(authed(member, r)).await
-        }
-        Action::Warn { color: c, reason } => {
-            let a = rr::Action::Warn(rr::Warn { color: color(lang, &c)?, reason: text(lang, &reason)? });
-            g.referee(authed(member, referee(a))).await
-        }
-        Action::Void { reason } => {
-            let a = rr::Action::VoidLastMove(rr::VoidLastMove { reason: text(lang, &reason)? });
-            g.referee(authed(member, referee(a))).await
-        }
-        Action::Pause { reason } => {
-            g.referee(authed(member, referee(rr::Action::Pause(rr::Pause { reason: text(lang, &reason)? })))).await
-        }
-        Action::Resume => g.referee(authed(member, referee(rr::Action::Resume(rr::Resume {})))).await,
-        Action::ResumeAdjourned => {
-            g.referee(authed(member, referee(rr::Action::ResumeAdjourned(rr::ResumeAdjourned {})))).await
-        }
-        Action::Swap => g.referee(authed(member, referee(rr::Action::SwapColors(rr::SwapColors {})))).await,
-        Action::StartNow => g.referee(authed(member, referee(rr::Action::StartNow(rr::StartNow {})))).await,
-        Action::Lateness { color: c, minutes } => {
-            if minutes > 24 * 60 {
-                return Err(bad(lang, "out_of_range"));
-            }
-            let a = rr::Action::ReportLateness(rr::ReportLateness {
-                color: color(lang, &c)?,
-                late_ms: i64::from(minutes) * 60_000,
-            });
-            g.referee(authed(member, referee(a))).await
-        }
-        Action::CorrectClock { black, white, reason } => {
-            let a = rr::Action::CorrectClock(rr::CorrectClock {
-                black: black.as_ref().map(|s| side(lang, s)).transpose()?,
-                white: white.as_ref().map(|s| side(lang, s)).transpose()?,
-                reason: text(lang, &reason)?,
-            });
-            g.referee(authed(member, referee(a))).await
-        }
-        Action::Adjudicate { outcome, note } => {
-            use pb::game_result::Outcome as O;
-            let outcome = match outcome.as_str() {
-                "black" => O::BlackWins,
-                "white" => O::WhiteWins,
-                "draw" => O::Draw,
-                "both-lose" => O::BothLose,
-                "no-result" => O::NoResult,
-                "replay" => O::Replay,
-                _ => return Err(bad(lang, "bad_outcome")),
-            };
-            let a =
-                rr::Action::Adjudicate(rr::Adjudicate { outcome: outcome as i32, note: text(lang, &note)?, reason: 0 });
-            g.referee(authed(member, referee(a))).await
-        }
-    };
-    reply.map(tonic::Response::into_inner).map_err(|s| status_refusal(lang, &s))
+) -> Result<u64, Refusal> {
+    let (asks, command) = command(action, size, lang)?;
+    match web.game.act(&member.caller(), game, request_id, asks, command).await {
+        Ok((_, accepted)) => Ok(accepted.sequence),
+        Err(e) => Err(api_refusal(lang, &e)),
+    }
 }

@@ -10,7 +10,7 @@
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 
-use weiqi_proto::v1 as pb;
+use weiqi_clock::{ControlError, DurationMs, TimeControl, TimeSystem};
 
 /// The time systems a challenge offers: every system the clock core has.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -150,40 +150,41 @@ impl TimeSpec {
         Ok(())
     }
 
-    /// The wire time control.
-    pub fn to_pb(&self) -> pb::TimeControl {
-        use pb::time_control::System as S;
-        let ms = |m: u32| i64::from(m) * 60_000;
-        let s = |x: u32| i64::from(x) * 1000;
+    /// The time control it describes (the figures are range-checked by [`TimeSpec::check`]).
+    ///
+    /// # Errors
+    /// A control the clock refuses.
+    pub fn to_control(&self) -> Result<TimeControl, ControlError> {
+        let minutes = |m: u32| DurationMs(i64::from(m) * 60_000);
+        let seconds = |x: u32| DurationMs(i64::from(x) * 1000);
         let system = match self.system {
-            TimeChoice::None => S::None(pb::time_control::NoClock {}),
-            TimeChoice::Absolute => S::Absolute(pb::time_control::Absolute { main_ms: ms(self.main_minutes) }),
-            TimeChoice::Chinese => S::Chinese(pb::time_control::ChineseByoYomi {
-                basic_ms: ms(self.main_minutes),
-                reserved_minutes: self.periods,
-            }),
-            TimeChoice::Japanese => S::Japanese(pb::time_control::JapaneseByoYomi {
-                main_ms: ms(self.main_minutes),
+            TimeChoice::None => TimeSystem::NoClock,
+            TimeChoice::Absolute => TimeSystem::Absolute { main: minutes(self.main_minutes) },
+            TimeChoice::Chinese => {
+                TimeSystem::ChineseByoYomi { basic: minutes(self.main_minutes), reserved_minutes: self.periods }
+            }
+            TimeChoice::Japanese => TimeSystem::JapaneseByoYomi {
+                main: minutes(self.main_minutes),
                 periods: self.periods,
-                period_ms: s(self.period_seconds),
-            }),
-            TimeChoice::MovesPerPeriod => S::MovesPerPeriod(pb::time_control::MovesPerPeriod {
-                main_ms: ms(self.main_minutes),
+                period: seconds(self.period_seconds),
+            },
+            TimeChoice::MovesPerPeriod => TimeSystem::MovesPerPeriod {
+                main: minutes(self.main_minutes),
                 moves: self.moves,
-                period_ms: s(self.period_seconds),
-            }),
-            TimeChoice::Canadian => S::Canadian(pb::time_control::Canadian {
-                main_ms: ms(self.main_minutes),
+                period: seconds(self.period_seconds),
+            },
+            TimeChoice::Canadian => TimeSystem::Canadian {
+                main: minutes(self.main_minutes),
                 moves: self.moves,
-                period_ms: s(self.period_seconds),
-            }),
-            TimeChoice::Fischer => S::Fischer(pb::time_control::Fischer {
-                initial_ms: ms(self.main_minutes),
-                increment_ms: s(self.increment_seconds),
-                cap_ms: 0,
-            }),
+                period: seconds(self.period_seconds),
+            },
+            TimeChoice::Fischer => TimeSystem::Fischer {
+                initial: minutes(self.main_minutes),
+                increment: seconds(self.increment_seconds),
+                cap: None,
+            },
         };
-        pb::TimeControl { system: Some(system), ..Default::default() }
+        TimeControl::new(system)
     }
 }
 
@@ -337,13 +338,7 @@ mod tests {
         assert!(t.check().is_ok(), "Fischer has no periods");
         t.main_minutes = 0;
         assert!(t.check().is_err());
-        let chinese = TimeSpec::default().to_pb();
-        assert!(matches!(
-            chinese.system,
-            Some(pb::time_control::System::Chinese(pb::time_control::ChineseByoYomi {
-                basic_ms: 600_000,
-                reserved_minutes: 3
-            }))
-        ));
+        let chinese = TimeSpec::default().to_control().expect("a usable control");
+        assert_eq!(chinese.system, TimeSystem::ChineseByoYomi { basic: DurationMs(600_000), reserved_minutes: 3 });
     }
 }

@@ -1,7 +1,7 @@
 //! Every string the pages show, from the Fluent catalogues `locales/zh-CN/web.ftl` and
 //! `locales/en/web.ftl` (compiled in). The Go vocabulary follows Chinese usage: 黑, 白, 提子, 读秒,
-//! 数子, 贴目, 猜先, 封盘, 中盘胜. Results, byo-yomi calls and time systems in words come from
-//! [`weiqi_gateway::words`], shared with the overlay.
+//! 数子, 贴目, 猜先, 封盘, 中盘胜. Results, byo-yomi calls and time systems in words are
+//! [`crate::words`], from the same catalogues, shared with the overlay.
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -9,7 +9,6 @@ use std::sync::LazyLock;
 
 use fluent_templates::fluent_bundle::FluentValue;
 use fluent_templates::{LanguageIdentifier, Loader};
-pub use weiqi_gateway::words::Lang;
 
 fluent_templates::static_loader! {
     static LOCALES = {
@@ -18,6 +17,41 @@ fluent_templates::static_loader! {
         // No Unicode isolation marks around arguments: they show up in copied text and in tests.
         customise: |bundle| bundle.set_use_isolating(false),
     };
+}
+
+/// A language the platform speaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Lang {
+    /// Simplified Chinese (zh-CN): most players read it.
+    #[default]
+    ZhCn,
+    /// English.
+    En,
+}
+
+impl Lang {
+    /// The language tag (`zh-CN`, `en`).
+    pub fn tag(self) -> &'static str {
+        match self {
+            Lang::ZhCn => "zh-CN",
+            Lang::En => "en",
+        }
+    }
+
+    /// A language from a tag or an `Accept-Language` header (the first of ours it names, by order of
+    /// appearance; Chinese by default).
+    pub fn negotiate(header: &str) -> Lang {
+        for part in header.split(',') {
+            let tag = part.split(';').next().unwrap_or("").trim().to_ascii_lowercase();
+            if tag.starts_with("zh") {
+                return Lang::ZhCn;
+            }
+            if tag.starts_with("en") {
+                return Lang::En;
+            }
+        }
+        Lang::ZhCn
+    }
 }
 
 static ZH: LazyLock<LanguageIdentifier> = LazyLock::new(|| "zh-CN".parse().expect("a language tag"));
@@ -163,7 +197,7 @@ mod tests {
         for k in crate::pages::game::SCRIPT_KEYS {
             used.insert(k.to_string());
         }
-        for r in weiqi_gateway::auth::Role::ALL {
+        for r in weiqi_edge::auth::Role::ALL {
             used.insert(format!("role-{}", r.name().replace('_', "-")));
         }
         for r in weiqi_rules::PRESET_NAMES {
@@ -328,6 +362,11 @@ mod tests {
             "boards",
             "group",
             "rule",
+            "w",
+            "l",
+            "points",
+            "main",
+            "period",
         ];
         let args: HashMap<Cow<'static, str>, FluentValue> =
             names.iter().map(|a| (Cow::Borrowed(*a), FluentValue::from("x"))).collect();

@@ -27,9 +27,11 @@
 //!   profiles with a server-drawn rating chart and the statistics of their games, certificate pages with a QR code, and the
 //!   verification page.
 //! * [`live`] — a game's view as Server-Sent Events, for the viewer's role (the sealed move hidden).
-//! * [`act`] — a page's commands (`POST /games/{id}/act`), sent through the gRPC gateway's own
-//!   [`weiqi_gateway::game::GameGateway`] with the session's token, so the web decides no rule and
-//!   adds no second permission model.
+//! * [`act`] — a page's commands (`POST /games/{id}/act`), as domain commands to the game's API
+//!   ([`weiqi_game::api::GameApi`]) with the session's caller, so the web decides no rule and adds no
+//!   second permission model: the game's authority decides for the pages as for gRPC callers.
+//! * [`overlay`] — broadcast overlays over plain HTTP (`/overlay/{game}`, its event stream) and the
+//!   game record (`/games/{game}/sgf`); [`words`] — results, byo-yomi calls and time systems in words.
 //!
 //! # Stable test contract (WEB.md)
 //!
@@ -40,8 +42,9 @@
 //!
 //! # Invariants
 //!
-//! * Architecture Invariant: the web calls the same game service and makes the same actor checks as
-//!   gRPC callers, through the same gateway code; it keeps no game state of its own.
+//! * Architecture Invariant: the web calls the same game API and makes the same actor checks as
+//!   gRPC callers (`weiqi_game::authority`, through `weiqi_game::api`); it keeps no game state of its
+//!   own and sends no token to itself.
 //! * A POST without the CSRF token appends nothing.
 //! * What a role may not see (the sealed move, the nigiri secret) is not in any page or stream sent to
 //!   it: views are folded through the game domain, which keeps both hidden until revealed.
@@ -54,15 +57,17 @@ pub mod i18n;
 pub mod index;
 pub mod limits;
 pub mod live;
+pub mod overlay;
 pub mod pages;
 pub mod session;
+pub mod words;
 
 use std::sync::{Arc, Mutex};
 
 use weiqi_account::AccountService;
+use weiqi_edge::auth::Authority;
 use weiqi_eventlog::AnyEventLog;
-use weiqi_gateway::auth::Authority;
-use weiqi_gateway::game::GameGateway;
+use weiqi_game::api::GameApi;
 
 /// The player registry a self-registered account is entered in (the ranking service's), seen from
 /// the web without depending on the ranking crate.
@@ -100,11 +105,17 @@ pub struct WebConfig {
     pub secure_cookies: bool,
 }
 
+/// Server time, from the environment (the only reader of the system clock).
+pub(crate) fn now() -> weiqi_clock::Millis {
+    use weiqi_aggregate::Environment as _;
+    weiqi_aggregate::SystemEnvironment.now()
+}
+
 /// The web's shared state.
 pub struct Web {
     pub(crate) log: AnyEventLog,
     pub(crate) auth: Authority,
-    pub(crate) game: GameGateway,
+    pub(crate) game: GameApi,
     pub(crate) accounts: AccountService<AnyEventLog>,
     pub(crate) site: weiqi_account::site::SiteService<AnyEventLog>,
     pub(crate) registry: Option<Arc<dyn Registry>>,
@@ -119,13 +130,13 @@ pub struct Web {
 }
 
 impl Web {
-    /// The web over the log, the token authority, the gateway's game RPCs, the accounts, the player
+    /// The web over the log, the token authority, the game's API, the accounts, the player
     /// registry self-registered players are entered in, and the gateway's tournament and ranking RPCs
     /// (the desks and public pages call them as gRPC callers do).
     pub fn new(
         log: AnyEventLog,
         auth: Authority,
-        game: GameGateway,
+        game: GameApi,
         accounts: AccountService<AnyEventLog>,
         services: Services,
         config: WebConfig,

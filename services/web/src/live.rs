@@ -14,15 +14,15 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::extract::{Path, RawQuery, State};
-use axum::http::{HeaderMap, StatusCode, header};
+use crate::overlay::{follow_views, view_value};
+use axum::extract::{Path, State};
+use axum::http::{StatusCode, header};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
 use weiqi_eventlog::{AggregateId, AggregateKind, EventLog};
 use weiqi_game::authority::{self, Table};
 use weiqi_game::domain::{GameState, Phase};
-use weiqi_gateway::overlay::{follow_views, view_value};
 use weiqi_rules::{Action, Color};
 
 use crate::Web;
@@ -47,7 +47,7 @@ impl Seat {
         match &viewer.member {
             None => Seat::default(),
             Some(m) => {
-                let caller = weiqi_gateway::game::caller(&m.claims);
+                let caller = m.caller();
                 let referee = Table::of(state).is_some_and(|t| authority::referees(&caller, &t));
                 Seat { name: Some(m.name().to_string()), referee, chief: referee && (caller.chief || caller.admin) }
             }
@@ -123,19 +123,8 @@ pub fn page_view(game: &str, lang: Lang, state: &GameState, seat: &Seat, at: wei
     v
 }
 
-fn now() -> weiqi_clock::Millis {
-    let d = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
-    weiqi_clock::Millis(i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
-}
-
 /// `GET /games/{id}/live`.
-pub async fn live(
-    State(web): State<Arc<Web>>,
-    Path(game): Path<String>,
-    RawQuery(query): RawQuery,
-    headers: HeaderMap,
-) -> Response {
-    let viewer = web.viewer(&headers, query.as_deref()).await;
+pub async fn live(State(web): State<Arc<Web>>, viewer: Viewer, Path(game): Path<String>) -> Response {
     let Ok(id) = AggregateId::new(&game) else {
         return (StatusCode::BAD_REQUEST, "bad game id").into_response();
     };
@@ -152,7 +141,7 @@ pub async fn live(
     let lang = viewer.lang;
     // The stream stays open after the game's end (a page left open keeps its connection quiet).
     let views = follow_views(last, events, false, move |state| {
-        Event::default().event("view").data(page_view(&game, lang, state, &seat, now()).to_string())
+        Event::default().event("view").data(page_view(&game, lang, state, &seat, crate::now()).to_string())
     });
     // A signed-in viewer's stream lasts as long as the session's authority is what it was: signed
     // out, disabled, or a role granted or revoked, the stream ends and the page's `EventSource`

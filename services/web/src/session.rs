@@ -16,12 +16,12 @@ use std::time::Duration;
 
 use axum::http::{HeaderMap, HeaderValue, header};
 use weiqi_account::Account;
-use weiqi_gateway::auth::{Claims, Role, Standing};
+use weiqi_edge::auth::{Claims, Role, Standing};
 
 use crate::Web;
 use crate::i18n::Lang;
 
-pub use weiqi_gateway::auth::{SESSION_COOKIE, cookie};
+pub use weiqi_edge::auth::{SESSION_COOKIE, cookie};
 
 /// The CSRF cookie's name.
 pub const CSRF_COOKIE: &str = "wq_csrf";
@@ -45,6 +45,11 @@ impl Member {
         &self.claims.sub
     }
 
+    /// The member as the services' authorities know a caller: what the account allows now.
+    pub fn caller(&self) -> weiqi_game::authority::Caller {
+        weiqi_game::api::caller(&self.claims)
+    }
+
     /// Whether the account holds `role` (administrators hold every role).
     pub fn has(&self, role: Role) -> bool {
         self.claims.has(role)
@@ -66,6 +71,20 @@ pub struct Viewer {
     pub new_csrf: bool,
     /// Whether a session cookie was sent that no longer holds (expired, disabled): clear it.
     pub stale_session: bool,
+}
+
+/// The viewer as a handler's argument: who asks (the session cookie, checked against the account's
+/// state now), in which language (`?lang=`, the `lang` cookie, `Accept-Language`), with the browser's
+/// CSRF token. Never refuses: a visitor who is not signed in is a viewer without a member.
+impl axum::extract::FromRequestParts<std::sync::Arc<Web>> for Viewer {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        web: &std::sync::Arc<Web>,
+    ) -> Result<Viewer, Self::Rejection> {
+        Ok(web.viewer(&parts.headers, parts.uri.query()).await)
+    }
 }
 
 /// The roles an account holds, as tokens know them.

@@ -7,6 +7,9 @@
 //! * `weiqi bench …` measures whole paths; every bench prints a table and, with `--json`, one JSON
 //!   object on its last line.
 
+// The benchmarks drive real browsers and servers through the test kit: built only with `--features
+// bench` (and for this crate's own tests), so the shipped binary carries no test code.
+#[cfg(any(feature = "bench", test))]
 mod bench;
 mod cmd;
 mod event_classes;
@@ -16,6 +19,7 @@ mod event_classes;
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+#[cfg(any(feature = "bench", test))]
 mod output;
 mod shutdown;
 mod suite;
@@ -74,8 +78,16 @@ enum Command {
     #[command(subcommand)]
     Cert(cmd::cert::CertCommand),
     /// Benchmarks of whole paths.
+    #[cfg(any(feature = "bench", test))]
     #[command(subcommand)]
     Bench(bench::BenchCommand),
+    /// Benchmarks of whole paths: not in this build (`cargo build --release -p weiqi --features bench`).
+    #[cfg(not(any(feature = "bench", test)))]
+    Bench {
+        /// What would have been benchmarked.
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
 }
 
 /// Where the suite keeps its data and listens.
@@ -200,7 +212,13 @@ fn main() -> std::process::ExitCode {
         }
         Command::Backup(args) => runtime().block_on(cmd::backup::run_backup(args)),
         Command::Restore(args) => runtime().block_on(cmd::backup::run_restore(args)),
+        #[cfg(any(feature = "bench", test))]
         Command::Bench(b) => bench::run(b),
+        #[cfg(not(any(feature = "bench", test)))]
+        Command::Bench { .. } => Err(anyhow::anyhow!(
+            "this weiqi was built without its benchmarks (they drive browsers and servers through the test \
+             kit); build them with: cargo build --release -p weiqi --features bench"
+        )),
     };
     match result {
         Ok(code) => code,

@@ -10,10 +10,11 @@ use weiqi_clock_service::{ClockGateway, ClockService};
 use weiqi_eventlog::{
     AnyBus, AnyEventLog, EmbeddedConfig, EmbeddedLog, JetStreamConfig, JetStreamLog, LocalBus, NatsBus,
 };
+use weiqi_game::api::GameApi;
 use weiqi_game::client::GameClient;
+use weiqi_game::grpc::GameGrpc;
 use weiqi_game::service::GameService;
 use weiqi_gateway::auth::{Authority, Role};
-use weiqi_gateway::game::GameGateway;
 use weiqi_gateway::info::InfoGateway;
 use weiqi_ranking::tournaments::{Classifier, TournamentLog};
 use weiqi_ranking::{RankingConfig, RankingGateway, RankingProjector, RankingService};
@@ -302,11 +303,11 @@ async fn web(
     let roles = Role::ALL.iter().map(|r| r.name().to_string());
     let accounts =
         weiqi_account::AccountService::new(backbone.log.clone(), Arc::new(weiqi_aggregate::SystemEnvironment), roles);
-    let gateway = GameGateway::new(game.clone(), backbone.log.clone(), auth.clone(), trace_fn());
+    let games = GameApi::new(game.clone(), backbone.log.clone(), trace_fn());
     let web = weiqi_web::Web::new(
         backbone.log.clone(),
         auth.clone(),
-        gateway,
+        games,
         accounts,
         weiqi_web::Services {
             registry: Some(Arc::new(WebRegistry(ranking.clone()))),
@@ -355,7 +356,7 @@ fn http_routes(
     readiness: &Arc<weiqi_edge::ready::Readiness>,
 ) -> axum::Router {
     let routes = health_routes(readiness)
-        .merge(weiqi_gateway::overlay::router(backbone.log.clone(), auth.clone()))
+        .merge(weiqi_web::overlay::router(backbone.log.clone(), auth.clone()))
         .merge(web.router());
     weiqi_edge::headers::compressed(routes)
 }
@@ -378,7 +379,7 @@ async fn gateway_routes(
         "weiqi.v1.RankingService",
     ];
     let mut routes = weiqi_gateway::server::base_routes(
-        GameGateway::new(game, backbone.log.clone(), auth.clone(), trace_fn()),
+        GameGrpc::new(GameApi::new(game, backbone.log.clone(), trace_fn()), auth.clone()),
         InfoGateway::new(auth.clone(), backbone.backend, services.iter().map(|s| s.to_string()).collect()),
     )
     .await;

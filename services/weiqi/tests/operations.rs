@@ -351,7 +351,7 @@ async fn a_move_and_a_flag_are_each_one_trace_across_the_processes_and_every_ser
         &move_trace,
         "weiqi-gateway: weiqi.v1.GameService/PlayMove (Server)",
         &[
-            "weiqi-gateway: gateway.command (Internal)",
+            "weiqi-gateway: edge.command (Internal)",
             "weiqi-gateway: games send (Producer)",
             "weiqi-game: games receive (Consumer)",
             "weiqi-game: game.command (Internal)",

@@ -89,10 +89,11 @@
 //! * An aggregate whose log does not decode or fold is never acted on ([`RunError::Corrupt`]).
 
 mod aggregate;
-mod env;
+mod rejection;
 mod runner;
 
 pub use aggregate::{Aggregate, COMMAND_DIGEST, Context, Decided, EventMeta, default_digest};
-pub use env::{Environment, Sleep, SystemEnvironment};
+pub use rejection::RejectionKind;
 pub use runner::{MAX_CONFLICT_RETRIES, Outcome, Request, RunError, Runner, RunnerConfig};
+pub use weiqi_eventlog::{Environment, Sleep, SystemEnvironment};
 pub use weiqi_time::{DurationMs, Millis};

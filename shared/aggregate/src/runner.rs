@@ -24,7 +24,7 @@ use weiqi_telemetry::metrics::{counter, histogram};
 use weiqi_telemetry::names::{self, labels};
 
 use crate::aggregate::{Aggregate, COMMAND_DIGEST, Context, EventMeta};
-use crate::env::Environment;
+use weiqi_eventlog::Environment;
 
 /// How often a command is decided again after conflicts before the caller is told to retry.
 pub const MAX_CONFLICT_RETRIES: usize = 16;

@@ -24,7 +24,9 @@
 //! is the one place a token's authority is decided; streams re-check it when a standing changes
 //! ([`Authority::changes`]).
 
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
+
+use weiqi_aggregate::{Environment as _, SystemEnvironment};
 
 use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
 use serde::{Deserialize, Serialize};
@@ -234,8 +236,13 @@ impl From<AuthError> for Status {
     }
 }
 
+/// Server time in ms since the Unix epoch, from the environment.
+fn now_ms() -> u64 {
+    u64::try_from(SystemEnvironment.now().0).unwrap_or(0)
+}
+
 fn now_secs() -> u64 {
-    SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default().as_secs()
+    now_ms() / 1000
 }
 
 impl Authority {
@@ -335,8 +342,8 @@ impl Authority {
         jti: Option<&str>,
         sid: Option<&str>,
     ) -> String {
-        let now = SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default();
-        let secs = now.as_secs();
+        let now_ms = now_ms();
+        let secs = now_ms / 1000;
         let claims = Claims {
             sub: subject.to_string(),
             roles: roles.to_vec(),
@@ -346,7 +353,7 @@ impl Authority {
             iss: self.issuer.clone(),
             jti: jti.map(str::to_string),
             sid: sid.map(str::to_string),
-            iat_ms: if sid.is_some() { u64::try_from(now.as_millis()).unwrap_or(u64::MAX) } else { 0 },
+            iat_ms: if sid.is_some() { now_ms } else { 0 },
         };
         jsonwebtoken::encode(&Header::new(Algorithm::HS256), &claims, &self.encoding)
             .expect("HS256 signing cannot fail")
@@ -543,8 +550,7 @@ mod tests {
         a.set_standing("li", Some(s.clone()));
         assert!(matches!(a.verify(&phone), Err(AuthError::Revoked(_))), "logged out");
         assert!(a.verify(&laptop).is_ok());
-        s.sessions_from_ms =
-            u64::try_from(SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_millis()).unwrap() + 1;
+        s.sessions_from_ms = now_ms() + 1;
         a.set_standing("li", Some(s));
         assert!(matches!(a.verify(&laptop), Err(AuthError::Revoked(_))), "signed out everywhere");
         assert!(a.verify(&bot).is_ok(), "API tokens are revoked one by one on the account page");

@@ -20,7 +20,7 @@ use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
 use bytes::{Buf, BufMut, Bytes, BytesMut};
 use redb::{Database, Durability, ReadTransaction, ReadableDatabase, ReadableTable, TableDefinition, WriteTransaction};
@@ -154,7 +154,8 @@ fn storage(error: impl Into<redb::Error>) -> LogError {
 }
 
 fn now_ms() -> i64 {
-    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as i64)
+    use crate::Environment as _;
+    crate::SystemEnvironment.now().0
 }
 
 /// One stored batch.
@@ -216,25 +217,16 @@ impl BatchRecord {
     fn events(&self, kind: AggregateKind, batch: u64) -> Result<Vec<RecordedEvent>, Corrupt> {
         let id = AggregateId::new(&self.id).map_err(|_| Corrupt("stored aggregate id"))?;
         let command = CommandId::new(&self.command).map_err(|_| Corrupt("stored command id"))?;
-        let framed = frame::decode(&self.body)?;
-        if framed.len() as u64 != self.count {
-            return Err(Corrupt("event count disagrees with the frame"));
-        }
-        Ok(framed
-            .into_iter()
-            .enumerate()
-            .map(|(i, event)| RecordedEvent {
-                kind,
-                aggregate_id: id.clone(),
-                sequence: self.first + i as u64,
-                position: Position::of(batch, i),
-                timestamp_ms: self.timestamp_ms,
-                command_id: command.clone(),
-                event_type: event.event_type,
-                payload: event.payload,
-                headers: event.headers,
-            })
-            .collect())
+        let batch = frame::Batch {
+            kind,
+            id: &id,
+            command: &command,
+            first: self.first,
+            count: self.count,
+            position: batch,
+            timestamp_ms: self.timestamp_ms,
+        };
+        frame::expand(&batch, &self.body)
     }
 }
 

@@ -81,6 +81,44 @@ fn put_u16_str(out: &mut BytesMut, text: &str) -> Result<(), InvalidAppend> {
 }
 
 /// Unframes a batch.
+/// Where a stored batch sits: what both backends know of a frame besides its bytes.
+pub(crate) struct Batch<'a> {
+    pub(crate) kind: crate::AggregateKind,
+    pub(crate) id: &'a crate::AggregateId,
+    pub(crate) command: &'a crate::CommandId,
+    /// The sequence of its first event in the aggregate.
+    pub(crate) first: u64,
+    /// How many events the batch says it holds.
+    pub(crate) count: u64,
+    /// The batch's position in the log (its events are at `Position::of(batch, index)`).
+    pub(crate) position: u64,
+    pub(crate) timestamp_ms: i64,
+}
+
+/// The recorded events of a stored batch: its frame decoded, checked against the count it was
+/// stored with, and each event placed at its sequence and position.
+pub(crate) fn expand(batch: &Batch<'_>, body: &Bytes) -> Result<Vec<crate::RecordedEvent>, Corrupt> {
+    let framed = decode(body)?;
+    if framed.len() as u64 != batch.count {
+        return Err(Corrupt("event count disagrees with the frame"));
+    }
+    Ok(framed
+        .into_iter()
+        .enumerate()
+        .map(|(index, event)| crate::RecordedEvent {
+            kind: batch.kind,
+            aggregate_id: batch.id.clone(),
+            sequence: batch.first + index as u64,
+            position: crate::Position::of(batch.position, index),
+            timestamp_ms: batch.timestamp_ms,
+            command_id: batch.command.clone(),
+            event_type: event.event_type,
+            payload: event.payload,
+            headers: event.headers,
+        })
+        .collect())
+}
+
 pub(crate) fn decode(body: &Bytes) -> Result<Vec<FramedEvent>, Corrupt> {
     let mut reader = Reader { body, at: 0 };
     if reader.u8()? != VERSION {

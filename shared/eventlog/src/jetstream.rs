@@ -525,25 +525,16 @@ impl JetStreamLog {
             .as_deref()
             .and_then(|c| CommandId::new(c).ok())
             .ok_or(Corrupt("message without a command id"))?;
-        let framed = frame::decode(body)?;
-        if framed.len() as u64 != meta.count {
-            return Err(Corrupt("event count header disagrees with the frame"));
-        }
-        Ok(framed
-            .into_iter()
-            .enumerate()
-            .map(|(index, event)| RecordedEvent {
-                kind,
-                aggregate_id: id.clone(),
-                sequence: meta.first + index as u64,
-                position: Position::of(meta.stream_seq, index),
-                timestamp_ms,
-                command_id: command.clone(),
-                event_type: event.event_type,
-                payload: event.payload,
-                headers: event.headers,
-            })
-            .collect())
+        let batch = frame::Batch {
+            kind,
+            id: &id,
+            command: &command,
+            first: meta.first,
+            count: meta.count,
+            position: meta.stream_seq,
+            timestamp_ms,
+        };
+        frame::expand(&batch, body)
     }
 
     /// A resilient tail over the stream of `kind`, filtered to `filter` (one aggregate or the

@@ -86,6 +86,7 @@ mod aggregate;
 pub mod bench;
 mod bus;
 mod embedded;
+mod env;
 mod error;
 mod event;
 pub mod followers;
@@ -101,6 +102,7 @@ pub use bus::{
     trace_of,
 };
 pub use embedded::{EmbeddedConfig, EmbeddedLog};
+pub use env::{Environment, Sleep, SystemEnvironment};
 pub use error::{AppendError, BoxError, Corrupt, InvalidAppend, LogError};
 pub use event::{AppendOutcome, Headers, NewEvent, RecordedEvent, TRACEPARENT, TRACESTATE};
 pub use followers::{Follower, FollowerReport};

@@ -26,6 +26,21 @@ pub enum ColorBy {
     BoardOrder,
 }
 
+impl ColorBy {
+    /// Its name in exports and read models (`balance`, `board-order`).
+    pub fn name(self) -> &'static str {
+        match self {
+            ColorBy::Balance => "balance",
+            ColorBy::Alternation => "alternation",
+            ColorBy::Nigiri => "nigiri",
+            ColorBy::Handicap => "handicap",
+            ColorBy::Berger => "berger",
+            ColorBy::Organiser => "organiser",
+            ColorBy::BoardOrder => "board-order",
+        }
+    }
+}
+
 /// Why a player has no game in a round.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum ByeReason {

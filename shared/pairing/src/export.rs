@@ -2,7 +2,6 @@
 //! table (`.h9`) has its own module, [`crate::h9`] (writer, reader and checker), re-exported here.
 
 use crate::config::ByeKind;
-use crate::event::ColorBy;
 pub use crate::h9::{H9Header, export_h9};
 use crate::ids::{Color, PlayerId};
 use crate::outcome::Outcome;
@@ -54,18 +53,6 @@ pub fn standings_csv(t: &Tournament, st: &Standings) -> String {
     out
 }
 
-fn color_by(c: ColorBy) -> &'static str {
-    match c {
-        ColorBy::Balance => "balance",
-        ColorBy::Alternation => "alternation",
-        ColorBy::Nigiri => "nigiri",
-        ColorBy::Handicap => "handicap",
-        ColorBy::Berger => "berger",
-        ColorBy::Organiser => "organiser",
-        ColorBy::BoardOrder => "board-order",
-    }
-}
-
 fn result_text(o: Option<Outcome>) -> &'static str {
     match o {
         None => "",
@@ -112,7 +99,7 @@ pub fn pairings_csv(t: &Tournament, round: u32) -> String {
             wn,
             wr,
             g.paired.handicap.to_string(),
-            color_by(g.paired.color_by).into(),
+            g.paired.color_by.name().into(),
             result_text(t.counted_result(g).map(|x| x.outcome)).into(),
             String::new(),
         ]));

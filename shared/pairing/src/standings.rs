@@ -98,6 +98,36 @@ impl TieBreak {
         }
     }
 
+    /// The criteria that take no argument, in the order of the enum.
+    pub const FIXED: [TieBreak; 15] = [
+        TieBreak::Points,
+        TieBreak::Wins,
+        TieBreak::Mms,
+        TieBreak::TotalScore,
+        TieBreak::Sos,
+        TieBreak::Sosos,
+        TieBreak::Sodos,
+        TieBreak::Sosm,
+        TieBreak::Sososm,
+        TieBreak::Warnings,
+        TieBreak::HeadToHead,
+        TieBreak::Lot,
+        TieBreak::MatchPoints,
+        TieBreak::BoardPoints,
+        TieBreak::TeamTotalScore,
+    ];
+
+    /// A criterion by its published name ([`TieBreak::name`]), case-insensitively: `SOSM`, `sosm`,
+    /// `Board2`.
+    pub fn from_name(name: &str) -> Option<TieBreak> {
+        let name = name.trim();
+        if let Some(t) = TieBreak::FIXED.into_iter().find(|t| t.name().eq_ignore_ascii_case(name)) {
+            return Some(t);
+        }
+        let lower = name.to_ascii_lowercase();
+        lower.strip_prefix("board").and_then(|n| n.parse::<u32>().ok()).filter(|&n| n >= 1).map(TieBreak::Board)
+    }
+
     /// Whether a lower value ranks first.
     pub fn lower_is_better(self) -> bool {
         matches!(self, TieBreak::Warnings | TieBreak::Lot)

@@ -470,3 +470,15 @@ fn voided_games_read_void_withdrawals_are_flagged_and_the_lot_is_a_small_rank() 
     by_lot.sort_by_key(|p| s.state.players[&PlayerId(*p)].lot);
     assert_eq!(value(&st, by_lot[0], TieBreak::Lot), Ratio::int(1), "the lowest recorded lot is 1");
 }
+
+/// Every criterion reads back from its published name, in any case; what is not one does not.
+#[test]
+fn every_tie_break_parses_from_its_published_name() {
+    let with_board = TieBreak::FIXED.into_iter().chain([TieBreak::Board(1), TieBreak::Board(4)]);
+    for t in with_board {
+        assert_eq!(TieBreak::from_name(&t.name()), Some(t));
+        assert_eq!(TieBreak::from_name(&t.name().to_lowercase()), Some(t));
+    }
+    assert_eq!(TieBreak::from_name("Board0"), None);
+    assert_eq!(TieBreak::from_name("Elo"), None);
+}

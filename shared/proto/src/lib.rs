@@ -1,20 +1,23 @@
 //! `weiqi-proto`: the wire contract, generated from `proto/weiqi/v1/*.proto` at build time with
 //! `protox` (so no system `protoc` is needed) and `tonic-prost-build`.
 //!
-//! This crate holds generated code only. Domain types live in the service crates, and each service
-//! converts between the two once, in its `convert.rs`.
+//! This crate holds generated code, the names of the events one service publishes for others, and
+//! [`codec`]: what every service's log codec shares (the error of a stored message that does not read
+//! back, enum tables, required fields). Domain types live in the service crates, and each service
+//! converts between the two once, at its edge.
 //!
 //! # Invariants
 //!
 //! * Package `weiqi.v1`; every enum's zero value is `*_UNSPECIFIED`; field numbers are never reused.
 //! * Nothing here knows NATS, Redis or any domain rule.
 
-#![allow(missing_docs, clippy::all, clippy::pedantic)]
-
 /// Generated code for package `weiqi.v1`.
+#[allow(missing_docs, clippy::all, clippy::pedantic)]
 pub mod v1 {
     tonic::include_proto!("weiqi.v1");
 }
+
+pub mod codec;
 
 /// Type names of the events one service publishes for others to read: the names are the contract, so
 /// they live here with the messages rather than in the publishing service's crate.

@@ -4,6 +4,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+use chrono::{Datelike, NaiveDate};
 use serde::{Deserialize, Serialize};
 
 use crate::Millis;
@@ -39,31 +40,28 @@ impl CivilDate {
     }
 }
 
-// Howard Hinnant's algorithms (public domain), days relative to 1970-01-01.
-fn civil_from_days(z: i64) -> CivilDate {
-    let z = z + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let y = yoe + era * 400;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = if m <= 2 { y + 1 } else { y };
-    CivilDate { year: y as i32, month: m as u8, day: d as u8 }
+/// Days from 0001-01-01 (chrono's day 1 of the common era) to 1970-01-01.
+const UNIX_EPOCH_FROM_CE: i64 = 719_163;
+
+/// The date `days` days after 1970-01-01, by the calendar arithmetic of `chrono` (dates far outside
+/// any game's, beyond chrono's range of about ±262,000 years, are clamped to its ends).
+fn civil_from_days(days: i64) -> CivilDate {
+    let ce =
+        i32::try_from(days.saturating_add(UNIX_EPOCH_FROM_CE)).unwrap_or(if days < 0 { i32::MIN } else { i32::MAX });
+    let date =
+        NaiveDate::from_num_days_from_ce_opt(ce).unwrap_or(if days < 0 { NaiveDate::MIN } else { NaiveDate::MAX });
+    CivilDate { year: date.year(), month: date.month() as u8, day: date.day() as u8 }
 }
 
+/// Days from 1970-01-01 to `date` (a date chrono cannot hold, an invalid day of a month included, is
+/// counted from the nearest valid one: 02-30 as 03-01 and so on, as the arithmetic formula did).
 fn days_from_civil(date: CivilDate) -> i64 {
-    let m = i64::from(date.month);
-    let d = i64::from(date.day);
-    let y = i64::from(date.year) - i64::from(m <= 2);
-    let era = y.div_euclid(400);
-    let yoe = y.rem_euclid(400);
-    let mp = (m + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + d - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
+    let first = NaiveDate::from_ymd_opt(date.year, u32::from(date.month.clamp(1, 12)), 1).unwrap_or(if date.year < 0 {
+        NaiveDate::MIN
+    } else {
+        NaiveDate::MAX
+    });
+    i64::from(first.num_days_from_ce()) - UNIX_EPOCH_FROM_CE + i64::from(date.day) - 1
 }
 
 impl fmt::Display for CivilDate {

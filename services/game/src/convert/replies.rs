@@ -3,22 +3,12 @@
 use weiqi_proto::v1 as pb;
 
 use super::stored::{recorded_from_pb, recorded_to_pb};
-use crate::domain::{Actor, Rejection, RejectionKind};
+use crate::domain::{Actor, Rejection};
 use crate::service::{Accepted, GameError};
 
 /// A rejection on the wire, with its kind, stable code and message.
 pub fn rejection_to_pb(r: &Rejection) -> pb::Rejection {
-    pb::Rejection { kind: kind_to_pb(r.kind()) as i32, code: r.code().to_string(), message: r.to_string() }
-}
-
-fn kind_to_pb(kind: RejectionKind) -> pb::rejection::Kind {
-    match kind {
-        RejectionKind::InvalidArgument => pb::rejection::Kind::InvalidArgument,
-        RejectionKind::FailedPrecondition => pb::rejection::Kind::FailedPrecondition,
-        RejectionKind::NotFound => pb::rejection::Kind::NotFound,
-        RejectionKind::PermissionDenied => pb::rejection::Kind::PermissionDenied,
-        RejectionKind::AlreadyExists => pb::rejection::Kind::AlreadyExists,
-    }
+    weiqi_edge::status::rejection(r.kind(), r.code(), r.to_string())
 }
 
 /// An error as a typed rejection, if it is one (a fault is not).
@@ -30,9 +20,11 @@ pub fn error_rejection(e: &GameError) -> Option<pb::Rejection> {
     };
     match e {
         GameError::Rejected(r) => Some(rejection_to_pb(r)),
-        GameError::Refused { kind, code, message } => {
-            Some(pb::Rejection { kind: kind_to_pb(*kind) as i32, code: code.clone(), message: message.clone() })
-        }
+        GameError::Refused { kind, code, message } => Some(pb::Rejection {
+            kind: weiqi_edge::status::kind_to_pb(*kind) as i32,
+            code: code.clone(),
+            message: message.clone(),
+        }),
         GameError::RequestIdReused { .. } => Some(invalid("request_id_reused", e.to_string())),
         GameError::BadRequest { code, message } => Some(invalid(code, message.clone())),
         GameError::Unavailable(_) | GameError::Internal(_) => None,
@@ -90,12 +82,5 @@ fn rejection_from_pb(r: pb::Rejection) -> GameError {
     if r.code == "request_id_reused" {
         return GameError::RequestIdReused { other: None };
     }
-    let kind = match pb::rejection::Kind::try_from(r.kind) {
-        Ok(pb::rejection::Kind::InvalidArgument) => RejectionKind::InvalidArgument,
-        Ok(pb::rejection::Kind::NotFound) => RejectionKind::NotFound,
-        Ok(pb::rejection::Kind::PermissionDenied) => RejectionKind::PermissionDenied,
-        Ok(pb::rejection::Kind::AlreadyExists) => RejectionKind::AlreadyExists,
-        _ => RejectionKind::FailedPrecondition,
-    };
-    GameError::Refused { kind, code: r.code, message: r.message }
+    GameError::Refused { kind: weiqi_edge::status::kind_from_pb(r.kind), code: r.code, message: r.message }
 }

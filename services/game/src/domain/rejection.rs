@@ -4,20 +4,8 @@ use weiqi_rules::Illegal;
 
 use super::state::Phase;
 
-/// How a rejection maps to a gRPC status.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RejectionKind {
-    /// The request is malformed (InvalidArgument).
-    InvalidArgument,
-    /// The game's state does not allow it (FailedPrecondition).
-    FailedPrecondition,
-    /// No such game (NotFound).
-    NotFound,
-    /// The actor may not do this (PermissionDenied).
-    PermissionDenied,
-    /// The game exists already (AlreadyExists).
-    AlreadyExists,
-}
+/// How a rejection maps to a status: the kinds every service shares.
+pub use weiqi_aggregate::RejectionKind;
 
 /// A refused command.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

@@ -75,7 +75,7 @@ pub fn case_event_to_pb(event: &CaseEvent) -> pb::CertificationCaseEvent {
                 case_id: case.0.clone(),
                 player_id: player.0.clone(),
                 opened_by: opened_by.0.clone(),
-                applicant: APPLICANT.wire(*applicant),
+                applicant: APPLICANT.encode(*applicant),
                 ladder: ladder.clone(),
                 current_grade: current.clone(),
                 since_ms: since.0,
@@ -149,7 +149,7 @@ pub fn case_event_from_pb(event: pb::CertificationCaseEvent) -> Result<CaseEvent
             case: CaseId(m.case_id),
             player: PlayerId(m.player_id),
             opened_by: ActorId(m.opened_by),
-            applicant: APPLICANT.domain("CertificationCaseEvent.Opened.applicant", m.applicant)?,
+            applicant: APPLICANT.decode("CertificationCaseEvent.Opened.applicant", m.applicant)?,
             ladder: m.ladder,
             current: m.current_grade,
             since: Millis(m.since_ms),
@@ -209,7 +209,7 @@ fn event_ref_to_pb(e: &EventRef) -> pb::EvidenceEventRef {
         event_id: e.id.0.clone(),
         name: e.name.clone(),
         kind: e.kind.clone(),
-        level: LEVEL.wire(e.level),
+        level: LEVEL.encode(e.level),
     }
 }
 
@@ -218,7 +218,7 @@ fn event_ref_from_pb(m: pb::EvidenceEventRef) -> Result<EventRef, CodecError> {
         id: EventId(m.event_id),
         name: m.name,
         kind: m.kind,
-        level: LEVEL.domain("EvidenceEventRef.level", m.level)?,
+        level: LEVEL.decode("EvidenceEventRef.level", m.level)?,
     })
 }
 
@@ -232,7 +232,7 @@ fn game_to_pb(g: &VerifiedGame) -> pb::EvidenceGame {
         game_id: g.game.0.clone(),
         opponent_id: g.opponent.0.clone(),
         opponent_grade: g.opponent_grade.clone(),
-        outcome: OUTCOME.wire(g.outcome),
+        outcome: OUTCOME.encode(g.outcome),
         at_ms: g.at.0,
         event: g.event.as_ref().map(event_ref_to_pb),
     }
@@ -243,7 +243,7 @@ fn game_from_pb(g: pb::EvidenceGame) -> Result<VerifiedGame, CodecError> {
         game: GameId(g.game_id),
         opponent: PlayerId(g.opponent_id),
         opponent_grade: g.opponent_grade,
-        outcome: OUTCOME.domain("EvidenceGame.outcome", g.outcome)?,
+        outcome: OUTCOME.decode("EvidenceGame.outcome", g.outcome)?,
         at: Millis(g.at_ms),
         event: g.event.map(event_ref_from_pb).transpose()?,
     })

@@ -114,7 +114,7 @@ fn game_to_pb(g: &RatedGame) -> pb::LedgerRatedGame {
         game_id: g.id.0.clone(),
         black_player_id: g.black.0.clone(),
         white_player_id: g.white.0.clone(),
-        result: RESULT.wire(g.result),
+        result: RESULT.encode(g.result),
         conditions: Some(pb::RatedGameConditions {
             stones: u32::from(c.stones),
             komi: Some(c.komi),
@@ -134,7 +134,7 @@ fn game_from_pb(m: pb::LedgerRatedGame) -> Result<RatedGame, CodecError> {
         id: GameId(m.game_id),
         black: PlayerId(m.black_player_id),
         white: PlayerId(m.white_player_id),
-        result: RESULT.domain("LedgerRatedGame.result", m.result)?,
+        result: RESULT.decode("LedgerRatedGame.result", m.result)?,
         conditions: GameConditions {
             stones,
             komi: required(c.komi, "RatedGameConditions.komi")?,

@@ -6,20 +6,8 @@
 
 use weiqi_rating::{CaseId, CaseRejection, PlayerId, RatingRejection};
 
-/// The gRPC-facing class of a rejection.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RejectionKind {
-    /// The request is malformed.
-    InvalidArgument,
-    /// The request does not fit the current state.
-    FailedPrecondition,
-    /// Something named does not exist.
-    NotFound,
-    /// The caller may not do this.
-    PermissionDenied,
-    /// It exists already.
-    AlreadyExists,
-}
+/// The class of a rejection: the kinds every service shares.
+pub use weiqi_aggregate::RejectionKind;
 
 /// A refused ranking request.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]

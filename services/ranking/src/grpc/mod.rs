@@ -21,13 +21,13 @@ use std::sync::Arc;
 
 use tonic::{Request, Response, Status};
 use weiqi_edge::auth::{Authority, Claims, Role};
-use weiqi_edge::status::gateway_rejection;
+
 use weiqi_proto::v1 as pb;
 use weiqi_rating::{ActorId, Applicant, CaseId, PlayerId};
 
 use crate::cases::{Application, Verdict};
 use crate::codec::player::{profile_from_pb, rank_pb, rating_pb};
-use crate::domain::{BANDS, RankingRejection, RejectionKind};
+use crate::domain::{BANDS, RankingRejection};
 use crate::error::RankingError;
 use crate::readmodel::{AnyReadModel, Board, ReadModel};
 use crate::service::RankingService;
@@ -58,14 +58,7 @@ pub struct RankingGateway {
 /// The gRPC status of a rejection, with the typed reason in the details.
 #[must_use]
 pub fn rejection_status(r: &RankingRejection) -> Status {
-    let kind = match r.kind() {
-        RejectionKind::InvalidArgument => pb::rejection::Kind::InvalidArgument,
-        RejectionKind::FailedPrecondition => pb::rejection::Kind::FailedPrecondition,
-        RejectionKind::NotFound => pb::rejection::Kind::NotFound,
-        RejectionKind::PermissionDenied => pb::rejection::Kind::PermissionDenied,
-        RejectionKind::AlreadyExists => pb::rejection::Kind::AlreadyExists,
-    };
-    gateway_rejection(kind, r.code(), r.to_string())
+    weiqi_edge::status::rejected(r.kind(), r.code(), r.to_string())
 }
 
 /// The gRPC status of a ranking error: rejections with the typed reason in the details, faults as
@@ -126,6 +119,14 @@ impl RankingGateway {
 
     fn caller<T>(&self, request: &Request<T>) -> Result<Claims, Status> {
         Ok(self.auth.caller(request)?)
+    }
+
+    /// Every handler's prologue: who asks (the token checked against the account now), that they hold
+    /// `role`, and the request's message.
+    fn holding<T>(&self, request: Request<T>, role: Role) -> Result<(Claims, T), Status> {
+        let claims = self.caller(&request)?;
+        need(&claims, role)?;
+        Ok((claims, request.into_inner()))
     }
 
     /// A player's latest `limit` rating points and their rank history, from the read model.
@@ -305,9 +306,7 @@ impl pb::ranking_service_server::RankingService for RankingGateway {
         &self,
         request: Request<pb::RegistryRegisterRequest>,
     ) -> Result<Response<pb::RegistryPlayer>, Status> {
-        let claims = self.caller(&request)?;
-        need(&claims, Role::Organiser)?;
-        let r = request.into_inner();
+        let (claims, r) = self.holding(request, Role::Organiser)?;
         let id = request_id(&r.request_id)?;
         let profile = profile_from_pb(&r.profile.unwrap_or_default());
         let rank = non_empty(&r.rank);
@@ -422,9 +421,7 @@ impl pb::ranking_service_server::RankingService for RankingGateway {
         &self,
         request: Request<pb::RegistryUpdateRequest>,
     ) -> Result<Response<pb::RegistryPlayer>, Status> {
-        let claims = self.caller(&request)?;
-        need(&claims, Role::Organiser)?;
-        let r = request.into_inner();
+        let (claims, r) = self.holding(request, Role::Organiser)?;
         let id = request_id(&r.request_id)?;
         let profile = profile_from_pb(&r.profile.unwrap_or_default());
         let entry = self.service.update_player(profile, &claims.sub, id).await.map_err(status)?;
@@ -446,9 +443,7 @@ impl pb::ranking_service_server::RankingService for RankingGateway {
         &self,
         request: Request<pb::AssignReviewerRequest>,
     ) -> Result<Response<pb::CaseView>, Status> {
-        let claims = self.caller(&request)?;
-        need(&claims, Role::Reviewer)?;
-        let r = request.into_inner();
+        let (claims, r) = self.holding(request, Role::Reviewer)?;
         let id = request_id(&r.request_id)?;
         let reviewer = non_empty(&r.reviewer).unwrap_or_else(|| claims.sub.clone());
         if reviewer != claims.sub && !claims.roles.contains(&Role::Admin) {
@@ -463,9 +458,7 @@ impl pb::ranking_service_server::RankingService for RankingGateway {
     }
 
     async fn decide_case(&self, request: Request<pb::DecideCaseRequest>) -> Result<Response<pb::CaseView>, Status> {
-        let claims = self.caller(&request)?;
-        need(&claims, Role::Reviewer)?;
-        let r = request.into_inner();
+        let (claims, r) = self.holding(request, Role::Reviewer)?;
         let id = request_id(&r.request_id)?;
         let verdict = if r.approve {
             Verdict::Approve { note: r.reasons.join("; "), override_reason: non_empty(&r.override_reason) }
@@ -481,9 +474,7 @@ impl pb::ranking_service_server::RankingService for RankingGateway {
         &self,
         request: Request<pb::RevokeCertificateRequest>,
     ) -> Result<Response<pb::CaseView>, Status> {
-        let claims = self.caller(&request)?;
-        need(&claims, Role::Reviewer)?;
-        let r = request.into_inner();
+        let (claims, r) = self.holding(request, Role::Reviewer)?;
         let id = request_id(&r.request_id)?;
         let record =
             self.service.revoke(&CaseId(r.case_id), &ActorId(claims.sub), &r.reason, id).await.map_err(status)?;
@@ -494,9 +485,7 @@ impl pb::ranking_service_server::RankingService for RankingGateway {
         &self,
         request: Request<pb::AcknowledgeRevisionsRequest>,
     ) -> Result<Response<pb::CaseView>, Status> {
-        let claims = self.caller(&request)?;
-        need(&claims, Role::Reviewer)?;
-        let r = request.into_inner();
+        let (claims, r) = self.holding(request, Role::Reviewer)?;
         let id = request_id(&r.request_id)?;
         let record = self
             .service

@@ -127,7 +127,9 @@ pub fn unplayed_sosm_from_pb(v: i32) -> Result<UnplayedSosm, CodecError> {
     match U::try_from(v) {
         Ok(U::Unspecified | U::StartMms) => Ok(UnplayedSosm::StartMms),
         Ok(U::OwnFinalMms) => Ok(UnplayedSosm::OwnFinalMms),
-        Err(_) => Err(CodecError::Invalid { field: "TournamentCoreConfig.unplayed_sosm", reason: "unknown value" }),
+        Err(_) => {
+            Err(CodecError::Invalid { field: "TournamentCoreConfig.unplayed_sosm", reason: "unknown value".into() })
+        }
     }
 }
 
@@ -209,7 +211,7 @@ fn tie_break_from_pb(t: &pb::TournamentTieBreak) -> Result<TieBreak, CodecError>
     if t.board != 0 {
         return Err(CodecError::Invalid {
             field: "TournamentTieBreak.board",
-            reason: "a board is set on a criterion other than CRITERION_BOARD",
+            reason: "a board is set on a criterion other than CRITERION_BOARD".into(),
         });
     }
     Ok(criterion)

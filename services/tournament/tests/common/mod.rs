@@ -115,7 +115,7 @@ pub async fn serve_gateway(
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}", listener.local_addr().unwrap());
     let mut routes = weiqi_gateway::server::base_routes(
-        weiqi_gateway::game::GameGateway::new(games, log, auth.clone(), Arc::new(Vec::new)),
+        weiqi_game::grpc::GameGrpc::new(weiqi_game::api::GameApi::new(games, log, Arc::new(Vec::new)), auth.clone()),
         weiqi_gateway::info::InfoGateway::new(auth.clone(), "test", vec![]),
     )
     .await;

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Form;
-use axum::extract::{Path, RawQuery, State};
+use axum::extract::{Path, State};
 use axum::http::HeaderMap;
 use axum::response::Response;
 use maud::html;
@@ -20,8 +20,7 @@ use crate::i18n::{t, ta};
 use crate::session::{Viewer, account_roles, csrf_ok};
 
 fn now_ms() -> i64 {
-    let d = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
-    i64::try_from(d.as_millis()).unwrap_or(i64::MAX)
+    crate::now().0
 }
 
 fn date(ms: i64) -> String {
@@ -123,8 +122,7 @@ pub async fn page_handler(web: &Web, viewer: &Viewer) -> Response {
 }
 
 /// `GET /account`.
-pub async fn page(State(web): State<Arc<Web>>, RawQuery(q): RawQuery, headers: HeaderMap) -> Response {
-    let viewer = web.viewer(&headers, q.as_deref()).await;
+pub async fn page(State(web): State<Arc<Web>>, viewer: Viewer) -> Response {
     if viewer.member.is_none() {
         return redirect("/login?next=/account", web.cookies_for(&viewer));
     }
@@ -140,8 +138,12 @@ pub struct PasswordForm {
 }
 
 /// `POST /account/password`.
-pub async fn password(State(web): State<Arc<Web>>, headers: HeaderMap, Form(form): Form<PasswordForm>) -> Response {
-    let mut viewer = web.viewer(&headers, None).await;
+pub async fn password(
+    State(web): State<Arc<Web>>,
+    mut viewer: Viewer,
+    headers: HeaderMap,
+    Form(form): Form<PasswordForm>,
+) -> Response {
     if !csrf_ok(&headers, Some(&form.csrf)) {
         return csrf_refused(&web, &viewer);
     }
@@ -170,8 +172,12 @@ pub struct TokenForm {
 }
 
 /// `POST /account/tokens`.
-pub async fn issue(State(web): State<Arc<Web>>, headers: HeaderMap, Form(form): Form<TokenForm>) -> Response {
-    let mut viewer = web.viewer(&headers, None).await;
+pub async fn issue(
+    State(web): State<Arc<Web>>,
+    mut viewer: Viewer,
+    headers: HeaderMap,
+    Form(form): Form<TokenForm>,
+) -> Response {
     let lang = viewer.lang;
     if !csrf_ok(&headers, Some(&form.csrf)) {
         return csrf_refused(&web, &viewer);
@@ -186,7 +192,7 @@ pub async fn issue(State(web): State<Arc<Web>>, headers: HeaderMap, Form(form): 
     let expires = now_ms() + i64::try_from(ttl.as_millis()).unwrap_or(i64::MAX / 2);
     let actor = Actor::Holder(m.name().to_string());
     let roles = account_roles(&m.account);
-    let events = weiqi_gateway::auth::account_events(&roles);
+    let events = weiqi_edge::auth::account_events(&roles);
     let events: Vec<&str> = events.iter().map(String::as_str).collect();
     let (notice, token) = match web.accounts.issue_token(m.name(), &id, label, expires, &actor, &id).await {
         Ok(()) => ((true, t(lang, "tokens-issued")), Some(web.auth.issue_with_id(m.name(), &roles, &events, ttl, &id))),
@@ -210,11 +216,11 @@ pub struct RevokeForm {
 /// `POST /account/tokens/{id}/revoke`.
 pub async fn revoke(
     State(web): State<Arc<Web>>,
+    mut viewer: Viewer,
     Path(id): Path<String>,
     headers: HeaderMap,
     Form(form): Form<RevokeForm>,
 ) -> Response {
-    let mut viewer = web.viewer(&headers, None).await;
     let lang = viewer.lang;
     if !csrf_ok(&headers, Some(&form.csrf)) {
         return csrf_refused(&web, &viewer);
@@ -239,10 +245,10 @@ pub async fn revoke(
 /// tokens stay (they are revoked one by one above).
 pub async fn sign_out_everywhere(
     State(web): State<Arc<Web>>,
+    viewer: Viewer,
     headers: HeaderMap,
     Form(form): Form<RevokeForm>,
 ) -> Response {
-    let viewer = web.viewer(&headers, None).await;
     if !csrf_ok(&headers, Some(&form.csrf)) {
         return csrf_refused(&web, &viewer);
     }

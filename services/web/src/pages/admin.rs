@@ -5,13 +5,13 @@
 use std::sync::Arc;
 
 use axum::Form;
-use axum::extract::{Path, RawQuery, State};
+use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use maud::html;
 use serde::Deserialize;
 use weiqi_account::{AccountError, Actor};
-use weiqi_gateway::auth::Role;
+use weiqi_edge::auth::Role;
 
 use super::{csrf_field, csrf_refused, message, page as layout, redirect};
 use crate::Web;
@@ -117,8 +117,7 @@ pub async fn page_get(web: &Web, viewer: &Viewer) -> Response {
 }
 
 /// `GET /admin/accounts`.
-pub async fn page(State(web): State<Arc<Web>>, RawQuery(q): RawQuery, headers: HeaderMap) -> Response {
-    let viewer = web.viewer(&headers, q.as_deref()).await;
+pub async fn page(State(web): State<Arc<Web>>, viewer: Viewer) -> Response {
     if viewer.member.is_none() {
         return redirect("/login?next=/admin/accounts", web.cookies_for(&viewer));
     }
@@ -138,8 +137,12 @@ pub struct CreateForm {
 }
 
 /// `POST /admin/accounts`.
-pub async fn create(State(web): State<Arc<Web>>, headers: HeaderMap, Form(form): Form<CreateForm>) -> Response {
-    let viewer = web.viewer(&headers, None).await;
+pub async fn create(
+    State(web): State<Arc<Web>>,
+    viewer: Viewer,
+    headers: HeaderMap,
+    Form(form): Form<CreateForm>,
+) -> Response {
     if !csrf_ok(&headers, Some(&form.csrf)) {
         return csrf_refused(&web, &viewer);
     }
@@ -196,11 +199,11 @@ pub struct ChangeForm {
 /// `POST /admin/accounts/{name}/{disable|enable|grant|revoke}`.
 pub async fn change(
     State(web): State<Arc<Web>>,
+    viewer: Viewer,
     Path((name, verb)): Path<(String, String)>,
     headers: HeaderMap,
     Form(form): Form<ChangeForm>,
 ) -> Response {
-    let viewer = web.viewer(&headers, None).await;
     if !csrf_ok(&headers, Some(&form.csrf)) {
         return csrf_refused(&web, &viewer);
     }
@@ -236,10 +239,10 @@ pub struct RegistrationForm {
 /// `POST /admin/registration`: opens or closes self-registration.
 pub async fn registration(
     State(web): State<Arc<Web>>,
+    viewer: Viewer,
     headers: HeaderMap,
     Form(form): Form<RegistrationForm>,
 ) -> Response {
-    let viewer = web.viewer(&headers, None).await;
     if !csrf_ok(&headers, Some(&form.csrf)) {
         return csrf_refused(&web, &viewer);
     }

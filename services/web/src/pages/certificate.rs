@@ -16,6 +16,7 @@ use weiqi_proto::v1 as pb;
 use super::{Uploaded, csrf_field, csrf_refused, http_status, message, page, status_text};
 use crate::Web;
 use crate::i18n::{Lang, t, ta, try_t};
+use crate::session::Viewer;
 use crate::session::csrf_ok;
 
 /// The largest certificate file the page reads.
@@ -77,11 +78,10 @@ fn verdict(lang: Lang, v: &pb::VerifyCertificateResponse) -> Markup {
 /// `GET /certificates/{serial}`.
 pub async fn page_get(
     State(web): State<Arc<Web>>,
+    viewer: Viewer,
     Path(serial): Path<String>,
-    RawQuery(q): RawQuery,
     headers: HeaderMap,
 ) -> Response {
-    let viewer = web.viewer(&headers, q.as_deref()).await;
     let lang = viewer.lang;
     let Some(r) = web.ranking.clone().filter(|_| serial_ok(&serial)) else {
         return message(&web, &viewer, StatusCode::NOT_FOUND, &t(lang, "certificate-not-found"));
@@ -155,8 +155,7 @@ async fn check(web: &Web, lang: Lang, text: &str) -> Result<pb::VerifyCertificat
 }
 
 /// `GET /verify` (`?serial=` checks that certificate at once: where the QR code leads).
-pub async fn verify_get(State(web): State<Arc<Web>>, RawQuery(q): RawQuery, headers: HeaderMap) -> Response {
-    let viewer = web.viewer(&headers, q.as_deref()).await;
+pub async fn verify_get(State(web): State<Arc<Web>>, viewer: Viewer, RawQuery(q): RawQuery) -> Response {
     let lang = viewer.lang;
     let serial = super::params(q.as_deref()).remove("serial").filter(|s| serial_ok(s));
     let mut text = String::new();
@@ -197,8 +196,12 @@ fn render_verify(
 }
 
 /// `POST /verify`: a pasted or uploaded certificate.
-pub async fn verify_post(State(web): State<Arc<Web>>, headers: HeaderMap, multipart: Multipart) -> Response {
-    let viewer = web.viewer(&headers, None).await;
+pub async fn verify_post(
+    State(web): State<Arc<Web>>,
+    viewer: Viewer,
+    headers: HeaderMap,
+    multipart: Multipart,
+) -> Response {
     let lang = viewer.lang;
     let Uploaded { mut fields, too_big, .. } = Uploaded::read(multipart, MAX_BYTES).await;
     if !csrf_ok(&headers, fields.get("csrf").map(String::as_str)) {

@@ -18,7 +18,7 @@ use axum::extract::{Path, RawQuery, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use maud::{Markup, html};
-use weiqi_gateway::auth::Role;
+use weiqi_edge::auth::Role;
 use weiqi_proto::v1 as pb;
 use weiqi_proto::v1::tournament_service_server::TournamentService;
 
@@ -110,8 +110,7 @@ fn rid(form: &HashMap<String, String>) -> String {
 }
 
 /// `GET /desk`: the tournaments, and the form to create one.
-pub async fn list(State(web): State<Arc<Web>>, RawQuery(q): RawQuery, headers: HeaderMap) -> Response {
-    let viewer = web.viewer(&headers, q.as_deref()).await;
+pub async fn list(State(web): State<Arc<Web>>, viewer: Viewer) -> Response {
     if staff(&viewer).is_none() {
         return message(&web, &viewer, StatusCode::FORBIDDEN, &t(viewer.lang, "desk-only"));
     }
@@ -426,11 +425,10 @@ pub async fn load(web: &Web, token: &str, id: &str, lang: Lang) -> Result<Loaded
 /// `GET /desk/tournaments/{id}`.
 pub async fn page_get(
     State(web): State<Arc<Web>>,
+    viewer: Viewer,
     Path(id): Path<String>,
     RawQuery(q): RawQuery,
-    headers: HeaderMap,
 ) -> Response {
-    let viewer = web.viewer(&headers, q.as_deref()).await;
     let lang = viewer.lang;
     let query = super::params(q.as_deref());
     let mut note = query.get("done").and_then(|d| try_t(lang, &format!("desk-done-{d}"))).map(|text| (true, text));
@@ -1091,11 +1089,10 @@ pub async fn settle(web: &Web, token: &str, id: &str, reached: u64) {
 /// exactly what the gateway's `Export` answers.
 pub async fn export(
     State(web): State<Arc<Web>>,
+    viewer: Viewer,
     Path((id, kind)): Path<(String, String)>,
     RawQuery(q): RawQuery,
-    headers: HeaderMap,
 ) -> Response {
-    let viewer = web.viewer(&headers, q.as_deref()).await;
     let lang = viewer.lang;
     let (Some(member), Some(s)) = (staff(&viewer), service(&web)) else {
         return message(&web, &viewer, StatusCode::FORBIDDEN, &t(lang, "desk-only"));
@@ -1134,13 +1131,7 @@ pub async fn export(
 
 /// `GET /desk/tournaments/{id}/print/{what}`: a sheet to print (`pairings`, `slips`, `standings`),
 /// laid out for paper by the print style sheet.
-pub async fn print(
-    State(web): State<Arc<Web>>,
-    Path((id, what)): Path<(String, String)>,
-    RawQuery(q): RawQuery,
-    headers: HeaderMap,
-) -> Response {
-    let viewer = web.viewer(&headers, q.as_deref()).await;
+pub async fn print(State(web): State<Arc<Web>>, viewer: Viewer, Path((id, what)): Path<(String, String)>) -> Response {
     let lang = viewer.lang;
     let Some(member) = staff(&viewer) else {
         return message(&web, &viewer, StatusCode::FORBIDDEN, &t(lang, "desk-only"));

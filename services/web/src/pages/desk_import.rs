@@ -322,7 +322,7 @@ pub async fn import(
                 reached = super::desk::sequence(reply);
                 continue;
             }
-            Err(e) if weiqi_gateway::error::rejection_of(&e).is_some_and(|r| r.code == "account_registered") => {
+            Err(e) if weiqi_edge::status::rejection_of(&e).is_some_and(|r| r.code == "account_registered") => {
                 already += 1;
                 continue;
             }

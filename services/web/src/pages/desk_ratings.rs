@@ -6,11 +6,11 @@
 
 use std::sync::Arc;
 
-use axum::extract::{Multipart, RawQuery, State};
+use axum::extract::{Multipart, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use maud::{Markup, html};
-use weiqi_gateway::auth::Role;
+use weiqi_edge::auth::Role;
 use weiqi_proto::v1 as pb;
 
 use super::{Uploaded, acting, bearer, csrf_field, message, notice, page, request_id, status_text, with_status};
@@ -54,8 +54,7 @@ fn render(web: &Web, viewer: &Viewer, note: Option<(bool, String)>, outcome: Opt
 }
 
 /// `GET /desk/ratings`.
-pub async fn get(State(web): State<Arc<Web>>, RawQuery(q): RawQuery, headers: HeaderMap) -> Response {
-    let viewer = web.viewer(&headers, q.as_deref()).await;
+pub async fn get(State(web): State<Arc<Web>>, viewer: Viewer) -> Response {
     if organiser(&viewer).is_none() {
         return message(&web, &viewer, StatusCode::FORBIDDEN, &t(viewer.lang, "ratings-only"));
     }

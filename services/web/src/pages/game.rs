@@ -7,8 +7,8 @@
 
 use std::sync::Arc;
 
-use axum::extract::{Path, RawQuery, State};
-use axum::http::{HeaderMap, StatusCode};
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
 use axum::response::Response;
 use maud::html;
 use serde_json::json;
@@ -20,6 +20,7 @@ use super::{json_block, message};
 use crate::Web;
 use crate::i18n::{script_strings, t};
 use crate::live::{Seat, page_view};
+use crate::session::Viewer;
 
 /// The catalogue keys `game.js` uses.
 pub const SCRIPT_KEYS: &[&str] = &[
@@ -94,23 +95,9 @@ async fn state_of(web: &Web, game: &str) -> Result<Option<GameState>, String> {
     Ok(Some(state))
 }
 
-fn now() -> weiqi_clock::Millis {
-    let d = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
-    weiqi_clock::Millis(i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
-}
-
 /// `GET /games/{id}`.
-pub async fn page(
-    State(web): State<Arc<Web>>,
-    Path(game): Path<String>,
-    RawQuery(q): RawQuery,
-    headers: HeaderMap,
-) -> Response {
-    page_for(&web, &game, q.as_deref(), &headers).await
-}
-
-async fn page_for(web: &Web, game: &str, q: Option<&str>, headers: &HeaderMap) -> Response {
-    let viewer = web.viewer(headers, q).await;
+pub async fn page(State(web): State<Arc<Web>>, viewer: Viewer, Path(game): Path<String>) -> Response {
+    let (web, game) = (&*web, game.as_str());
     let lang = viewer.lang;
     let state = match state_of(web, game).await {
         Ok(Some(s)) => s,
@@ -121,7 +108,7 @@ async fn page_for(web: &Web, game: &str, q: Option<&str>, headers: &HeaderMap) -
         }
     };
     let seat = Seat::of(&viewer, &state);
-    let view = page_view(game, lang, &state, &seat, now());
+    let view = page_view(game, lang, &state, &seat, crate::now());
     let config = json!({
         "game": game,
         "lang": lang.tag(),

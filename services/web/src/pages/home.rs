@@ -8,14 +8,13 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Form;
-use axum::extract::{Path, RawQuery, State};
+use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use maud::{Markup, html};
 use serde::Deserialize;
 use weiqi_game::domain::{GameState, Phase};
-use weiqi_proto::v1 as pb;
 use weiqi_rules::PRESET_NAMES;
 
 use super::{clock_text, csrf_field, csrf_refused, message, page, redirect};
@@ -53,8 +52,7 @@ fn player_cell(
 
 fn clocks(state: &GameState) -> Option<(String, String)> {
     let clock = state.clock.as_ref().filter(|c| c.control().system != weiqi_clock::TimeSystem::NoClock)?;
-    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
-    let reading = clock.reading(weiqi_clock::Millis(i64::try_from(now.as_millis()).unwrap_or(i64::MAX)));
+    let reading = clock.reading(crate::now());
     let side = |s| {
         let r = reading.side(s);
         let main = r.bank.main.0;
@@ -84,7 +82,7 @@ fn games_table(lang: Lang, games: &[Listed], caption: &str) -> Markup {
                                 td { (g.state.move_number) }
                                 td.mono { @if let Some((b, w)) = clocks(&g.state) { (b) " / " (w) } @else { "—" } }
                                 td {
-                                    @if let Some(r) = &g.state.result { (weiqi_gateway::words::result(lang, r)) }
+                                    @if let Some(r) = &g.state.result { (crate::words::result(lang, r)) }
                                     @else { (t(lang, phase_key(g.state.phase))) }
                                 }
                             }
@@ -264,8 +262,7 @@ fn lobby(web: &Web, viewer: &Viewer) -> Markup {
 }
 
 /// `GET /`.
-pub async fn home(State(web): State<Arc<Web>>, RawQuery(q): RawQuery, headers: HeaderMap) -> Response {
-    let viewer = web.viewer(&headers, q.as_deref()).await;
+pub async fn home(State(web): State<Arc<Web>>, viewer: Viewer) -> Response {
     render(&web, &viewer, None).await
 }
 
@@ -430,15 +427,15 @@ fn parse_challenge(web: &Web, by: &str, f: &ChallengeForm) -> Result<Challenge, 
 /// `POST /challenges`.
 pub async fn create_challenge(
     State(web): State<Arc<Web>>,
+    viewer: Viewer,
     headers: HeaderMap,
     Form(form): Form<ChallengeForm>,
 ) -> Response {
-    let viewer = web.viewer(&headers, None).await;
     if !csrf_ok(&headers, Some(&form.csrf)) {
         return csrf_refused(&web, &viewer);
     }
     let Some(m) = &viewer.member else { return redirect("/login", vec![]) };
-    if !m.has(weiqi_gateway::auth::Role::Player) {
+    if !m.has(weiqi_edge::auth::Role::Player) {
         return message(&web, &viewer, StatusCode::FORBIDDEN, &t(viewer.lang, "refusal-not-a-player"));
     }
     match parse_challenge(&web, m.name(), &form) {
@@ -465,11 +462,11 @@ pub struct AnswerForm {
 /// `POST /challenges/{id}/{accept|decline|cancel}`.
 pub async fn answer_challenge(
     State(web): State<Arc<Web>>,
+    viewer: Viewer,
     Path((id, verb)): Path<(String, String)>,
     headers: HeaderMap,
     Form(form): Form<AnswerForm>,
 ) -> Response {
-    let viewer = web.viewer(&headers, None).await;
     let lang = viewer.lang;
     if !csrf_ok(&headers, Some(&form.csrf)) {
         return csrf_refused(&web, &viewer);
@@ -514,39 +511,64 @@ pub async fn answer_challenge(
     }
 }
 
-/// Creates the challenge's game as `accepter`, through the gateway; its id.
+/// Creates the challenge's game as `accepter`, through the game's API: the challenger's offer (they
+/// must still hold the player role now), then the acceptance. Its id, or the refusal in words.
 async fn create_game(web: &Web, lang: Lang, accepter: &Member, c: &Challenge) -> Result<String, String> {
+    use weiqi_game::domain::{ColorMethod, GameSetup, PlayerId, PlayerRef};
     let player = |name: &str| {
         let shown = web.index.account(name).map(|a| a.display_name).unwrap_or_default();
-        pb::PlayerRef { id: name.to_string(), name: shown, rank: String::new() }
+        PlayerRef { id: PlayerId(name.to_string()), name: shown, rank: String::new() }
     };
     let (challenger, taker) = (player(&c.by), player(accepter.name()));
-    let (first, second, method) = match c.color {
-        ColorChoice::Nigiri => (challenger, taker, pb::game_created::ColorMethod::Nigiri),
-        ColorChoice::Black => (challenger, taker, pb::game_created::ColorMethod::Fixed),
-        ColorChoice::White => (taker, challenger, pb::game_created::ColorMethod::Fixed),
+    let (first, second, color_method) = match c.color {
+        ColorChoice::Nigiri => (challenger, taker, ColorMethod::Nigiri),
+        ColorChoice::Black => (challenger, taker, ColorMethod::Fixed),
+        ColorChoice::White => (taker, challenger, ColorMethod::Fixed),
+    };
+    let bad = || refusal(lang, "bad_request", "");
+    let mut ruleset = weiqi_rules::Ruleset::preset(&c.rules).ok_or_else(bad)?;
+    ruleset.komi = weiqi_rules::Komi(match c.komi_half_points {
+        Some(k) => k,
+        None if c.handicap >= 1 => 0,
+        None => ruleset.komi.0,
+    });
+    let sizes = u32::from(weiqi_rules::MIN_SIZE)..=u32::from(weiqi_rules::MAX_SIZE);
+    let (Some(size), Ok(handicap)) =
+        (u8::try_from(c.size).ok().filter(|s| sizes.contains(&u32::from(*s))), u8::try_from(c.handicap))
+    else {
+        return Err(bad());
+    };
+    let setup = GameSetup {
+        ruleset,
+        size,
+        handicap,
+        handicap_points: Vec::new(),
+        first,
+        second,
+        color_method,
+        time_control: c.time.to_control().map_err(|_| bad())?,
+        tournament: None,
+        event_id: None,
+        scheduled_start: None,
+        rated: false,
+        start_immediately: true,
+        lateness_limit: weiqi_clock::DurationMs::from_hours(1),
+        offered_by: None,
+    };
+    // The offer is the challenger's: what their account allows now.
+    let offerer = match web.auth.standing(&c.by) {
+        Some(s) if !s.disabled => weiqi_game::authority::Caller {
+            id: c.by.clone(),
+            player: s.roles.contains(&weiqi_edge::auth::Role::Player),
+            ..Default::default()
+        },
+        _ => weiqi_game::authority::Caller { id: c.by.clone(), ..Default::default() },
     };
     let game_id = uuid::Uuid::new_v4().to_string();
-    let request = pb::CreateGameRequest {
-        request_id: format!("challenge-{}", c.id),
-        game_id: game_id.clone(),
-        size: c.size,
-        rules: c.rules.clone(),
-        komi_half_points: c.komi_half_points,
-        handicap: c.handicap,
-        first: Some(first),
-        second: Some(second),
-        color_method: method as i32,
-        time_control: Some(c.time.to_pb()),
-        start: true,
-        rated: false,
-        ..Default::default()
-    };
-    match web.game.accept_challenge(&accepter.claims, &c.by, request).await {
-        Ok(_) => Ok(game_id),
-        Err(status) => Err(match weiqi_gateway::error::rejection_of(&status) {
-            Some(rej) => refusal(lang, &rej.code, &rej.message),
-            None => t(lang, "refusal-unavailable"),
-        }),
+    let request_id = format!("challenge-{}", c.id);
+    match web.game.accept_offer(&accepter.caller(), &offerer, &game_id, &request_id, setup).await {
+        Ok(game) => Ok(game),
+        Err(e) if e.kind().is_some() => Err(refusal(lang, e.code(), &e.to_string())),
+        Err(_) => Err(t(lang, "refusal-unavailable")),
     }
 }

@@ -87,8 +87,7 @@ async fn render(
 }
 
 /// `GET /login`.
-pub async fn form(State(web): State<Arc<Web>>, RawQuery(query): RawQuery, headers: HeaderMap) -> Response {
-    let viewer = web.viewer(&headers, query.as_deref()).await;
+pub async fn form(State(web): State<Arc<Web>>, viewer: Viewer, RawQuery(query): RawQuery) -> Response {
     let next = safe_next(next_of(query.as_deref()).as_deref());
     if viewer.member.is_some() {
         return redirect(&next, vec![]);
@@ -110,11 +109,11 @@ pub struct LoginForm {
 /// `POST /login`.
 pub async fn submit(
     State(web): State<Arc<Web>>,
+    viewer: Viewer,
     ClientAddr(addr): ClientAddr,
     headers: HeaderMap,
     Form(form): Form<LoginForm>,
 ) -> Response {
-    let viewer = web.viewer(&headers, None).await;
     let lang = viewer.lang;
     if !csrf_ok(&headers, Some(&form.csrf)) {
         return csrf_refused(&web, &viewer);
@@ -160,8 +159,12 @@ pub struct LogoutForm {
 }
 
 /// `POST /logout`.
-pub async fn logout(State(web): State<Arc<Web>>, headers: HeaderMap, Form(form): Form<LogoutForm>) -> Response {
-    let viewer = web.viewer(&headers, None).await;
+pub async fn logout(
+    State(web): State<Arc<Web>>,
+    viewer: Viewer,
+    headers: HeaderMap,
+    Form(form): Form<LogoutForm>,
+) -> Response {
     if !csrf_ok(&headers, Some(&form.csrf)) {
         return csrf_refused(&web, &viewer);
     }

@@ -125,10 +125,10 @@ pub fn page(web: &Web, viewer: &Viewer, title: &str, body: Markup, scripts: &[&s
                         a href="/players" { (t(lang, "nav-players")) }
                         @if desk::staff(viewer).is_some() { a href="/desk" { (t(lang, "nav-desk")) } }
                         @if let Some(m) = &viewer.member {
-                            @if m.has(weiqi_gateway::auth::Role::Reviewer) { a href="/office" { (t(lang, "nav-office")) } }
-                            @if m.has(weiqi_gateway::auth::Role::Player) { a href="/account/rank" { (t(lang, "nav-rank")) } }
+                            @if m.has(weiqi_edge::auth::Role::Reviewer) { a href="/office" { (t(lang, "nav-office")) } }
+                            @if m.has(weiqi_edge::auth::Role::Player) { a href="/account/rank" { (t(lang, "nav-rank")) } }
                             a href="/account" { (m.account.display_name) }
-                            @if m.has(weiqi_gateway::auth::Role::Admin) {
+                            @if m.has(weiqi_edge::auth::Role::Admin) {
                                 a href="/admin/accounts" { (t(lang, "nav-admin")) }
                             }
                             form.inline method="post" action="/logout" {
@@ -206,7 +206,7 @@ pub fn bearer<T>(token: &str, message: T) -> tonic::Request<T> {
 /// A gRPC refusal in the page's language: the typed reason's message if the catalogue has it, else
 /// the server's own words; infrastructure faults as "unavailable".
 pub fn status_text(lang: Lang, status: &tonic::Status) -> String {
-    match weiqi_gateway::error::rejection_of(status) {
+    match weiqi_edge::status::rejection_of(status) {
         Some(r) => crate::i18n::refusal(lang, &r.code, &r.message),
         None if status.code() == tonic::Code::Unauthenticated => t(lang, "refusal-signed-out"),
         None if matches!(

@@ -16,7 +16,7 @@ use axum::extract::{Path, RawQuery, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use maud::{Markup, html};
-use weiqi_gateway::auth::Role;
+use weiqi_edge::auth::Role;
 use weiqi_proto::v1 as pb;
 use weiqi_proto::v1::ranking_service_server::RankingService;
 
@@ -85,8 +85,7 @@ fn check_word(lang: Lang, c: &pb::CaseView) -> String {
 }
 
 /// `GET /office`: the review queue (unassigned, mine, and overrides waiting for a second reviewer).
-pub async fn queue(State(web): State<Arc<Web>>, RawQuery(q): RawQuery, headers: HeaderMap) -> Response {
-    let viewer = web.viewer(&headers, q.as_deref()).await;
+pub async fn queue(State(web): State<Arc<Web>>, viewer: Viewer, RawQuery(q): RawQuery) -> Response {
     let lang = viewer.lang;
     let (Some(member), Some(r)) = (reviewer(&viewer), ranking(&web)) else {
         return message(&web, &viewer, StatusCode::FORBIDDEN, &t(lang, "office-only"));
@@ -114,11 +113,10 @@ pub async fn queue(State(web): State<Arc<Web>>, RawQuery(q): RawQuery, headers: 
 /// `GET /office/cases/{id}`.
 pub async fn case_get(
     State(web): State<Arc<Web>>,
+    viewer: Viewer,
     Path(id): Path<String>,
     RawQuery(q): RawQuery,
-    headers: HeaderMap,
 ) -> Response {
-    let viewer = web.viewer(&headers, q.as_deref()).await;
     let note = super::params(q.as_deref())
         .get("done")
         .and_then(|d| try_t(viewer.lang, &format!("office-done-{d}")))
@@ -400,8 +398,7 @@ pub async fn case_act(
 }
 
 /// `GET /office/revocations`: the current signed revocation list (public: anyone may check it).
-pub async fn revocations(State(web): State<Arc<Web>>, RawQuery(q): RawQuery, headers: HeaderMap) -> Response {
-    let viewer = web.viewer(&headers, q.as_deref()).await;
+pub async fn revocations(State(web): State<Arc<Web>>, viewer: Viewer) -> Response {
     let lang = viewer.lang;
     let Some(r) = ranking(&web) else {
         return message(&web, &viewer, StatusCode::NOT_FOUND, &t(lang, "refusal-unavailable"));
@@ -422,8 +419,7 @@ pub async fn revocations(State(web): State<Arc<Web>>, RawQuery(q): RawQuery, hea
 
 /// `GET /account/rank`: apply for a grade with evidence from one's own games and tournaments, and
 /// one's cases.
-pub async fn apply_form(State(web): State<Arc<Web>>, RawQuery(q): RawQuery, headers: HeaderMap) -> Response {
-    let viewer = web.viewer(&headers, q.as_deref()).await;
+pub async fn apply_form(State(web): State<Arc<Web>>, viewer: Viewer) -> Response {
     render_apply(&web, &viewer, None).await
 }
 
@@ -486,10 +482,10 @@ async fn render_apply(web: &Web, viewer: &Viewer, note: Option<(bool, String)>) 
 /// `POST /account/rank`: the application (a form with repeated `game` and `tournament` fields).
 pub async fn apply(
     State(web): State<Arc<Web>>,
+    viewer: Viewer,
     headers: HeaderMap,
     Form(pairs): Form<Vec<(String, String)>>,
 ) -> Response {
-    let viewer = web.viewer(&headers, None).await;
     let one = |k: &str| pairs.iter().find(|(n, _)| n == k).map(|(_, v)| v.trim().to_string()).unwrap_or_default();
     let all = |k: &str| pairs.iter().filter(|(n, _)| n == k).map(|(_, v)| v.clone()).collect::<Vec<_>>();
     if !csrf_ok(&headers, Some(&one("csrf"))) {

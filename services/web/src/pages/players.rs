@@ -9,7 +9,7 @@
 use std::sync::Arc;
 
 use axum::extract::{Path, RawQuery, State};
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::StatusCode;
 use axum::response::Response;
 use maud::{Markup, PreEscaped, html};
 use weiqi_archive::stats::{Report, Tally};
@@ -21,13 +21,13 @@ use super::{http_status, message, page, status_text};
 use crate::Web;
 use crate::charts::{bar_chart, rating_chart};
 use crate::i18n::{Lang, rank_text, t, ta};
+use crate::session::Viewer;
 
 /// The bands of the leaderboard, as the ranking service names them.
 pub const BANDS: [&str; 6] = ["pro", "high-dan", "dan", "sdk", "ddk", "unranked"];
 
 /// `GET /players?band=dan&region=shanghai`.
-pub async fn leaderboard(State(web): State<Arc<Web>>, RawQuery(q): RawQuery, headers: HeaderMap) -> Response {
-    let viewer = web.viewer(&headers, q.as_deref()).await;
+pub async fn leaderboard(State(web): State<Arc<Web>>, viewer: Viewer, RawQuery(q): RawQuery) -> Response {
     let lang = viewer.lang;
     let Some(r) = web.ranking.clone() else {
         return message(&web, &viewer, StatusCode::NOT_FOUND, &t(lang, "refusal-unavailable"));
@@ -250,13 +250,7 @@ fn statistics(lang: Lang, games: &[crate::index::Listed], player: &str) -> Marku
 }
 
 /// `GET /players/{id}`.
-pub async fn profile(
-    State(web): State<Arc<Web>>,
-    Path(id): Path<String>,
-    RawQuery(q): RawQuery,
-    headers: HeaderMap,
-) -> Response {
-    let viewer = web.viewer(&headers, q.as_deref()).await;
+pub async fn profile(State(web): State<Arc<Web>>, viewer: Viewer, Path(id): Path<String>) -> Response {
     let lang = viewer.lang;
     let Some(r) = web.ranking.clone() else {
         return message(&web, &viewer, StatusCode::NOT_FOUND, &t(lang, "refusal-unavailable"));

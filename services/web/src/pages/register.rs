@@ -6,7 +6,7 @@
 use std::sync::Arc;
 
 use axum::Form;
-use axum::extract::{RawQuery, State};
+use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use maud::html;
@@ -53,8 +53,7 @@ fn render(web: &Web, viewer: &Viewer, form: &RegisterForm, error: Option<String>
 }
 
 /// `GET /register`.
-pub async fn form(State(web): State<Arc<Web>>, RawQuery(q): RawQuery, headers: HeaderMap) -> Response {
-    let viewer = web.viewer(&headers, q.as_deref()).await;
+pub async fn form(State(web): State<Arc<Web>>, viewer: Viewer) -> Response {
     if !open(&web).await {
         return message(&web, &viewer, StatusCode::NOT_FOUND, &t(viewer.lang, "register-closed"));
     }
@@ -81,11 +80,11 @@ pub struct RegisterForm {
 /// `POST /register`.
 pub async fn submit(
     State(web): State<Arc<Web>>,
+    viewer: Viewer,
     ClientAddr(addr): ClientAddr,
     headers: HeaderMap,
     Form(form): Form<RegisterForm>,
 ) -> Response {
-    let viewer = web.viewer(&headers, None).await;
     let lang = viewer.lang;
     if !csrf_ok(&headers, Some(&form.csrf)) {
         return csrf_refused(&web, &viewer);

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use axum::Form;
-use axum::extract::{Path, RawQuery, State};
+use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use maud::html;
@@ -43,13 +43,7 @@ fn render(web: &Web, viewer: &Viewer, secret: &str, error: Option<String>) -> Re
 }
 
 /// `GET /setup/{secret}`.
-pub async fn form(
-    State(web): State<Arc<Web>>,
-    Path(secret): Path<String>,
-    RawQuery(q): RawQuery,
-    headers: HeaderMap,
-) -> Response {
-    let viewer = web.viewer(&headers, q.as_deref()).await;
+pub async fn form(State(web): State<Arc<Web>>, viewer: Viewer, Path(secret): Path<String>) -> Response {
     if !secret_ok(&web, &secret) {
         return message(&web, &viewer, StatusCode::NOT_FOUND, &t(viewer.lang, "setup-gone"));
     }
@@ -69,11 +63,11 @@ pub struct SetupForm {
 /// `POST /setup/{secret}`.
 pub async fn submit(
     State(web): State<Arc<Web>>,
+    viewer: Viewer,
     Path(secret): Path<String>,
     headers: HeaderMap,
     Form(form): Form<SetupForm>,
 ) -> Response {
-    let viewer = web.viewer(&headers, None).await;
     let lang = viewer.lang;
     if !csrf_ok(&headers, Some(&form.csrf)) {
         return csrf_refused(&web, &viewer);

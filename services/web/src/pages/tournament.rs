@@ -12,17 +12,18 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::extract::{Path, RawQuery, State};
-use axum::http::{HeaderMap, StatusCode};
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
 use axum::response::Response;
 use maud::{Markup, html};
 use tonic::Request;
-use weiqi_gateway::auth::Role;
+use weiqi_edge::auth::Role;
 use weiqi_proto::v1 as pb;
 
 use super::{message, page};
 use crate::Web;
 use crate::i18n::{Lang, rank_text, t, ta, try_t};
+use crate::session::Viewer;
 
 /// A value as people read it: `29/2` → `14½`, `7` → `7`, `-1/2` → `-½`.
 pub fn shown(value: &str) -> String {
@@ -204,13 +205,7 @@ fn crosstable(lang: Lang, s: &pb::TournamentStandings, rounds: &[pb::TournamentP
 }
 
 /// `GET /tournaments/{id}`.
-pub async fn page_get(
-    State(web): State<Arc<Web>>,
-    Path(id): Path<String>,
-    RawQuery(q): RawQuery,
-    headers: HeaderMap,
-) -> Response {
-    let viewer = web.viewer(&headers, q.as_deref()).await;
+pub async fn page_get(State(web): State<Arc<Web>>, viewer: Viewer, Path(id): Path<String>) -> Response {
     let lang = viewer.lang;
     let Some(service) = web.tournaments.clone() else {
         return message(&web, &viewer, StatusCode::NOT_FOUND, &t(lang, "tournament-not-found"));

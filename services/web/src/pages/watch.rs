@@ -4,7 +4,6 @@
 use std::sync::Arc;
 
 use axum::extract::{RawQuery, State};
-use axum::http::HeaderMap;
 use axum::response::Response;
 use maud::html;
 use serde_json::json;
@@ -13,6 +12,7 @@ use super::json_block;
 use crate::Web;
 use crate::i18n::{script_strings, t};
 use crate::index::Listed;
+use crate::session::Viewer;
 
 /// How many boards one page shows.
 const MAX_BOARDS: usize = 16;
@@ -31,8 +31,7 @@ fn games_of(query: Option<&str>) -> Vec<String> {
 }
 
 /// `GET /watch`.
-pub async fn page_get(State(web): State<Arc<Web>>, RawQuery(q): RawQuery, headers: HeaderMap) -> Response {
-    let viewer = web.viewer(&headers, q.as_deref()).await;
+pub async fn page_get(State(web): State<Arc<Web>>, viewer: Viewer, RawQuery(q): RawQuery) -> Response {
     let lang = viewer.lang;
     let mut games = games_of(q.as_deref());
     if games.is_empty() {

@@ -214,7 +214,7 @@ async fn measure(model: &AnyReadModel, config: &BenchConfig) -> Result<(f64, f64
     let dir = std::env::temp_dir().join(format!(
         "weiqi-bench-ratings-{}-{}",
         std::process::id(),
-        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default().as_nanos()
+        uuid::Uuid::new_v4().simple()
     ));
     std::fs::create_dir_all(&dir).map_err(|e| gateway_error(&e))?;
     let log: AnyEventLog =

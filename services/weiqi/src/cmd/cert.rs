@@ -68,8 +68,8 @@ fn save_state(path: &Path, state: &BTreeMap<String, u64>) -> Result<()> {
 }
 
 fn now() -> Millis {
-    let ms = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis());
-    Millis(i64::try_from(ms).unwrap_or(i64::MAX))
+    use weiqi_aggregate::Environment as _;
+    Millis(weiqi_aggregate::SystemEnvironment.now().0)
 }
 
 pub fn run(c: CertCommand) -> Result<ExitCode> {

@@ -236,7 +236,8 @@ fn bar(n: u64, hidden: bool) -> ProgressBar {
 }
 
 pub(crate) fn now_ms() -> i64 {
-    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as i64)
+    use weiqi_aggregate::Environment as _;
+    weiqi_aggregate::SystemEnvironment.now().0
 }
 
 /// The batch `events` (one append, in order) as the file keeps it.

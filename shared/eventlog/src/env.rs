@@ -1,5 +1,9 @@
 //! The one source of what a decision may not compute itself: server time, randomness and fresh ids;
 //! and, for the shells that wait for an instant (the clock service's flags), a way to sleep until one.
+//! The only reader of the system clock: the embedded log's timestamps, the aggregate runner, the token
+//! authority, the pages and the command line all ask [`SystemEnvironment`] (or an injected
+//! [`Environment`]). It lives in the log crate, the lowest shell crate, so the log can use it too;
+//! `weiqi-aggregate` re-exports it.
 
 use std::future::Future;
 use std::pin::Pin;

@@ -1,33 +1,31 @@
-//! `weiqi.v1.GameService` at the edge: who may do what, and the game service behind it.
+//! `weiqi.v1.GameService`, the game's gRPC server: each request's bearer token becomes a
+//! [`Caller`] (what the account allows now), its protobuf a domain [`Command`], and both go to the
+//! [`GameApi`], where the game's authority decides who may act and as whom, as it does for the web's
+//! pages. `Watch` and `MyGames` stream the log, with what the caller may not see redacted; a stream
+//! lives only as long as the token's authority does.
 
-use std::collections::HashMap;
 use std::pin::Pin;
-use std::sync::{Arc, Mutex};
 
 use futures::{Stream, StreamExt};
 use prost::Message;
 use tonic::{Request, Response, Status};
-use weiqi_eventlog::{AggregateId, AggregateKind, AnyEventLog, EventLog};
-use weiqi_game::authority::{self, Asks, Caller, Denied, Table};
-use weiqi_game::client::GameClient;
-use weiqi_game::convert;
-use weiqi_game::domain::Actor;
-use weiqi_game::service::{GameError, GameRequest};
+use weiqi_edge::auth::{Authority, Claims, Role};
+use weiqi_edge::status::{gateway_rejection, rejection_status};
+use weiqi_eventlog::{AggregateId, AggregateKind, EventLog};
 use weiqi_proto::v1 as pb;
 use weiqi_proto::v1::game_command::Command as C;
 
-use crate::auth::{Authority, Claims, Role};
-use crate::error::{gateway_rejection, rejection_status};
+use crate::api::{ApiError, GameApi, caller};
+use crate::authority::{self, Asks, Denied};
+use crate::convert;
+use crate::domain::Actor;
+use crate::service::{Accepted, GameError};
 
 /// The game RPCs.
 #[derive(Clone)]
-pub struct GameGateway {
-    game: GameClient,
-    log: AnyEventLog,
+pub struct GameGrpc {
+    api: GameApi,
     auth: Authority,
-    /// Game id → its table (seats and event, fixed at creation), read once from its log.
-    tables: Arc<Mutex<HashMap<String, Table>>>,
-    trace: Arc<dyn Fn() -> Vec<(String, String)> + Send + Sync>,
 }
 
 fn invalid(code: &str, message: impl Into<String>) -> Status {
@@ -48,21 +46,6 @@ pub fn denied_status(d: &Denied) -> Status {
     gateway_rejection(kind, d.code(), d.to_string())
 }
 
-/// The caller as the game's authority knows it: what the token's account allows now (the claims the
-/// token authority verified against the account's standing).
-pub fn caller(claims: &Claims) -> Caller {
-    let holds = |r: Role| claims.roles.contains(&r);
-    Caller {
-        id: claims.sub.clone(),
-        player: holds(Role::Player),
-        referee: holds(Role::Referee),
-        chief: holds(Role::ChiefReferee),
-        organiser: holds(Role::Organiser),
-        admin: holds(Role::Admin),
-        events: claims.events.clone(),
-    }
-}
-
 /// The status for a game service error: a rejection with its typed reason in the details, a fault as
 /// `Unavailable` or `Internal`.
 pub fn game_status(e: &GameError) -> Status {
@@ -75,125 +58,54 @@ pub fn game_status(e: &GameError) -> Status {
     }
 }
 
-impl GameGateway {
-    /// The game RPCs over a game client and the log (for `Watch`). `trace` returns the W3C trace
-    /// context of the current span, to carry into the command's headers.
-    pub fn new(
-        game: GameClient,
-        log: AnyEventLog,
-        auth: Authority,
-        trace: Arc<dyn Fn() -> Vec<(String, String)> + Send + Sync>,
-    ) -> GameGateway {
-        GameGateway { game, log, auth, tables: Arc::new(Mutex::new(HashMap::new())), trace }
+/// The status for an API error.
+pub fn api_status(e: &ApiError) -> Status {
+    match e {
+        ApiError::Denied(d) => denied_status(d),
+        ApiError::Game(g) => game_status(g),
+        ApiError::NotFound => gateway_rejection(pb::rejection::Kind::NotFound, "not_found", "no such game"),
+    }
+}
+
+fn reply(game_id: &str, actor: &Actor, accepted: &Accepted) -> pb::CommandReply {
+    convert::accepted_to_pb(game_id, accepted, actor)
+}
+
+fn command(kind: &C) -> Result<crate::domain::Command, Status> {
+    match convert::command_from_kind(kind) {
+        Ok(Some(c)) => Ok(c),
+        Ok(None) => Err(invalid("bad_request", "not a command")),
+        Err(e) => Err(invalid("bad_request", e.to_string())),
+    }
+}
+
+impl GameGrpc {
+    /// The game RPCs over the game's API, checking tokens with `auth`.
+    pub fn new(api: GameApi, auth: Authority) -> GameGrpc {
+        GameGrpc { api, auth }
     }
 
-    /// Runs one command for `actor` and answers what `actor` may see of its events.
-    async fn execute(
-        &self,
-        game_id: &str,
-        request_id: &str,
-        correlation_id: &str,
-        actor: Actor,
-        kind: &C,
-    ) -> Result<pb::CommandReply, Status> {
-        use tracing::Instrument;
-        if game_id.is_empty() {
-            return Err(invalid("missing_game_id", "game_id is required"));
-        }
-        if request_id.is_empty() {
-            return Err(invalid("missing_request_id", "request_id is required (a retry reuses it)"));
-        }
-        let command = match convert::command_from_kind(kind) {
-            Ok(Some(c)) => c,
-            Ok(None) => return Err(invalid("bad_request", "not a command")),
-            Err(e) => return Err(invalid("bad_request", e.to_string())),
-        };
-        let request = GameRequest {
-            game_id: game_id.to_string(),
-            command_id: request_id.to_string(),
-            correlation_id: correlation_id.to_string(),
-            actor,
-            command,
-        };
-        let span = tracing::info_span!("gateway.command", game = %game_id, request = %request_id);
-        async {
-            let headers = (self.trace)();
-            // Counted and timed per method by the server's layer (`weiqi_edge::grpc_telemetry`).
-            self.game
-                .execute(&request, &headers)
-                .await
-                .map(|a| convert::accepted_to_pb(game_id, &a, &request.actor))
-                .map_err(|e| game_status(&e))
-        }
-        .instrument(span)
-        .await
-    }
-
-    /// The game's table (seats and event), read from its first event once and kept.
-    ///
-    /// # Errors
-    /// `NotFound` for no such game, `Unavailable` when the log cannot be read.
-    pub async fn table(&self, game_id: &str) -> Result<Table, Status> {
-        if let Some(t) = self.tables.lock().expect("tables lock").get(game_id) {
-            return Ok(t.clone());
-        }
-        let id = AggregateId::new(game_id).map_err(|e| invalid("bad_game_id", e.to_string()))?;
-        let events =
-            self.log.read(AggregateKind::Game, &id, 1).await.map_err(|e| Status::unavailable(e.to_string()))?;
-        let created = events.first().map(convert::decode_recorded).transpose().map_err(Status::internal)?;
-        let Some(weiqi_game::domain::Recorded { event: weiqi_game::domain::GameEvent::Created(setup), .. }) = created
-        else {
-            return Err(gateway_rejection(pb::rejection::Kind::NotFound, "not_found", "no such game"));
-        };
-        let table = Table::of_setup(&setup);
-        self.tables.lock().expect("tables lock").insert(game_id.to_string(), table.clone());
-        Ok(table)
+    /// The API behind the RPCs.
+    pub fn api(&self) -> &GameApi {
+        &self.api
     }
 
     async fn view(&self, game_id: &str) -> Result<pb::GameView, Status> {
-        self.game.view(game_id).await.map_err(|e| game_status(&e))
+        self.api.client().view(game_id).await.map_err(|e| game_status(&e))
     }
 
-    /// The actor `claims` acts as on `game_id` for `asks`: decided by the game's authority, seat
-    /// first, then role and event scope.
-    async fn actor(&self, claims: &Claims, game_id: &str, asks: Asks) -> Result<Actor, Status> {
-        if game_id.is_empty() {
-            return Err(invalid("missing_game_id", "game_id is required"));
-        }
-        let table = self.table(game_id).await?;
-        authority::actor(&caller(claims), &table, asks).map_err(|d| denied_status(&d))
-    }
-
-    /// Creates the game of a casual challenge that `challenger` offered in the lobby and the caller
-    /// accepted: the challenger's offer (as if the challenger had created it), then the acceptance
-    /// (the caller starts it). The web holds the offers; both players' consent is in the two
-    /// commands, each checked by the game's authority.
-    ///
-    /// # Errors
-    /// A refusal (the challenger may no longer play, a setup the game refuses), or `Unavailable`.
-    pub async fn accept_challenge(
+    async fn command(
         &self,
-        accepter: &Claims,
-        challenger: &str,
-        request: pb::CreateGameRequest,
-    ) -> Result<String, Status> {
-        let setup = convert::setup_from_request(&request).map_err(|e| invalid("bad_request", e.to_string()))?;
-        // The offer is the challenger's: they must still hold the player role now.
-        let offered = self.auth.standing(challenger).is_some_and(|s| !s.disabled && s.roles.contains(&Role::Player));
-        if !offered {
-            return Err(denied_status(&Denied::CreateNotAllowed));
-        }
-        let offerer = Caller { id: challenger.to_string(), player: true, ..Caller::default() };
-        let game_id =
-            if request.game_id.is_empty() { uuid::Uuid::new_v4().to_string() } else { request.game_id.clone() };
-        let actor = authority::creator(&offerer, &game_id, &setup).map_err(|d| denied_status(&d))?;
-        let (request_id, start_id) = (request.request_id.clone(), format!("{}-accept", request.request_id));
-        let correlation = request.correlation_id.clone();
-        self.execute(&game_id, &request_id, &correlation, actor, &C::Create(request)).await?;
-        let start = pb::GameRequest { game_id: game_id.clone(), request_id: start_id.clone() };
-        let actor = self.actor(accepter, &game_id, Asks::Start).await?;
-        self.execute(&game_id, &start_id, "", actor, &C::Start(start)).await?;
-        Ok(game_id)
+        claims: &Claims,
+        game_id: &str,
+        request_id: &str,
+        asks: Asks,
+        kind: C,
+    ) -> Result<Response<pb::CommandReply>, Status> {
+        let command = command(&kind)?;
+        let (actor, accepted) =
+            self.api.act(&caller(claims), game_id, request_id, asks, command).await.map_err(|e| api_status(&e))?;
+        Ok(Response::new(reply(game_id, &actor, &accepted)))
     }
 
     async fn player_command(
@@ -203,8 +115,7 @@ impl GameGateway {
         request_id: &str,
         kind: C,
     ) -> Result<Response<pb::CommandReply>, Status> {
-        let actor = self.actor(claims, game_id, Asks::Play).await?;
-        Ok(Response::new(self.execute(game_id, request_id, "", actor, &kind).await?))
+        self.command(claims, game_id, request_id, Asks::Play, kind).await
     }
 }
 
@@ -260,20 +171,21 @@ fn until_game_ends(
 }
 
 #[tonic::async_trait]
-impl pb::game_service_server::GameService for GameGateway {
+impl pb::game_service_server::GameService for GameGrpc {
     async fn create_game(
         &self,
         request: Request<pb::CreateGameRequest>,
     ) -> Result<Response<pb::CreateGameResponse>, Status> {
         let claims = self.auth.caller(&request)?;
-        let mut r = request.into_inner();
+        let r = request.into_inner();
         let setup = convert::setup_from_request(&r).map_err(|e| invalid("bad_request", e.to_string()))?;
-        let actor = authority::creator(&caller(&claims), &r.game_id, &setup).map_err(|d| denied_status(&d))?;
-        if r.game_id.is_empty() {
-            r.game_id = uuid::Uuid::new_v4().to_string();
-        }
-        let (game_id, request_id, correlation_id) = (r.game_id.clone(), r.request_id.clone(), r.correlation_id.clone());
-        let reply = self.execute(&game_id, &request_id, &correlation_id, actor, &C::Create(r)).await?;
+        let game_id = Some(r.game_id.clone()).filter(|g| !g.is_empty());
+        let (game_id, actor, accepted) = self
+            .api
+            .create(&caller(&claims), game_id, &r.request_id, &r.correlation_id, setup)
+            .await
+            .map_err(|e| api_status(&e))?;
+        let reply = reply(&game_id, &actor, &accepted);
         Ok(Response::new(pb::CreateGameResponse { game_id, reply: Some(reply) }))
     }
 
@@ -293,7 +205,7 @@ impl pb::game_service_server::GameService for GameGateway {
         if game_id.is_empty() {
             return Err(invalid("missing_game_id", "game_id is required"));
         }
-        match crate::record::sgf_record(&self.log, &game_id).await {
+        match crate::record::sgf_record(self.api.log(), &game_id).await {
             Ok(sgf) => Ok(Response::new(pb::GameRecord { game_id, sgf })),
             Err(e @ RecordError::BadId(_)) => Err(invalid("bad_game_id", e.to_string())),
             Err(e @ RecordError::NotFound) => {
@@ -307,8 +219,7 @@ impl pb::game_service_server::GameService for GameGateway {
     async fn start_game(&self, request: Request<pb::GameRequest>) -> Result<Response<pb::CommandReply>, Status> {
         let claims = self.auth.caller(&request)?;
         let r = request.into_inner();
-        let actor = self.actor(&claims, &r.game_id, Asks::Start).await?;
-        Ok(Response::new(self.execute(&r.game_id, &r.request_id, "", actor, &C::Start(r.clone())).await?))
+        self.command(&claims, &r.game_id.clone(), &r.request_id.clone(), Asks::Start, C::Start(r)).await
     }
 
     async fn guess_nigiri(
@@ -380,8 +291,7 @@ impl pb::game_service_server::GameService for GameGateway {
         if r.action.is_none() {
             return Err(invalid("missing_action", "a referee request needs an action"));
         }
-        let actor = self.actor(&claims, &r.game_id, Asks::Referee).await?;
-        Ok(Response::new(self.execute(&r.game_id, &r.request_id, "", actor, &C::Referee(r.clone())).await?))
+        self.command(&claims, &r.game_id.clone(), &r.request_id.clone(), Asks::Referee, C::Referee(r)).await
     }
 
     type WatchStream = WatchStream;
@@ -389,7 +299,7 @@ impl pb::game_service_server::GameService for GameGateway {
 
     async fn my_games(&self, request: Request<pb::MyGamesRequest>) -> Result<Response<Self::MyGamesStream>, Status> {
         let claims = self.auth.caller(&request)?;
-        let token = crate::auth::bearer(&request)?.to_string();
+        let token = weiqi_edge::auth::bearer(&request)?.to_string();
         if !claims.has(Role::Player) {
             return Err(denied("only players are seated in games; ask with a player token"));
         }
@@ -398,11 +308,12 @@ impl pb::game_service_server::GameService for GameGateway {
         // reading every creation; at the league's scale, a few hundred thousand small events, the
         // follow is cheap enough and needs nothing new to rebuild.)
         let events = self
-            .log
+            .api
+            .log()
             .follow(AggregateKind::Game, weiqi_eventlog::Position::START)
             .await
             .map_err(|e| Status::unavailable(e.to_string()))?;
-        let created = weiqi_game::domain::types::GAME_CREATED;
+        let created = crate::domain::types::GAME_CREATED;
         let games = events.filter_map(move |item| {
             let out = match item {
                 Err(e) => Some(Err(Status::unavailable(e.to_string()))),
@@ -420,21 +331,26 @@ impl pb::game_service_server::GameService for GameGateway {
 
     async fn watch(&self, request: Request<pb::WatchRequest>) -> Result<Response<Self::WatchStream>, Status> {
         let claims = self.auth.caller(&request)?;
-        let token = crate::auth::bearer(&request)?.to_string();
+        let token = weiqi_edge::auth::bearer(&request)?.to_string();
         let r = request.into_inner();
         let id = AggregateId::new(&r.game_id).map_err(|e| invalid("bad_game_id", e.to_string()))?;
         let view = self.view(&r.game_id).await?;
         // Seat first: a referee who plays in this game watches it as a player.
-        let sees_all = authority::sees_hidden(&caller(&claims), &self.table(&r.game_id).await?);
+        let table = self.api.table(&r.game_id).await.map_err(|e| api_status(&e))?;
+        let sees_all = authority::sees_hidden(&caller(&claims), &table);
         let from = r.from_sequence.max(1);
-        let events =
-            self.log.watch(AggregateKind::Game, &id, from).await.map_err(|e| Status::unavailable(e.to_string()))?;
+        let events = self
+            .api
+            .log()
+            .watch(AggregateKind::Game, &id, from)
+            .await
+            .map_err(|e| Status::unavailable(e.to_string()))?;
         let envelopes = events.map(move |item| {
             let recorded = item.map_err(|e| Status::unavailable(e.to_string()))?;
             let mut envelope = pb::EventEnvelope::decode(recorded.payload)
                 .map_err(|e| Status::internal(format!("stored event: {e}")))?;
             if !sees_all {
-                weiqi_game::convert::redact(&mut envelope);
+                convert::redact(&mut envelope);
             }
             Ok(envelope)
         });
@@ -444,7 +360,6 @@ impl pb::game_service_server::GameService for GameGateway {
         // The stream lives as long as the token's authority: a disabled account or a revoked token
         // ends it; a referee who loses the role stops seeing what only referees see.
         let was_referee = sees_all;
-        let table = self.table(&r.game_id).await?;
         let stream = self.auth.guard(
             token,
             stream,

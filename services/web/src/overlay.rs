@@ -37,12 +37,12 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use weiqi_eventlog::{AggregateId, AggregateKind, AnyEventLog, EventLog, EventStream};
 use weiqi_game::convert::fold_recorded;
-use weiqi_game::domain::{GameState, Phase};
-use weiqi_proto::v1 as pb;
+use weiqi_game::domain::{GameState, Phase, PlayerRef};
 use weiqi_rules::{Action, Color, Move};
 
-use crate::auth::Authority;
-use crate::record::RecordError;
+use weiqi_edge::auth::Authority;
+use weiqi_game::record::RecordError;
+
 use crate::words::{self, Lang};
 
 /// How often a running clock is re-sent.
@@ -113,7 +113,7 @@ fn token_of(headers: &HeaderMap, query: TokenQuery) -> Option<String> {
         .map(|t| t.trim().to_string());
     bearer
         .or(query.token.filter(|t| !t.is_empty()))
-        .or_else(|| crate::auth::cookie(headers, crate::auth::SESSION_COOKIE).map(str::to_string))
+        .or_else(|| weiqi_edge::auth::cookie(headers, weiqi_edge::auth::SESSION_COOKIE).map(str::to_string))
         .filter(|t| !t.is_empty())
 }
 
@@ -222,7 +222,7 @@ async fn record(
             Err(()) => return refused(lang, StatusCode::SERVICE_UNAVAILABLE, words::Refusal::Unavailable),
         }
     }
-    match crate::record::sgf_record(&overlay.log, &game).await {
+    match weiqi_game::record::sgf_record(&overlay.log, &game).await {
         Ok(sgf) => {
             let disposition = format!("attachment; filename=\"{game}.sgf\"");
             (
@@ -329,20 +329,14 @@ fn problem(message: &str) -> Event {
     Event::default().event("problem").data(message)
 }
 
-fn now() -> weiqi_clock::Millis {
-    let d = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
-    weiqi_clock::Millis(i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
-}
-
 fn view_event(game: &str, lang: Lang, state: &GameState) -> Event {
-    Event::default().event("view").data(view_value(game, lang, state, now()).to_string())
+    Event::default().event("view").data(view_value(game, lang, state, crate::now()).to_string())
 }
 
 /// The overlay's view of a game read at `at` (see the module doc), for other pages that draw games
-/// (the web's game page adds what a player needs on top of it).
+/// (the web's game page adds what a player needs on top of it). Read from the folded domain state.
 pub fn view_value(game: &str, lang: Lang, state: &GameState, at: weiqi_clock::Millis) -> Value {
-    let view = weiqi_game::convert::view(game, state, at);
-    view_json(&view, state, lang, at)
+    view_json(game, state, lang, at)
 }
 
 /// How many of the last moves a view lists.
@@ -399,24 +393,32 @@ fn phase_name(phase: Phase) -> &'static str {
     }
 }
 
-/// The JSON an overlay draws (see the module doc).
-fn view_json(v: &pb::GameView, state: &GameState, lang: Lang, at: weiqi_clock::Millis) -> Value {
-    let size = u8::try_from(v.size).unwrap_or(19);
-    let player = |p: &Option<pb::PlayerRef>, prisoners: u32, warnings: u32| {
-        let p = p.clone().unwrap_or_default();
-        json!({ "id": p.id, "name": p.name, "rank": p.rank, "prisoners": prisoners, "warnings": warnings })
+/// The JSON an overlay draws (see the module doc), from the game's domain state.
+fn view_json(game: &str, state: &GameState, lang: Lang, at: weiqi_clock::Millis) -> Value {
+    let setup = state.setup.as_deref();
+    let size = setup.map_or(19, |s| s.size);
+    let board = state.game.as_ref();
+    let prisoners = |c: Color| board.map_or(0, |g| g.prisoners(c));
+    let player = |p: &Option<PlayerRef>, prisoners: u32, warnings: u32| {
+        let (id, name, rank) =
+            p.as_ref().map(|p| (p.id.0.as_str(), p.name.as_str(), p.rank.as_str())).unwrap_or_default();
+        json!({ "id": id, "name": name, "rank": rank, "prisoners": prisoners, "warnings": warnings })
     };
-    let side = |s: &Option<pb::ClockSide>| {
-        s.as_ref().map(|s| {
+    let clock = state.clock.as_ref().filter(|c| c.control().system != weiqi_clock::TimeSystem::NoClock);
+    let reading = clock.map(|c| c.reading(at));
+    let side = |s: weiqi_clock::Side| {
+        reading.as_ref().map(|r| {
+            let r = r.side(s);
             json!({
-                "main_ms": s.main_ms,
-                "period": s.period,
-                "periods_left": s.periods_left,
-                "period_left_ms": s.period_left_ms,
-                "moves_left": s.moves_left,
+                "main_ms": r.bank.main.0,
+                "period": r.bank.period,
+                "periods_left": r.periods_left,
+                "period_left_ms": r.bank.period_left.0,
+                "moves_left": r.bank.moves_left,
             })
         })
     };
+    let deadline = reading.as_ref().filter(|_| state.phase == Phase::Playing).and_then(|r| r.deadline).map(|d| d.0);
     let last_move = state.last_move.map(|(color, mv)| {
         let point = match mv {
             Move::Play(p) => p.to_gtp(size),
@@ -425,15 +427,16 @@ fn view_json(v: &pb::GameView, state: &GameState, lang: Lang, at: weiqi_clock::M
         json!({ "color": color_name(color), "move": point })
     });
     let to_move = (state.phase == Phase::Playing).then(|| state.to_move().map(color_name)).flatten();
-    let setup = state.setup.as_deref();
     let tournament = setup.and_then(|s| s.tournament.as_ref());
     let result = state.result.as_ref().map(|r| {
         json!({
-            "sgf": v.result.as_ref().map(|r| r.sgf.clone()),
-            "text": v.result.as_ref().map(|r| r.stones.clone()),
+            "sgf": r.to_sgf(),
+            "text": r.score.as_ref().map(|s| s.result.in_stones()).unwrap_or_default(),
             "words": words::result(lang, r),
         })
     });
+    let rows: Vec<String> =
+        board.map(|g| g.board().to_ascii().lines().map(|l| l.replace(' ', "")).collect()).unwrap_or_default();
     json!({
         "lang": lang.tag(),
         "event": setup.and_then(|s| s.event_id.clone()).or_else(|| tournament.map(|t| t.id.clone())),
@@ -443,20 +446,23 @@ fn view_json(v: &pb::GameView, state: &GameState, lang: Lang, at: weiqi_clock::M
         "time_system": setup.map(|s| words::time_system(lang, &s.time_control.system)),
         "call": latest_call(state, lang, at),
         "moves": last_moves(state, size),
-        "game": v.game_id,
+        "game": game,
         "phase": phase_name(state.phase),
-        "size": v.size,
-        "handicap": v.handicap,
-        "move_number": v.move_number,
+        "size": if setup.is_some() { u32::from(size) } else { 0 },
+        "handicap": setup.map_or(0, |s| u32::from(s.handicap)),
+        "move_number": state.move_number,
         "to_move": to_move,
         "last_move": last_move,
-        "black": player(&v.black, v.black_prisoners, v.black_warnings),
-        "white": player(&v.white, v.white_prisoners, v.white_warnings),
-        "rows": v.rows,
-        "clock": v.clock.as_ref().map(|c| json!({ "black": side(&c.black), "white": side(&c.white) })),
-        "deadline_ms": (v.deadline_ms > 0).then_some(v.deadline_ms),
+        "black": player(&state.black, prisoners(Color::Black), state.warnings[0]),
+        "white": player(&state.white, prisoners(Color::White), state.warnings[1]),
+        "rows": rows,
+        "clock": reading.as_ref().map(|_| json!({
+            "black": side(weiqi_clock::Side::Black),
+            "white": side(weiqi_clock::Side::White),
+        })),
+        "deadline_ms": deadline.filter(|d| *d > 0),
         "result": result,
-        "sequence": v.sequence,
+        "sequence": state.version,
         "at_ms": at.0,
     })
 }
