@@ -24,9 +24,9 @@ use weiqi_pairing::state::Phase;
 use weiqi_proto::v1 as pb;
 
 use crate::aggregate::{TournamentAggregate, standing_rows};
+use crate::codec::log::decode as decode_recorded;
 use crate::convert;
 use crate::read_model::{ReadModel, RoundUpdate, StandingsUpdate, Update};
-use crate::service::decode_recorded;
 
 /// Most events folded before a write.
 pub const MAX_BATCH: usize = 20_000;

@@ -169,26 +169,8 @@ fn every_tie_break() -> Vec<TieBreak> {
         Points | Wins | Mms | TotalScore | Sos | Sosos | Sodos | Sosm | Sososm | Warnings | HeadToHead | Lot
         | MatchPoints | BoardPoints | Board(_) | TeamTotalScore => (),
     };
-    vec![
-        Points,
-        Wins,
-        Mms,
-        TotalScore,
-        Sos,
-        Sosos,
-        Sodos,
-        Sosm,
-        Sososm,
-        Warnings,
-        HeadToHead,
-        Lot,
-        MatchPoints,
-        BoardPoints,
-        Board(0),
-        Board(1),
-        Board(u32::MAX),
-        TeamTotalScore,
-    ]
+    // The core's list of the criteria without an argument, and the board criterion at its edges.
+    TieBreak::FIXED.into_iter().chain([Board(0), Board(1), Board(u32::MAX)]).collect()
 }
 
 /// Configurations of every format: the core's defaults for each, and each with every option changed.

@@ -205,7 +205,7 @@ fn main() -> std::process::ExitCode {
         Command::Stats(args) => cmd::stats::run(args),
         Command::Export(ExportCommand::Parquet { out, nats, data_dir, json, rating_system }) => {
             runtime().block_on(async {
-                let log = cmd::sgf::open_log(nats.as_deref(), &data_dir, false).await?;
+                let log = cmd::source::open_log(nats.as_deref(), &data_dir, false).await?;
                 cmd::parquet::run(log, &out, &rating_system.system(), json).await?;
                 Ok(std::process::ExitCode::SUCCESS)
             })

@@ -42,38 +42,7 @@ pub enum Extra {
     None,
 }
 
-/// The rating system the ranking service runs (`--rating-system`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum RatingChoice {
-    /// Glicko-2 with weekly rating periods: the default for online leagues.
-    Glicko2,
-    /// The EGF GoR formula: a tournament's games rated together when its results are final, other
-    /// games one by one.
-    Egf,
-    /// EGF GoR with the komi-aware effective handicap of the other systems instead of the EGD's
-    /// `100·(H − 0.5)` (see `weiqi_rating::EgfHandicap`): better odds when komi varies, but ratings
-    /// that drift from the EGD's.
-    EgfEffective,
-    /// Elo (K = 32), game by game.
-    Elo,
-}
-
-impl RatingChoice {
-    /// The system with its default settings.
-    #[must_use]
-    pub fn system(self) -> weiqi_rating::RatingSystem {
-        use weiqi_rating::RatingSystem as S;
-        match self {
-            RatingChoice::Glicko2 => S::Glicko2(Default::default()),
-            RatingChoice::Egf => S::Egf(Default::default()),
-            RatingChoice::EgfEffective => S::Egf(weiqi_rating::EgfSettings {
-                handicap: weiqi_rating::EgfHandicap::Effective,
-                ..Default::default()
-            }),
-            RatingChoice::Elo => S::Elo(Default::default()),
-        }
-    }
-}
+pub use crate::cmd::source::RatingChoice;
 
 /// A service `weiqi serve` can run alone.
 #[derive(Clone, Copy, Debug, clap::ValueEnum)]

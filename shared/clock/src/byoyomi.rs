@@ -27,16 +27,12 @@ pub(crate) fn available(bank: &Bank, periods: u32, period: DurationMs) -> Durati
 
 /// The bank after `elapsed` (non-negative) of thinking in one turn; `None` once the last period is used.
 pub(crate) fn spend(bank: &Bank, periods: u32, period: DurationMs, elapsed: DurationMs) -> Option<Bank> {
-    let mut bank = *bank;
-    let mut rest = elapsed;
-    if !bank.in_overtime() {
-        if rest < bank.main {
-            bank.main = bank.main - rest;
-            return Some(bank);
-        }
-        rest = rest - bank.main;
-        bank.main = DurationMs::ZERO;
-        bank.period = 1;
+    let entering = !bank.in_overtime();
+    let (mut bank, mut rest) = match bank.spend_main(elapsed) {
+        Ok(bank) => return Some(bank),
+        Err(overtime) => overtime,
+    };
+    if entering {
         bank.period_left = period;
     }
     if rest < bank.period_left {

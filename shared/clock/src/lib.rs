@@ -132,6 +132,7 @@ mod overtime;
 mod reading;
 mod referee;
 mod side;
+mod systems;
 mod time;
 mod time_control;
 

@@ -18,17 +18,10 @@ pub(crate) fn available(bank: &Bank) -> DurationMs {
 
 /// The bank after `elapsed` (non-negative) of thinking in one turn; `None` when the period's time is gone.
 pub(crate) fn spend(bank: &Bank, elapsed: DurationMs) -> Option<Bank> {
-    let mut bank = *bank;
-    let mut rest = elapsed;
-    if !bank.in_overtime() {
-        if rest < bank.main {
-            bank.main = bank.main - rest;
-            return Some(bank);
-        }
-        rest = rest - bank.main;
-        bank.main = DurationMs::ZERO;
-        bank.period = 1;
-    }
+    let (mut bank, rest) = match bank.spend_main(elapsed) {
+        Ok(bank) => return Some(bank),
+        Err(overtime) => overtime,
+    };
     if rest < bank.period_left {
         bank.period_left = bank.period_left - rest;
         Some(bank)

@@ -13,7 +13,7 @@ use maud::html;
 use serde::Deserialize;
 use weiqi_account::Actor;
 
-use super::admin::account_error;
+use super::account_error;
 use super::{csrf_field, csrf_refused, page as layout, redirect};
 use crate::Web;
 use crate::i18n::{t, ta};

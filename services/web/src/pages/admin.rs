@@ -10,23 +10,14 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use maud::html;
 use serde::Deserialize;
-use weiqi_account::{AccountError, Actor};
+use weiqi_account::Actor;
 use weiqi_edge::auth::Role;
 
+use super::account_error;
 use super::{csrf_field, csrf_refused, message, page as layout, redirect};
 use crate::Web;
-use crate::i18n::{Lang, refusal, t, ta};
+use crate::i18n::{refusal, t, ta};
 use crate::session::{Member, Viewer, csrf_ok};
-
-/// An account refusal in the page's language.
-pub fn account_error(lang: Lang, e: &AccountError) -> String {
-    match e {
-        AccountError::Refused(r) => refusal(lang, r.code(), &r.to_string()),
-        AccountError::Password(_) => t(lang, "refusal-password-length"),
-        AccountError::RequestIdReused => t(lang, "refusal-request-id-reused"),
-        AccountError::Unavailable(_) => t(lang, "refusal-unavailable"),
-    }
-}
 
 fn admin_of(viewer: &Viewer) -> Option<&Member> {
     viewer.member.as_ref().filter(|m| m.has(Role::Admin))

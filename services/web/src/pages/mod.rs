@@ -246,6 +246,16 @@ pub fn params(query: Option<&str>) -> std::collections::HashMap<String, String> 
     serde_urlencoded::from_str(query.unwrap_or_default()).unwrap_or_default()
 }
 
+/// An account refusal in the page's language.
+pub fn account_error(lang: Lang, e: &weiqi_account::AccountError) -> String {
+    match e {
+        weiqi_account::AccountError::Refused(r) => crate::i18n::refusal(lang, r.code(), &r.to_string()),
+        weiqi_account::AccountError::Password(_) => t(lang, "refusal-password-length"),
+        weiqi_account::AccountError::RequestIdReused => t(lang, "refusal-request-id-reused"),
+        weiqi_account::AccountError::Unavailable(_) => t(lang, "refusal-unavailable"),
+    }
+}
+
 /// A form POST that may act: the viewer (once the form's CSRF token checks) and the member `may`
 /// lets act; else the page that refuses it (403 with `refused` as the reason).
 ///

@@ -91,6 +91,6 @@ pub async fn submit(
             let token = web.session_token(&name, &account);
             redirect("/admin/accounts", vec![web.login_cookie(&token)])
         }
-        Err(e) => render(&web, &viewer, &secret, Some(super::admin::account_error(lang, &e))),
+        Err(e) => render(&web, &viewer, &secret, Some(super::account_error(lang, &e))),
     }
 }

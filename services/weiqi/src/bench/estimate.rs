@@ -24,7 +24,8 @@ use anyhow::{Context, Result, bail};
 use serde::Serialize;
 use weiqi_rules::{Game, Point, score};
 
-use crate::cmd::sgf::{collect, counted_result};
+use crate::cmd::sgf::counted_result;
+use crate::cmd::source::collect;
 use crate::output::{median, report};
 
 /// What the bench reports.

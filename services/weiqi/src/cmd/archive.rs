@@ -302,7 +302,7 @@ pub async fn run_import(
     let mut files = Vec::new();
     for p in paths {
         anyhow::ensure!(p.exists(), "{} does not exist", p.display());
-        super::sgf::collect(p, &mut files)?;
+        super::source::collect(p, &mut files)?;
     }
     let progress = bar(files.len(), json);
     let summary = import(&log, &files, event, &progress).await?;
@@ -399,7 +399,7 @@ mod tests {
 
     fn files(dir: &Path) -> Vec<PathBuf> {
         let mut files = Vec::new();
-        super::super::sgf::collect(dir, &mut files).unwrap();
+        super::super::source::collect(dir, &mut files).unwrap();
         files
     }
 

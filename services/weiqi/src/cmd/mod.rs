@@ -10,5 +10,6 @@ pub mod gtp;
 pub mod parquet;
 pub mod play;
 pub mod sgf;
+pub mod source;
 pub mod stats;
 pub mod token;

@@ -1,7 +1,7 @@
 //! `weiqi sgf check`, `weiqi sgf score`, `weiqi sgf import` (in `archive.rs`) and `weiqi sgf export`
 //! (in `export.rs`).
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
@@ -75,7 +75,7 @@ pub enum SgfCommand {
         rate: bool,
         /// With --rate: the rating system in force (as `weiqi up --rating-system`).
         #[arg(long, value_enum, default_value = "glicko2", env = "WEIQI_RATING_SYSTEM")]
-        rating_system: crate::suite::RatingChoice,
+        rating_system: super::source::RatingChoice,
         /// With --rate: the promotion and ladder rules in force (as `weiqi up --promotion-rules`),
         /// whose grade-to-rating maps seed unrated players from the records' ranks.
         #[arg(long, env = "WEIQI_PROMOTION_RULES")]
@@ -171,34 +171,6 @@ fn halves_for_black(s: &weiqi_rules::Score) -> i64 {
     i64::from(s.black_total.0) - i64::from(s.white_total.0)
 }
 
-/// The files to check under `path`: `path` itself if it is a file (named explicitly, it is always
-/// checked), else every `*.sgf` file below it (any case), so a README beside the records is not taken
-/// for a record.
-pub fn collect(path: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
-    if path.is_dir() {
-        collect_dir(path, out)
-    } else {
-        out.push(path.to_path_buf());
-        Ok(())
-    }
-}
-
-fn collect_dir(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
-        .with_context(|| format!("reading directory {}", dir.display()))?
-        .map(|e| e.map(|e| e.path()))
-        .collect::<std::io::Result<_>>()?;
-    entries.sort();
-    for e in entries {
-        if e.is_dir() {
-            collect_dir(&e, out)?;
-        } else if e.extension().is_some_and(|x| x.eq_ignore_ascii_case("sgf")) {
-            out.push(e);
-        }
-    }
-    Ok(())
-}
-
 /// What one record gave: its warnings (what was read leniently) and, if asked and `RE[]` is a count,
 /// the recorded and the estimated result.
 type Checked = (Vec<String>, Option<(String, String, bool)>);
@@ -265,7 +237,7 @@ pub fn run(command: SgfCommand) -> Result<ExitCode> {
             };
             let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
             let summary = runtime.block_on(async {
-                let log = open_log(nats.as_deref(), &data_dir, true).await?;
+                let log = super::source::open_log(nats.as_deref(), &data_dir, true).await?;
                 super::archive::run_import(log, &paths, &event, json, rate_with).await
             })?;
             Ok(if summary.refused == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })
@@ -273,7 +245,7 @@ pub fn run(command: SgfCommand) -> Result<ExitCode> {
         SgfCommand::Export { out, unfinished, nats, data_dir } => {
             let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
             runtime.block_on(async {
-                let log = open_log(nats.as_deref(), &data_dir, false).await?;
+                let log = super::source::open_log(nats.as_deref(), &data_dir, false).await?;
                 super::export::run(log, &out, unfinished).await
             })?;
             Ok(ExitCode::SUCCESS)
@@ -281,40 +253,11 @@ pub fn run(command: SgfCommand) -> Result<ExitCode> {
     }
 }
 
-/// The log: JetStream at `nats`, else the embedded log in `data_dir`, which must exist unless
-/// `create` (reading never makes an empty log; importing does).
-pub async fn open_log(nats: Option<&str>, data_dir: &Path, create: bool) -> Result<weiqi_eventlog::AnyEventLog> {
-    use weiqi_eventlog::{AnyEventLog, EmbeddedConfig, EmbeddedLog, JetStreamConfig, JetStreamLog};
-    Ok(match nats {
-        Some(url) => AnyEventLog::JetStream(
-            JetStreamLog::connect(url, JetStreamConfig::default())
-                .await
-                .with_context(|| format!("connecting to NATS JetStream at {url}"))?,
-        ),
-        None => {
-            let path = data_dir.join("events.redb");
-            if create {
-                std::fs::create_dir_all(data_dir).with_context(|| format!("creating {}", data_dir.display()))?;
-            }
-            anyhow::ensure!(
-                path.exists() || create,
-                "no embedded event log at {} (use --data-dir or --nats)",
-                path.display()
-            );
-            AnyEventLog::Embedded(
-                // One pass over the log (import, export, statistics): a small cache bounds memory.
-                EmbeddedLog::open(&path, EmbeddedConfig::streaming())
-                    .with_context(|| format!("opening {} (is `weiqi up` still running on it?)", path.display()))?,
-            )
-        }
-    })
-}
-
 fn check(paths: Vec<PathBuf>, json: bool, estimate: bool) -> Result<ExitCode> {
     let mut files = Vec::new();
     for p in &paths {
         anyhow::ensure!(p.exists(), "{} does not exist", p.display());
-        collect(p, &mut files)?;
+        super::source::collect(p, &mut files)?;
     }
     let bar = ProgressBar::new(files.len() as u64);
     bar.set_style(

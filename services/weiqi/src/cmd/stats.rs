@@ -42,7 +42,7 @@ pub fn of_files(paths: &[PathBuf], top: usize) -> Result<(Report, usize)> {
     let mut files = Vec::new();
     for p in paths {
         anyhow::ensure!(p.exists(), "{} does not exist", p.display());
-        super::sgf::collect(p, &mut files)?;
+        super::source::collect(p, &mut files)?;
     }
     let mut stats = Stats::default();
     let mut skipped = 0;
@@ -60,7 +60,7 @@ pub fn run(args: StatsArgs) -> Result<ExitCode> {
     let (report, skipped) = if args.paths.is_empty() {
         let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
         runtime.block_on(async {
-            let log = super::sgf::open_log(args.nats.as_deref(), &args.data_dir, false).await?;
+            let log = super::source::open_log(args.nats.as_deref(), &args.data_dir, false).await?;
             let mut stats = Stats::default();
             super::archive::read_all(&log, |g| {
                 stats.add(&g.facts());

@@ -652,7 +652,7 @@ pub fn source_of(nats: Option<&str>, data_dir: &Path) -> String {
 
 /// The command `weiqi backup`.
 pub async fn run_backup(args: BackupArgs) -> Result<ExitCode> {
-    let log = super::sgf::open_log(args.nats.as_deref(), &args.data_dir, false).await?;
+    let log = super::source::open_log(args.nats.as_deref(), &args.data_dir, false).await?;
     let progress = bar(0, args.json);
     let summary = backup(&log, &source_of(args.nats.as_deref(), &args.data_dir), &args.out, &progress).await?;
     progress.finish_and_clear();
@@ -693,7 +693,7 @@ pub async fn run_restore(args: RestoreArgs) -> Result<ExitCode> {
             .await
             .with_context(|| format!("connecting to NATS JetStream at {url}"))?,
         ),
-        None => super::sgf::open_log(None, &args.data_dir, true).await?,
+        None => super::source::open_log(None, &args.data_dir, true).await?,
     };
     let progress = bar(0, args.json);
     let mut summary = restore(&log, &args.file, &progress).await?;
