@@ -5,9 +5,6 @@ pub mod account;
 pub mod admin;
 pub mod certificate;
 pub mod desk;
-pub mod desk_explain;
-pub mod desk_import;
-pub mod desk_ratings;
 pub mod game;
 pub mod home;
 pub mod login;
@@ -59,15 +56,27 @@ pub fn router(web: Arc<Web>) -> axum::Router {
         .route("/desk", get(desk::list).post(desk::create))
         .route(
             "/desk/ratings",
-            get(desk_ratings::get)
-                .post(desk_ratings::import)
-                .layer(axum::extract::DefaultBodyLimit::max(desk_ratings::MAX_BYTES + 64 * 1024)),
+            get(desk::ratings::get)
+                .post(desk::ratings::import)
+                .layer(axum::extract::DefaultBodyLimit::max(desk::ratings::MAX_BYTES + 64 * 1024)),
         )
         .route("/desk/tournaments/{id}", get(desk::page_get))
-        .route("/desk/tournaments/{id}/import", post(desk_import::import))
+        .route("/desk/tournaments/{id}/import", post(desk::import::import))
         .route("/desk/tournaments/{id}/export/{kind}", get(desk::export))
         .route("/desk/tournaments/{id}/print/{what}", get(desk::print))
-        .route("/desk/tournaments/{id}/{verb}", post(desk::act))
+        .route("/desk/tournaments/{id}/register", post(desk::act::register))
+        .route("/desk/tournaments/{id}/team", post(desk::act::team))
+        .route("/desk/tournaments/{id}/line-up", post(desk::act::line_up))
+        .route("/desk/tournaments/{id}/start", post(desk::act::start))
+        .route("/desk/tournaments/{id}/pair", post(desk::act::pair))
+        .route("/desk/tournaments/{id}/forbid", post(desk::act::forbid))
+        .route("/desk/tournaments/{id}/allow", post(desk::act::allow))
+        .route("/desk/tournaments/{id}/fix", post(desk::act::fix))
+        .route("/desk/tournaments/{id}/bye", post(desk::act::bye))
+        .route("/desk/tournaments/{id}/result", post(desk::act::result))
+        .route("/desk/tournaments/{id}/withdraw", post(desk::act::withdraw))
+        .route("/desk/tournaments/{id}/publish", post(desk::act::publish))
+        .route("/desk/tournaments/{id}/{verb}", post(desk::act::unknown))
         .route("/office", get(office::queue))
         .route("/office/revocations", get(office::revocations))
         .route("/office/cases/{id}", get(office::case_get))

@@ -8,7 +8,7 @@
 //! no rule and no permission of its own (the ranking service refuses a party reviewing, a second
 //! approval by the same reviewer, an override without a justification…, and the page says why).
 
-use std::collections::HashMap;
+use serde::Deserialize;
 use std::sync::Arc;
 
 use axum::Form;
@@ -334,26 +334,42 @@ fn lines(text: &str) -> Vec<String> {
     text.lines().map(str::trim).filter(|l| !l.is_empty()).map(String::from).collect()
 }
 
+/// The case page's forms: the CSRF token and request id every one carries, and the fields of each
+/// command (a verdict with its reasons and an override's reason, an acknowledgement's note, a
+/// revocation's reason).
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct CaseForm {
+    csrf: String,
+    rid: String,
+    /// `approve` or `reject`.
+    verdict: String,
+    /// One reason a line.
+    reasons: String,
+    override_reason: String,
+    note: String,
+    reason: String,
+}
+
 /// `POST /office/cases/{id}/{verb}`: `assign` (to me), `decide` (approve, confirm or reject),
 /// `acknowledge` (keep a decision whose evidence changed), `revoke`.
 pub async fn case_act(
     State(web): State<Arc<Web>>,
     Path((id, verb)): Path<(String, String)>,
     headers: HeaderMap,
-    Form(form): Form<HashMap<String, String>>,
+    Form(form): Form<CaseForm>,
 ) -> Response {
-    let (viewer, member) =
-        match acting(&web, &headers, form.get("csrf").map(String::as_str), reviewer, "office-only").await {
-            Ok(v) => v,
-            Err(refused) => return refused,
-        };
+    let (viewer, member) = match acting(&web, &headers, Some(&form.csrf), reviewer, "office-only").await {
+        Ok(v) => v,
+        Err(refused) => return refused,
+    };
     let lang = viewer.lang;
     let Some(r) = ranking(&web) else {
         return message(&web, &viewer, StatusCode::SERVICE_UNAVAILABLE, &t(lang, "refusal-unavailable"));
     };
     let token = member.token.clone();
-    let request_id = form_request_id(form.get("rid").map(String::as_str));
-    let text = |name: &str| form.get(name).map_or("", |v| v.trim()).to_string();
+    let request_id = form_request_id(Some(&form.rid));
+    let text = |value: &str| value.trim().to_string();
     let outcome = match verb.as_str() {
         "assign" => r
             .assign_reviewer(bearer(
@@ -363,27 +379,27 @@ pub async fn case_act(
             .await
             .map(|_| ()),
         "decide" => {
-            let approve = text("verdict") == "approve";
+            let approve = form.verdict.trim() == "approve";
             let d = pb::DecideCaseRequest {
                 request_id,
                 case_id: id.clone(),
                 approve,
-                reasons: lines(&text("reasons")),
-                override_reason: text("override_reason"),
+                reasons: lines(&form.reasons),
+                override_reason: text(&form.override_reason),
             };
             r.decide_case(bearer(&token, d)).await.map(|_| ())
         }
         "acknowledge" => r
             .acknowledge_revisions(bearer(
                 &token,
-                pb::AcknowledgeRevisionsRequest { request_id, case_id: id.clone(), note: text("note") },
+                pb::AcknowledgeRevisionsRequest { request_id, case_id: id.clone(), note: text(&form.note) },
             ))
             .await
             .map(|_| ()),
         "revoke" => r
             .revoke_certificate(bearer(
                 &token,
-                pb::RevokeCertificateRequest { request_id, case_id: id.clone(), reason: text("reason") },
+                pb::RevokeCertificateRequest { request_id, case_id: id.clone(), reason: text(&form.reason) },
             ))
             .await
             .map(|_| ()),

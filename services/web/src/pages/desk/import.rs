@@ -21,10 +21,10 @@ use axum::response::Response;
 use maud::{Markup, html};
 use weiqi_proto::v1 as pb;
 
-use super::desk::{render, staff};
-use super::{Uploaded, acting, bearer, csrf_field, message, redirect, request_id, status_text, with_status};
+use super::{render, staff};
 use crate::Web;
 use crate::i18n::{Lang, rank_text, t, ta};
+use crate::pages::{Uploaded, acting, bearer, csrf_field, message, redirect, request_id, status_text, with_status};
 
 /// The largest file the desk reads (a national championship's field is well under this).
 pub const MAX_BYTES: usize = 512 * 1024;
@@ -283,14 +283,13 @@ pub async fn import(
     if too_big {
         let why = ta(lang, "import-too-big", &[("kb", (MAX_BYTES / 1024).to_string())]);
         return with_status(
-            render(&web, &viewer, &id, Some((false, why)), None, super::desk::Shown::default()).await,
+            render(&web, &viewer, &id, Some((false, why)), None, super::Shown::default()).await,
             StatusCode::PAYLOAD_TOO_LARGE,
         );
     }
     let Some(text) = text else {
         return with_status(
-            render(&web, &viewer, &id, Some((false, t(lang, "import-empty"))), None, super::desk::Shown::default())
-                .await,
+            render(&web, &viewer, &id, Some((false, t(lang, "import-empty"))), None, super::Shown::default()).await,
             StatusCode::BAD_REQUEST,
         );
     };
@@ -299,10 +298,7 @@ pub async fn import(
         let status = if parsed.clean() { StatusCode::OK } else { StatusCode::BAD_REQUEST };
         let encoding = if upload.get("file").is_empty() { upload.encoding("csv") } else { upload.encoding("file") };
         let markup = preview(lang, &viewer, &id, &text, &parsed, encoding);
-        return with_status(
-            render(&web, &viewer, &id, None, Some(markup), super::desk::Shown::default()).await,
-            status,
-        );
+        return with_status(render(&web, &viewer, &id, None, Some(markup), super::Shown::default()).await, status);
     }
     let rid = if rid.is_empty() { request_id() } else { rid };
     let mut reached = 0;
@@ -319,7 +315,7 @@ pub async fn import(
         };
         let e = match s.register_player(bearer(&member.token, r)).await {
             Ok(reply) => {
-                reached = super::desk::sequence(reply);
+                reached = super::sequence(reply);
                 continue;
             }
             Err(e) if weiqi_edge::status::rejection_of(&e).is_some_and(|r| r.code == "account_registered") => {
@@ -335,7 +331,7 @@ pub async fn import(
                 &[("line", row.line.to_string()), ("done", done.to_string()), ("reason", status_text(lang, &e))],
             );
             return with_status(
-                render(&web, &viewer, &id, Some((false, why)), None, super::desk::Shown::default()).await,
+                render(&web, &viewer, &id, Some((false, why)), None, super::Shown::default()).await,
                 super::http_status(&e),
             );
         }
@@ -349,17 +345,17 @@ pub async fn import(
             dry_run: false,
         };
         match s.import_open_gotha(bearer(&member.token, r)).await {
-            Ok(reply) => reached = super::desk::sequence(reply),
+            Ok(reply) => reached = super::sequence(reply),
             Err(e) => {
                 let why = ta(lang, "import-rounds-stopped", &[("reason", status_text(lang, &e))]);
                 return with_status(
-                    render(&web, &viewer, &id, Some((false, why)), None, super::desk::Shown::default()).await,
+                    render(&web, &viewer, &id, Some((false, why)), None, super::Shown::default()).await,
                     super::http_status(&e),
                 );
             }
         }
     }
-    super::desk::settle(&web, &member.token, &id, reached).await;
+    super::settle(&web, &member.token, &id, reached).await;
     let done = if already > 0 { "imported-resumed" } else { "imported" };
     redirect(&format!("/desk/tournaments/{id}?done={done}"), vec![])
 }
@@ -395,7 +391,7 @@ mod tests {
             "账号,姓名,段位,俱乐部\nli,李明,3段,杭州棋院\nwang,王芳,12级,上海棋院\nzhao,赵强,业余初段,北京棋院\n";
         let (gbk, _, lossy) = encoding_rs::GBK.encode(text);
         assert!(!lossy && std::str::from_utf8(&gbk).is_err(), "really GBK");
-        let (read, encoding) = super::super::decode_upload(&gbk);
+        let (read, encoding) = crate::pages::decode_upload(&gbk);
         assert_eq!((read.as_str(), encoding), (text, "GB18030"));
         let p = parse(&read);
         assert!(p.clean(), "{p:?}");
@@ -404,7 +400,7 @@ mod tests {
         // A UTF-8 file with a byte-order mark (Excel's "CSV UTF-8") reads too.
         let mut bom = b"\xEF\xBB\xBF".to_vec();
         bom.extend_from_slice(text.as_bytes());
-        assert_eq!(super::super::decode_upload(&bom), (text.to_string(), "UTF-8"));
+        assert_eq!(crate::pages::decode_upload(&bom), (text.to_string(), "UTF-8"));
     }
 
     #[test]

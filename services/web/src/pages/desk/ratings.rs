@@ -13,9 +13,9 @@ use maud::{Markup, html};
 use weiqi_edge::auth::Role;
 use weiqi_proto::v1 as pb;
 
-use super::{Uploaded, acting, bearer, csrf_field, message, notice, page, request_id, status_text, with_status};
 use crate::Web;
 use crate::i18n::{Lang, t, ta};
+use crate::pages::{Uploaded, acting, bearer, csrf_field, message, notice, page, request_id, status_text, with_status};
 use crate::session::{Member, Viewer};
 
 /// The largest file read (the EGD's whole list is about 10 MB; a country's page is well under this).

@@ -1,0 +1,614 @@
+//! `POST /desk/tournaments/{id}/{verb}`: the desk page's commands, one handler and one typed form per
+//! command, with a confirmation before one that changes published results.
+//!
+//! Every form carries the browser's CSRF token and the request id drawn with it ([`Sent`]); numbers
+//! are read as text and checked here, so a wrong one is refused in the page's language with the
+//! field's name (not with the form decoder's English).
+
+use std::sync::Arc;
+
+use axum::Form;
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::Response;
+use maud::html;
+use serde::Deserialize;
+use weiqi_proto::v1 as pb;
+
+use super::*;
+use crate::Web;
+use crate::i18n::{t, ta};
+use crate::pages::{acting, bearer, http_status, message, page, redirect, status_text, with_status};
+use crate::session::{Member, Viewer};
+
+/// What every desk form carries: the CSRF token and the request id drawn with the form.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct Sent {
+    csrf: String,
+    rid: String,
+}
+
+/// `register`: a player, by account, with the names and rank to show (else the registry's).
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct RegisterForm {
+    #[serde(flatten)]
+    sent: Sent,
+    account: String,
+    name_zh: String,
+    name_latin: String,
+    rank: String,
+    club: String,
+    region: String,
+}
+
+/// `team`: a team and its members' numbers.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct TeamForm {
+    #[serde(flatten)]
+    sent: Sent,
+    team: String,
+    name: String,
+    members: String,
+}
+
+/// `line-up`: a team's players for a round.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct LineUpForm {
+    #[serde(flatten)]
+    sent: Sent,
+    round: String,
+    team: String,
+    members: String,
+}
+
+/// `start` and `publish`: nothing but the command.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct PlainForm {
+    #[serde(flatten)]
+    sent: Sent,
+}
+
+/// `pair`: the round to pair (empty: the next).
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct PairForm {
+    #[serde(flatten)]
+    sent: Sent,
+    round: String,
+}
+
+/// `forbid` and `allow`: two players who must not meet, in every round or (`scope=round`) one.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct ForbidForm {
+    #[serde(flatten)]
+    sent: Sent,
+    a: String,
+    b: String,
+    scope: String,
+    round: String,
+}
+
+/// `fix`: a pairing the director sets for a round.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct FixForm {
+    #[serde(flatten)]
+    sent: Sent,
+    round: String,
+    black: String,
+    white: String,
+}
+
+/// `bye`: a bye granted for a round (`full`, `half`, `zero`).
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct ByeForm {
+    #[serde(flatten)]
+    sent: Sent,
+    round: String,
+    player: String,
+    kind: String,
+}
+
+/// `result`: a table's result, or its correction, and how the game ended.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct ResultForm {
+    #[serde(flatten)]
+    sent: Sent,
+    round: String,
+    table: String,
+    /// `B+`, `W+`, `draw`, `both-lose`, `void`.
+    outcome: String,
+    /// One of [`HOW`]'s values.
+    how: String,
+    /// A forfeit checkbox (older forms): the result is a forfeit whatever `how` says.
+    forfeit: Option<String>,
+    /// `on` for a correction.
+    correction: String,
+    /// `yes` once the director has confirmed a change of published results.
+    confirm: String,
+}
+
+/// `withdraw`: a player who leaves, and why (`request`, `no-shows`, `disqualified`).
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct WithdrawForm {
+    #[serde(flatten)]
+    sent: Sent,
+    player: String,
+    reason: String,
+    /// `yes` once the director has confirmed a change of published results.
+    confirm: String,
+}
+
+impl ResultForm {
+    /// The result as the service takes it.
+    fn outcome(&self) -> pb::TournamentGameOutcome {
+        use pb::tournament_game_outcome::{Outcome as O, Reason as R};
+        let outcome = match self.outcome.trim() {
+            "B+" => O::BlackWins,
+            "W+" => O::WhiteWins,
+            "draw" => O::Draw,
+            "both-lose" => O::BothLose,
+            "void" => O::Void,
+            _ => O::Unspecified,
+        };
+        // How it ended, as the referee enters it: only a result marked as a forfeit is one (not rated).
+        let reason = match self.how.trim() {
+            _ if self.forfeit.is_some() => R::Forfeit,
+            "forfeit" => R::Forfeit,
+            "resignation" => R::Resignation,
+            "time" => R::Time,
+            "ruling" => R::Referee,
+            _ => R::Counted,
+        };
+        pb::TournamentGameOutcome { outcome: outcome as i32, reason: reason as i32 }
+    }
+
+    fn is_correction(&self) -> bool {
+        self.correction == "on"
+    }
+}
+
+/// A desk command on its way: who sends it, in which language, through which service.
+struct Desk {
+    web: Arc<Web>,
+    viewer: Viewer,
+    member: Member,
+    service: Arc<dyn TournamentService>,
+    id: String,
+    rid: String,
+}
+
+impl Desk {
+    /// The form's CSRF token checked and its sender one of the desk's staff; else the refusal page.
+    async fn open(web: Arc<Web>, headers: &HeaderMap, id: String, sent: &Sent) -> Result<Desk, Response> {
+        let (viewer, member) = acting(&web, headers, Some(&sent.csrf), staff, "desk-only").await?;
+        let Some(service) = service(&web) else {
+            return Err(message(&web, &viewer, StatusCode::NOT_FOUND, &t(viewer.lang, "tournament-not-found")));
+        };
+        let rid = crate::pages::form_request_id(Some(&sent.rid));
+        Ok(Desk { web, viewer, member, service, id, rid })
+    }
+
+    fn lang(&self) -> Lang {
+        self.viewer.lang
+    }
+
+    fn request<T>(&self, message: T) -> tonic::Request<T> {
+        bearer(&self.member.token, message)
+    }
+
+    /// Whether the tournament's results are published (a withdrawal or a correction then changes the
+    /// official results, which are published again: the desk asks first).
+    async fn published(&self) -> bool {
+        let ask = pb::GetTournamentRequest { tournament_id: self.id.clone(), min_sequence: 0 };
+        self.service.get_tournament(self.request(ask)).await.is_ok_and(|s| s.get_ref().publications > 0)
+    }
+
+    /// The page after the command: the desk page once the read model shows what it did (a result
+    /// stays on its round's results), or the desk page with the refusal.
+    async fn finish(
+        self,
+        verb: &str,
+        result_round: Option<&str>,
+        outcome: Result<Result<u64, tonic::Status>, String>,
+    ) -> Response {
+        let Desk { web, viewer, member, id, .. } = self;
+        let lang = viewer.lang;
+        match outcome {
+            Ok(Ok(reached)) => {
+                // Wait (briefly) for the read model to show what the command did, so the page drawn
+                // next reads it.
+                settle(&web, &member.token, &id, reached).await;
+                let round = result_round.map(|r| format!("&results={}#results", r.trim()));
+                redirect(&format!("/desk/tournaments/{id}?done={verb}{}", round.unwrap_or_default()), vec![])
+            }
+            Ok(Err(status)) => with_status(
+                render(&web, &viewer, &id, Some((false, status_text(lang, &status))), None, Shown::default()).await,
+                http_status(&status),
+            ),
+            Err(why) => with_status(
+                render(&web, &viewer, &id, Some((false, why)), None, Shown::default()).await,
+                StatusCode::BAD_REQUEST,
+            ),
+        }
+    }
+}
+
+type Sending = Result<Result<u64, tonic::Status>, String>;
+
+/// `POST …/register`.
+pub async fn register(
+    State(web): State<Arc<Web>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    Form(f): Form<RegisterForm>,
+) -> Response {
+    let desk = match Desk::open(web, &headers, id, &f.sent).await {
+        Ok(d) => d,
+        Err(refused) => return refused,
+    };
+    let outcome: Sending = async {
+        let account = f.account.trim();
+        if account.is_empty() {
+            return Err(t(desk.lang(), "desk-account-required"));
+        }
+        let fields = [&f.name_zh, &f.name_latin, &f.rank, &f.club, &f.region];
+        let snapshot = fields.iter().any(|v| !v.trim().is_empty()).then(|| pb::TournamentPlayerSnapshot {
+            name_zh: f.name_zh.trim().to_string(),
+            name_latin: f.name_latin.trim().to_string(),
+            rank: f.rank.trim().to_string(),
+            club: f.club.trim().to_string(),
+            region: f.region.trim().to_string(),
+            ..Default::default()
+        });
+        let r = pb::RegisterPlayerRequest {
+            tournament_id: desk.id.clone(),
+            request_id: desk.rid.clone(),
+            account_id: account.to_string(),
+            player: 0,
+            snapshot,
+        };
+        Ok(desk.service.register_player(desk.request(r)).await.map(sequence))
+    }
+    .await;
+    desk.finish("register", None, outcome).await
+}
+
+/// `POST …/team`.
+pub async fn team(
+    State(web): State<Arc<Web>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    Form(f): Form<TeamForm>,
+) -> Response {
+    let desk = match Desk::open(web, &headers, id, &f.sent).await {
+        Ok(d) => d,
+        Err(refused) => return refused,
+    };
+    let lang = desk.lang();
+    let outcome: Sending = async {
+        let r = pb::RegisterTeamRequest {
+            tournament_id: desk.id.clone(),
+            request_id: desk.rid.clone(),
+            team: number(&f.team, "team", lang)?,
+            name: f.name.trim().to_string(),
+            members: numbers(&f.members, lang)?,
+        };
+        Ok(desk.service.register_team(desk.request(r)).await.map(sequence))
+    }
+    .await;
+    desk.finish("team", None, outcome).await
+}
+
+/// `POST …/line-up`.
+pub async fn line_up(
+    State(web): State<Arc<Web>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    Form(f): Form<LineUpForm>,
+) -> Response {
+    let desk = match Desk::open(web, &headers, id, &f.sent).await {
+        Ok(d) => d,
+        Err(refused) => return refused,
+    };
+    let lang = desk.lang();
+    let outcome: Sending = async {
+        let r = pb::SubmitLineUpRequest {
+            tournament_id: desk.id.clone(),
+            request_id: desk.rid.clone(),
+            round: number(&f.round, "round", lang)?,
+            team: number(&f.team, "team", lang)?,
+            players: numbers(&f.members, lang)?,
+        };
+        Ok(desk.service.submit_line_up(desk.request(r)).await.map(sequence))
+    }
+    .await;
+    desk.finish("line-up", None, outcome).await
+}
+
+/// `POST …/start`.
+pub async fn start(
+    State(web): State<Arc<Web>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    Form(f): Form<PlainForm>,
+) -> Response {
+    let desk = match Desk::open(web, &headers, id, &f.sent).await {
+        Ok(d) => d,
+        Err(refused) => return refused,
+    };
+    let r = pb::TournamentRequest { tournament_id: desk.id.clone(), request_id: desk.rid.clone() };
+    let outcome = Ok(desk.service.start_tournament(desk.request(r)).await.map(sequence));
+    desk.finish("start", None, outcome).await
+}
+
+/// `POST …/publish`.
+pub async fn publish(
+    State(web): State<Arc<Web>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    Form(f): Form<PlainForm>,
+) -> Response {
+    let desk = match Desk::open(web, &headers, id, &f.sent).await {
+        Ok(d) => d,
+        Err(refused) => return refused,
+    };
+    let r = pb::TournamentRequest { tournament_id: desk.id.clone(), request_id: desk.rid.clone() };
+    let outcome = Ok(desk.service.publish(desk.request(r)).await.map(sequence));
+    desk.finish("publish", None, outcome).await
+}
+
+/// `POST …/pair`.
+pub async fn pair(
+    State(web): State<Arc<Web>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    Form(f): Form<PairForm>,
+) -> Response {
+    let desk = match Desk::open(web, &headers, id, &f.sent).await {
+        Ok(d) => d,
+        Err(refused) => return refused,
+    };
+    let lang = desk.lang();
+    let outcome: Sending = async {
+        let r = pb::PairRoundRequest {
+            tournament_id: desk.id.clone(),
+            request_id: desk.rid.clone(),
+            round: number(&f.round, "round", lang)?,
+        };
+        Ok(desk.service.pair_round(desk.request(r)).await.map(sequence))
+    }
+    .await;
+    desk.finish("pair", None, outcome).await
+}
+
+/// `POST …/forbid` and `POST …/allow` (`lift`).
+async fn forbid_or_allow(web: Arc<Web>, id: String, headers: HeaderMap, f: ForbidForm, lift: bool) -> Response {
+    let desk = match Desk::open(web, &headers, id, &f.sent).await {
+        Ok(d) => d,
+        Err(refused) => return refused,
+    };
+    let lang = desk.lang();
+    let outcome: Sending = async {
+        // A forbid holds for every round unless the director picks the one round.
+        let round = if f.scope.trim() == "round" { number(&f.round, "round", lang)? } else { 0 };
+        let r = pb::ForbidPairRequest {
+            tournament_id: desk.id.clone(),
+            request_id: desk.rid.clone(),
+            a: number(&f.a, "a", lang)?,
+            b: number(&f.b, "b", lang)?,
+            round,
+            lift,
+        };
+        Ok(desk.service.forbid_pair(desk.request(r)).await.map(sequence))
+    }
+    .await;
+    desk.finish(if lift { "allow" } else { "forbid" }, None, outcome).await
+}
+
+/// `POST …/forbid`.
+pub async fn forbid(
+    State(web): State<Arc<Web>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    Form(f): Form<ForbidForm>,
+) -> Response {
+    forbid_or_allow(web, id, headers, f, false).await
+}
+
+/// `POST …/allow`.
+pub async fn allow(
+    State(web): State<Arc<Web>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    Form(f): Form<ForbidForm>,
+) -> Response {
+    forbid_or_allow(web, id, headers, f, true).await
+}
+
+/// `POST …/fix`.
+pub async fn fix(
+    State(web): State<Arc<Web>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    Form(f): Form<FixForm>,
+) -> Response {
+    let desk = match Desk::open(web, &headers, id, &f.sent).await {
+        Ok(d) => d,
+        Err(refused) => return refused,
+    };
+    let lang = desk.lang();
+    let outcome: Sending = async {
+        let r = pb::FixPairingRequest {
+            tournament_id: desk.id.clone(),
+            request_id: desk.rid.clone(),
+            round: number(&f.round, "round", lang)?,
+            black: number(&f.black, "black", lang)?,
+            white: number(&f.white, "white", lang)?,
+        };
+        Ok(desk.service.fix_pairing(desk.request(r)).await.map(sequence))
+    }
+    .await;
+    desk.finish("fix", None, outcome).await
+}
+
+/// `POST …/bye`.
+pub async fn bye(
+    State(web): State<Arc<Web>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    Form(f): Form<ByeForm>,
+) -> Response {
+    let desk = match Desk::open(web, &headers, id, &f.sent).await {
+        Ok(d) => d,
+        Err(refused) => return refused,
+    };
+    let lang = desk.lang();
+    let outcome: Sending = async {
+        let r = pb::GrantByeRequest {
+            tournament_id: desk.id.clone(),
+            request_id: desk.rid.clone(),
+            round: number(&f.round, "round", lang)?,
+            player: number(&f.player, "player", lang)?,
+            kind: bye_kind(f.kind.trim()) as i32,
+        };
+        Ok(desk.service.grant_bye(desk.request(r)).await.map(sequence))
+    }
+    .await;
+    desk.finish("bye", None, outcome).await
+}
+
+/// `POST …/result`: a result, or (`correction=on`) its correction; after publication, a correction
+/// is confirmed first.
+pub async fn result(
+    State(web): State<Arc<Web>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    Form(f): Form<ResultForm>,
+) -> Response {
+    let desk = match Desk::open(web, &headers, id, &f.sent).await {
+        Ok(d) => d,
+        Err(refused) => return refused,
+    };
+    let lang = desk.lang();
+    if f.is_correction() && f.confirm != "yes" && desk.published().await {
+        let what = ta(
+            lang,
+            "desk-confirm-what-result",
+            &[
+                ("round", f.round.trim().to_string()),
+                ("table", f.table.trim().to_string()),
+                ("result", crate::pages::tournament::result_text(lang, f.outcome.trim())),
+            ],
+        );
+        let mut fields = vec![
+            ("csrf", f.sent.csrf.clone()),
+            ("rid", f.sent.rid.clone()),
+            ("round", f.round.clone()),
+            ("table", f.table.clone()),
+            ("outcome", f.outcome.clone()),
+            ("how", f.how.clone()),
+            ("correction", f.correction.clone()),
+        ];
+        if let Some(forfeit) = &f.forfeit {
+            fields.push(("forfeit", forfeit.clone()));
+        }
+        return confirm_page(&desk, "result", "desk-confirm-correction", &what, &fields);
+    }
+    let outcome: Sending = async {
+        let r = pb::RecordTournamentResultRequest {
+            tournament_id: desk.id.clone(),
+            request_id: desk.rid.clone(),
+            round: number(&f.round, "round", lang)?,
+            table: number(&f.table, "table", lang)?,
+            result: Some(f.outcome()),
+            correction: f.is_correction(),
+            cheating: false,
+        };
+        Ok(desk.service.record_result(desk.request(r)).await.map(sequence))
+    }
+    .await;
+    // A result stays on its round's results (a correction of an earlier round included).
+    desk.finish("result", Some(&f.round), outcome).await
+}
+
+/// `POST …/withdraw`: after publication, confirmed first.
+pub async fn withdraw(
+    State(web): State<Arc<Web>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    Form(f): Form<WithdrawForm>,
+) -> Response {
+    use pb::withdraw_player_request::Reason;
+    let desk = match Desk::open(web, &headers, id, &f.sent).await {
+        Ok(d) => d,
+        Err(refused) => return refused,
+    };
+    let lang = desk.lang();
+    if f.confirm != "yes" && desk.published().await {
+        let what = ta(lang, "desk-confirm-what-withdraw", &[("player", f.player.trim().to_string())]);
+        let fields = [
+            ("csrf", f.sent.csrf.clone()),
+            ("rid", f.sent.rid.clone()),
+            ("player", f.player.clone()),
+            ("reason", f.reason.clone()),
+        ];
+        return confirm_page(&desk, "withdraw", "desk-confirm-withdraw", &what, &fields);
+    }
+    let outcome: Sending = async {
+        let reason = match f.reason.trim() {
+            "no-shows" => Reason::NoShows,
+            "disqualified" => Reason::Disqualified,
+            _ => Reason::Request,
+        };
+        let r = pb::WithdrawPlayerRequest {
+            tournament_id: desk.id.clone(),
+            request_id: desk.rid.clone(),
+            player: number(&f.player, "player", lang)?,
+            reason: reason as i32,
+        };
+        Ok(desk.service.withdraw_player(desk.request(r)).await.map(sequence))
+    }
+    .await;
+    desk.finish("withdraw", None, outcome).await
+}
+
+/// `POST …/{verb}` for a verb the desk does not have.
+pub async fn unknown(State(web): State<Arc<Web>>, viewer: Viewer, Path((id, _)): Path<(String, String)>) -> Response {
+    let why = t(viewer.lang, "desk-unknown-command");
+    with_status(render(&web, &viewer, &id, Some((false, why)), None, Shown::default()).await, StatusCode::BAD_REQUEST)
+}
+
+/// Asks before a command that changes published results: what it does (`warning`, `what`), and the
+/// same form again (`fields`) with `confirm=yes` (WEB.md: the confirmation carries
+/// `data-action="confirm"`).
+fn confirm_page(desk: &Desk, verb: &str, warning: &str, what: &str, fields: &[(&str, String)]) -> Response {
+    let lang = desk.lang();
+    let id = &desk.id;
+    let body = html! {
+        h1 { (t(lang, "desk-confirm-title")) }
+        section.card id="confirm" role="alertdialog" {
+            p.warning { (t(lang, warning)) }
+            p data-confirm-what="" { (what) }
+            form.inline method="post" action={ "/desk/tournaments/" (id) "/" (verb) } {
+                @for (k, v) in fields {
+                    input type="hidden" name=(k) value=(v);
+                }
+                input type="hidden" name="confirm" value="yes";
+                button.danger type="submit" data-action="confirm" { (t(lang, "desk-confirm")) }
+                " "
+                a href={ "/desk/tournaments/" (id) } data-action="cancel" { (t(lang, "desk-confirm-cancel")) }
+            }
+        }
+    };
+    page(&desk.web, &desk.viewer, &t(lang, "desk-confirm-title"), body, &[])
+}

@@ -1,0 +1,194 @@
+//! `/desk`: the organiser's desk. Create a tournament in any format the pairing core has (with the
+//! format's own settings), register players (one by one, from the player registry, or from a CSV file
+//! with a preview: [`import`]), start, pair a round and see each pairing explained,
+//! forbid or fix pairs and grant byes for the next round, enter or correct results (referees),
+//! withdraw players (with the Art. 28 ruling shown), publish, export (standings and pairings CSV,
+//! `.h9`) and print pairing sheets, result slips and standings.
+//!
+//! Every command goes through the tournament's `TournamentService` server with the session's token, so
+//! the desk has no permission model of its own: an organiser or referee of the event may act, anyone else
+//! is refused with the service's reason. Each form carries a request id made when it was drawn, so a
+//! form sent twice (a double click, a reload) is one command.
+//!
+//! One file per desk concern: [`list`] (the tournaments and the create form), [`create`] (the create
+//! form read into a request), [`page`] (a tournament's desk page: state, forms, explanations, the
+//! Art. 28 rulings), [`act`] (the page's commands, each a typed form), [`export`] (files),
+//! [`print`] (sheets), [`import`] (registration files and OpenGotha, with a preview), [`explain`]
+//! (a pairing's explanation in the page's language) and [`ratings`] (EGD rating lists and `.h9`
+//! tables); this file holds what they share (who may use the desk, reading a tournament, waiting for
+//! the read model).
+
+use std::sync::Arc;
+
+use axum::http::StatusCode;
+use maud::{Markup, html};
+use weiqi_edge::auth::Role;
+use weiqi_proto::v1 as pb;
+use weiqi_proto::v1::tournament_service_server::TournamentService;
+
+use crate::Web;
+use crate::i18n::{Lang, t, ta};
+use crate::pages::{bearer, http_status, request_id, status_text};
+use crate::session::{Member, Viewer};
+
+pub mod act;
+mod create;
+pub(crate) mod explain;
+mod export;
+pub(crate) mod import;
+mod list;
+mod page;
+mod print;
+pub(crate) mod ratings;
+
+pub use create::{create, create_request};
+pub use export::export;
+pub use list::list;
+pub use page::{page_get, render};
+pub use print::print;
+
+/// The formats the create form offers, by the pairing core's names.
+pub const FORMATS: [&str; 11] = [
+    "swiss",
+    "mcmahon",
+    "round-robin",
+    "knockout",
+    "swiss-elimination",
+    "match",
+    "fixed-match",
+    "groups-then-knockout",
+    "team",
+    "team-rotation",
+    "win-and-continue",
+];
+
+/// Whether a table's game can end in a draw: its komi (the event's for an even game, none with a
+/// handicap) has no half point. Unknown settings allow it (the service decides).
+fn draw_allowed(settings: &Option<pb::TournamentGameSettings>, handicap: u32) -> bool {
+    if handicap > 0 {
+        return true;
+    }
+    settings.as_ref().and_then(|s| s.komi_half_points).is_none_or(|k| k % 2 == 0)
+}
+
+/// Who may use the desk: organisers, referees (results) and administrators.
+pub fn staff(viewer: &Viewer) -> Option<&Member> {
+    viewer
+        .member
+        .as_ref()
+        .filter(|m| m.has(Role::Organiser) || m.has(Role::Referee) || m.has(Role::ChiefReferee) || m.has(Role::Admin))
+}
+
+/// The hidden request id of a form.
+pub fn rid_field() -> Markup {
+    html! { input type="hidden" name="rid" value=(request_id()); }
+}
+
+fn service(web: &Web) -> Option<Arc<dyn TournamentService>> {
+    web.tournaments.clone()
+}
+
+/// A number of a form, checked: empty is 0; otherwise at most 10,000, else refused naming the field
+/// (`desk-field-{name}`) in the page's language.
+fn number(value: &str, name: &str, lang: Lang) -> Result<u32, String> {
+    let v = value.trim();
+    if v.is_empty() {
+        return Ok(0);
+    }
+    v.parse::<u32>()
+        .ok()
+        .filter(|n| *n <= 10_000)
+        .ok_or_else(|| ta(lang, "desk-bad-number", &[("field", t(lang, &format!("desk-field-{name}")))]))
+}
+
+/// A bye's kind as the forms name it (`full`, `half`, `zero`).
+fn bye_kind(value: &str) -> pb::tournament_config::ByeKind {
+    match value {
+        "half" => pb::tournament_config::ByeKind::HalfPoint,
+        "zero" => pb::tournament_config::ByeKind::ZeroPoint,
+        _ => pb::tournament_config::ByeKind::FullPoint,
+    }
+}
+
+/// Player numbers written `1, 2, 3` (or with spaces or Chinese commas).
+fn numbers(text: &str, lang: Lang) -> Result<Vec<u32>, String> {
+    let parsed: Result<Vec<u32>, _> =
+        text.split([',', '，', ' ', '、']).filter(|p| !p.is_empty()).map(str::parse::<u32>).collect();
+    match parsed {
+        Ok(v) if !v.is_empty() && v.len() <= 20 => Ok(v),
+        _ => Err(ta(lang, "desk-bad-number", &[("field", t(lang, "desk-team-members"))])),
+    }
+}
+
+/// What the desk shows of a tournament, read through the gateway with the session's token.
+pub struct Loaded {
+    /// The summary.
+    pub summary: pb::TournamentSummary,
+    /// The standings, once there are any.
+    pub standings: Option<pb::TournamentStandings>,
+    /// Every paired round's pairings, oldest first.
+    pub rounds: Vec<pb::TournamentPairings>,
+}
+
+/// Reads the summary, standings and every round of `id`.
+///
+/// # Errors
+/// The refusal, in the page's language, with its HTTP status.
+pub async fn load(web: &Web, token: &str, id: &str, lang: Lang) -> Result<Loaded, (StatusCode, String)> {
+    let s = service(web).ok_or((StatusCode::NOT_FOUND, t(lang, "tournament-not-found")))?;
+    let summary = match s
+        .get_tournament(bearer(token, pb::GetTournamentRequest { tournament_id: id.to_string(), min_sequence: 0 }))
+        .await
+    {
+        Ok(r) => r.into_inner(),
+        Err(e) if matches!(e.code(), tonic::Code::NotFound | tonic::Code::InvalidArgument) => {
+            return Err((StatusCode::NOT_FOUND, t(lang, "tournament-not-found")));
+        }
+        Err(e) => return Err((StatusCode::SERVICE_UNAVAILABLE, status_text(lang, &e))),
+    };
+    let standings = s
+        .get_standings(bearer(
+            token,
+            pb::GetTournamentStandingsRequest { tournament_id: id.to_string(), offset: 0, limit: 0, min_sequence: 0 },
+        ))
+        .await
+        .ok()
+        .map(tonic::Response::into_inner);
+    let mut rounds = Vec::new();
+    for round in 1..=summary.rounds_paired {
+        if let Ok(p) = s
+            .get_pairings(bearer(
+                token,
+                pb::GetTournamentPairingsRequest { tournament_id: id.to_string(), round, min_sequence: 0 },
+            ))
+            .await
+        {
+            rounds.push(p.into_inner());
+        }
+    }
+    Ok(Loaded { summary, standings, rounds })
+}
+
+/// What the desk page shows besides its state: a pairing's explanation (`?explain=round:a:b`) and the
+/// round whose results are open for entry and correction (`?results=N`; the latest by default).
+#[derive(Clone, Debug, Default)]
+pub struct Shown {
+    /// `round:a:b` of the pairing to explain.
+    pub explain: Option<String>,
+    /// The round whose results are shown.
+    pub results: Option<u32>,
+}
+
+/// The log position a command's reply reached.
+pub fn sequence(reply: tonic::Response<pb::TournamentCommandReply>) -> u64 {
+    reply.into_inner().sequence
+}
+
+/// Waits (up to three seconds) until the read model has folded the tournament's log up to
+/// `reached`, so the page drawn after a command shows what it did.
+pub async fn settle(web: &Web, token: &str, id: &str, reached: u64) {
+    let Some(s) = service(web) else { return };
+    // Read your writes: the gateway waits until its read model has folded the command's position.
+    let ask = pb::GetTournamentRequest { tournament_id: id.to_string(), min_sequence: reached };
+    let _ = s.get_tournament(bearer(token, ask)).await;
+}
