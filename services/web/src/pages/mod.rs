@@ -255,6 +255,65 @@ pub fn params(query: Option<&str>) -> std::collections::HashMap<String, String> 
     serde_urlencoded::from_str(query.unwrap_or_default()).unwrap_or_default()
 }
 
+/// Who a staff page lets in: its rule over the viewer, and the refusal (a message id) for anyone else.
+pub trait StaffRule: Send + Sync + 'static {
+    /// The member the page lets in, if the viewer is one.
+    fn admits(viewer: &Viewer) -> Option<&crate::session::Member>;
+    /// The refusal's message id.
+    const REFUSAL: &'static str;
+}
+
+/// The desk's rule: organisers, referees and administrators ([`desk::staff`]).
+pub struct DeskRule;
+
+impl StaffRule for DeskRule {
+    fn admits(viewer: &Viewer) -> Option<&crate::session::Member> {
+        desk::staff(viewer)
+    }
+    const REFUSAL: &'static str = "desk-only";
+}
+
+/// The certification office's rule: reviewers and administrators.
+pub struct OfficeRule;
+
+impl StaffRule for OfficeRule {
+    fn admits(viewer: &Viewer) -> Option<&crate::session::Member> {
+        viewer
+            .member
+            .as_ref()
+            .filter(|m| m.has(weiqi_edge::auth::Role::Reviewer) || m.has(weiqi_edge::auth::Role::Admin))
+    }
+    const REFUSAL: &'static str = "office-only";
+}
+
+/// A staff page's viewer as a handler's argument: the viewer and the member `R` lets in; anyone else
+/// is answered with the page's refusal (403, in the viewer's language) before the handler runs. (A
+/// form POST checks its CSRF token first: [`acting`].)
+pub struct Staff<R> {
+    /// Who asks.
+    pub viewer: Viewer,
+    /// The member the rule let in.
+    pub member: crate::session::Member,
+    rule: std::marker::PhantomData<R>,
+}
+
+impl<R: StaffRule> FromRequestParts<Arc<Web>> for Staff<R> {
+    type Rejection = Response;
+
+    async fn from_request_parts(parts: &mut axum::http::request::Parts, web: &Arc<Web>) -> Result<Self, Response> {
+        let viewer = web.viewer(&parts.headers, parts.uri.query()).await;
+        match R::admits(&viewer).cloned() {
+            Some(member) => Ok(Staff { viewer, member, rule: std::marker::PhantomData }),
+            None => Err(message(web, &viewer, StatusCode::FORBIDDEN, &t(viewer.lang, R::REFUSAL))),
+        }
+    }
+}
+
+/// The desk's staff, as a handler's argument.
+pub type DeskStaff = Staff<DeskRule>;
+/// The certification office's reviewers, as a handler's argument.
+pub type Reviewer = Staff<OfficeRule>;
+
 /// An account refusal in the page's language.
 pub fn account_error(lang: Lang, e: &weiqi_account::AccountError) -> String {
     match e {

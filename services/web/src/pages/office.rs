@@ -34,7 +34,7 @@ fn ranking(web: &Web) -> Option<Arc<dyn RankingService>> {
 }
 
 fn reviewer(viewer: &Viewer) -> Option<&Member> {
-    viewer.member.as_ref().filter(|m| m.has(Role::Reviewer) || m.has(Role::Admin))
+    <super::OfficeRule as super::StaffRule>::admits(viewer)
 }
 
 /// A case's status as a word (`data-status` carries the stable name).
@@ -85,10 +85,14 @@ fn check_word(lang: Lang, c: &pb::CaseView) -> String {
 }
 
 /// `GET /office`: the review queue (unassigned, mine, and overrides waiting for a second reviewer).
-pub async fn queue(State(web): State<Arc<Web>>, viewer: Viewer, RawQuery(q): RawQuery) -> Response {
+pub async fn queue(
+    State(web): State<Arc<Web>>,
+    super::Reviewer { viewer, member, .. }: super::Reviewer,
+    RawQuery(q): RawQuery,
+) -> Response {
     let lang = viewer.lang;
-    let (Some(member), Some(r)) = (reviewer(&viewer), ranking(&web)) else {
-        return message(&web, &viewer, StatusCode::FORBIDDEN, &t(lang, "office-only"));
+    let Some(r) = ranking(&web) else {
+        return message(&web, &viewer, StatusCode::SERVICE_UNAVAILABLE, &t(lang, "refusal-unavailable"));
     };
     let all = super::params(q.as_deref()).get("all").is_some_and(|v| v == "1");
     let cases = match r.review_queue(bearer(&member.token, pb::ReviewQueueRequest { all })).await {

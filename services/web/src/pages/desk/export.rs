@@ -9,8 +9,7 @@ use weiqi_proto::v1 as pb;
 
 use crate::Web;
 use crate::i18n::t;
-use crate::pages::{bearer, http_status, message, status_text};
-use crate::session::Viewer;
+use crate::pages::{DeskStaff, bearer, http_status, message, status_text};
 
 use super::*;
 
@@ -18,13 +17,13 @@ use super::*;
 /// exactly what the gateway's `Export` answers.
 pub async fn export(
     State(web): State<Arc<Web>>,
-    viewer: Viewer,
+    DeskStaff { viewer, member, .. }: DeskStaff,
     Path((id, kind)): Path<(String, String)>,
     RawQuery(q): RawQuery,
 ) -> Response {
     let lang = viewer.lang;
-    let (Some(member), Some(s)) = (staff(&viewer), service(&web)) else {
-        return message(&web, &viewer, StatusCode::FORBIDDEN, &t(lang, "desk-only"));
+    let Some(s) = service(&web) else {
+        return message(&web, &viewer, StatusCode::NOT_FOUND, &t(lang, "tournament-not-found"));
     };
     use pb::export_tournament_request::Kind;
     let kind = match kind.as_str() {

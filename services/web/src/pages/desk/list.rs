@@ -11,16 +11,13 @@ use weiqi_proto::v1 as pb;
 
 use crate::Web;
 use crate::i18n::{Lang, t, try_t};
-use crate::pages::{bearer, csrf_field, message, notice, page, with_status};
+use crate::pages::{DeskStaff, bearer, csrf_field, notice, page, with_status};
 use crate::session::Viewer;
 
 use super::*;
 
 /// `GET /desk`: the tournaments, and the form to create one.
-pub async fn list(State(web): State<Arc<Web>>, viewer: Viewer) -> Response {
-    if staff(&viewer).is_none() {
-        return message(&web, &viewer, StatusCode::FORBIDDEN, &t(viewer.lang, "desk-only"));
-    }
+pub async fn list(State(web): State<Arc<Web>>, DeskStaff { viewer, .. }: DeskStaff) -> Response {
     render_list(&web, &viewer, None, &super::create::CreateForm::default()).await
 }
 

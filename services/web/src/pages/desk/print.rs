@@ -10,18 +10,18 @@ use maud::{Markup, html};
 use crate::Web;
 use crate::i18n::{rank_text, t, ta};
 use crate::pages::tournament::{pairings_table, standings_table};
-use crate::pages::{message, page};
-use crate::session::Viewer;
+use crate::pages::{DeskStaff, message, page};
 
 use super::*;
 
 /// `GET /desk/tournaments/{id}/print/{what}`: a sheet to print (`pairings`, `slips`, `standings`),
 /// laid out for paper by the print style sheet.
-pub async fn print(State(web): State<Arc<Web>>, viewer: Viewer, Path((id, what)): Path<(String, String)>) -> Response {
+pub async fn print(
+    State(web): State<Arc<Web>>,
+    DeskStaff { viewer, member, .. }: DeskStaff,
+    Path((id, what)): Path<(String, String)>,
+) -> Response {
     let lang = viewer.lang;
-    let Some(member) = staff(&viewer) else {
-        return message(&web, &viewer, StatusCode::FORBIDDEN, &t(lang, "desk-only"));
-    };
     let loaded = match load(&web, &member.token, &id, lang).await {
         Ok(l) => l,
         Err((status, text)) => return message(&web, &viewer, status, &text),
