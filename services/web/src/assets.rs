@@ -29,13 +29,19 @@ fn asset(name: &'static str, content_type: &'static str, body: String) -> Asset 
 
 const JS: &str = "text/javascript; charset=utf-8";
 
+/// The board's look, in the site's style sheet and the overlay's.
+pub const BOARD_CSS: &str = include_str!("../assets/board.css");
+
+/// The board module, shared by the game page, the multi-board view and the broadcast overlay.
+pub const BOARD_JS: &str = include_str!("../assets/board.js");
+
 static ASSETS: LazyLock<Vec<Asset>> = LazyLock::new(|| {
-    let board = asset("board.js", JS, include_str!("../assets/board.js").to_string());
+    let board = asset("board.js", JS, BOARD_JS.to_string());
     // Modules import `./board.js`: point them at its hashed name (so the importer's hash changes
     // with it, and no stale board.js is ever combined with a new page script).
     let import = |text: &str| text.replace("\"./board.js\"", &format!("\"./{}\"", board.hashed));
     vec![
-        asset("style.css", "text/css; charset=utf-8", include_str!("../assets/style.css").to_string()),
+        asset("style.css", "text/css; charset=utf-8", [include_str!("../assets/style.css"), BOARD_CSS].concat()),
         asset("game.js", JS, import(include_str!("../assets/game.js"))),
         asset("lobby.js", JS, import(include_str!("../assets/lobby.js"))),
         asset("watch.js", JS, import(include_str!("../assets/watch.js"))),

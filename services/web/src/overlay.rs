@@ -13,7 +13,9 @@
 //!   sealed move stays hidden until it is revealed.
 //! * `GET /overlay/{game}[?token=T]` is a page that draws that stream (SVG, with its style sheet and
 //!   script served from `/overlay/assets/`: the policy runs no inline script; other sites may frame
-//!   it): add it to a streaming tool as a browser source.
+//!   it): add it to a streaming tool as a browser source. It draws with the game page's board module
+//!   (`board.js`, and its look, `board.css`) and speaks the site's catalogue: its words come with the
+//!   page as a JSON block, in the page's language.
 //! * `GET /games/{game}/sgf[?token=T]` is the game record as SGF (`application/x-go-sgf`): a finished
 //!   game's for anyone (limited per address), a game in play's, as far as it has been played, for any
 //!   valid token. For archives, analysts and any Go program.
@@ -158,7 +160,7 @@ fn refused(lang: Lang, status: StatusCode, why: words::Refusal) -> Response {
 async fn page(Path(game): Path<String>, headers: HeaderMap, Query(query): Query<TokenQuery>) -> Response {
     let lang = lang_of(&headers, &query);
     match AggregateId::new(&game) {
-        Ok(_) => Html(PAGE.replace("{{LANG}}", lang.tag())).into_response(),
+        Ok(_) => Html(overlay_page(lang)).into_response(),
         Err(_) => refused(lang, StatusCode::BAD_REQUEST, words::Refusal::BadId),
     }
 }
@@ -467,14 +469,40 @@ fn view_json(game: &str, state: &GameState, lang: Lang, at: weiqi_clock::Millis)
     })
 }
 
-/// The overlay page: draws the `view` stream of the game named in its own path, in the language the
-/// server chose (`{{LANG}}`).
-const PAGE: &str = r##"<!doctype html>
-<html lang="{{LANG}}"><head><meta charset="utf-8"><title>weiqi overlay</title>
+/// The catalogue's words the overlay's script shows.
+pub const SCRIPT_KEYS: &[&str] = &[
+    "words-black",
+    "words-white",
+    "captures",
+    "warnings",
+    "move-number",
+    "pass",
+    "overlay-round",
+    "overlay-board",
+    "board-label",
+    "reconnecting",
+    "phase-new",
+    "phase-nigiri",
+    "phase-ready",
+    "phase-playing",
+    "phase-paused",
+    "phase-adjourned",
+    "phase-scoring",
+    "phase-ended",
+];
+
+/// The overlay page in `lang`: draws the `view` stream of the game named in its own path, with the
+/// catalogue's words for its script (a JSON block: the policy runs no inline script).
+fn overlay_page(lang: Lang) -> String {
+    let strings = crate::pages::json_block(&crate::i18n::script_strings(lang, SCRIPT_KEYS)).0;
+    format!(
+        r##"<!doctype html>
+<html lang="{lang}"><head><meta charset="utf-8"><title>weiqi overlay</title>
 <meta name="viewport" content="width=device-width,initial-scale=1">
 <link rel="stylesheet" href="/overlay/assets/overlay.css">
 <script type="module" src="/overlay/assets/overlay.js"></script>
-</head><body><div id="wrap"><svg id="board" viewBox="0 0 100 100" role="img"></svg><div class="panel">
+<script type="application/json" id="overlay-strings">{strings}</script>
+</head><body><div id="wrap"><svg id="board" class="board" viewBox="0 0 100 100" role="img"></svg><div class="panel">
  <div class="box small" id="event"></div>
  <div class="box side" id="black"><div class="name"></div><div class="clock"></div><div class="call"></div><div class="small"></div></div>
  <div class="box side" id="white"><div class="name"></div><div class="clock"></div><div class="call"></div><div class="small"></div></div>
@@ -482,19 +510,25 @@ const PAGE: &str = r##"<!doctype html>
  <div class="box" id="resultbox" hidden><div id="result"></div><div class="small" id="sgf"></div></div>
  <div class="small" id="status"></div></div></div>
 </body></html>
-"##;
+"##,
+        lang = lang.tag()
+    )
+}
 
-/// The overlay's style sheet.
-const CSS: &str = include_str!("../assets/overlay.css");
+/// The overlay's style sheet: its layout, then the board's look (the site's own `board.css`).
+static CSS: std::sync::LazyLock<String> =
+    std::sync::LazyLock::new(|| [include_str!("../assets/overlay.css"), crate::assets::BOARD_CSS].concat());
 
-/// The overlay's script (a module: it runs after the page is parsed).
+/// The overlay's script (a module: it runs after the page is parsed); it imports `./board.js`.
 const JS: &str = include_str!("../assets/overlay.js");
 
-/// `GET /overlay/assets/{file}`: the overlay's style sheet and script.
+/// `GET /overlay/assets/{file}`: the overlay's style sheet, its script and the board module it imports
+/// (the game page's).
 async fn asset(Path(file): Path<String>) -> Response {
     let (body, kind) = match file.as_str() {
-        "overlay.css" => (CSS, "text/css; charset=utf-8"),
+        "overlay.css" => (CSS.as_str(), "text/css; charset=utf-8"),
         "overlay.js" => (JS, "text/javascript; charset=utf-8"),
+        "board.js" => (crate::assets::BOARD_JS, "text/javascript; charset=utf-8"),
         _ => return refuse(StatusCode::NOT_FOUND, "no such file"),
     };
     ([(header::CONTENT_TYPE, kind), (header::CACHE_CONTROL, "public, max-age=300")], body).into_response()

@@ -225,6 +225,20 @@ async fn both_pages_reconnect_after_the_gateway_restarts_and_the_game_goes_on() 
     wall.open(&base, &format!("/watch?games={game}")).await;
     wall.wait_stone("E5", "black").await;
     wall.wait_stone("C3", "white").await;
+    // The broadcast overlay draws with the same board module and speaks the catalogue (issue 29 item 3):
+    // the stones on `[data-vertex]`, the last move marked, the words in the page's language.
+    let overlay = driver.session(Viewport::DESKTOP, "zh-CN").await.unwrap();
+    overlay.open(&base, &format!("/overlay/{game}?lang=zh-CN")).await;
+    overlay.wait_stone("E5", "black").await;
+    overlay.wait_stone("C3", "white").await;
+    overlay.wait_for("the last move marked", "return !!document.querySelector('[data-vertex=C3].last')").await;
+    overlay
+        .wait_for(
+            "the sides and the move list in Chinese",
+            "const t = document.body.innerText; return t.includes('黑') && t.includes('提子') && t.includes('第2手');",
+        )
+        .await;
+    overlay.screenshot(&screenshots().join("overlay-desktop-zh-CN.png")).await;
     let sgf = li.client.execute_async(
         "const done = arguments[0]; fetch(document.querySelector('[data-link=sgf]').href).then(async r => done([r.status, await r.text()]));",
         vec![],

@@ -855,3 +855,5 @@ public-refusal-no-such-game = There is no such game.
 public-refusal-bad-id = That is not a game id.
 public-refusal-not-finished = The game is not over yet: sign in to download the record of a game in play.
 public-refusal-unavailable = The server cannot read the game just now: try again shortly.
+overlay-round = round { $n }
+overlay-board = board { $n }

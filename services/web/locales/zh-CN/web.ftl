@@ -855,3 +855,5 @@ public-refusal-no-such-game = 没有这盘对局。
 public-refusal-bad-id = 对局编号无效。
 public-refusal-not-finished = 对局尚未结束：登录后可下载进行中对局的棋谱。
 public-refusal-unavailable = 服务器暂时无法读取对局，请稍后再试。
+overlay-round = 第{ $n }轮
+overlay-board = 第{ $n }台
