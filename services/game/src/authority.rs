@@ -67,7 +67,8 @@ impl Caller {
         (self.admin || self.referee || self.chief || self.organiser) && self.covers(event)
     }
 
-    fn organises(&self, event: Option<&str>) -> bool {
+    /// Whether the caller organises `event` (an organiser of it, or an administrator).
+    pub fn organises(&self, event: Option<&str>) -> bool {
         (self.admin || self.organiser) && self.covers(event)
     }
 

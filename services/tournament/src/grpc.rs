@@ -1,32 +1,29 @@
-//! `weiqi.v1.TournamentService` at the gateway.
+//! `weiqi.v1.TournamentService`: each request's token becomes a caller and its protobuf domain values;
+//! the [`TournamentApi`] decides who may act (the tournament's [`crate::authority`]) and runs it.
 //!
-//! Commands need an organiser or referee of the tournament's event (`Claims::referees`); creating a
-//! tournament needs an organiser of its event. Reads need any valid token. Standings, pairings and
+//! Commands need an organiser or referee of the tournament's event; creating a tournament needs an
+//! organiser of its event. Reads need any valid token. Standings, pairings and
 //! the summary come from the read model (Redis or memory); explanations and exports are computed
 //! from the log, which is where the core's full state is.
 
 use std::sync::Arc;
 
 use tonic::{Request, Response, Status};
-use weiqi_edge::auth::{Authority, Claims, Role};
+use weiqi_edge::auth::Authority;
 use weiqi_edge::status::{gateway_rejection, rejection_status};
 use weiqi_eventlog::AnyEventLog;
+use weiqi_game::authority::Caller;
 use weiqi_pairing::command::Command;
 use weiqi_pairing::event::{Correction, WithdrawalReason};
-use weiqi_pairing::explain::{Basis, explain_pairing};
-use weiqi_pairing::export::{H9Header, export_h9, pairings_csv, standings_csv};
 use weiqi_pairing::ids::{GameRef, PlayerId, TeamId};
-use weiqi_pairing::opengotha::export_opengotha;
-use weiqi_pairing::standings::standings;
 use weiqi_proto::v1 as pb;
 
-use weiqi_game::domain::Actor;
-
 use crate::aggregate::{ServiceRejection, TournamentCommand};
+use crate::api::{ApiError, ExportKind, H9Overrides, TournamentApi};
 use crate::codec::log;
 use crate::convert;
 use crate::directory::PlayerDirectory;
-use crate::read_model::{AnyReadModel, ReadModel};
+use crate::read_model::AnyReadModel;
 use crate::service::{Accepted, ServiceError, TournamentService};
 
 /// A rejection on the wire, with its kind, stable code and message.
@@ -48,7 +45,7 @@ pub fn status(e: &ServiceError) -> Status {
 
 /// The largest OpenGotha file [`ImportOpenGotha`](pb::tournament_service_server::TournamentService::import_open_gotha)
 /// reads (a national championship's file is a few hundred KiB).
-pub const MAX_IMPORT_BYTES: usize = 4 * 1024 * 1024;
+pub const MAX_IMPORT_BYTES: usize = crate::api::MAX_IMPORT_BYTES;
 /// The largest request the tournament RPCs decode: the largest import and its envelope. Every other
 /// request is bounded by its fields' limits, which the domain checks.
 pub const MAX_DECODED_BYTES: usize = MAX_IMPORT_BYTES + weiqi_edge::serve::MAX_REQUEST_BYTES;
@@ -62,41 +59,29 @@ pub fn reply_to_pb(tournament_id: &str, a: &Accepted) -> pb::TournamentCommandRe
     }
 }
 
-/// The tournament RPCs.
+/// The status of an API error: a rejection with its typed reason in the details, a fault as
+/// `Unavailable` or `Internal`.
+pub fn api_status(e: &ApiError) -> Status {
+    match e {
+        ApiError::Service(s) => status(s),
+        ApiError::Internal(why) => Status::internal(why.clone()),
+        _ => match e.kind() {
+            Some(kind) => weiqi_edge::status::rejected(kind, e.code(), e.to_string()),
+            None => Status::unavailable(e.to_string()),
+        },
+    }
+}
+
+/// The tournament RPCs: each request's token becomes a caller, its protobuf domain values, and both go
+/// to the [`TournamentApi`].
 #[derive(Clone)]
 pub struct TournamentGateway {
-    service: Arc<TournamentService<AnyEventLog>>,
-    model: AnyReadModel,
+    api: TournamentApi,
     auth: Authority,
-    directory: Arc<dyn PlayerDirectory>,
 }
 
 fn invalid(code: &str, message: impl Into<String>) -> Status {
     gateway_rejection(pb::rejection::Kind::InvalidArgument, code, message)
-}
-
-fn denied(message: impl Into<String>) -> Status {
-    gateway_rejection(pb::rejection::Kind::PermissionDenied, "permission_denied", message)
-}
-
-impl TournamentGateway {
-    /// Read your writes: waits until the read model has folded tournament `id` up to `min` (0: at
-    /// once), polling its summary ([`weiqi_edge::read_your_writes::wait_for`]).
-    async fn caught_up(&self, id: &str, min: u64) -> Result<(), Status> {
-        if min == 0 {
-            return Ok(());
-        }
-        let what = format!("the read model of {id}");
-        weiqi_edge::read_your_writes::wait_for(&what, min, || async {
-            Ok(self.model.summary(id).await.map_err(|e| e.to_status())?.map_or(0, |s| s.sequence))
-        })
-        .await
-        .map(|_| ())
-    }
-}
-
-fn not_found(message: impl Into<String>) -> Status {
-    gateway_rejection(pb::rejection::Kind::NotFound, "not_found", message)
 }
 
 type Reply = Result<Response<pb::TournamentCommandReply>, Status>;
@@ -112,7 +97,12 @@ impl TournamentGateway {
         auth: Authority,
         directory: Arc<dyn PlayerDirectory>,
     ) -> TournamentGateway {
-        TournamentGateway { service, model, auth, directory }
+        TournamentGateway { api: TournamentApi::new(service, model, directory), auth }
+    }
+
+    /// The API behind the RPCs.
+    pub fn api(&self) -> &TournamentApi {
+        &self.api
     }
 
     /// The tonic service, ready for `RoutesBuilder::add_service`.
@@ -120,47 +110,19 @@ impl TournamentGateway {
         pb::tournament_service_server::TournamentServiceServer::new(self).max_decoding_message_size(MAX_DECODED_BYTES)
     }
 
-    fn actor(claims: &Claims) -> Actor {
-        let id = claims.sub.clone();
-        if claims.has(Role::Organiser) {
-            Actor::Organiser(id)
-        } else if claims.has(Role::ChiefReferee) {
-            Actor::ChiefReferee(id)
-        } else {
-            Actor::Referee(id)
-        }
+    fn caller<T>(&self, request: &Request<T>) -> Result<Caller, Status> {
+        Ok(weiqi_game::api::caller(&self.auth.caller(request)?))
     }
 
-    /// The actor for a command on an existing tournament, if the caller is its staff.
-    async fn staff<T>(&self, request: &Request<T>, tournament_id: &str) -> Result<Actor, Status> {
-        let claims = self.auth.caller(request)?;
-        if tournament_id.is_empty() {
-            return Err(invalid("missing_tournament_id", "tournament_id is required"));
-        }
-        let event = self
-            .service
-            .read(tournament_id, |t| t.event_id(tournament_id).to_string())
-            .await
-            .map_err(|e| status(&e))?
-            .ok_or_else(|| not_found(format!("no tournament {tournament_id}")))?;
-        if !claims.referees(Some(&event)) {
-            return Err(denied(format!("only organisers and referees of event {event} act on this tournament")));
-        }
-        Ok(Self::actor(&claims))
-    }
-
-    async fn run(&self, tournament_id: &str, request_id: &str, actor: &Actor, cmd: TournamentCommand) -> Reply {
-        if request_id.is_empty() {
-            return Err(invalid("missing_request_id", "request_id is required (a retry reuses it)"));
-        }
-        let outcome = self.service.execute(tournament_id, request_id, actor, &cmd).await.map_err(|e| status(&e))?;
-        Ok(Response::new(reply_to_pb(tournament_id, &outcome)))
+    async fn run(&self, caller: &Caller, id: &str, request_id: &str, cmd: TournamentCommand) -> Reply {
+        let accepted = self.api.act(caller, id, request_id, cmd).await.map_err(|e| api_status(&e))?;
+        Ok(Response::new(reply_to_pb(id, &accepted)))
     }
 
     async fn core<T>(&self, request: Request<T>, id: impl Fn(&T) -> (String, String), cmd: Command) -> Reply {
+        let caller = self.caller(&request)?;
         let (tid, rid) = id(request.get_ref());
-        let actor = self.staff(&request, &tid).await?;
-        self.run(&tid, &rid, &actor, TournamentCommand::Core(cmd)).await
+        self.run(&caller, &tid, &rid, TournamentCommand::Core(cmd)).await
     }
 }
 
@@ -171,41 +133,33 @@ fn ids2(tid: &str, rid: &str) -> (String, String) {
 #[tonic::async_trait]
 impl pb::tournament_service_server::TournamentService for TournamentGateway {
     async fn create_tournament(&self, request: Request<pb::CreateTournamentRequest>) -> Reply {
-        let claims = self.auth.caller(&request)?;
+        let caller = self.caller(&request)?;
         let r = request.into_inner();
         let settings = r.settings.unwrap_or_default();
-        let event = if settings.event_id.is_empty() { r.tournament_id.clone() } else { settings.event_id.clone() };
-        if !(claims.has(Role::Organiser) && claims.covers_event(&event)) {
-            return Err(denied(format!("only organisers of event {event} create its tournaments")));
-        }
         let config = r.config.ok_or_else(|| invalid("missing_config", "config is required"))?;
         let config = convert::config_from_pb(&config, 0).map_err(|e| invalid(e.code, e.message))?;
-        let settings = log::settings_from_pb(&settings).map_err(|e| invalid(e.code, e.message))?;
-        let actor = Self::actor(&claims);
-        self.run(&r.tournament_id, &r.request_id, &actor, TournamentCommand::Create { config, settings }).await
+        let mut settings = log::settings_from_pb(&settings).map_err(|e| invalid(e.code, e.message))?;
+        if settings.event_id.as_deref().is_some_and(str::is_empty) {
+            settings.event_id = None;
+        }
+        let accepted = self
+            .api
+            .create(&caller, &r.tournament_id, &r.request_id, config, settings)
+            .await
+            .map_err(|e| api_status(&e))?;
+        Ok(Response::new(reply_to_pb(&r.tournament_id, &accepted)))
     }
 
     async fn register_player(&self, request: Request<pb::RegisterPlayerRequest>) -> Reply {
-        let actor = self.staff(&request, &request.get_ref().tournament_id).await?;
+        let caller = self.caller(&request)?;
         let r = request.into_inner();
-        if r.account_id.is_empty() {
-            return Err(invalid("missing_account_id", "account_id is required (the player's platform id)"));
-        }
-        let snapshot = match r.snapshot {
-            Some(s) => s,
-            None => self
-                .directory
-                .snapshot(&r.account_id)
-                .await
-                .map_err(|e| Status::unavailable(e.to_string()))?
-                .ok_or_else(|| {
-                    not_found(format!("no snapshot given and the directory does not know {}", r.account_id))
-                })?,
-        };
-        let registration = convert::registration_from_snapshot(PlayerId(r.player), &snapshot)
-            .map_err(|e| invalid(e.code, e.message))?;
-        let cmd = TournamentCommand::Register { account: r.account_id.clone(), registration };
-        self.run(&r.tournament_id, &r.request_id, &actor, cmd).await
+        let entry = r.snapshot.as_ref().map(TournamentApi::entry_of);
+        let accepted = self
+            .api
+            .register(&caller, &r.tournament_id, &r.request_id, &r.account_id, r.player, entry)
+            .await
+            .map_err(|e| api_status(&e))?;
+        Ok(Response::new(reply_to_pb(&r.tournament_id, &accepted)))
     }
 
     async fn register_team(&self, request: Request<pb::RegisterTeamRequest>) -> Reply {
@@ -268,22 +222,19 @@ impl pb::tournament_service_server::TournamentService for TournamentGateway {
     }
 
     async fn pair_round(&self, request: Request<pb::PairRoundRequest>) -> Reply {
-        let actor = self.staff(&request, &request.get_ref().tournament_id).await?;
+        let caller = self.caller(&request)?;
         let r = request.into_inner();
         let cmd = TournamentCommand::PairRound { round: (r.round != 0).then_some(r.round) };
-        self.run(&r.tournament_id, &r.request_id, &actor, cmd).await
+        self.run(&caller, &r.tournament_id, &r.request_id, cmd).await
     }
 
     async fn preview_pairing(
         &self,
         request: Request<pb::PreviewPairingRequest>,
     ) -> Result<Response<pb::TournamentPairings>, Status> {
-        let id = request.get_ref().tournament_id.clone();
-        self.staff(&request, &id).await?;
-        match self.service.preview_round(&id).await.map_err(|e| status(&e))? {
-            Some(p) => Ok(Response::new(p)),
-            None => Err(not_found(format!("no tournament {id}"))),
-        }
+        let caller = self.caller(&request)?;
+        let id = request.into_inner().tournament_id;
+        self.api.preview(&caller, &id).await.map(Response::new).map_err(|e| api_status(&e))
     }
 
     async fn record_result(&self, request: Request<pb::RecordTournamentResultRequest>) -> Reply {
@@ -307,9 +258,9 @@ impl pb::tournament_service_server::TournamentService for TournamentGateway {
     }
 
     async fn publish(&self, request: Request<pb::TournamentRequest>) -> Reply {
-        let actor = self.staff(&request, &request.get_ref().tournament_id).await?;
+        let caller = self.caller(&request)?;
         let r = request.into_inner();
-        self.run(&r.tournament_id, &r.request_id, &actor, TournamentCommand::Publish).await
+        self.run(&caller, &r.tournament_id, &r.request_id, TournamentCommand::Publish).await
     }
 
     async fn get_tournament(
@@ -318,10 +269,7 @@ impl pb::tournament_service_server::TournamentService for TournamentGateway {
     ) -> Result<Response<pb::TournamentSummary>, Status> {
         self.auth.caller(&request)?;
         let r = request.into_inner();
-        let id = r.tournament_id;
-        self.caught_up(&id, r.min_sequence).await?;
-        let s = self.model.summary(&id).await.map_err(|e| e.to_status())?;
-        s.map(Response::new).ok_or_else(|| not_found(format!("no tournament {id} (yet) in the read model")))
+        self.api.summary(&r.tournament_id, r.min_sequence).await.map(Response::new).map_err(|e| api_status(&e))
     }
 
     async fn get_standings(
@@ -330,9 +278,8 @@ impl pb::tournament_service_server::TournamentService for TournamentGateway {
     ) -> Result<Response<pb::TournamentStandings>, Status> {
         self.auth.caller(&request)?;
         let r = request.into_inner();
-        self.caught_up(&r.tournament_id, r.min_sequence).await?;
-        let s = self.model.standings(&r.tournament_id, r.offset, r.limit).await.map_err(|e| e.to_status())?;
-        s.map(Response::new).ok_or_else(|| not_found(format!("no standings for {} (yet)", r.tournament_id)))
+        let standings = self.api.standings(&r.tournament_id, r.offset, r.limit, r.min_sequence).await;
+        standings.map(Response::new).map_err(|e| api_status(&e))
     }
 
     async fn get_pairings(
@@ -341,9 +288,11 @@ impl pb::tournament_service_server::TournamentService for TournamentGateway {
     ) -> Result<Response<pb::TournamentPairings>, Status> {
         self.auth.caller(&request)?;
         let r = request.into_inner();
-        self.caught_up(&r.tournament_id, r.min_sequence).await?;
-        let p = self.model.pairings(&r.tournament_id, r.round).await.map_err(|e| e.to_status())?;
-        p.map(Response::new).ok_or_else(|| not_found(format!("no pairings for {} round {}", r.tournament_id, r.round)))
+        self.api
+            .pairings(&r.tournament_id, r.round, r.min_sequence)
+            .await
+            .map(Response::new)
+            .map_err(|e| api_status(&e))
     }
 
     async fn explain_pairing(
@@ -352,29 +301,21 @@ impl pb::tournament_service_server::TournamentService for TournamentGateway {
     ) -> Result<Response<pb::TournamentPairingExplanation>, Status> {
         self.auth.caller(&request)?;
         let r = request.into_inner();
-        let alternatives = if r.alternatives == 0 { 4 } else { r.alternatives.min(32) as usize };
-        let explained = self
-            .service
-            .read(&r.tournament_id, |t| explain_pairing(&t.core, r.round, PlayerId(r.a), PlayerId(r.b), alternatives))
-            .await
-            .map_err(|e| status(&e))?
-            .ok_or_else(|| not_found(format!("no tournament {}", r.tournament_id)))?
-            .map_err(|e| gateway_rejection(pb::rejection::Kind::NotFound, "not_paired", e.to_string()))?;
-        let basis = match explained.basis {
-            Basis::Matching => "matching",
-            Basis::Organiser => "organiser",
-            Basis::BergerTable => "berger-table",
-            Basis::Bracket => "bracket",
-            Basis::BoardOrder => "board-order",
-        }
-        .to_string();
+        let explained = match self.api.explain(&r.tournament_id, r.round, r.a, r.b, r.alternatives).await {
+            Ok(e) => e,
+            // A pair that did not meet in that round: `not_paired`, as clients know it.
+            Err(ApiError::NotFound(why)) if !why.starts_with("no tournament") => {
+                return Err(gateway_rejection(pb::rejection::Kind::NotFound, "not_paired", why));
+            }
+            Err(e) => return Err(api_status(&e)),
+        };
         Ok(Response::new(pb::TournamentPairingExplanation {
             round: r.round,
             a: r.a,
             b: r.b,
-            basis,
-            text: explained.to_string(),
-            json: serde_json::to_string(&explained).unwrap_or_default(),
+            basis: explained.basis.to_string(),
+            text: explained.text,
+            json: explained.json,
         }))
     }
 
@@ -385,70 +326,42 @@ impl pb::tournament_service_server::TournamentService for TournamentGateway {
         use pb::export_tournament_request::Kind;
         self.auth.caller(&request)?;
         let r = request.into_inner();
-        let id = r.tournament_id.clone();
-        let kind = Kind::try_from(r.kind).unwrap_or(Kind::Unspecified);
-        if kind == Kind::Unspecified {
-            return Err(invalid("missing_kind", "kind is required (standings CSV, pairings CSV, .h9 or OpenGotha)"));
-        }
-        let tid = id.clone();
-        let out = self
-            .service
-            .read(&tid, move |t| match kind {
-                Kind::PairingsCsv => {
-                    let round = if r.round == 0 { t.core.current_round() } else { r.round };
-                    (format!("{id}-round-{round}.csv"), "text/csv", pairings_csv(&t.core, round))
-                }
-                Kind::H9 => {
-                    let s = t.settings.clone().unwrap_or_default();
-                    let or = |v: &str, d: String| if v.is_empty() { d } else { v.to_string() };
-                    let komi = s.ruleset.komi.to_string();
-                    // The basic time: main time, or a Chinese byo-yomi's whole basic time.
-                    let basic = match s.time_control.system {
-                        weiqi_clock::TimeSystem::ChineseByoYomi { basic, .. } => basic.as_millis() / 60_000,
-                        system => system.main_time().as_millis() / 60_000,
-                    };
-                    // DT, HA, KM and TM from the tournament's own data unless the request overrides them.
-                    let own = H9Header::for_tournament(&t.core, komi, basic as u32);
-                    let header = H9Header {
-                        class: r.h9_class.chars().next().unwrap_or(own.class),
-                        place: or(&r.h9_place, own.place),
-                        dates: or(&r.h9_dates, own.dates),
-                        handicap: or(&r.h9_handicap, own.handicap),
-                        komi: or(&r.h9_komi, own.komi),
-                        basic_minutes: if r.h9_basic_minutes > 0 { r.h9_basic_minutes } else { own.basic_minutes },
-                    };
-                    (format!("{id}.h9"), "text/plain; charset=utf-8", export_h9(&t.core, &header))
-                }
-                Kind::Opengotha => {
-                    let planned = weiqi_pairing::rounds::rounds_planned(&t.core);
-                    (format!("{id}.xml"), "application/xml; charset=utf-8", export_opengotha(&t.core, planned))
-                }
-                _ => (format!("{id}-standings.csv"), "text/csv", standings_csv(&t.core, &standings(&t.core))),
-            })
-            .await
-            .map_err(|e| status(&e))?
-            .ok_or_else(|| not_found(format!("no tournament {tid}")))?;
-        Ok(Response::new(pb::TournamentExport { filename: out.0, content_type: out.1.into(), content: out.2 }))
+        let kind = match Kind::try_from(r.kind).unwrap_or(Kind::Unspecified) {
+            Kind::Unspecified => {
+                return Err(invalid(
+                    "missing_kind",
+                    "kind is required (standings CSV, pairings CSV, .h9 or OpenGotha)",
+                ));
+            }
+            Kind::PairingsCsv => ExportKind::PairingsCsv { round: r.round },
+            Kind::H9 => ExportKind::H9,
+            Kind::Opengotha => ExportKind::OpenGotha,
+            _ => ExportKind::StandingsCsv,
+        };
+        let h9 = H9Overrides {
+            class: r.h9_class.chars().next(),
+            place: r.h9_place,
+            dates: r.h9_dates,
+            handicap: r.h9_handicap,
+            komi: r.h9_komi,
+            basic_minutes: r.h9_basic_minutes,
+        };
+        let out = self.api.export(&r.tournament_id, kind, h9).await.map_err(|e| api_status(&e))?;
+        Ok(Response::new(pb::TournamentExport {
+            filename: out.filename,
+            content_type: out.content_type.into(),
+            content: out.content,
+        }))
     }
 
     async fn import_open_gotha(&self, request: Request<pb::ImportOpenGothaRequest>) -> Reply {
-        use sha2::Digest as _;
-        let actor = self.staff(&request, &request.get_ref().tournament_id).await?;
+        let caller = self.caller(&request)?;
         let r = request.into_inner();
-        if r.file.len() > MAX_IMPORT_BYTES {
-            return Err(invalid(
-                "too_large",
-                format!("the file has {} bytes; at most {MAX_IMPORT_BYTES} are read", r.file.len()),
-            ));
-        }
-        let file = weiqi_pairing::opengotha::read_tournament(&r.file)
-            .map_err(|e| invalid("bad_opengotha_file", e.to_string()))?;
-        let sha256 = hex::encode(sha2::Sha256::digest(r.file.as_bytes()));
-        let cmd = TournamentCommand::ImportOpenGotha { file: Box::new(file), sha256 };
-        if r.dry_run {
-            let outcome = self.service.dry_run(&r.tournament_id, &actor, &cmd).await.map_err(|e| status(&e))?;
-            return Ok(Response::new(reply_to_pb(&r.tournament_id, &outcome)));
-        }
-        self.run(&r.tournament_id, &r.request_id, &actor, cmd).await
+        let accepted = self
+            .api
+            .import_open_gotha(&caller, &r.tournament_id, &r.request_id, &r.file, r.dry_run)
+            .await
+            .map_err(|e| api_status(&e))?;
+        Ok(Response::new(reply_to_pb(&r.tournament_id, &accepted)))
     }
 }

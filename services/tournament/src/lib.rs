@@ -16,8 +16,13 @@
 //!   stored positions ([`ids`] lists every derived id).
 //! - [`projector::Projector`] and [`read_model`]: standings and pairings in Redis (sorted sets and
 //!   hashes, [`redis_model`]) or in memory ([`memory`]), behind one trait, rebuildable from the logs.
-//! - [`grpc::TournamentGateway`]: `weiqi.v1.TournamentService` (proto/weiqi/v1/tournament.proto) for
-//!   the gateway: organisers' and referees' commands, reads for everyone, explanations, exports.
+//! - [`authority`] (pure): who may act on a tournament and as whom (its event's staff), who may
+//!   create one (its event's organisers).
+//! - [`api::TournamentApi`]: the service as the edges in this process call it, over domain values (a
+//!   caller, a command): the authority first, then the service; reads from the read model. The
+//!   organiser's desk calls it directly.
+//! - [`grpc::TournamentGateway`]: `weiqi.v1.TournamentService` (proto/weiqi/v1/tournament.proto): a
+//!   request's token and protobuf made a caller and domain values for the same API.
 //! - [`directory::PlayerDirectory`]: where registration snapshots come from when the request does not
 //!   carry one (the ranking service's registry, once plugged in).
 //!
@@ -109,6 +114,8 @@
 //!   `weiqi-game`); only `convert.rs` and [`codec`] map the core's types to protobuf.
 
 pub mod aggregate;
+pub mod api;
+pub mod authority;
 pub mod codec;
 pub mod convert;
 pub mod directory;

@@ -200,10 +200,8 @@ fn side(lang: Lang, s: &SideForm) -> Result<Bank, Refusal> {
 
 /// The game API's answer for the page.
 fn api_refusal(lang: Lang, e: &ApiError) -> Refusal {
-    match e.kind() {
-        Some(kind) => refuse(weiqi_edge::status::http_status(kind), e.code(), refusal(lang, e.code(), &e.to_string())),
-        None => refuse(StatusCode::SERVICE_UNAVAILABLE, "unavailable", t(lang, "refusal-unavailable")),
-    }
+    let code = if e.kind().is_some() { e.code() } else { "unavailable" };
+    refuse(crate::pages::refused_status(e), code, crate::pages::refused_text(lang, e))
 }
 
 fn point(lang: Lang, vertex: &str, size: u8) -> Result<Point, Refusal> {

@@ -92,8 +92,8 @@ pub trait Registry: Send + Sync {
 pub struct Services {
     /// The player registry self-registered accounts are entered in.
     pub registry: Option<Arc<dyn Registry>>,
-    /// The gateway's `TournamentService`.
-    pub tournaments: Option<Arc<dyn weiqi_proto::v1::tournament_service_server::TournamentService>>,
+    /// The tournament service's API (the desks and the public pages call it in process).
+    pub tournaments: Option<weiqi_tournament::api::TournamentApi>,
     /// The gateway's `RankingService`.
     pub ranking: Option<Arc<dyn weiqi_proto::v1::ranking_service_server::RankingService>>,
 }
@@ -119,7 +119,7 @@ pub struct Web {
     pub(crate) accounts: AccountService<AnyEventLog>,
     pub(crate) site: weiqi_account::site::SiteService<AnyEventLog>,
     pub(crate) registry: Option<Arc<dyn Registry>>,
-    pub(crate) tournaments: Option<Arc<dyn weiqi_proto::v1::tournament_service_server::TournamentService>>,
+    pub(crate) tournaments: Option<weiqi_tournament::api::TournamentApi>,
     pub(crate) ranking: Option<Arc<dyn weiqi_proto::v1::ranking_service_server::RankingService>>,
     pub(crate) index: index::Index,
     pub(crate) challenges: challenges::Challenges,

@@ -264,11 +264,10 @@ async fn web(
     // The desks and public pages call the same gateway code as gRPC callers.
     let ranking_gateway: Arc<dyn weiqi_proto::v1::ranking_service_server::RankingService> =
         Arc::new(RankingGateway::new(ranking.clone(), ranking_model.clone(), auth.clone()));
-    // The public tournament pages read through the same gateway code as gRPC callers.
+    // The desks and the public tournament pages call the tournament's API, as its gRPC server does.
     let (service, model) = tournaments;
-    let tournament_gateway: Arc<dyn weiqi_proto::v1::tournament_service_server::TournamentService> = Arc::new(
-        TournamentGateway::new(service.clone(), model.clone(), auth.clone(), Arc::new(Registry(ranking.clone()))),
-    );
+    let tournament_api =
+        weiqi_tournament::api::TournamentApi::new(service.clone(), model.clone(), Arc::new(Registry(ranking.clone())));
     let roles = Role::ALL.iter().map(|r| r.name().to_string());
     let accounts =
         weiqi_account::AccountService::new(backbone.log.clone(), Arc::new(weiqi_aggregate::SystemEnvironment), roles);
@@ -280,7 +279,7 @@ async fn web(
         accounts,
         weiqi_web::Services {
             registry: Some(Arc::new(WebRegistry(ranking.clone()))),
-            tournaments: Some(tournament_gateway),
+            tournaments: Some(tournament_api),
             ranking: Some(ranking_gateway),
         },
         weiqi_web::WebConfig { secure_cookies },

@@ -7,6 +7,24 @@ use std::time::Duration;
 
 use tonic::Status;
 
+/// A read model that has not reached the position asked for in time: retry shortly.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{what} has reached position {at}, not yet {min}; retry shortly")]
+pub struct Lagging {
+    /// What was waited for (`the read model of city-open`).
+    pub what: String,
+    /// The position it reached.
+    pub at: u64,
+    /// The position asked for.
+    pub min: u64,
+}
+
+impl From<Lagging> for Status {
+    fn from(l: Lagging) -> Status {
+        Status::unavailable(l.to_string())
+    }
+}
+
 /// How long a read waits for the position it asks for.
 pub const WAIT: Duration = Duration::from_secs(3);
 
@@ -15,10 +33,11 @@ pub const WAIT: Duration = Duration::from_secs(3);
 ///
 /// # Errors
 /// `probe`'s own error, or `Unavailable` when the position is not reached in time.
-pub async fn wait_for<F, Fut>(what: &str, min: u64, mut reached: F) -> Result<u64, Status>
+pub async fn wait_for<F, Fut, E>(what: &str, min: u64, mut reached: F) -> Result<u64, E>
 where
     F: FnMut() -> Fut,
-    Fut: Future<Output = Result<u64, Status>>,
+    Fut: Future<Output = Result<u64, E>>,
+    E: From<Lagging>,
 {
     let deadline = tokio::time::Instant::now() + WAIT;
     let mut pause = Duration::from_millis(5);
@@ -28,7 +47,7 @@ where
             return Ok(at);
         }
         if tokio::time::Instant::now() >= deadline {
-            return Err(Status::unavailable(format!("{what} has reached position {at}, not yet {min}; retry shortly")));
+            return Err(Lagging { what: what.to_string(), at, min }.into());
         }
         tokio::time::sleep(pause).await;
         pause = (pause * 2).min(Duration::from_millis(100));

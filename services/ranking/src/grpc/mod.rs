@@ -20,11 +20,12 @@ pub mod views;
 use std::sync::Arc;
 
 use tonic::{Request, Response, Status};
-use weiqi_edge::auth::{Authority, Claims, Role};
+use weiqi_edge::auth::{Authority, Claims};
 
 use weiqi_proto::v1 as pb;
 use weiqi_rating::{ActorId, Applicant, CaseId, PlayerId};
 
+use crate::authority::Asks;
 use crate::cases::{Application, Verdict};
 use crate::codec::player::{profile_from_pb, rank_pb, rating_pb};
 use crate::domain::{BANDS, RankingRejection};
@@ -76,8 +77,9 @@ fn denied(message: impl Into<String>) -> Status {
     rejection_status(&RankingRejection::PermissionDenied(message.into()))
 }
 
-fn need(claims: &Claims, role: Role) -> Result<(), Status> {
-    if claims.has(role) { Ok(()) } else { Err(denied(format!("needs the {} role", role.name()))) }
+/// What the ranking's authority answers, as a status.
+fn authorize(claims: &Claims, asks: Asks<'_>) -> Result<(), Status> {
+    crate::authority::authorize(claims, asks).map_err(|d| denied(d.to_string()))
 }
 
 fn request_id(id: &str) -> Result<&str, Status> {
@@ -121,11 +123,11 @@ impl RankingGateway {
         Ok(self.auth.caller(request)?)
     }
 
-    /// Every handler's prologue: who asks (the token checked against the account now), that they hold
-    /// `role`, and the request's message.
-    fn holding<T>(&self, request: Request<T>, role: Role) -> Result<(Claims, T), Status> {
+    /// Every handler's prologue: who asks (the token checked against the account now), that the
+    /// ranking's authority lets them do what they ask, and the request's message.
+    fn holding<T>(&self, request: Request<T>, asks: Asks<'_>) -> Result<(Claims, T), Status> {
         let claims = self.caller(&request)?;
-        need(&claims, role)?;
+        authorize(&claims, asks)?;
         Ok((claims, request.into_inner()))
     }
 
@@ -241,14 +243,14 @@ impl pb::ranking_service_server::RankingService for RankingGateway {
 
     async fn my_rating(&self, request: Request<pb::MyRatingRequest>) -> Result<Response<pb::RatingSummary>, Status> {
         let claims = self.caller(&request)?;
-        need(&claims, Role::Player)?;
+        authorize(&claims, Asks::OwnRating)?;
         let report = self.service.rating(&PlayerId(claims.sub.clone())).await.map_err(status)?;
         Ok(Response::new(views::rating_view(&claims.sub, &report)))
     }
 
     async fn my_history(&self, request: Request<pb::MyHistoryRequest>) -> Result<Response<pb::RankingHistory>, Status> {
         let claims = self.caller(&request)?;
-        need(&claims, Role::Player)?;
+        authorize(&claims, Asks::OwnRating)?;
         let limit = match request.get_ref().limit {
             0 => DEFAULT_HISTORY,
             n => n as usize,
@@ -264,15 +266,8 @@ impl pb::ranking_service_server::RankingService for RankingGateway {
         let r = request.into_inner();
         request_id(&r.request_id)?;
         let player = non_empty(&r.player_id).unwrap_or_else(|| claims.sub.clone());
-        let applicant = if player == claims.sub {
-            need(&claims, Role::Player)?;
-            Applicant::Player
-        } else {
-            if !claims.has(Role::Organiser) {
-                return Err(denied("only organisers apply for another player"));
-            }
-            Applicant::Organiser
-        };
+        authorize(&claims, Asks::Apply { player: &player })?;
+        let applicant = if player == claims.sub { Applicant::Player } else { Applicant::Organiser };
         let app = Application {
             request_id: r.request_id,
             player: PlayerId(player),
@@ -295,10 +290,7 @@ impl pb::ranking_service_server::RankingService for RankingGateway {
     async fn get_case(&self, request: Request<pb::GetCaseRequest>) -> Result<Response<pb::CaseView>, Status> {
         let claims = self.caller(&request)?;
         let record = self.service.case(&CaseId(request.into_inner().case_id)).await.map_err(status)?;
-        let party = record.case.player.0 == claims.sub || record.case.opened_by.0 == claims.sub;
-        if !party && !claims.has(Role::Reviewer) {
-            return Err(denied("only the player, the applicant and reviewers read a case"));
-        }
+        authorize(&claims, Asks::ReadCase { player: &record.case.player.0, applicant: &record.case.opened_by.0 })?;
         Ok(Response::new(views::case_view(&record)))
     }
 
@@ -306,7 +298,7 @@ impl pb::ranking_service_server::RankingService for RankingGateway {
         &self,
         request: Request<pb::RegistryRegisterRequest>,
     ) -> Result<Response<pb::RegistryPlayer>, Status> {
-        let (claims, r) = self.holding(request, Role::Organiser)?;
+        let (claims, r) = self.holding(request, Asks::Organise)?;
         let id = request_id(&r.request_id)?;
         let profile = profile_from_pb(&r.profile.unwrap_or_default());
         let rank = non_empty(&r.rank);
@@ -321,7 +313,7 @@ impl pb::ranking_service_server::RankingService for RankingGateway {
         request: Request<pb::ImportEgdRatingsRequest>,
     ) -> Result<Response<pb::ImportEgdRatingsResponse>, Status> {
         let claims = self.caller(&request)?;
-        need(&claims, Role::Organiser)?;
+        authorize(&claims, Asks::Organise)?;
         let text = request.into_inner().text;
         if text.len() > MAX_EGD_BYTES {
             return Err(weiqi_edge::status::gateway_rejection(
@@ -359,7 +351,7 @@ impl pb::ranking_service_server::RankingService for RankingGateway {
     ) -> Result<Response<pb::ImportH9ResultsResponse>, Status> {
         use sha2::Digest as _;
         let claims = self.caller(&request)?;
-        need(&claims, Role::Organiser)?;
+        authorize(&claims, Asks::Organise)?;
         let text = request.into_inner().text;
         let bad =
             |why: String| weiqi_edge::status::gateway_rejection(pb::rejection::Kind::InvalidArgument, "bad_h9", why);
@@ -421,7 +413,7 @@ impl pb::ranking_service_server::RankingService for RankingGateway {
         &self,
         request: Request<pb::RegistryUpdateRequest>,
     ) -> Result<Response<pb::RegistryPlayer>, Status> {
-        let (claims, r) = self.holding(request, Role::Organiser)?;
+        let (claims, r) = self.holding(request, Asks::Organise)?;
         let id = request_id(&r.request_id)?;
         let profile = profile_from_pb(&r.profile.unwrap_or_default());
         let entry = self.service.update_player(profile, &claims.sub, id).await.map_err(status)?;
@@ -432,7 +424,7 @@ impl pb::ranking_service_server::RankingService for RankingGateway {
 
     async fn review_queue(&self, request: Request<pb::ReviewQueueRequest>) -> Result<Response<pb::CaseList>, Status> {
         let claims = self.caller(&request)?;
-        need(&claims, Role::Reviewer)?;
+        authorize(&claims, Asks::Review)?;
         let me = ActorId(claims.sub.clone());
         let reviewer = if request.get_ref().all { None } else { Some(&me) };
         let cases = self.service.review_queue(reviewer).await.map_err(status)?;
@@ -443,12 +435,10 @@ impl pb::ranking_service_server::RankingService for RankingGateway {
         &self,
         request: Request<pb::AssignReviewerRequest>,
     ) -> Result<Response<pb::CaseView>, Status> {
-        let (claims, r) = self.holding(request, Role::Reviewer)?;
+        let (claims, r) = self.holding(request, Asks::Review)?;
         let id = request_id(&r.request_id)?;
         let reviewer = non_empty(&r.reviewer).unwrap_or_else(|| claims.sub.clone());
-        if reviewer != claims.sub && !claims.roles.contains(&Role::Admin) {
-            return Err(denied("only admins assign another reviewer"));
-        }
+        authorize(&claims, Asks::Assign { reviewer: &reviewer })?;
         let record = self
             .service
             .assign_reviewer(&CaseId(r.case_id), &ActorId(reviewer), &claims.sub, id)
@@ -458,7 +448,7 @@ impl pb::ranking_service_server::RankingService for RankingGateway {
     }
 
     async fn decide_case(&self, request: Request<pb::DecideCaseRequest>) -> Result<Response<pb::CaseView>, Status> {
-        let (claims, r) = self.holding(request, Role::Reviewer)?;
+        let (claims, r) = self.holding(request, Asks::Review)?;
         let id = request_id(&r.request_id)?;
         let verdict = if r.approve {
             Verdict::Approve { note: r.reasons.join("; "), override_reason: non_empty(&r.override_reason) }
@@ -474,7 +464,7 @@ impl pb::ranking_service_server::RankingService for RankingGateway {
         &self,
         request: Request<pb::RevokeCertificateRequest>,
     ) -> Result<Response<pb::CaseView>, Status> {
-        let (claims, r) = self.holding(request, Role::Reviewer)?;
+        let (claims, r) = self.holding(request, Asks::Review)?;
         let id = request_id(&r.request_id)?;
         let record =
             self.service.revoke(&CaseId(r.case_id), &ActorId(claims.sub), &r.reason, id).await.map_err(status)?;
@@ -485,7 +475,7 @@ impl pb::ranking_service_server::RankingService for RankingGateway {
         &self,
         request: Request<pb::AcknowledgeRevisionsRequest>,
     ) -> Result<Response<pb::CaseView>, Status> {
-        let (claims, r) = self.holding(request, Role::Reviewer)?;
+        let (claims, r) = self.holding(request, Asks::Review)?;
         let id = request_id(&r.request_id)?;
         let record = self
             .service

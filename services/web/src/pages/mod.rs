@@ -212,6 +212,47 @@ pub fn bearer<T>(token: &str, message: T) -> tonic::Request<T> {
     request
 }
 
+/// A refusal from a service's domain API: its stable code, its kind (`None`: a fault of the
+/// infrastructure) and its message.
+pub trait Refused: std::fmt::Display {
+    /// The stable code (`ko`, `permission_denied`, `not_found`…).
+    fn code(&self) -> &str;
+    /// The kind of refusal; `None` for a fault (unavailable, or data that does not decode).
+    fn kind(&self) -> Option<weiqi_aggregate::RejectionKind>;
+}
+
+impl Refused for weiqi_tournament::api::ApiError {
+    fn code(&self) -> &str {
+        weiqi_tournament::api::ApiError::code(self)
+    }
+    fn kind(&self) -> Option<weiqi_aggregate::RejectionKind> {
+        weiqi_tournament::api::ApiError::kind(self)
+    }
+}
+
+impl Refused for weiqi_game::api::ApiError {
+    fn code(&self) -> &str {
+        weiqi_game::api::ApiError::code(self)
+    }
+    fn kind(&self) -> Option<weiqi_aggregate::RejectionKind> {
+        weiqi_game::api::ApiError::kind(self)
+    }
+}
+
+/// A domain API's refusal in the page's language: the catalogue's words for its code, else the
+/// service's own; a fault as "unavailable".
+pub fn refused_text(lang: Lang, e: &impl Refused) -> String {
+    match e.kind() {
+        Some(_) => crate::i18n::refusal(lang, e.code(), &e.to_string()),
+        None => t(lang, "refusal-unavailable"),
+    }
+}
+
+/// The HTTP status of a domain API's refusal.
+pub fn refused_status(e: &impl Refused) -> StatusCode {
+    e.kind().map_or(StatusCode::SERVICE_UNAVAILABLE, weiqi_edge::status::http_status)
+}
+
 /// A gRPC refusal in the page's language: the typed reason's message if the catalogue has it, else
 /// the server's own words; infrastructure faults as "unavailable".
 pub fn status_text(lang: Lang, status: &tonic::Status) -> String {

@@ -10,14 +10,12 @@
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
-use std::time::Duration;
 
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::Response;
 use maud::{Markup, html};
-use tonic::Request;
-use weiqi_edge::auth::Role;
+use weiqi_aggregate::RejectionKind;
 use weiqi_proto::v1 as pb;
 
 use super::{message, page};
@@ -53,11 +51,6 @@ pub fn shown(value: &str) -> String {
 /// A criterion's name in `lang` (`SOS` → 对手分), else the name the API gives.
 fn criterion(lang: Lang, name: &str) -> String {
     try_t(lang, &format!("criterion-{}", name.to_lowercase())).unwrap_or_else(|| name.to_string())
-}
-
-fn authed<T>(web: &Web, message: T) -> Request<T> {
-    let token = web.auth.issue("web-public", &[Role::Spectator], &[], Duration::from_secs(60));
-    super::bearer(&token, message)
 }
 
 /// The format in the page's language ("麦克马洪制，4 轮（上限 业余3段，下限 10级）"), from the service's
@@ -210,39 +203,19 @@ pub async fn page_get(State(web): State<Arc<Web>>, viewer: Viewer, Path(id): Pat
     let Some(service) = web.tournaments.clone() else {
         return message(&web, &viewer, StatusCode::NOT_FOUND, &t(lang, "tournament-not-found"));
     };
-    let summary = match service
-        .get_tournament(authed(&web, pb::GetTournamentRequest { tournament_id: id.clone(), min_sequence: 0 }))
-        .await
-    {
-        Ok(s) => s.into_inner(),
-        Err(s) if s.code() == tonic::Code::NotFound || s.code() == tonic::Code::InvalidArgument => {
+    // The public page reads what anyone may read, through the tournament's API (no token minted).
+    let summary = match service.summary(&id, 0).await {
+        Ok(s) => s,
+        Err(e) if matches!(e.kind(), Some(RejectionKind::NotFound | RejectionKind::InvalidArgument)) => {
             return message(&web, &viewer, StatusCode::NOT_FOUND, &t(lang, "tournament-not-found"));
         }
         Err(_) => return message(&web, &viewer, StatusCode::SERVICE_UNAVAILABLE, &t(lang, "refusal-unavailable")),
     };
-    let standings = service
-        .get_standings(authed(
-            &web,
-            pb::GetTournamentStandingsRequest {
-                tournament_id: id.clone(),
-                offset: 0,
-                limit: 0,
-                min_sequence: summary.sequence,
-            },
-        ))
-        .await
-        .ok()
-        .map(tonic::Response::into_inner);
+    let standings = service.standings(&id, 0, 0, summary.sequence).await.ok();
     let mut rounds = Vec::new();
     for round in 1..=summary.rounds_paired {
-        if let Ok(p) = service
-            .get_pairings(authed(
-                &web,
-                pb::GetTournamentPairingsRequest { tournament_id: id.clone(), round, min_sequence: summary.sequence },
-            ))
-            .await
-        {
-            rounds.push(p.into_inner());
+        if let Ok(p) = service.pairings(&id, round, summary.sequence).await {
+            rounds.push(p);
         }
     }
     let title = if summary.name.is_empty() { id.clone() } else { summary.name.clone() };

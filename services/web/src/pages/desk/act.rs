@@ -1,5 +1,7 @@
 //! `POST /desk/tournaments/{id}/{verb}`: the desk page's commands, one handler and one typed form per
-//! command, with a confirmation before one that changes published results.
+//! command, with a confirmation before one that changes published results. Each becomes a domain
+//! command (the pairing core's, or the tournament service's) sent to the tournament's API with the
+//! session's caller: the tournament's authority decides, as it does for gRPC callers.
 //!
 //! Every form carries the browser's CSRF token and the request id drawn with it ([`Sent`]); numbers
 //! are read as text and checked here, so a wrong one is refused in the page's language with the
@@ -13,13 +15,19 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use maud::html;
 use serde::Deserialize;
-use weiqi_proto::v1 as pb;
+use weiqi_game::authority::Caller;
+use weiqi_pairing::command::Command;
+use weiqi_pairing::event::{Correction, WithdrawalReason};
+use weiqi_pairing::ids::{Color, GameRef, PlayerId, TeamId};
+use weiqi_pairing::outcome::{GameResult, Outcome, ResultReason};
+use weiqi_tournament::aggregate::TournamentCommand;
+use weiqi_tournament::api::{ApiError, Entry, TournamentApi};
 
 use super::*;
 use crate::Web;
 use crate::i18n::{t, ta};
-use crate::pages::{acting, bearer, http_status, message, page, redirect, status_text, with_status};
-use crate::session::{Member, Viewer};
+use crate::pages::{acting, message, page, redirect, refused_status, refused_text, with_status};
+use crate::session::Viewer;
 
 /// What every desk form carries: the CSRF token and the request id drawn with the form.
 #[derive(Clone, Debug, Default, Deserialize)]
@@ -149,27 +157,26 @@ pub struct WithdrawForm {
 }
 
 impl ResultForm {
-    /// The result as the service takes it.
-    fn outcome(&self) -> pb::TournamentGameOutcome {
-        use pb::tournament_game_outcome::{Outcome as O, Reason as R};
+    /// The result as the tournament records it, or what is missing.
+    fn result(&self, lang: Lang) -> Result<GameResult, String> {
         let outcome = match self.outcome.trim() {
-            "B+" => O::BlackWins,
-            "W+" => O::WhiteWins,
-            "draw" => O::Draw,
-            "both-lose" => O::BothLose,
-            "void" => O::Void,
-            _ => O::Unspecified,
+            "B+" => Outcome::Win(Color::Black),
+            "W+" => Outcome::Win(Color::White),
+            "draw" => Outcome::Draw,
+            "both-lose" => Outcome::BothLose,
+            "void" => Outcome::Void,
+            _ => return Err(crate::i18n::refusal(lang, "missing_outcome", "result.outcome is required")),
         };
         // How it ended, as the referee enters it: only a result marked as a forfeit is one (not rated).
         let reason = match self.how.trim() {
-            _ if self.forfeit.is_some() => R::Forfeit,
-            "forfeit" => R::Forfeit,
-            "resignation" => R::Resignation,
-            "time" => R::Time,
-            "ruling" => R::Referee,
-            _ => R::Counted,
+            _ if self.forfeit.is_some() => ResultReason::Forfeit,
+            "forfeit" => ResultReason::Forfeit,
+            "resignation" => ResultReason::Resignation,
+            "time" => ResultReason::Time,
+            "ruling" => ResultReason::Referee,
+            _ => ResultReason::Counted,
         };
-        pb::TournamentGameOutcome { outcome: outcome as i32, reason: reason as i32 }
+        Ok(GameResult { outcome, reason })
     }
 
     fn is_correction(&self) -> bool {
@@ -177,63 +184,66 @@ impl ResultForm {
     }
 }
 
-/// A desk command on its way: who sends it, in which language, through which service.
+/// A desk command on its way: who sends it, in which language, to which tournament.
 struct Desk {
     web: Arc<Web>,
     viewer: Viewer,
-    member: Member,
-    service: Arc<dyn TournamentService>,
+    caller: Caller,
+    api: TournamentApi,
     id: String,
     rid: String,
 }
+
+type Sending = Result<Result<u64, ApiError>, String>;
 
 impl Desk {
     /// The form's CSRF token checked and its sender one of the desk's staff; else the refusal page.
     async fn open(web: Arc<Web>, headers: &HeaderMap, id: String, sent: &Sent) -> Result<Desk, Response> {
         let (viewer, member) = acting(&web, headers, Some(&sent.csrf), staff, "desk-only").await?;
-        let Some(service) = service(&web) else {
+        let Some(api) = service(&web).cloned() else {
             return Err(message(&web, &viewer, StatusCode::NOT_FOUND, &t(viewer.lang, "tournament-not-found")));
         };
         let rid = crate::pages::form_request_id(Some(&sent.rid));
-        Ok(Desk { web, viewer, member, service, id, rid })
+        Ok(Desk { caller: member.caller(), web, viewer, api, id, rid })
     }
 
     fn lang(&self) -> Lang {
         self.viewer.lang
     }
 
-    fn request<T>(&self, message: T) -> tonic::Request<T> {
-        bearer(&self.member.token, message)
+    /// Sends `command` to the tournament's API with the member as its caller: the log position it
+    /// reached.
+    async fn send(&self, command: TournamentCommand) -> Result<u64, ApiError> {
+        self.api.act(&self.caller, &self.id, &self.rid, command).await.map(|a| a.sequence)
+    }
+
+    /// Sends a command of the pairing core.
+    async fn core(&self, command: Command) -> Result<u64, ApiError> {
+        self.send(TournamentCommand::Core(command)).await
     }
 
     /// Whether the tournament's results are published (a withdrawal or a correction then changes the
     /// official results, which are published again: the desk asks first).
     async fn published(&self) -> bool {
-        let ask = pb::GetTournamentRequest { tournament_id: self.id.clone(), min_sequence: 0 };
-        self.service.get_tournament(self.request(ask)).await.is_ok_and(|s| s.get_ref().publications > 0)
+        self.api.summary(&self.id, 0).await.is_ok_and(|s| s.publications > 0)
     }
 
     /// The page after the command: the desk page once the read model shows what it did (a result
     /// stays on its round's results), or the desk page with the refusal.
-    async fn finish(
-        self,
-        verb: &str,
-        result_round: Option<&str>,
-        outcome: Result<Result<u64, tonic::Status>, String>,
-    ) -> Response {
-        let Desk { web, viewer, member, id, .. } = self;
+    async fn finish(self, verb: &str, result_round: Option<&str>, outcome: Sending) -> Response {
+        let Desk { web, viewer, id, .. } = self;
         let lang = viewer.lang;
         match outcome {
             Ok(Ok(reached)) => {
                 // Wait (briefly) for the read model to show what the command did, so the page drawn
                 // next reads it.
-                settle(&web, &member.token, &id, reached).await;
+                settle(&web, &id, reached).await;
                 let round = result_round.map(|r| format!("&results={}#results", r.trim()));
                 redirect(&format!("/desk/tournaments/{id}?done={verb}{}", round.unwrap_or_default()), vec![])
             }
-            Ok(Err(status)) => with_status(
-                render(&web, &viewer, &id, Some((false, status_text(lang, &status))), None, Shown::default()).await,
-                http_status(&status),
+            Ok(Err(e)) => with_status(
+                render(&web, &viewer, &id, Some((false, refused_text(lang, &e))), None, Shown::default()).await,
+                refused_status(&e),
             ),
             Err(why) => with_status(
                 render(&web, &viewer, &id, Some((false, why)), None, Shown::default()).await,
@@ -243,7 +253,10 @@ impl Desk {
     }
 }
 
-type Sending = Result<Result<u64, tonic::Status>, String>;
+/// Player numbers as the core names players.
+fn players(numbers: Vec<u32>) -> Vec<PlayerId> {
+    numbers.into_iter().map(PlayerId).collect()
+}
 
 /// `POST …/register`.
 pub async fn register(
@@ -262,22 +275,16 @@ pub async fn register(
             return Err(t(desk.lang(), "desk-account-required"));
         }
         let fields = [&f.name_zh, &f.name_latin, &f.rank, &f.club, &f.region];
-        let snapshot = fields.iter().any(|v| !v.trim().is_empty()).then(|| pb::TournamentPlayerSnapshot {
+        let entry = fields.iter().any(|v| !v.trim().is_empty()).then(|| Entry {
             name_zh: f.name_zh.trim().to_string(),
             name_latin: f.name_latin.trim().to_string(),
             rank: f.rank.trim().to_string(),
             club: f.club.trim().to_string(),
             region: f.region.trim().to_string(),
-            ..Default::default()
+            ..Entry::default()
         });
-        let r = pb::RegisterPlayerRequest {
-            tournament_id: desk.id.clone(),
-            request_id: desk.rid.clone(),
-            account_id: account.to_string(),
-            player: 0,
-            snapshot,
-        };
-        Ok(desk.service.register_player(desk.request(r)).await.map(sequence))
+        let registered = desk.api.register(&desk.caller, &desk.id, &desk.rid, account, 0, entry).await;
+        Ok(registered.map(|a| a.sequence))
     }
     .await;
     desk.finish("register", None, outcome).await
@@ -296,14 +303,9 @@ pub async fn team(
     };
     let lang = desk.lang();
     let outcome: Sending = async {
-        let r = pb::RegisterTeamRequest {
-            tournament_id: desk.id.clone(),
-            request_id: desk.rid.clone(),
-            team: number(&f.team, "team", lang)?,
-            name: f.name.trim().to_string(),
-            members: numbers(&f.members, lang)?,
-        };
-        Ok(desk.service.register_team(desk.request(r)).await.map(sequence))
+        let team = TeamId(number(&f.team, "team", lang)?);
+        let members = players(numbers(&f.members, lang)?);
+        Ok(desk.core(Command::RegisterTeam { team, name: f.name.trim().to_string(), members }).await)
     }
     .await;
     desk.finish("team", None, outcome).await
@@ -322,14 +324,10 @@ pub async fn line_up(
     };
     let lang = desk.lang();
     let outcome: Sending = async {
-        let r = pb::SubmitLineUpRequest {
-            tournament_id: desk.id.clone(),
-            request_id: desk.rid.clone(),
-            round: number(&f.round, "round", lang)?,
-            team: number(&f.team, "team", lang)?,
-            players: numbers(&f.members, lang)?,
-        };
-        Ok(desk.service.submit_line_up(desk.request(r)).await.map(sequence))
+        let round = number(&f.round, "round", lang)?;
+        let team = TeamId(number(&f.team, "team", lang)?);
+        let players = players(numbers(&f.members, lang)?);
+        Ok(desk.core(Command::SubmitLineUp { round, team, players }).await)
     }
     .await;
     desk.finish("line-up", None, outcome).await
@@ -346,8 +344,7 @@ pub async fn start(
         Ok(d) => d,
         Err(refused) => return refused,
     };
-    let r = pb::TournamentRequest { tournament_id: desk.id.clone(), request_id: desk.rid.clone() };
-    let outcome = Ok(desk.service.start_tournament(desk.request(r)).await.map(sequence));
+    let outcome = Ok(desk.core(Command::Start).await);
     desk.finish("start", None, outcome).await
 }
 
@@ -362,8 +359,7 @@ pub async fn publish(
         Ok(d) => d,
         Err(refused) => return refused,
     };
-    let r = pb::TournamentRequest { tournament_id: desk.id.clone(), request_id: desk.rid.clone() };
-    let outcome = Ok(desk.service.publish(desk.request(r)).await.map(sequence));
+    let outcome = Ok(desk.send(TournamentCommand::Publish).await);
     desk.finish("publish", None, outcome).await
 }
 
@@ -380,12 +376,8 @@ pub async fn pair(
     };
     let lang = desk.lang();
     let outcome: Sending = async {
-        let r = pb::PairRoundRequest {
-            tournament_id: desk.id.clone(),
-            request_id: desk.rid.clone(),
-            round: number(&f.round, "round", lang)?,
-        };
-        Ok(desk.service.pair_round(desk.request(r)).await.map(sequence))
+        let round = number(&f.round, "round", lang)?;
+        Ok(desk.send(TournamentCommand::PairRound { round: (round != 0).then_some(round) }).await)
     }
     .await;
     desk.finish("pair", None, outcome).await
@@ -399,17 +391,15 @@ async fn forbid_or_allow(web: Arc<Web>, id: String, headers: HeaderMap, f: Forbi
     };
     let lang = desk.lang();
     let outcome: Sending = async {
-        // A forbid holds for every round unless the director picks the one round.
-        let round = if f.scope.trim() == "round" { number(&f.round, "round", lang)? } else { 0 };
-        let r = pb::ForbidPairRequest {
-            tournament_id: desk.id.clone(),
-            request_id: desk.rid.clone(),
-            a: number(&f.a, "a", lang)?,
-            b: number(&f.b, "b", lang)?,
-            round,
-            lift,
+        let (a, b) = (PlayerId(number(&f.a, "a", lang)?), PlayerId(number(&f.b, "b", lang)?));
+        let command = if lift {
+            Command::AllowPair { a, b }
+        } else {
+            // A forbid holds for every round unless the director picks the one round.
+            let round = if f.scope.trim() == "round" { number(&f.round, "round", lang)? } else { 0 };
+            Command::ForbidPair { a, b, round: (round > 0).then_some(round) }
         };
-        Ok(desk.service.forbid_pair(desk.request(r)).await.map(sequence))
+        Ok(desk.core(command).await)
     }
     .await;
     desk.finish(if lift { "allow" } else { "forbid" }, None, outcome).await
@@ -448,14 +438,10 @@ pub async fn fix(
     };
     let lang = desk.lang();
     let outcome: Sending = async {
-        let r = pb::FixPairingRequest {
-            tournament_id: desk.id.clone(),
-            request_id: desk.rid.clone(),
-            round: number(&f.round, "round", lang)?,
-            black: number(&f.black, "black", lang)?,
-            white: number(&f.white, "white", lang)?,
-        };
-        Ok(desk.service.fix_pairing(desk.request(r)).await.map(sequence))
+        let round = number(&f.round, "round", lang)?;
+        let black = PlayerId(number(&f.black, "black", lang)?);
+        let white = PlayerId(number(&f.white, "white", lang)?);
+        Ok(desk.core(Command::FixPairing { round, black, white }).await)
     }
     .await;
     desk.finish("fix", None, outcome).await
@@ -474,14 +460,9 @@ pub async fn bye(
     };
     let lang = desk.lang();
     let outcome: Sending = async {
-        let r = pb::GrantByeRequest {
-            tournament_id: desk.id.clone(),
-            request_id: desk.rid.clone(),
-            round: number(&f.round, "round", lang)?,
-            player: number(&f.player, "player", lang)?,
-            kind: bye_kind(f.kind.trim()) as i32,
-        };
-        Ok(desk.service.grant_bye(desk.request(r)).await.map(sequence))
+        let round = number(&f.round, "round", lang)?;
+        let player = PlayerId(number(&f.player, "player", lang)?);
+        Ok(desk.core(Command::GrantBye { round, player, kind: bye_kind(f.kind.trim()) }).await)
     }
     .await;
     desk.finish("bye", None, outcome).await
@@ -525,16 +506,14 @@ pub async fn result(
         return confirm_page(&desk, "result", "desk-confirm-correction", &what, &fields);
     }
     let outcome: Sending = async {
-        let r = pb::RecordTournamentResultRequest {
-            tournament_id: desk.id.clone(),
-            request_id: desk.rid.clone(),
-            round: number(&f.round, "round", lang)?,
-            table: number(&f.table, "table", lang)?,
-            result: Some(f.outcome()),
-            correction: f.is_correction(),
-            cheating: false,
+        let game = GameRef { round: number(&f.round, "round", lang)?, table: number(&f.table, "table", lang)? };
+        let result = f.result(lang)?;
+        let command = if f.is_correction() {
+            Command::CorrectResult { game, result, reason: Correction::RecordingError }
+        } else {
+            Command::RecordResult { game, result }
         };
-        Ok(desk.service.record_result(desk.request(r)).await.map(sequence))
+        Ok(desk.core(command).await)
     }
     .await;
     // A result stays on its round's results (a correction of an earlier round included).
@@ -548,7 +527,6 @@ pub async fn withdraw(
     headers: HeaderMap,
     Form(f): Form<WithdrawForm>,
 ) -> Response {
-    use pb::withdraw_player_request::Reason;
     let desk = match Desk::open(web, &headers, id, &f.sent).await {
         Ok(d) => d,
         Err(refused) => return refused,
@@ -566,17 +544,12 @@ pub async fn withdraw(
     }
     let outcome: Sending = async {
         let reason = match f.reason.trim() {
-            "no-shows" => Reason::NoShows,
-            "disqualified" => Reason::Disqualified,
-            _ => Reason::Request,
+            "no-shows" => WithdrawalReason::NoShows,
+            "disqualified" => WithdrawalReason::Disqualified,
+            _ => WithdrawalReason::Request,
         };
-        let r = pb::WithdrawPlayerRequest {
-            tournament_id: desk.id.clone(),
-            request_id: desk.rid.clone(),
-            player: number(&f.player, "player", lang)?,
-            reason: reason as i32,
-        };
-        Ok(desk.service.withdraw_player(desk.request(r)).await.map(sequence))
+        let player = PlayerId(number(&f.player, "player", lang)?);
+        Ok(desk.core(Command::Withdraw { player, reason }).await)
     }
     .await;
     desk.finish("withdraw", None, outcome).await

@@ -24,7 +24,9 @@ use weiqi_proto::v1 as pb;
 use super::{render, staff};
 use crate::Web;
 use crate::i18n::{Lang, rank_text, t, ta};
-use crate::pages::{Uploaded, acting, bearer, csrf_field, message, redirect, request_id, status_text, with_status};
+use crate::pages::{
+    Uploaded, acting, csrf_field, message, redirect, refused_status, refused_text, request_id, with_status,
+};
 
 /// The largest file the desk reads (a national championship's field is well under this).
 pub const MAX_BYTES: usize = 512 * 1024;
@@ -272,6 +274,7 @@ pub async fn import(
         Err(refused) => return refused,
     };
     let lang = viewer.lang;
+    let caller = member.caller();
     let Some(s) = web.tournaments.clone() else {
         return message(&web, &viewer, StatusCode::NOT_FOUND, &t(lang, "tournament-not-found"));
     };
@@ -306,19 +309,14 @@ pub async fn import(
     // again, or by uploading the file again: rows already registered are left as they are.
     let mut already = 0;
     for (done, row) in parsed.rows.iter().enumerate() {
-        let r = pb::RegisterPlayerRequest {
-            tournament_id: id.clone(),
-            request_id: format!("{rid}-{}", row.line),
-            account_id: row.account.clone(),
-            player: 0,
-            snapshot: Some(row.snapshot.clone()),
-        };
-        let e = match s.register_player(bearer(&member.token, r)).await {
-            Ok(reply) => {
-                reached = super::sequence(reply);
+        let entry = Some(weiqi_tournament::api::TournamentApi::entry_of(&row.snapshot));
+        let line_rid = format!("{rid}-{}", row.line);
+        let e = match s.register(&caller, &id, &line_rid, &row.account, 0, entry).await {
+            Ok(accepted) => {
+                reached = accepted.sequence;
                 continue;
             }
-            Err(e) if weiqi_edge::status::rejection_of(&e).is_some_and(|r| r.code == "account_registered") => {
+            Err(e) if e.code() == "account_registered" => {
                 already += 1;
                 continue;
             }
@@ -328,34 +326,28 @@ pub async fn import(
             let why = ta(
                 lang,
                 "import-stopped",
-                &[("line", row.line.to_string()), ("done", done.to_string()), ("reason", status_text(lang, &e))],
+                &[("line", row.line.to_string()), ("done", done.to_string()), ("reason", refused_text(lang, &e))],
             );
             return with_status(
                 render(&web, &viewer, &id, Some((false, why)), None, super::Shown::default()).await,
-                super::http_status(&e),
+                refused_status(&e),
             );
         }
     }
     // An OpenGotha file's rounds and results, in one append once its players are in.
     if parsed.rounds.is_some() {
-        let r = pb::ImportOpenGothaRequest {
-            tournament_id: id.clone(),
-            request_id: format!("{rid}-rounds"),
-            file: text.clone(),
-            dry_run: false,
-        };
-        match s.import_open_gotha(bearer(&member.token, r)).await {
-            Ok(reply) => reached = super::sequence(reply),
+        match s.import_open_gotha(&caller, &id, &format!("{rid}-rounds"), &text, false).await {
+            Ok(accepted) => reached = accepted.sequence,
             Err(e) => {
-                let why = ta(lang, "import-rounds-stopped", &[("reason", status_text(lang, &e))]);
+                let why = ta(lang, "import-rounds-stopped", &[("reason", refused_text(lang, &e))]);
                 return with_status(
                     render(&web, &viewer, &id, Some((false, why)), None, super::Shown::default()).await,
-                    super::http_status(&e),
+                    refused_status(&e),
                 );
             }
         }
     }
-    super::settle(&web, &member.token, &id, reached).await;
+    super::settle(&web, &id, reached).await;
     let done = if already > 0 { "imported-resumed" } else { "imported" };
     redirect(&format!("/desk/tournaments/{id}?done={done}"), vec![])
 }

@@ -7,11 +7,10 @@ use axum::http::StatusCode;
 use axum::response::Response;
 use maud::html;
 use weiqi_edge::auth::Role;
-use weiqi_proto::v1 as pb;
 
 use crate::Web;
 use crate::i18n::{Lang, t, try_t};
-use crate::pages::{DeskStaff, bearer, csrf_field, notice, page, with_status};
+use crate::pages::{DeskStaff, csrf_field, notice, page, with_status};
 use crate::session::Viewer;
 
 use super::*;
@@ -31,12 +30,8 @@ pub(super) async fn render_list(
     let mut rows = Vec::new();
     if let Some(s) = service(web) {
         for id in web.index.tournaments() {
-            let token = viewer.member.as_ref().map(|m| m.token.clone()).unwrap_or_default();
-            if let Ok(summary) = s
-                .get_tournament(bearer(&token, pb::GetTournamentRequest { tournament_id: id.clone(), min_sequence: 0 }))
-                .await
-            {
-                rows.push(summary.into_inner());
+            if let Ok(summary) = s.summary(&id, 0).await {
+                rows.push(summary);
             }
         }
     }

@@ -18,17 +18,16 @@
 //! tables); this file holds what they share (who may use the desk, reading a tournament, waiting for
 //! the read model).
 
-use std::sync::Arc;
-
 use axum::http::StatusCode;
 use maud::{Markup, html};
+use weiqi_aggregate::RejectionKind;
 use weiqi_edge::auth::Role;
 use weiqi_proto::v1 as pb;
-use weiqi_proto::v1::tournament_service_server::TournamentService;
+use weiqi_tournament::api::TournamentApi;
 
 use crate::Web;
 use crate::i18n::{Lang, t, ta};
-use crate::pages::{bearer, http_status, request_id, status_text};
+use crate::pages::{refused_text, request_id};
 use crate::session::{Member, Viewer};
 
 pub mod act;
@@ -84,8 +83,9 @@ pub fn rid_field() -> Markup {
     html! { input type="hidden" name="rid" value=(request_id()); }
 }
 
-fn service(web: &Web) -> Option<Arc<dyn TournamentService>> {
-    web.tournaments.clone()
+/// The tournament's API, when this process runs the tournament service.
+fn service(web: &Web) -> Option<&TournamentApi> {
+    web.tournaments.as_ref()
 }
 
 /// A number of a form, checked: empty is 0; otherwise at most 10,000, else refused naming the field
@@ -102,11 +102,12 @@ fn number(value: &str, name: &str, lang: Lang) -> Result<u32, String> {
 }
 
 /// A bye's kind as the forms name it (`full`, `half`, `zero`).
-fn bye_kind(value: &str) -> pb::tournament_config::ByeKind {
+fn bye_kind(value: &str) -> weiqi_pairing::config::ByeKind {
+    use weiqi_pairing::config::ByeKind;
     match value {
-        "half" => pb::tournament_config::ByeKind::HalfPoint,
-        "zero" => pb::tournament_config::ByeKind::ZeroPoint,
-        _ => pb::tournament_config::ByeKind::FullPoint,
+        "half" => ByeKind::HalfPoint,
+        "zero" => ByeKind::ZeroPoint,
+        _ => ByeKind::FullPoint,
     }
 }
 
@@ -130,40 +131,24 @@ pub struct Loaded {
     pub rounds: Vec<pb::TournamentPairings>,
 }
 
-/// Reads the summary, standings and every round of `id`.
+/// Reads the summary, standings and every round of `id`, through the tournament's API.
 ///
 /// # Errors
 /// The refusal, in the page's language, with its HTTP status.
-pub async fn load(web: &Web, token: &str, id: &str, lang: Lang) -> Result<Loaded, (StatusCode, String)> {
+pub async fn load(web: &Web, id: &str, lang: Lang) -> Result<Loaded, (StatusCode, String)> {
     let s = service(web).ok_or((StatusCode::NOT_FOUND, t(lang, "tournament-not-found")))?;
-    let summary = match s
-        .get_tournament(bearer(token, pb::GetTournamentRequest { tournament_id: id.to_string(), min_sequence: 0 }))
-        .await
-    {
-        Ok(r) => r.into_inner(),
-        Err(e) if matches!(e.code(), tonic::Code::NotFound | tonic::Code::InvalidArgument) => {
+    let summary = match s.summary(id, 0).await {
+        Ok(summary) => summary,
+        Err(e) if matches!(e.kind(), Some(RejectionKind::NotFound | RejectionKind::InvalidArgument)) => {
             return Err((StatusCode::NOT_FOUND, t(lang, "tournament-not-found")));
         }
-        Err(e) => return Err((StatusCode::SERVICE_UNAVAILABLE, status_text(lang, &e))),
+        Err(e) => return Err((StatusCode::SERVICE_UNAVAILABLE, refused_text(lang, &e))),
     };
-    let standings = s
-        .get_standings(bearer(
-            token,
-            pb::GetTournamentStandingsRequest { tournament_id: id.to_string(), offset: 0, limit: 0, min_sequence: 0 },
-        ))
-        .await
-        .ok()
-        .map(tonic::Response::into_inner);
+    let standings = s.standings(id, 0, 0, 0).await.ok();
     let mut rounds = Vec::new();
     for round in 1..=summary.rounds_paired {
-        if let Ok(p) = s
-            .get_pairings(bearer(
-                token,
-                pb::GetTournamentPairingsRequest { tournament_id: id.to_string(), round, min_sequence: 0 },
-            ))
-            .await
-        {
-            rounds.push(p.into_inner());
+        if let Ok(p) = s.pairings(id, round, 0).await {
+            rounds.push(p);
         }
     }
     Ok(Loaded { summary, standings, rounds })
@@ -179,16 +164,11 @@ pub struct Shown {
     pub results: Option<u32>,
 }
 
-/// The log position a command's reply reached.
-pub fn sequence(reply: tonic::Response<pb::TournamentCommandReply>) -> u64 {
-    reply.into_inner().sequence
-}
-
 /// Waits (up to three seconds) until the read model has folded the tournament's log up to
 /// `reached`, so the page drawn after a command shows what it did.
-pub async fn settle(web: &Web, token: &str, id: &str, reached: u64) {
-    let Some(s) = service(web) else { return };
-    // Read your writes: the gateway waits until its read model has folded the command's position.
-    let ask = pb::GetTournamentRequest { tournament_id: id.to_string(), min_sequence: reached };
-    let _ = s.get_tournament(bearer(token, ask)).await;
+pub async fn settle(web: &Web, id: &str, reached: u64) {
+    if let Some(s) = service(web) {
+        // Read your writes: the read is answered once the read model has folded the position.
+        let _ = s.summary(id, reached).await;
+    }
 }

@@ -8,12 +8,11 @@ use axum::http::StatusCode;
 use axum::response::Response;
 use maud::{Markup, html};
 use weiqi_proto::v1 as pb;
-use weiqi_proto::v1::tournament_service_server::TournamentService;
 
 use crate::Web;
 use crate::i18n::{Lang, rank_text, t, ta, try_t};
 use crate::pages::tournament::{pairings_table, standings_table};
-use crate::pages::{bearer, csrf_field, message, notice, page, status_text};
+use crate::pages::{csrf_field, message, notice, page};
 use crate::session::Viewer;
 
 use super::list::phase_text;
@@ -34,10 +33,8 @@ pub async fn page_get(
     if query.contains_key("draft")
         && let (Some(member), Some(s)) = (staff(&viewer), service(&web))
     {
-        let r = pb::PreviewPairingRequest { tournament_id: id.clone() };
-        match s.preview_pairing(bearer(&member.token, r)).await {
-            Ok(p) => {
-                let mut p = p.into_inner();
+        match s.preview(&member.caller(), &id).await {
+            Ok(mut p) => {
                 for g in &mut p.games {
                     g.result = "draft".into();
                 }
@@ -49,7 +46,7 @@ pub async fn page_get(
                     }
                 });
             }
-            Err(e) => note = Some((false, status_text(lang, &e))),
+            Err(e) => note = Some((false, refused_text(lang, &e))),
         }
     }
     let results = query.get("results").and_then(|r| r.parse().ok());
@@ -79,15 +76,15 @@ pub async fn render(
 ) -> Response {
     let Shown { explain, results } = shown;
     let lang = viewer.lang;
-    let Some(member) = staff(viewer) else {
+    if staff(viewer).is_none() {
         return message(web, viewer, StatusCode::FORBIDDEN, &t(lang, "desk-only"));
-    };
-    let loaded = match load(web, &member.token, id, lang).await {
+    }
+    let loaded = match load(web, id, lang).await {
         Ok(l) => l,
         Err((status, text)) => return message(web, viewer, status, &text),
     };
     let explanation = match (&explain, service(web)) {
-        (Some(e), Some(s)) => explain_text(lang, &s, &member.token, id, e).await,
+        (Some(e), Some(s)) => explain_text(lang, s, id, e).await,
         _ => None,
     };
     let Loaded { summary, standings, rounds } = &loaded;
@@ -399,19 +396,12 @@ pub(super) fn withdrawal_ruling(lang: Lang, summary: &pb::TournamentSummary) -> 
 }
 
 /// The pairing's explanation in the page's language (from the service's data, not its English text).
-pub(super) async fn explain_text(
-    lang: Lang,
-    s: &Arc<dyn TournamentService>,
-    token: &str,
-    id: &str,
-    spec: &str,
-) -> Option<Markup> {
+pub(super) async fn explain_text(lang: Lang, s: &TournamentApi, id: &str, spec: &str) -> Option<Markup> {
     let mut parts = spec.split(':').map(|p| p.parse::<u32>().ok());
     let (Some(Some(round)), Some(Some(a)), Some(Some(b))) = (parts.next(), parts.next(), parts.next()) else {
         return None;
     };
-    let r = pb::ExplainPairingRequest { tournament_id: id.to_string(), round, a, b, alternatives: 0 };
-    let reply = s.explain_pairing(bearer(token, r)).await.ok()?.into_inner();
+    let reply = s.explain(id, round, a, b, 0).await.ok()?;
     let explained: weiqi_pairing::explain::PairingExplanation = serde_json::from_str(&reply.json).ok()?;
     Some(super::explain::explanation(lang, &explained))
 }

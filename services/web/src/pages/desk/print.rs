@@ -18,11 +18,11 @@ use super::*;
 /// laid out for paper by the print style sheet.
 pub async fn print(
     State(web): State<Arc<Web>>,
-    DeskStaff { viewer, member, .. }: DeskStaff,
+    DeskStaff { viewer, .. }: DeskStaff,
     Path((id, what)): Path<(String, String)>,
 ) -> Response {
     let lang = viewer.lang;
-    let loaded = match load(&web, &member.token, &id, lang).await {
+    let loaded = match load(&web, &id, lang).await {
         Ok(l) => l,
         Err((status, text)) => return message(&web, &viewer, status, &text),
     };

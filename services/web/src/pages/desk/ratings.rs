@@ -154,8 +154,9 @@ pub async fn import(State(web): State<Arc<Web>>, headers: HeaderMap, multipart: 
     };
     match outcome {
         Ok(markup) => render(&web, &viewer, None, Some(markup)),
-        Err(e) => {
-            with_status(render(&web, &viewer, Some((false, status_text(lang, &e))), None), super::http_status(&e))
-        }
+        Err(e) => with_status(
+            render(&web, &viewer, Some((false, status_text(lang, &e))), None),
+            crate::pages::http_status(&e),
+        ),
     }
 }
