@@ -110,6 +110,7 @@
 //! * Player ids starting with `_` are refused (reserved for the ledger).
 
 pub mod aggregate;
+pub mod api;
 pub mod authority;
 pub mod cases;
 pub mod codec;

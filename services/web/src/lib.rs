@@ -95,7 +95,7 @@ pub struct Services {
     /// The tournament service's API (the desks and the public pages call it in process).
     pub tournaments: Option<weiqi_tournament::api::TournamentApi>,
     /// The gateway's `RankingService`.
-    pub ranking: Option<Arc<dyn weiqi_proto::v1::ranking_service_server::RankingService>>,
+    pub ranking: Option<weiqi_ranking::api::RankingApi>,
 }
 
 /// How the web is set up.
@@ -120,7 +120,7 @@ pub struct Web {
     pub(crate) site: weiqi_account::site::SiteService<AnyEventLog>,
     pub(crate) registry: Option<Arc<dyn Registry>>,
     pub(crate) tournaments: Option<weiqi_tournament::api::TournamentApi>,
-    pub(crate) ranking: Option<Arc<dyn weiqi_proto::v1::ranking_service_server::RankingService>>,
+    pub(crate) ranking: Option<weiqi_ranking::api::RankingApi>,
     pub(crate) index: index::Index,
     pub(crate) challenges: challenges::Challenges,
     pub(crate) limits: limits::LoginLimits,

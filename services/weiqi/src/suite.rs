@@ -261,9 +261,8 @@ async fn web(
     secure_cookies: bool,
 ) -> Result<Arc<weiqi_web::Web>> {
     let (ranking, ranking_model) = ranking;
-    // The desks and public pages call the same gateway code as gRPC callers.
-    let ranking_gateway: Arc<dyn weiqi_proto::v1::ranking_service_server::RankingService> =
-        Arc::new(RankingGateway::new(ranking.clone(), ranking_model.clone(), auth.clone()));
+    // The office, the leaderboards and the certificates call the ranking's API, as its gRPC server does.
+    let ranking_api = weiqi_ranking::api::RankingApi::new(ranking.clone(), ranking_model.clone());
     // The desks and the public tournament pages call the tournament's API, as its gRPC server does.
     let (service, model) = tournaments;
     let tournament_api =
@@ -280,7 +279,7 @@ async fn web(
         weiqi_web::Services {
             registry: Some(Arc::new(WebRegistry(ranking.clone()))),
             tournaments: Some(tournament_api),
-            ranking: Some(ranking_gateway),
+            ranking: Some(ranking_api),
         },
         weiqi_web::WebConfig { secure_cookies },
     );

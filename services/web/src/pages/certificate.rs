@@ -13,7 +13,7 @@ use axum::response::Response;
 use maud::{Markup, PreEscaped, html};
 use weiqi_proto::v1 as pb;
 
-use super::{Uploaded, csrf_field, csrf_refused, http_status, message, page, status_text};
+use super::{Uploaded, csrf_field, csrf_refused, message, page, refused_status, refused_text};
 use crate::Web;
 use crate::i18n::{Lang, t, ta, try_t};
 use crate::session::Viewer;
@@ -86,21 +86,14 @@ pub async fn page_get(
     let Some(r) = web.ranking.clone().filter(|_| serial_ok(&serial)) else {
         return message(&web, &viewer, StatusCode::NOT_FOUND, &t(lang, "certificate-not-found"));
     };
-    let record =
-        match r.get_certificate(tonic::Request::new(pb::GetCertificateRequest { serial: serial.clone() })).await {
-            Ok(c) => c.into_inner(),
-            Err(e) if e.code() == tonic::Code::NotFound => {
-                return message(&web, &viewer, StatusCode::NOT_FOUND, &t(lang, "certificate-not-found"));
-            }
-            Err(e) => return message(&web, &viewer, http_status(&e), &status_text(lang, &e)),
-        };
-    let checked = r
-        .verify_certificate(tonic::Request::new(pb::VerifyCertificateRequest {
-            certificate: record.certificate.clone(),
-        }))
-        .await
-        .map(tonic::Response::into_inner)
-        .ok();
+    let record = match r.certificate(&serial).await {
+        Ok(c) => c,
+        Err(e) if e.kind() == Some(weiqi_aggregate::RejectionKind::NotFound) => {
+            return message(&web, &viewer, StatusCode::NOT_FOUND, &t(lang, "certificate-not-found"));
+        }
+        Err(e) => return message(&web, &viewer, refused_status(&e), &refused_text(lang, &e)),
+    };
+    let checked = r.verify_certificate(&record.certificate).await.ok();
     let link = format!("{}/verify?serial={serial}", origin(&web, &headers));
     let qr = qr_svg(&link);
     let body = html! {
@@ -148,10 +141,7 @@ fn verify_form(lang: Lang, viewer: &crate::session::Viewer, text: &str) -> Marku
 
 async fn check(web: &Web, lang: Lang, text: &str) -> Result<pb::VerifyCertificateResponse, (StatusCode, String)> {
     let r = web.ranking.clone().ok_or((StatusCode::SERVICE_UNAVAILABLE, t(lang, "refusal-unavailable")))?;
-    r.verify_certificate(tonic::Request::new(pb::VerifyCertificateRequest { certificate: text.to_string() }))
-        .await
-        .map(tonic::Response::into_inner)
-        .map_err(|e| (http_status(&e), status_text(lang, &e)))
+    r.verify_certificate(text).await.map_err(|e| (refused_status(&e), refused_text(lang, &e)))
 }
 
 /// `GET /verify` (`?serial=` checks that certificate at once: where the QR code leads).
@@ -161,12 +151,12 @@ pub async fn verify_get(State(web): State<Arc<Web>>, viewer: Viewer, RawQuery(q)
     let mut text = String::new();
     let mut answer = None;
     if let (Some(serial), Some(r)) = (serial, web.ranking.clone()) {
-        match r.get_certificate(tonic::Request::new(pb::GetCertificateRequest { serial })).await {
+        match r.certificate(&serial).await {
             Ok(c) => {
-                text = c.into_inner().certificate;
+                text = c.certificate;
                 answer = Some(check(&web, lang, &text).await);
             }
-            Err(e) => answer = Some(Err((http_status(&e), status_text(lang, &e)))),
+            Err(e) => answer = Some(Err((refused_status(&e), refused_text(lang, &e)))),
         }
     }
     render_verify(&web, &viewer, &text, answer)

@@ -269,8 +269,7 @@ pub async fn home(State(web): State<Arc<Web>>, viewer: Viewer) -> Response {
 /// The top of the leaderboard, for the home page (nothing when the ranking service is not there).
 async fn leaders(web: &Web, lang: Lang) -> Markup {
     let Some(r) = web.ranking.clone() else { return html! {} };
-    let request = weiqi_proto::v1::LeaderboardRequest { limit: 5, ..Default::default() };
-    let Ok(board) = r.leaderboard(tonic::Request::new(request)).await.map(tonic::Response::into_inner) else {
+    let Ok(board) = r.leaderboard("", "", 0, 5, 0).await else {
         return html! {};
     };
     html! {

@@ -204,14 +204,6 @@ pub fn message(web: &Web, viewer: &Viewer, status: StatusCode, text: &str) -> Re
     r
 }
 
-/// `message` with `authorization: Bearer {token}`.
-pub fn bearer<T>(token: &str, message: T) -> tonic::Request<T> {
-    let mut request = tonic::Request::new(message);
-    let value = format!("Bearer {token}").parse().expect("a token is ASCII");
-    request.metadata_mut().insert("authorization", value);
-    request
-}
-
 /// A refusal from a service's domain API: its stable code, its kind (`None`: a fault of the
 /// infrastructure) and its message.
 pub trait Refused: std::fmt::Display {
@@ -227,6 +219,15 @@ impl Refused for weiqi_tournament::api::ApiError {
     }
     fn kind(&self) -> Option<weiqi_aggregate::RejectionKind> {
         weiqi_tournament::api::ApiError::kind(self)
+    }
+}
+
+impl Refused for weiqi_ranking::api::ApiError {
+    fn code(&self) -> &str {
+        weiqi_ranking::api::ApiError::code(self)
+    }
+    fn kind(&self) -> Option<weiqi_aggregate::RejectionKind> {
+        weiqi_ranking::api::ApiError::kind(self)
     }
 }
 
@@ -251,38 +252,6 @@ pub fn refused_text(lang: Lang, e: &impl Refused) -> String {
 /// The HTTP status of a domain API's refusal.
 pub fn refused_status(e: &impl Refused) -> StatusCode {
     e.kind().map_or(StatusCode::SERVICE_UNAVAILABLE, weiqi_edge::status::http_status)
-}
-
-/// A gRPC refusal in the page's language: the typed reason's message if the catalogue has it, else
-/// the server's own words; infrastructure faults as "unavailable".
-pub fn status_text(lang: Lang, status: &tonic::Status) -> String {
-    match weiqi_edge::status::rejection_of(status) {
-        Some(r) => crate::i18n::refusal(lang, &r.code, &r.message),
-        None if status.code() == tonic::Code::Unauthenticated => t(lang, "refusal-signed-out"),
-        None if matches!(
-            status.code(),
-            tonic::Code::InvalidArgument
-                | tonic::Code::FailedPrecondition
-                | tonic::Code::PermissionDenied
-                | tonic::Code::NotFound
-        ) =>
-        {
-            status.message().to_string()
-        }
-        None => t(lang, "refusal-unavailable"),
-    }
-}
-
-/// The HTTP status of a gRPC refusal.
-pub fn http_status(status: &tonic::Status) -> StatusCode {
-    match status.code() {
-        tonic::Code::InvalidArgument => StatusCode::BAD_REQUEST,
-        tonic::Code::PermissionDenied => StatusCode::FORBIDDEN,
-        tonic::Code::NotFound => StatusCode::NOT_FOUND,
-        tonic::Code::Unauthenticated => StatusCode::UNAUTHORIZED,
-        tonic::Code::FailedPrecondition | tonic::Code::AlreadyExists => StatusCode::CONFLICT,
-        _ => StatusCode::SERVICE_UNAVAILABLE,
-    }
 }
 
 /// `response` with `status`.

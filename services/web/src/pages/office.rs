@@ -18,19 +18,20 @@ use axum::response::Response;
 use maud::{Markup, html};
 use weiqi_edge::auth::Role;
 use weiqi_proto::v1 as pb;
-use weiqi_proto::v1::ranking_service_server::RankingService;
+use weiqi_ranking::api::{Applying, Decision, RankingApi};
 
 use super::desk::rid_field;
 use super::{
-    acting, bearer, csrf_field, csrf_refused, form_request_id, http_status, message, notice, page, redirect,
-    status_text, with_status,
+    acting, csrf_field, csrf_refused, form_request_id, message, notice, page, redirect, refused_status, refused_text,
+    with_status,
 };
 use crate::Web;
 use crate::i18n::{Lang, rank_text, t, ta, try_t};
 use crate::session::{Member, Viewer, csrf_ok};
 
-fn ranking(web: &Web) -> Option<Arc<dyn RankingService>> {
-    web.ranking.clone()
+/// The ranking service's API, when this process runs it.
+fn ranking(web: &Web) -> Option<&RankingApi> {
+    web.ranking.as_ref()
 }
 
 fn reviewer(viewer: &Viewer) -> Option<&Member> {
@@ -95,9 +96,9 @@ pub async fn queue(
         return message(&web, &viewer, StatusCode::SERVICE_UNAVAILABLE, &t(lang, "refusal-unavailable"));
     };
     let all = super::params(q.as_deref()).get("all").is_some_and(|v| v == "1");
-    let cases = match r.review_queue(bearer(&member.token, pb::ReviewQueueRequest { all })).await {
-        Ok(c) => c.into_inner().cases,
-        Err(e) => return message(&web, &viewer, http_status(&e), &status_text(lang, &e)),
+    let cases = match r.review_queue(&member.claims, all).await {
+        Ok(c) => c.cases,
+        Err(e) => return message(&web, &viewer, refused_status(&e), &refused_text(lang, &e)),
     };
     let body = html! {
         h1 { (t(lang, "office-title")) }
@@ -144,9 +145,9 @@ async fn render_case(web: &Web, viewer: &Viewer, id: &str, note: Option<(bool, S
     let (Some(member), Some(r)) = (reviewer(viewer), ranking(web)) else {
         return message(web, viewer, StatusCode::FORBIDDEN, &t(lang, "office-only"));
     };
-    let c = match r.get_case(bearer(&member.token, pb::GetCaseRequest { case_id: id.to_string() })).await {
-        Ok(c) => c.into_inner(),
-        Err(e) => return message(web, viewer, http_status(&e), &status_text(lang, &e)),
+    let c = match r.case(&member.claims, id).await {
+        Ok(c) => c,
+        Err(e) => return message(web, viewer, refused_status(&e), &refused_text(lang, &e)),
     };
     let status = status_name(c.status);
     let action = |verb: &str| format!("/office/cases/{id}/{verb}");
@@ -371,49 +372,29 @@ pub async fn case_act(
     let Some(r) = ranking(&web) else {
         return message(&web, &viewer, StatusCode::SERVICE_UNAVAILABLE, &t(lang, "refusal-unavailable"));
     };
-    let token = member.token.clone();
-    let request_id = form_request_id(Some(&form.rid));
-    let text = |value: &str| value.trim().to_string();
+    let claims = &member.claims;
+    let rid = form_request_id(Some(&form.rid));
     let outcome = match verb.as_str() {
-        "assign" => r
-            .assign_reviewer(bearer(
-                &token,
-                pb::AssignReviewerRequest { request_id, case_id: id.clone(), reviewer: String::new() },
-            ))
-            .await
-            .map(|_| ()),
+        "assign" => r.assign_reviewer(claims, &id, "", &rid).await.map(|_| ()),
         "decide" => {
-            let approve = form.verdict.trim() == "approve";
-            let d = pb::DecideCaseRequest {
-                request_id,
-                case_id: id.clone(),
-                approve,
-                reasons: lines(&form.reasons),
-                override_reason: text(&form.override_reason),
+            let decision = if form.verdict.trim() == "approve" {
+                let override_reason = Some(form.override_reason.trim().to_string()).filter(|o| !o.is_empty());
+                Decision::Approve { note: lines(&form.reasons).join("; "), override_reason }
+            } else {
+                Decision::Reject { reasons: lines(&form.reasons) }
             };
-            r.decide_case(bearer(&token, d)).await.map(|_| ())
+            r.decide(claims, &id, decision, &rid).await.map(|_| ())
         }
-        "acknowledge" => r
-            .acknowledge_revisions(bearer(
-                &token,
-                pb::AcknowledgeRevisionsRequest { request_id, case_id: id.clone(), note: text(&form.note) },
-            ))
-            .await
-            .map(|_| ()),
-        "revoke" => r
-            .revoke_certificate(bearer(
-                &token,
-                pb::RevokeCertificateRequest { request_id, case_id: id.clone(), reason: text(&form.reason) },
-            ))
-            .await
-            .map(|_| ()),
+        "acknowledge" => r.acknowledge_revisions(claims, &id, form.note.trim(), &rid).await.map(|_| ()),
+        "revoke" => r.revoke(claims, &id, form.reason.trim(), &rid).await.map(|_| ()),
         _ => return message(&web, &viewer, StatusCode::NOT_FOUND, &t(lang, "desk-unknown-command")),
     };
     match outcome {
         Ok(()) => redirect(&format!("/office/cases/{id}?done={verb}"), vec![]),
-        Err(e) => {
-            with_status(render_case(&web, &viewer, &id, Some((false, status_text(lang, &e)))).await, http_status(&e))
-        }
+        Err(e) => with_status(
+            render_case(&web, &viewer, &id, Some((false, refused_text(lang, &e)))).await,
+            refused_status(&e),
+        ),
     }
 }
 
@@ -423,9 +404,9 @@ pub async fn revocations(State(web): State<Arc<Web>>, viewer: Viewer) -> Respons
     let Some(r) = ranking(&web) else {
         return message(&web, &viewer, StatusCode::NOT_FOUND, &t(lang, "refusal-unavailable"));
     };
-    let list = match r.revocation_list(tonic::Request::new(pb::RevocationListRequest {})).await {
-        Ok(l) => l.into_inner(),
-        Err(e) => return message(&web, &viewer, http_status(&e), &status_text(lang, &e)),
+    let list = match r.revocation_list().await {
+        Ok(l) => l,
+        Err(e) => return message(&web, &viewer, refused_status(&e), &refused_text(lang, &e)),
     };
     let body = html! {
         h1 { (t(lang, "office-revocations")) }
@@ -449,11 +430,7 @@ async fn render_apply(web: &Web, viewer: &Viewer, note: Option<(bool, String)>) 
         return super::redirect("/login?next=/account/rank", vec![]);
     };
     let me = member.name().to_string();
-    let cases = r
-        .my_cases(bearer(&member.token, pb::MyCasesRequest {}))
-        .await
-        .map(|c| c.into_inner().cases)
-        .unwrap_or_default();
+    let cases = r.my_cases(&member.claims).await.map(|c| c.cases).unwrap_or_default();
     let games = web.index.games(200, |g| g.seats(&me) && g.state.result.is_some());
     let tournaments = web.index.tournaments();
     let body = html! {
@@ -515,23 +492,22 @@ pub async fn apply(
     let (Some(member), Some(r)) = (viewer.member.as_ref(), ranking(&web)) else {
         return super::redirect("/login?next=/account/rank", vec![]);
     };
-    let request_id = form_request_id(Some(&one("rid")));
-    let a = pb::ApplyForRankRequest {
-        request_id,
-        player_id: String::new(),
-        ladder: String::new(),
-        requested_grade: one("grade").to_lowercase(),
-        game_ids: all("game"),
-        tournament_ids: all("tournament"),
+    let a = Applying {
+        request_id: form_request_id(Some(&one("rid"))),
+        requested: one("grade").to_lowercase(),
+        games: all("game"),
+        tournaments: all("tournament"),
         include_rating: one("rating") == "on",
+        ..Applying::default()
     };
-    match r.apply_for_rank(bearer(&member.token, a)).await {
+    match r.apply(&member.claims, a).await {
         Ok(c) => {
-            let c = c.into_inner();
             let text =
                 ta(lang, "apply-opened", &[("id", c.case_id.clone()), ("status", status_text_of(lang, c.status))]);
             render_apply(&web, &viewer, Some((true, text))).await
         }
-        Err(e) => with_status(render_apply(&web, &viewer, Some((false, status_text(lang, &e)))).await, http_status(&e)),
+        Err(e) => {
+            with_status(render_apply(&web, &viewer, Some((false, refused_text(lang, &e)))).await, refused_status(&e))
+        }
     }
 }

@@ -17,7 +17,7 @@ use weiqi_archive::{ArchivedMove, GameFacts, Reason, Stats, Winner};
 use weiqi_game::domain::{EndReason, GameState, Outcome, Phase};
 use weiqi_proto::v1 as pb;
 
-use super::{http_status, message, page, status_text};
+use super::{message, page, refused_status, refused_text};
 use crate::Web;
 use crate::charts::{bar_chart, rating_chart};
 use crate::i18n::{Lang, rank_text, t, ta};
@@ -42,11 +42,9 @@ pub async fn leaderboard(State(web): State<Arc<Web>>, viewer: Viewer, RawQuery(q
         .filter(|c| c.is_alphanumeric() || *c == '-')
         .take(40)
         .collect();
-    let request =
-        pb::LeaderboardRequest { band: band.clone(), region: region.clone(), offset: 0, limit: 100, min_position: 0 };
-    let board = match r.leaderboard(tonic::Request::new(request)).await {
-        Ok(b) => b.into_inner(),
-        Err(e) => return message(&web, &viewer, http_status(&e), &status_text(lang, &e)),
+    let board = match r.leaderboard(&band, &region, 0, 100, 0).await {
+        Ok(b) => b,
+        Err(e) => return message(&web, &viewer, refused_status(&e), &refused_text(lang, &e)),
     };
     let body = html! {
         h1 { (t(lang, "leaderboard-title")) }
@@ -255,23 +253,16 @@ pub async fn profile(State(web): State<Arc<Web>>, viewer: Viewer, Path(id): Path
     let Some(r) = web.ranking.clone() else {
         return message(&web, &viewer, StatusCode::NOT_FOUND, &t(lang, "refusal-unavailable"));
     };
-    let entry = match r
-        .get_registry_player(tonic::Request::new(pb::RegistryGetPlayerRequest { player_id: id.clone() }))
-        .await
-    {
-        Ok(e) => Some(e.into_inner()),
-        Err(e) if e.code() == tonic::Code::NotFound => None,
-        Err(e) => return message(&web, &viewer, http_status(&e), &status_text(lang, &e)),
+    let entry = match r.registry_player(&id).await {
+        Ok(e) => Some(e),
+        Err(e) if e.kind() == Some(weiqi_aggregate::RejectionKind::NotFound) => None,
+        Err(e) => return message(&web, &viewer, refused_status(&e), &refused_text(lang, &e)),
     };
     let account = web.index.account(&id);
     if entry.is_none() && account.is_none() {
         return message(&web, &viewer, StatusCode::NOT_FOUND, &t(lang, "profile-not-found"));
     }
-    let history = r
-        .player_history(tonic::Request::new(pb::PlayerHistoryRequest { player_id: id.clone(), limit: 200 }))
-        .await
-        .map(tonic::Response::into_inner)
-        .unwrap_or_default();
+    let history = r.history(&id, 200).await.unwrap_or_default();
     let profile = entry.as_ref().and_then(|e| e.profile.clone()).unwrap_or_default();
     let name = [
         profile.name_zh.clone(),

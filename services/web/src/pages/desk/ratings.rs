@@ -15,7 +15,9 @@ use weiqi_proto::v1 as pb;
 
 use crate::Web;
 use crate::i18n::{Lang, t, ta};
-use crate::pages::{Uploaded, acting, bearer, csrf_field, message, notice, page, request_id, status_text, with_status};
+use crate::pages::{
+    Uploaded, acting, csrf_field, message, notice, page, refused_status, refused_text, request_id, with_status,
+};
 use crate::session::{Member, Viewer};
 
 /// The largest file read (the EGD's whole list is about 10 MB; a country's page is well under this).
@@ -140,23 +142,14 @@ pub async fn import(State(web): State<Arc<Web>>, headers: HeaderMap, multipart: 
     if text.trim().is_empty() {
         return render(&web, &viewer, Some((false, t(lang, "ratings-no-file"))), None);
     }
-    let token = &member.token;
+    let claims = &member.claims;
     let outcome = match upload.get("kind") {
-        "h9" => ranking
-            .import_h9_results(bearer(token, pb::ImportH9ResultsRequest { text }))
-            .await
-            .map(|r| h9_outcome(lang, &r.into_inner())),
-        "egd-list" => ranking
-            .import_egd_ratings(bearer(token, pb::ImportEgdRatingsRequest { text }))
-            .await
-            .map(|r| list_outcome(lang, &r.into_inner())),
+        "h9" => ranking.import_h9_results(claims, &text).await.map(|r| h9_outcome(lang, &r)),
+        "egd-list" => ranking.import_egd_ratings(claims, &text).await.map(|r| list_outcome(lang, &r)),
         _ => return render(&web, &viewer, Some((false, t(lang, "ratings-no-file"))), None),
     };
     match outcome {
         Ok(markup) => render(&web, &viewer, None, Some(markup)),
-        Err(e) => with_status(
-            render(&web, &viewer, Some((false, status_text(lang, &e))), None),
-            crate::pages::http_status(&e),
-        ),
+        Err(e) => with_status(render(&web, &viewer, Some((false, refused_text(lang, &e))), None), refused_status(&e)),
     }
 }

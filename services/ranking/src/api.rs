@@ -1,0 +1,563 @@
+//! The ranking service as the edges in this process call it: the gRPC server ([`crate::grpc`]) and the
+//! web's pages (leaderboards, profiles, the certification office, a player's application,
+//! certificates) alike. Over the caller's verified claims and domain values; the ranking's
+//! [`authority`](crate::authority) decides first. The answers are the ranking's views (its wire views,
+//! built once in [`crate::grpc::views`], which the read model and the pages share).
+//!
+//! No token and no gRPC request cross this API.
+
+use std::sync::Arc;
+
+use weiqi_aggregate::RejectionKind;
+use weiqi_edge::auth::Claims;
+use weiqi_proto::v1 as pb;
+use weiqi_rating::{ActorId, Applicant, CaseId, PlayerId};
+
+use crate::authority::{self, Asks, Denied};
+use crate::cases::{Application, Verdict};
+use crate::codec::player::{rank_pb, rating_pb};
+use crate::domain::{BANDS, RankingRejection};
+use crate::error::RankingError;
+use crate::grpc::views;
+use crate::readmodel::{AnyReadModel, Board, ReadModel};
+use crate::service::RankingService;
+
+/// Default page size of a leaderboard.
+pub const DEFAULT_LIMIT: usize = 50;
+/// Largest page of a leaderboard.
+pub const MAX_LIMIT: usize = 500;
+/// Default number of rating points in a history.
+pub const DEFAULT_HISTORY: usize = 100;
+/// The largest results table [`RankingApi::import_h9_results`] reads (a big open has a few hundred
+/// lines: well under).
+pub const MAX_H9_BYTES: usize = 1024 * 1024;
+/// The largest EGD rating list [`RankingApi::import_egd_ratings`] reads (the whole EGD list is about
+/// 10 MiB).
+pub const MAX_EGD_BYTES: usize = 16 * 1024 * 1024;
+
+/// Why a call was not carried out. Nothing was appended.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum ApiError {
+    /// The ranking service refused it (or the authority did), or could not be reached.
+    #[error(transparent)]
+    Ranking(#[from] RankingError),
+    /// A file that is too large or does not read (`too_large`, `bad_rating_list`, `bad_h9`).
+    #[error("{message}")]
+    Bad {
+        /// The stable code.
+        code: &'static str,
+        /// What is wrong.
+        message: String,
+    },
+}
+
+impl From<Denied> for ApiError {
+    fn from(d: Denied) -> ApiError {
+        ApiError::Ranking(RankingError::Rejected(RankingRejection::PermissionDenied(d.to_string())))
+    }
+}
+
+impl From<RankingRejection> for ApiError {
+    fn from(r: RankingRejection) -> ApiError {
+        ApiError::Ranking(RankingError::Rejected(r))
+    }
+}
+
+impl From<weiqi_edge::read_your_writes::Lagging> for ApiError {
+    fn from(l: weiqi_edge::read_your_writes::Lagging) -> ApiError {
+        ApiError::Ranking(RankingError::Unavailable(l.to_string()))
+    }
+}
+
+impl ApiError {
+    /// A stable, machine-readable code.
+    pub fn code(&self) -> &str {
+        match self {
+            ApiError::Ranking(RankingError::Rejected(r)) => r.code(),
+            ApiError::Ranking(RankingError::Unavailable(_)) => "unavailable",
+            ApiError::Ranking(RankingError::Corrupt(_)) => "internal",
+            ApiError::Bad { code, .. } => code,
+        }
+    }
+
+    /// What kind of refusal this is; `None` for a fault.
+    pub fn kind(&self) -> Option<RejectionKind> {
+        match self {
+            ApiError::Ranking(RankingError::Rejected(r)) => Some(r.kind()),
+            ApiError::Ranking(_) => None,
+            ApiError::Bad { .. } => Some(RejectionKind::InvalidArgument),
+        }
+    }
+}
+
+fn non_empty(text: &str) -> Option<String> {
+    let t = text.trim();
+    (!t.is_empty()).then(|| t.to_owned())
+}
+
+fn request_id(id: &str) -> Result<&str, ApiError> {
+    if id.is_empty() { Err(RankingRejection::MissingRequestId.into()) } else { Ok(id) }
+}
+
+/// A rank application as a caller makes it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Applying {
+    /// The request id (a retry reuses it).
+    pub request_id: String,
+    /// The player (empty: the caller).
+    pub player: String,
+    /// The ladder.
+    pub ladder: String,
+    /// The grade asked for.
+    pub requested: String,
+    /// Games offered as evidence.
+    pub games: Vec<String>,
+    /// Tournaments offered as evidence.
+    pub tournaments: Vec<String>,
+    /// Whether the rating is evidence too.
+    pub include_rating: bool,
+}
+
+/// A reviewer's decision.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Decision {
+    /// Approve (with a note; an override's reason when the check does not support it).
+    Approve {
+        /// The reviewer's note.
+        note: String,
+        /// Why the reviewer overrides a check that does not support the request.
+        override_reason: Option<String>,
+    },
+    /// Reject, with the reasons.
+    Reject {
+        /// One reason each.
+        reasons: Vec<String>,
+    },
+}
+
+/// The ranking service for the edges.
+#[derive(Clone, Debug)]
+pub struct RankingApi {
+    service: Arc<RankingService>,
+    model: AnyReadModel,
+}
+
+impl RankingApi {
+    /// The API over the service and its read model (leaderboards, histories).
+    pub fn new(service: Arc<RankingService>, model: AnyReadModel) -> RankingApi {
+        RankingApi { service, model }
+    }
+
+    /// The player logs' position the leaderboards have folded: just past the last batch the
+    /// projector handled (what `head` was when that batch was the last).
+    async fn folded(&self) -> Result<u64, ApiError> {
+        let checkpoint = self.model.checkpoint().await.map_err(RankingError::from)?;
+        Ok(checkpoint.map_or(0, |c| ((c >> 16) + 1) << 16))
+    }
+
+    /// Read your writes: waits until the leaderboards have folded the player logs up to `min` (0: at
+    /// once). Answers the position folded.
+    async fn caught_up(&self, min: u64) -> Result<u64, ApiError> {
+        weiqi_edge::read_your_writes::wait_for("the leaderboards", min, || self.folded()).await
+    }
+
+    /// A leaderboard page: `band` and `region` filter (empty: all); `limit` 0 is the default page.
+    ///
+    /// # Errors
+    /// An unknown band, or unavailable.
+    pub async fn leaderboard(
+        &self,
+        band: &str,
+        region: &str,
+        offset: u32,
+        limit: u32,
+        min_position: u64,
+    ) -> Result<pb::LeaderboardResponse, ApiError> {
+        let band = non_empty(band);
+        if let Some(b) = &band
+            && !BANDS.contains(&b.as_str())
+        {
+            let bands = BANDS.iter().map(|b| (*b).to_owned()).collect();
+            return Err(RankingRejection::UnknownBand { band: b.clone(), bands }.into());
+        }
+        let limit = if limit == 0 { DEFAULT_LIMIT } else { (limit as usize).min(MAX_LIMIT) };
+        let board = Board { band, region: non_empty(region) };
+        let position = self.caught_up(min_position).await?;
+        let page = self.model.leaderboard(&board, offset as usize, limit).await.map_err(RankingError::from)?;
+        let mut view = views::leaderboard_view(&page);
+        view.position = position;
+        Ok(view)
+    }
+
+    /// A registered player's entry (public).
+    ///
+    /// # Errors
+    /// Not registered, or unavailable.
+    pub async fn registry_player(&self, id: &str) -> Result<pb::RegistryPlayer, ApiError> {
+        let id = PlayerId(id.to_string());
+        match self.service.player(&id).await? {
+            Some(entry) => Ok(views::registry_view(&entry, |l| self.service.ladder(l))),
+            None => Err(RankingRejection::NotRegistered(id).into()),
+        }
+    }
+
+    /// A player's latest `limit` rating points (0: the default; at most [`MAX_LIMIT`]) and rank
+    /// history, from the read model (public).
+    ///
+    /// # Errors
+    /// Unavailable.
+    pub async fn history(&self, player: &str, limit: u32) -> Result<pb::RankingHistory, ApiError> {
+        let limit = match limit {
+            0 => DEFAULT_HISTORY,
+            n => (n as usize).min(MAX_LIMIT),
+        };
+        let ratings = self.model.rating_history(player, limit).await.map_err(RankingError::from)?;
+        let ranks = self.model.rank_history(player).await.map_err(RankingError::from)?;
+        Ok(pb::RankingHistory {
+            ratings: ratings.iter().map(rating_pb).collect(),
+            ranks: ranks.iter().map(rank_pb).collect(),
+        })
+    }
+
+    /// Checks a certificate's text against the association's key and revocation list (public).
+    ///
+    /// # Errors
+    /// Unavailable.
+    pub async fn verify_certificate(&self, text: &str) -> Result<pb::VerifyCertificateResponse, ApiError> {
+        let (outcome, sequence) = self.service.verify_certificate_against_list(text).await?;
+        Ok(views::verify_view(text, &outcome, sequence))
+    }
+
+    /// The signed revocation list (public).
+    ///
+    /// # Errors
+    /// Unavailable.
+    pub async fn revocation_list(&self) -> Result<pb::RevocationListResponse, ApiError> {
+        let list = self.service.revocation_list().await?;
+        Ok(pb::RevocationListResponse {
+            text: list.to_text(),
+            sequence: list.list.sequence,
+            entries: u32::try_from(list.list.entries.len()).unwrap_or(u32::MAX),
+        })
+    }
+
+    /// The association's public key (public).
+    pub fn association_key(&self) -> pb::AssociationKeyResponse {
+        let key = self.service.config().key.public();
+        pb::AssociationKeyResponse { text: key.to_text(), association: key.association.clone(), key_id: key.key_id() }
+    }
+
+    /// A certificate by its serial (public).
+    ///
+    /// # Errors
+    /// No such certificate, or unavailable.
+    pub async fn certificate(&self, serial: &str) -> Result<pb::CertificateRecord, ApiError> {
+        let Some(record) = self.service.certificate(serial).await? else {
+            return Err(RankingRejection::NoSuchCertificate(serial.to_string()).into());
+        };
+        let c = &record.case;
+        Ok(pb::CertificateRecord {
+            certificate: c.certificate.as_ref().map(|x| x.to_text()).unwrap_or_default(),
+            serial: serial.to_string(),
+            case_id: c.id.0.clone(),
+            player_id: c.player.0.clone(),
+            revoked: c.status == weiqi_rating::CaseStatus::Revoked,
+            revocation_reason: c.revocation.as_ref().map(|(_, r, _)| r.clone()).unwrap_or_default(),
+        })
+    }
+
+    /// The caller's own rating.
+    ///
+    /// # Errors
+    /// Not a player, or unavailable.
+    pub async fn my_rating(&self, claims: &Claims) -> Result<pb::RatingSummary, ApiError> {
+        authority::authorize(claims, Asks::OwnRating)?;
+        let report = self.service.rating(&PlayerId(claims.sub.clone())).await?;
+        Ok(views::rating_view(&claims.sub, &report))
+    }
+
+    /// The caller's own history (`limit` 0: the default).
+    ///
+    /// # Errors
+    /// Not a player, or unavailable.
+    pub async fn my_history(&self, claims: &Claims, limit: u32) -> Result<pb::RankingHistory, ApiError> {
+        authority::authorize(claims, Asks::OwnRating)?;
+        let limit = if limit == 0 { DEFAULT_HISTORY as u32 } else { limit };
+        let ratings = self.model.rating_history(&claims.sub, limit as usize).await.map_err(RankingError::from)?;
+        let ranks = self.model.rank_history(&claims.sub).await.map_err(RankingError::from)?;
+        Ok(pb::RankingHistory {
+            ratings: ratings.iter().map(rating_pb).collect(),
+            ranks: ranks.iter().map(rank_pb).collect(),
+        })
+    }
+
+    /// A rank application, for the caller or (an organiser) another player.
+    ///
+    /// # Errors
+    /// Denied, refused (evidence, grade, an open case), or unavailable.
+    pub async fn apply(&self, claims: &Claims, a: Applying) -> Result<pb::CaseView, ApiError> {
+        request_id(&a.request_id)?;
+        let player = non_empty(&a.player).unwrap_or_else(|| claims.sub.clone());
+        authority::authorize(claims, Asks::Apply { player: &player })?;
+        let applicant = if player == claims.sub { Applicant::Player } else { Applicant::Organiser };
+        let app = Application {
+            request_id: a.request_id,
+            player: PlayerId(player),
+            ladder: a.ladder,
+            requested: a.requested,
+            games: a.games,
+            tournaments: a.tournaments,
+            include_rating: a.include_rating,
+        };
+        let record = self.service.apply(app, &ActorId(claims.sub.clone()), applicant).await?;
+        Ok(views::case_view(&record))
+    }
+
+    /// The cases of the caller (as player or applicant).
+    ///
+    /// # Errors
+    /// Unavailable.
+    pub async fn my_cases(&self, claims: &Claims) -> Result<pb::CaseList, ApiError> {
+        let cases = self.service.cases_of(&claims.sub).await?;
+        Ok(pb::CaseList { cases: cases.iter().map(views::case_view).collect() })
+    }
+
+    /// A case, for its player, its applicant or a reviewer.
+    ///
+    /// # Errors
+    /// Denied, no such case, or unavailable.
+    pub async fn case(&self, claims: &Claims, id: &str) -> Result<pb::CaseView, ApiError> {
+        let record = self.service.case(&CaseId(id.to_string())).await?;
+        authority::authorize(
+            claims,
+            Asks::ReadCase { player: &record.case.player.0, applicant: &record.case.opened_by.0 },
+        )?;
+        Ok(views::case_view(&record))
+    }
+
+    /// The review queue: the caller's (or, `all`, every reviewer's) cases.
+    ///
+    /// # Errors
+    /// Not a reviewer, or unavailable.
+    pub async fn review_queue(&self, claims: &Claims, all: bool) -> Result<pb::CaseList, ApiError> {
+        authority::authorize(claims, Asks::Review)?;
+        let me = ActorId(claims.sub.clone());
+        let cases = self.service.review_queue(if all { None } else { Some(&me) }).await?;
+        Ok(pb::CaseList { cases: cases.iter().map(views::case_view).collect() })
+    }
+
+    /// Assigns a case to `reviewer` (empty: the caller).
+    ///
+    /// # Errors
+    /// Denied, refused, or unavailable.
+    pub async fn assign_reviewer(
+        &self,
+        claims: &Claims,
+        case: &str,
+        reviewer: &str,
+        request: &str,
+    ) -> Result<pb::CaseView, ApiError> {
+        authority::authorize(claims, Asks::Review)?;
+        let id = request_id(request)?;
+        let reviewer = non_empty(reviewer).unwrap_or_else(|| claims.sub.clone());
+        authority::authorize(claims, Asks::Assign { reviewer: &reviewer })?;
+        let record =
+            self.service.assign_reviewer(&CaseId(case.to_string()), &ActorId(reviewer), &claims.sub, id).await?;
+        Ok(views::case_view(&record))
+    }
+
+    /// A reviewer's decision on a case.
+    ///
+    /// # Errors
+    /// Denied, refused (four eyes, an override without a reason…), or unavailable.
+    pub async fn decide(
+        &self,
+        claims: &Claims,
+        case: &str,
+        decision: Decision,
+        request: &str,
+    ) -> Result<pb::CaseView, ApiError> {
+        authority::authorize(claims, Asks::Review)?;
+        let id = request_id(request)?;
+        let verdict = match decision {
+            Decision::Approve { note, override_reason } => Verdict::Approve { note, override_reason },
+            Decision::Reject { reasons } => Verdict::Reject { reasons },
+        };
+        let record = self.service.decide(&CaseId(case.to_string()), &ActorId(claims.sub.clone()), verdict, id).await?;
+        Ok(views::case_view(&record))
+    }
+
+    /// Revokes a case's certificate.
+    ///
+    /// # Errors
+    /// Denied, refused, or unavailable.
+    pub async fn revoke(
+        &self,
+        claims: &Claims,
+        case: &str,
+        reason: &str,
+        request: &str,
+    ) -> Result<pb::CaseView, ApiError> {
+        authority::authorize(claims, Asks::Review)?;
+        let id = request_id(request)?;
+        let record = self.service.revoke(&CaseId(case.to_string()), &ActorId(claims.sub.clone()), reason, id).await?;
+        Ok(views::case_view(&record))
+    }
+
+    /// Keeps a decision whose evidence changed after it, with a note.
+    ///
+    /// # Errors
+    /// Denied, refused, or unavailable.
+    pub async fn acknowledge_revisions(
+        &self,
+        claims: &Claims,
+        case: &str,
+        note: &str,
+        request: &str,
+    ) -> Result<pb::CaseView, ApiError> {
+        authority::authorize(claims, Asks::Review)?;
+        let id = request_id(request)?;
+        let record = self
+            .service
+            .acknowledge_revisions(&CaseId(case.to_string()), &ActorId(claims.sub.clone()), note, id)
+            .await?;
+        Ok(views::case_view(&record))
+    }
+
+    /// Seeds players' ratings from an EGD rating list (organisers).
+    ///
+    /// # Errors
+    /// Denied, a list too large or that does not read, or unavailable.
+    pub async fn import_egd_ratings(
+        &self,
+        claims: &Claims,
+        text: &str,
+    ) -> Result<pb::ImportEgdRatingsResponse, ApiError> {
+        authority::authorize(claims, Asks::Organise)?;
+        if text.len() > MAX_EGD_BYTES {
+            return Err(ApiError::Bad {
+                code: "too_large",
+                message: format!("the list has {} bytes; at most {MAX_EGD_BYTES} are read", text.len()),
+            });
+        }
+        let list = weiqi_rating::egd_list::parse_egd_rating_list(text)
+            .map_err(|e| ApiError::Bad { code: "bad_rating_list", message: e.to_string() })?;
+        let done = self.service.import_egd_ratings(&list).await?;
+        let ids = |v: &[weiqi_rating::PlayerId]| v.iter().map(|p| p.0.clone()).collect();
+        Ok(pb::ImportEgdRatingsResponse {
+            seeded: done
+                .seeded
+                .iter()
+                .map(|(p, r)| pb::import_egd_ratings_response::Seeded { player_id: p.0.clone(), rating: *r })
+                .collect(),
+            not_in_list: ids(&done.not_in_list),
+            already_rated: ids(&done.already_rated),
+            unmapped: ids(&done.unmapped),
+            list_players: u32::try_from(list.players.len()).unwrap_or(u32::MAX),
+            list_date: list.date.map(|d| d.to_string()).unwrap_or_default(),
+        })
+    }
+
+    /// Rates a past tournament's `.h9` results table (organisers).
+    ///
+    /// # Errors
+    /// Denied, a table too large, that does not read or contradicts itself, or unavailable.
+    pub async fn import_h9_results(
+        &self,
+        claims: &Claims,
+        text: &str,
+    ) -> Result<pb::ImportH9ResultsResponse, ApiError> {
+        use sha2::Digest as _;
+        authority::authorize(claims, Asks::Organise)?;
+        let bad = |message: String| ApiError::Bad { code: "bad_h9", message };
+        if text.len() > MAX_H9_BYTES {
+            return Err(bad(format!("the table has {} bytes; at most {MAX_H9_BYTES} are read", text.len())));
+        }
+        let file = weiqi_pairing::h9::parse_h9(text).map_err(|e| bad(e.to_string()))?;
+        // A table that contradicts itself (both players of a game won, a handicap of 99) is refused
+        // with its reasons, before anything is rated.
+        let problems: Vec<String> = weiqi_pairing::h9::check_h9(text)
+            .into_iter()
+            .filter(weiqi_pairing::h9::H9Problem::is_inconsistent)
+            .map(|p| p.to_string())
+            .collect();
+        if !problems.is_empty() {
+            let more = if problems.len() > 5 { format!(" (and {} more)", problems.len() - 5) } else { String::new() };
+            return Err(bad(format!(
+                "the table contradicts itself: {}{more}",
+                problems.iter().take(5).cloned().collect::<Vec<_>>().join("; ")
+            )));
+        }
+        if file.players.is_empty() {
+            return Err(bad("the table has no player lines".into()));
+        }
+        let sha = sha2::Sha256::digest(text.as_bytes());
+        let hex: String = sha.iter().map(|b| format!("{b:02x}")).collect();
+        let done = self.service.import_h9_results(&file, &hex).await?;
+        let line = |(line, player): &(u32, weiqi_rating::PlayerId)| pb::import_h9_results_response::Line {
+            line: *line,
+            player_id: player.0.clone(),
+            ..Default::default()
+        };
+        Ok(pb::ImportH9ResultsResponse {
+            tournament: done.tournament.clone(),
+            already_imported: done.already_imported,
+            matched: done.matched.iter().map(line).collect(),
+            not_registered: done
+                .not_registered
+                .iter()
+                .map(|(line, name, pin)| pb::import_h9_results_response::Line {
+                    line: *line,
+                    name: name.clone(),
+                    egd_pin: pin.unwrap_or(0),
+                    ..Default::default()
+                })
+                .collect(),
+            seeded: done
+                .seeded
+                .iter()
+                .map(|(p, r)| pb::import_egd_ratings_response::Seeded { player_id: p.0.clone(), rating: *r })
+                .collect(),
+            games: u32::try_from(done.games).unwrap_or(u32::MAX),
+            games_left_out: u32::try_from(done.games_left_out).unwrap_or(u32::MAX),
+            rated: u32::try_from(done.rated).unwrap_or(u32::MAX),
+        })
+    }
+
+    /// Registers a player (organisers): the entry, with the player logs' position after it.
+    ///
+    /// # Errors
+    /// Denied, refused, or unavailable.
+    pub async fn register_player(
+        &self,
+        claims: &Claims,
+        profile: crate::registry::Profile,
+        rank: Option<&str>,
+        request: &str,
+    ) -> Result<pb::RegistryPlayer, ApiError> {
+        authority::authorize(claims, Asks::Organise)?;
+        let id = request_id(request)?;
+        let entry = self.service.register_player(profile, rank, &claims.sub, id).await?;
+        let mut view = views::registry_view(&entry, |l| self.service.ladder(l));
+        view.position = self.service.player_log_head().await?;
+        Ok(view)
+    }
+
+    /// Updates a player's profile (organisers).
+    ///
+    /// # Errors
+    /// Denied, refused, or unavailable.
+    pub async fn update_player(
+        &self,
+        claims: &Claims,
+        profile: crate::registry::Profile,
+        request: &str,
+    ) -> Result<pb::RegistryPlayer, ApiError> {
+        authority::authorize(claims, Asks::Organise)?;
+        let id = request_id(request)?;
+        let entry = self.service.update_player(profile, &claims.sub, id).await?;
+        let mut view = views::registry_view(&entry, |l| self.service.ladder(l));
+        view.position = self.service.player_log_head().await?;
+        Ok(view)
+    }
+}
