@@ -99,42 +99,6 @@ fn request_id(id: &str) -> Result<&str, ApiError> {
     if id.is_empty() { Err(RankingRejection::MissingRequestId.into()) } else { Ok(id) }
 }
 
-/// A rank application as a caller makes it.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Applying {
-    /// The request id (a retry reuses it).
-    pub request_id: String,
-    /// The player (empty: the caller).
-    pub player: String,
-    /// The ladder.
-    pub ladder: String,
-    /// The grade asked for.
-    pub requested: String,
-    /// Games offered as evidence.
-    pub games: Vec<String>,
-    /// Tournaments offered as evidence.
-    pub tournaments: Vec<String>,
-    /// Whether the rating is evidence too.
-    pub include_rating: bool,
-}
-
-/// A reviewer's decision.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Decision {
-    /// Approve (with a note; an override's reason when the check does not support it).
-    Approve {
-        /// The reviewer's note.
-        note: String,
-        /// Why the reviewer overrides a check that does not support the request.
-        override_reason: Option<String>,
-    },
-    /// Reject, with the reasons.
-    Reject {
-        /// One reason each.
-        reasons: Vec<String>,
-    },
-}
-
 /// The ranking service for the edges.
 #[derive(Clone, Debug)]
 pub struct RankingApi {
@@ -291,24 +255,15 @@ impl RankingApi {
         })
     }
 
-    /// A rank application, for the caller or (an organiser) another player.
+    /// A rank application, for the caller (an empty `player`) or, by an organiser, another player.
     ///
     /// # Errors
     /// Denied, refused (evidence, grade, an open case), or unavailable.
-    pub async fn apply(&self, claims: &Claims, a: Applying) -> Result<pb::CaseView, ApiError> {
-        request_id(&a.request_id)?;
-        let player = non_empty(&a.player).unwrap_or_else(|| claims.sub.clone());
-        authority::authorize(claims, Asks::Apply { player: &player })?;
-        let applicant = if player == claims.sub { Applicant::Player } else { Applicant::Organiser };
-        let app = Application {
-            request_id: a.request_id,
-            player: PlayerId(player),
-            ladder: a.ladder,
-            requested: a.requested,
-            games: a.games,
-            tournaments: a.tournaments,
-            include_rating: a.include_rating,
-        };
+    pub async fn apply(&self, claims: &Claims, mut app: Application) -> Result<pb::CaseView, ApiError> {
+        request_id(&app.request_id)?;
+        app.player = PlayerId(non_empty(&app.player.0).unwrap_or_else(|| claims.sub.clone()));
+        authority::authorize(claims, Asks::Apply { player: &app.player.0 })?;
+        let applicant = if app.player.0 == claims.sub { Applicant::Player } else { Applicant::Organiser };
         let record = self.service.apply(app, &ActorId(claims.sub.clone()), applicant).await?;
         Ok(views::case_view(&record))
     }
@@ -374,15 +329,11 @@ impl RankingApi {
         &self,
         claims: &Claims,
         case: &str,
-        decision: Decision,
+        verdict: Verdict,
         request: &str,
     ) -> Result<pb::CaseView, ApiError> {
         authority::authorize(claims, Asks::Review)?;
         let id = request_id(request)?;
-        let verdict = match decision {
-            Decision::Approve { note, override_reason } => Verdict::Approve { note, override_reason },
-            Decision::Reject { reasons } => Verdict::Reject { reasons },
-        };
         let record = self.service.decide(&CaseId(case.to_string()), &ActorId(claims.sub.clone()), verdict, id).await?;
         Ok(views::case_view(&record))
     }

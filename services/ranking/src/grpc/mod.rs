@@ -24,12 +24,14 @@ use tonic::{Request, Response, Status};
 use weiqi_edge::auth::{Authority, Claims};
 use weiqi_proto::v1 as pb;
 
-use crate::api::{ApiError, Applying, Decision, RankingApi};
+use crate::api::{ApiError, RankingApi};
+use crate::cases::{Application, Verdict};
 use crate::codec::player::profile_from_pb;
 use crate::domain::RankingRejection;
 use crate::error::RankingError;
 use crate::readmodel::AnyReadModel;
 use crate::service::RankingService;
+use weiqi_rating::PlayerId;
 
 pub use crate::api::{DEFAULT_HISTORY, DEFAULT_LIMIT, MAX_EGD_BYTES, MAX_H9_BYTES, MAX_LIMIT};
 
@@ -171,16 +173,16 @@ impl pb::ranking_service_server::RankingService for RankingGateway {
     ) -> Result<Response<pb::CaseView>, Status> {
         let claims = self.caller(&request)?;
         let r = request.into_inner();
-        let applying = Applying {
+        let app = Application {
             request_id: r.request_id,
-            player: r.player_id,
+            player: PlayerId(r.player_id),
             ladder: r.ladder,
             requested: r.requested_grade,
             games: r.game_ids,
             tournaments: r.tournament_ids,
             include_rating: r.include_rating,
         };
-        answer(self.api.apply(&claims, applying).await)
+        answer(self.api.apply(&claims, app).await)
     }
 
     async fn my_cases(&self, request: Request<pb::MyCasesRequest>) -> Result<Response<pb::CaseList>, Status> {
@@ -249,9 +251,9 @@ impl pb::ranking_service_server::RankingService for RankingGateway {
         let r = request.into_inner();
         let decision = if r.approve {
             let override_reason = Some(r.override_reason.trim().to_string()).filter(|o| !o.is_empty());
-            Decision::Approve { note: r.reasons.join("; "), override_reason }
+            Verdict::Approve { note: r.reasons.join("; "), override_reason }
         } else {
-            Decision::Reject { reasons: r.reasons }
+            Verdict::Reject { reasons: r.reasons }
         };
         answer(self.api.decide(&claims, &r.case_id, decision, &r.request_id).await)
     }

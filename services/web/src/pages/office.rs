@@ -18,7 +18,8 @@ use axum::response::Response;
 use maud::{Markup, html};
 use weiqi_edge::auth::Role;
 use weiqi_proto::v1 as pb;
-use weiqi_ranking::api::{Applying, Decision, RankingApi};
+use weiqi_ranking::api::RankingApi;
+use weiqi_ranking::cases::{Application, Verdict};
 
 use super::desk::rid_field;
 use super::{
@@ -379,9 +380,9 @@ pub async fn case_act(
         "decide" => {
             let decision = if form.verdict.trim() == "approve" {
                 let override_reason = Some(form.override_reason.trim().to_string()).filter(|o| !o.is_empty());
-                Decision::Approve { note: lines(&form.reasons).join("; "), override_reason }
+                Verdict::Approve { note: lines(&form.reasons).join("; "), override_reason }
             } else {
-                Decision::Reject { reasons: lines(&form.reasons) }
+                Verdict::Reject { reasons: lines(&form.reasons) }
             };
             r.decide(claims, &id, decision, &rid).await.map(|_| ())
         }
@@ -492,13 +493,15 @@ pub async fn apply(
     let (Some(member), Some(r)) = (viewer.member.as_ref(), ranking(&web)) else {
         return super::redirect("/login?next=/account/rank", vec![]);
     };
-    let a = Applying {
+    let a = Application {
         request_id: form_request_id(Some(&one("rid"))),
+        // The applicant themself.
+        player: "".into(),
+        ladder: String::new(),
         requested: one("grade").to_lowercase(),
         games: all("game"),
         tournaments: all("tournament"),
         include_rating: one("rating") == "on",
-        ..Applying::default()
     };
     match r.apply(&member.claims, a).await {
         Ok(c) => {

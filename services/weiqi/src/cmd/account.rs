@@ -11,7 +11,6 @@ use anyhow::{Context, Result};
 use clap::{Args, Subcommand};
 use weiqi_account::{AccountService, Actor};
 use weiqi_aggregate::SystemEnvironment;
-use weiqi_eventlog::{AnyEventLog, EmbeddedConfig, EmbeddedLog, JetStreamConfig, JetStreamLog};
 use weiqi_gateway::auth::Role;
 
 #[derive(Args)]
@@ -68,25 +67,8 @@ fn read_password(path: &PathBuf) -> Result<String> {
     Ok(text.lines().next().unwrap_or_default().to_string())
 }
 
-async fn open(nats: Option<&str>, data_dir: &std::path::Path) -> Result<AnyEventLog> {
-    Ok(match nats {
-        Some(url) => AnyEventLog::JetStream(
-            JetStreamLog::connect(url, JetStreamConfig::default())
-                .await
-                .with_context(|| format!("connecting to NATS JetStream at {url}"))?,
-        ),
-        None => {
-            std::fs::create_dir_all(data_dir).with_context(|| format!("creating {}", data_dir.display()))?;
-            let path = data_dir.join("events.redb");
-            AnyEventLog::Embedded(EmbeddedLog::open(&path, EmbeddedConfig::default()).with_context(|| {
-                format!("opening {} (is `weiqi up` running on it? stop it first, or use --nats)", path.display())
-            })?)
-        }
-    })
-}
-
 pub async fn run(args: AccountArgs) -> Result<ExitCode> {
-    let log = open(args.nats.as_deref(), &args.data_dir).await?;
+    let log = super::source::open_log(args.nats.as_deref(), &args.data_dir, true).await?;
     let roles = Role::ALL.iter().map(|r| r.name().to_string());
     let accounts = AccountService::new(log, Arc::new(SystemEnvironment), roles);
     let id = |what: &str, name: &str| format!("cli-{what}-{name}-{}", uuid::Uuid::new_v4());

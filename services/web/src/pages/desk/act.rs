@@ -253,22 +253,66 @@ impl Desk {
     }
 }
 
+/// A desk form: it carries the CSRF token and the request id ([`Sent`]).
+pub trait DeskForm: serde::de::DeserializeOwned + Send {
+    /// What every desk form carries.
+    fn sent(&self) -> &Sent;
+}
+
+macro_rules! desk_forms {
+    ($($form:ty),* $(,)?) => {
+        $(impl DeskForm for $form {
+            fn sent(&self) -> &Sent {
+                &self.sent
+            }
+        })*
+    };
+}
+
+desk_forms!(
+    RegisterForm,
+    TeamForm,
+    LineUpForm,
+    PlainForm,
+    PairForm,
+    ForbidForm,
+    FixForm,
+    ByeForm,
+    ResultForm,
+    WithdrawForm
+);
+
+/// A desk command as its handler receives it: the tournament from the path, the typed form, its CSRF
+/// token checked and its sender one of the desk's staff; anyone else is answered with the refusal
+/// page before the handler runs.
+pub struct DeskCommand<F> {
+    desk: Desk,
+    form: F,
+}
+
+impl<F: DeskForm> axum::extract::FromRequest<Arc<Web>> for DeskCommand<F> {
+    type Rejection = Response;
+
+    async fn from_request(request: axum::extract::Request, web: &Arc<Web>) -> Result<Self, Response> {
+        use axum::extract::FromRequestParts as _;
+        use axum::response::IntoResponse as _;
+        let (mut parts, body) = request.into_parts();
+        let Path(id) = Path::<String>::from_request_parts(&mut parts, web).await.map_err(|e| e.into_response())?;
+        let headers = parts.headers.clone();
+        let request = axum::extract::Request::from_parts(parts, body);
+        let Form(form) = Form::<F>::from_request(request, web).await.map_err(|e| e.into_response())?;
+        let desk = Desk::open(web.clone(), &headers, id, form.sent()).await?;
+        Ok(DeskCommand { desk, form })
+    }
+}
+
 /// Player numbers as the core names players.
 fn players(numbers: Vec<u32>) -> Vec<PlayerId> {
     numbers.into_iter().map(PlayerId).collect()
 }
 
 /// `POST …/register`.
-pub async fn register(
-    State(web): State<Arc<Web>>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
-    Form(f): Form<RegisterForm>,
-) -> Response {
-    let desk = match Desk::open(web, &headers, id, &f.sent).await {
-        Ok(d) => d,
-        Err(refused) => return refused,
-    };
+pub async fn register(DeskCommand { desk, form: f }: DeskCommand<RegisterForm>) -> Response {
     let outcome: Sending = async {
         let account = f.account.trim();
         if account.is_empty() {
@@ -291,16 +335,7 @@ pub async fn register(
 }
 
 /// `POST …/team`.
-pub async fn team(
-    State(web): State<Arc<Web>>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
-    Form(f): Form<TeamForm>,
-) -> Response {
-    let desk = match Desk::open(web, &headers, id, &f.sent).await {
-        Ok(d) => d,
-        Err(refused) => return refused,
-    };
+pub async fn team(DeskCommand { desk, form: f }: DeskCommand<TeamForm>) -> Response {
     let lang = desk.lang();
     let outcome: Sending = async {
         let team = TeamId(number(&f.team, "team", lang)?);
@@ -312,16 +347,7 @@ pub async fn team(
 }
 
 /// `POST …/line-up`.
-pub async fn line_up(
-    State(web): State<Arc<Web>>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
-    Form(f): Form<LineUpForm>,
-) -> Response {
-    let desk = match Desk::open(web, &headers, id, &f.sent).await {
-        Ok(d) => d,
-        Err(refused) => return refused,
-    };
+pub async fn line_up(DeskCommand { desk, form: f }: DeskCommand<LineUpForm>) -> Response {
     let lang = desk.lang();
     let outcome: Sending = async {
         let round = number(&f.round, "round", lang)?;
@@ -334,46 +360,19 @@ pub async fn line_up(
 }
 
 /// `POST …/start`.
-pub async fn start(
-    State(web): State<Arc<Web>>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
-    Form(f): Form<PlainForm>,
-) -> Response {
-    let desk = match Desk::open(web, &headers, id, &f.sent).await {
-        Ok(d) => d,
-        Err(refused) => return refused,
-    };
+pub async fn start(DeskCommand { desk, .. }: DeskCommand<PlainForm>) -> Response {
     let outcome = Ok(desk.core(Command::Start).await);
     desk.finish("start", None, outcome).await
 }
 
 /// `POST …/publish`.
-pub async fn publish(
-    State(web): State<Arc<Web>>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
-    Form(f): Form<PlainForm>,
-) -> Response {
-    let desk = match Desk::open(web, &headers, id, &f.sent).await {
-        Ok(d) => d,
-        Err(refused) => return refused,
-    };
+pub async fn publish(DeskCommand { desk, .. }: DeskCommand<PlainForm>) -> Response {
     let outcome = Ok(desk.send(TournamentCommand::Publish).await);
     desk.finish("publish", None, outcome).await
 }
 
 /// `POST …/pair`.
-pub async fn pair(
-    State(web): State<Arc<Web>>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
-    Form(f): Form<PairForm>,
-) -> Response {
-    let desk = match Desk::open(web, &headers, id, &f.sent).await {
-        Ok(d) => d,
-        Err(refused) => return refused,
-    };
+pub async fn pair(DeskCommand { desk, form: f }: DeskCommand<PairForm>) -> Response {
     let lang = desk.lang();
     let outcome: Sending = async {
         let round = number(&f.round, "round", lang)?;
@@ -384,11 +383,7 @@ pub async fn pair(
 }
 
 /// `POST …/forbid` and `POST …/allow` (`lift`).
-async fn forbid_or_allow(web: Arc<Web>, id: String, headers: HeaderMap, f: ForbidForm, lift: bool) -> Response {
-    let desk = match Desk::open(web, &headers, id, &f.sent).await {
-        Ok(d) => d,
-        Err(refused) => return refused,
-    };
+async fn forbid_or_allow(DeskCommand { desk, form: f }: DeskCommand<ForbidForm>, lift: bool) -> Response {
     let lang = desk.lang();
     let outcome: Sending = async {
         let (a, b) = (PlayerId(number(&f.a, "a", lang)?), PlayerId(number(&f.b, "b", lang)?));
@@ -406,36 +401,17 @@ async fn forbid_or_allow(web: Arc<Web>, id: String, headers: HeaderMap, f: Forbi
 }
 
 /// `POST …/forbid`.
-pub async fn forbid(
-    State(web): State<Arc<Web>>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
-    Form(f): Form<ForbidForm>,
-) -> Response {
-    forbid_or_allow(web, id, headers, f, false).await
+pub async fn forbid(command: DeskCommand<ForbidForm>) -> Response {
+    forbid_or_allow(command, false).await
 }
 
 /// `POST …/allow`.
-pub async fn allow(
-    State(web): State<Arc<Web>>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
-    Form(f): Form<ForbidForm>,
-) -> Response {
-    forbid_or_allow(web, id, headers, f, true).await
+pub async fn allow(command: DeskCommand<ForbidForm>) -> Response {
+    forbid_or_allow(command, true).await
 }
 
 /// `POST …/fix`.
-pub async fn fix(
-    State(web): State<Arc<Web>>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
-    Form(f): Form<FixForm>,
-) -> Response {
-    let desk = match Desk::open(web, &headers, id, &f.sent).await {
-        Ok(d) => d,
-        Err(refused) => return refused,
-    };
+pub async fn fix(DeskCommand { desk, form: f }: DeskCommand<FixForm>) -> Response {
     let lang = desk.lang();
     let outcome: Sending = async {
         let round = number(&f.round, "round", lang)?;
@@ -448,16 +424,7 @@ pub async fn fix(
 }
 
 /// `POST …/bye`.
-pub async fn bye(
-    State(web): State<Arc<Web>>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
-    Form(f): Form<ByeForm>,
-) -> Response {
-    let desk = match Desk::open(web, &headers, id, &f.sent).await {
-        Ok(d) => d,
-        Err(refused) => return refused,
-    };
+pub async fn bye(DeskCommand { desk, form: f }: DeskCommand<ByeForm>) -> Response {
     let lang = desk.lang();
     let outcome: Sending = async {
         let round = number(&f.round, "round", lang)?;
@@ -470,16 +437,7 @@ pub async fn bye(
 
 /// `POST …/result`: a result, or (`correction=on`) its correction; after publication, a correction
 /// is confirmed first.
-pub async fn result(
-    State(web): State<Arc<Web>>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
-    Form(f): Form<ResultForm>,
-) -> Response {
-    let desk = match Desk::open(web, &headers, id, &f.sent).await {
-        Ok(d) => d,
-        Err(refused) => return refused,
-    };
+pub async fn result(DeskCommand { desk, form: f }: DeskCommand<ResultForm>) -> Response {
     let lang = desk.lang();
     if f.is_correction() && f.confirm != "yes" && desk.published().await {
         let what = ta(
@@ -521,16 +479,7 @@ pub async fn result(
 }
 
 /// `POST …/withdraw`: after publication, confirmed first.
-pub async fn withdraw(
-    State(web): State<Arc<Web>>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
-    Form(f): Form<WithdrawForm>,
-) -> Response {
-    let desk = match Desk::open(web, &headers, id, &f.sent).await {
-        Ok(d) => d,
-        Err(refused) => return refused,
-    };
+pub async fn withdraw(DeskCommand { desk, form: f }: DeskCommand<WithdrawForm>) -> Response {
     let lang = desk.lang();
     if f.confirm != "yes" && desk.published().await {
         let what = ta(lang, "desk-confirm-what-withdraw", &[("player", f.player.trim().to_string())]);
