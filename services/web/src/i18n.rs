@@ -98,6 +98,19 @@ pub fn ta(lang: Lang, key: &str, args: &[(&'static str, String)]) -> String {
     LOCALES.lookup_with_args(id(lang), key, &args)
 }
 
+/// The phases of a game in words (`phase-playing`…), which every page script that shows a game's
+/// phase needs (the game page, the overlay) beside its own strings.
+pub const PHASE_KEYS: [&str; 8] = [
+    "phase-new",
+    "phase-nigiri",
+    "phase-ready",
+    "phase-playing",
+    "phase-paused",
+    "phase-adjourned",
+    "phase-scoring",
+    "phase-ended",
+];
+
 /// The placeholders scripts fill in themselves (`{n}` in the text they receive).
 const SCRIPT_ARGS: [&str; 5] = ["n", "sgf", "stones", "vertex", "seconds"];
 
@@ -194,7 +207,7 @@ mod tests {
                 }
             }
         }
-        for k in crate::pages::game::SCRIPT_KEYS {
+        for k in crate::pages::game::SCRIPT_KEYS.iter().chain(crate::overlay::SCRIPT_KEYS).chain(&PHASE_KEYS) {
             used.insert(k.to_string());
         }
         for r in weiqi_edge::auth::Role::ALL {

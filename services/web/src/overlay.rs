@@ -469,7 +469,7 @@ fn view_json(game: &str, state: &GameState, lang: Lang, at: weiqi_clock::Millis)
     })
 }
 
-/// The catalogue's words the overlay's script shows.
+/// The catalogue's words the overlay's script shows (and the phases, [`crate::i18n::PHASE_KEYS`]).
 pub const SCRIPT_KEYS: &[&str] = &[
     "words-black",
     "words-white",
@@ -481,20 +481,13 @@ pub const SCRIPT_KEYS: &[&str] = &[
     "overlay-board",
     "board-label",
     "reconnecting",
-    "phase-new",
-    "phase-nigiri",
-    "phase-ready",
-    "phase-playing",
-    "phase-paused",
-    "phase-adjourned",
-    "phase-scoring",
-    "phase-ended",
 ];
 
 /// The overlay page in `lang`: draws the `view` stream of the game named in its own path, with the
 /// catalogue's words for its script (a JSON block: the policy runs no inline script).
 fn overlay_page(lang: Lang) -> String {
-    let strings = crate::pages::json_block(&crate::i18n::script_strings(lang, SCRIPT_KEYS)).0;
+    let keys = [SCRIPT_KEYS, &crate::i18n::PHASE_KEYS].concat();
+    let strings = crate::pages::json_block(&crate::i18n::script_strings(lang, &keys)).0;
     format!(
         r##"<!doctype html>
 <html lang="{lang}"><head><meta charset="utf-8"><title>weiqi overlay</title>

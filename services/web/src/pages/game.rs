@@ -40,14 +40,6 @@ pub const SCRIPT_KEYS: &[&str] = &[
     "your-turn",
     "reconnecting",
     "reconnected",
-    "phase-new",
-    "phase-nigiri",
-    "phase-ready",
-    "phase-playing",
-    "phase-paused",
-    "phase-adjourned",
-    "phase-scoring",
-    "phase-ended",
     "nigiri-you-guess",
     "nigiri-wait",
     "scoring-help",
@@ -112,7 +104,7 @@ pub async fn page(State(web): State<Arc<Web>>, viewer: Viewer, Path(game): Path<
     let config = json!({
         "game": game,
         "lang": lang.tag(),
-        "strings": script_strings(lang, SCRIPT_KEYS),
+        "strings": script_strings(lang, &[SCRIPT_KEYS, &crate::i18n::PHASE_KEYS].concat()),
         "view": view,
     });
     let title = match (&state.black, &state.white, &state.setup) {
