@@ -91,6 +91,14 @@ pub fn try_t(lang: Lang, key: &str) -> Option<String> {
     LOCALES.try_lookup(id(lang), key)
 }
 
+/// The message `key` in `lang` with arguments, if the catalogue has it and the arguments fill it
+/// (looking a message with arguments up without them fails: ask with them).
+pub fn try_ta(lang: Lang, key: &str, args: &[(&'static str, String)]) -> Option<String> {
+    let args: HashMap<Cow<'static, str>, FluentValue> =
+        args.iter().map(|(k, v)| (Cow::Borrowed(*k), FluentValue::from(v.clone()))).collect();
+    LOCALES.try_lookup_with_args(id(lang), key, &args)
+}
+
 /// The message `key` in `lang` with arguments (`{ $name }` in the catalogue).
 pub fn ta(lang: Lang, key: &str, args: &[(&'static str, String)]) -> String {
     let args: HashMap<Cow<'static, str>, FluentValue> =

@@ -20,7 +20,7 @@ use weiqi_proto::v1 as pb;
 
 use super::{message, page};
 use crate::Web;
-use crate::i18n::{Lang, rank_text, t, ta, try_t};
+use crate::i18n::{Lang, rank_text, t, ta, try_t, try_ta};
 use crate::session::Viewer;
 
 /// A value as people read it: `29/2` → `14½`, `7` → `7`, `-1/2` → `-½`.
@@ -67,9 +67,7 @@ pub fn format_summary(lang: Lang, s: &pb::TournamentSummary) -> String {
                 Some((k, if k == "top" || k == "bottom" { rank_text(lang, v) } else { v.clone() }))
             })
             .collect();
-    try_t(lang, &format!("format-summary-{}", s.format_key))
-        .map(|_| ta(lang, &format!("format-summary-{}", s.format_key), &args))
-        .unwrap_or_else(|| s.format.clone())
+    try_ta(lang, &format!("format-summary-{}", s.format_key), &args).unwrap_or_else(|| s.format.clone())
 }
 
 pub fn standings_table(lang: Lang, s: &pb::TournamentStandings) -> Markup {
@@ -247,6 +245,24 @@ pub async fn page_get(State(web): State<Arc<Web>>, viewer: Viewer, Path(id): Pat
 #[cfg(test)]
 mod tests {
     use super::shown;
+
+    /// A format's summary reads in the page's language, with its arguments (the McMahon bars as
+    /// Chinese readers write ranks), not the service's English text.
+    #[test]
+    fn a_format_summary_is_in_the_pages_language() {
+        use weiqi_proto::v1 as pb;
+        let summary = pb::TournamentSummary {
+            format: "McMahon, 2 rounds (bars 3d/20k)".into(),
+            format_key: "mcmahon".into(),
+            format_args: [("rounds", "2"), ("top", "3d"), ("bottom", "20k")]
+                .into_iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+            ..Default::default()
+        };
+        let zh = super::format_summary(crate::i18n::Lang::ZhCn, &summary);
+        assert_eq!(zh, "麦克马洪制，2 轮（上限 业余3段，下限 20级）");
+    }
 
     #[test]
     fn exact_values_are_shown_as_people_write_them() {
