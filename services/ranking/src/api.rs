@@ -175,12 +175,24 @@ impl RankingApi {
             0 => DEFAULT_HISTORY,
             n => (n as usize).min(MAX_LIMIT),
         };
+        self.history_view(player, limit).await
+    }
+
+    /// A player's latest `limit` rating points and rank history as the view.
+    async fn history_view(&self, player: &str, limit: usize) -> Result<pb::RankingHistory, ApiError> {
         let ratings = self.model.rating_history(player, limit).await.map_err(RankingError::from)?;
         let ranks = self.model.rank_history(player).await.map_err(RankingError::from)?;
         Ok(pb::RankingHistory {
             ratings: ratings.iter().map(rating_pb).collect(),
             ranks: ranks.iter().map(rank_pb).collect(),
         })
+    }
+
+    /// A registry entry as the view, with the player logs' position after it (read your writes).
+    async fn entry_view(&self, entry: &crate::registry::RegistryEntry) -> Result<pb::RegistryPlayer, ApiError> {
+        let mut view = views::registry_view(entry, |l| self.service.ladder(l));
+        view.position = self.service.player_log_head().await?;
+        Ok(view)
     }
 
     /// Checks a certificate's text against the association's key and revocation list (public).
@@ -246,13 +258,8 @@ impl RankingApi {
     /// Not a player, or unavailable.
     pub async fn my_history(&self, claims: &Claims, limit: u32) -> Result<pb::RankingHistory, ApiError> {
         authority::authorize(claims, Asks::OwnRating)?;
-        let limit = if limit == 0 { DEFAULT_HISTORY as u32 } else { limit };
-        let ratings = self.model.rating_history(&claims.sub, limit as usize).await.map_err(RankingError::from)?;
-        let ranks = self.model.rank_history(&claims.sub).await.map_err(RankingError::from)?;
-        Ok(pb::RankingHistory {
-            ratings: ratings.iter().map(rating_pb).collect(),
-            ranks: ranks.iter().map(rank_pb).collect(),
-        })
+        let limit = if limit == 0 { DEFAULT_HISTORY } else { limit as usize };
+        self.history_view(&claims.sub, limit).await
     }
 
     /// A rank application, for the caller (an empty `player`) or, by an organiser, another player.
@@ -489,9 +496,7 @@ impl RankingApi {
         authority::authorize(claims, Asks::Organise)?;
         let id = request_id(request)?;
         let entry = self.service.register_player(profile, rank, &claims.sub, id).await?;
-        let mut view = views::registry_view(&entry, |l| self.service.ladder(l));
-        view.position = self.service.player_log_head().await?;
-        Ok(view)
+        self.entry_view(&entry).await
     }
 
     /// Updates a player's profile (organisers).
@@ -507,8 +512,6 @@ impl RankingApi {
         authority::authorize(claims, Asks::Organise)?;
         let id = request_id(request)?;
         let entry = self.service.update_player(profile, &claims.sub, id).await?;
-        let mut view = views::registry_view(&entry, |l| self.service.ladder(l));
-        view.position = self.service.player_log_head().await?;
-        Ok(view)
+        self.entry_view(&entry).await
     }
 }

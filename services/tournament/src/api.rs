@@ -114,6 +114,14 @@ impl ApiError {
     }
 }
 
+/// Every command carries a request id (a retry reuses it, and appends nothing new).
+fn required_request_id(request_id: &str) -> Result<(), ApiError> {
+    if request_id.is_empty() {
+        return Err(ApiError::missing("missing_request_id", "request_id is required (a retry reuses it)"));
+    }
+    Ok(())
+}
+
 /// The names, rank and places of a player to register, as entered (a desk form, a gRPC snapshot, the
 /// player registry).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -266,9 +274,7 @@ impl TournamentApi {
         command: TournamentCommand,
     ) -> Result<Accepted, ApiError> {
         let actor = authority::staff(caller, &self.event_of(id).await?)?;
-        if request_id.is_empty() {
-            return Err(ApiError::missing("missing_request_id", "request_id is required (a retry reuses it)"));
-        }
+        required_request_id(request_id)?;
         Ok(self.service.execute(id, request_id, &actor, &command).await?)
     }
 
@@ -287,9 +293,7 @@ impl TournamentApi {
     ) -> Result<Accepted, ApiError> {
         let event = settings.event_id.clone().filter(|e| !e.is_empty()).unwrap_or_else(|| id.to_string());
         let actor = authority::creator(caller, &event)?;
-        if request_id.is_empty() {
-            return Err(ApiError::missing("missing_request_id", "request_id is required (a retry reuses it)"));
-        }
+        required_request_id(request_id)?;
         let command = TournamentCommand::Create { config, settings };
         Ok(self.service.execute(id, request_id, &actor, &command).await?)
     }
@@ -322,9 +326,7 @@ impl TournamentApi {
         };
         let registration = convert::registration_from_snapshot(PlayerId(player), &snapshot)?;
         let command = TournamentCommand::Register { account: account.to_string(), registration };
-        if request_id.is_empty() {
-            return Err(ApiError::missing("missing_request_id", "request_id is required (a retry reuses it)"));
-        }
+        required_request_id(request_id)?;
         Ok(self.service.execute(id, request_id, &actor, &command).await?)
     }
 
@@ -355,9 +357,7 @@ impl TournamentApi {
         if dry_run {
             return Ok(self.service.dry_run(id, &actor, &command).await?);
         }
-        if request_id.is_empty() {
-            return Err(ApiError::missing("missing_request_id", "request_id is required (a retry reuses it)"));
-        }
+        required_request_id(request_id)?;
         Ok(self.service.execute(id, request_id, &actor, &command).await?)
     }
 

@@ -213,32 +213,21 @@ pub trait Refused: std::fmt::Display {
     fn kind(&self) -> Option<weiqi_aggregate::RejectionKind>;
 }
 
-impl Refused for weiqi_tournament::api::ApiError {
-    fn code(&self) -> &str {
-        weiqi_tournament::api::ApiError::code(self)
-    }
-    fn kind(&self) -> Option<weiqi_aggregate::RejectionKind> {
-        weiqi_tournament::api::ApiError::kind(self)
-    }
+/// Each service's API error is a refusal the pages render the same way.
+macro_rules! refused_by {
+    ($($error:ty),*) => {
+        $(impl Refused for $error {
+            fn code(&self) -> &str {
+                <$error>::code(self)
+            }
+            fn kind(&self) -> Option<weiqi_aggregate::RejectionKind> {
+                <$error>::kind(self)
+            }
+        })*
+    };
 }
 
-impl Refused for weiqi_ranking::api::ApiError {
-    fn code(&self) -> &str {
-        weiqi_ranking::api::ApiError::code(self)
-    }
-    fn kind(&self) -> Option<weiqi_aggregate::RejectionKind> {
-        weiqi_ranking::api::ApiError::kind(self)
-    }
-}
-
-impl Refused for weiqi_game::api::ApiError {
-    fn code(&self) -> &str {
-        weiqi_game::api::ApiError::code(self)
-    }
-    fn kind(&self) -> Option<weiqi_aggregate::RejectionKind> {
-        weiqi_game::api::ApiError::kind(self)
-    }
-}
+refused_by!(weiqi_game::api::ApiError, weiqi_tournament::api::ApiError, weiqi_ranking::api::ApiError);
 
 /// A domain API's refusal in the page's language: the catalogue's words for its code, else the
 /// service's own; a fault as "unavailable".
