@@ -1,8 +1,8 @@
 //! The ranking service as the edges in this process call it: the gRPC server ([`crate::grpc`]) and the
 //! web's pages (leaderboards, profiles, the certification office, a player's application,
 //! certificates) alike. Over the caller's verified claims and domain values; the ranking's
-//! [`authority`](crate::authority) decides first. The answers are the ranking's views (its wire views,
-//! built once in [`crate::grpc::views`], which the read model and the pages share).
+//! [`authority`](crate::authority) decides first. The answers are the ranking's [`views`], domain
+//! values the pages render and the gRPC server makes messages of.
 //!
 //! No token and no gRPC request cross this API.
 
@@ -10,17 +10,18 @@ use std::sync::Arc;
 
 use weiqi_aggregate::RejectionKind;
 use weiqi_edge::auth::Claims;
-use weiqi_proto::v1 as pb;
 use weiqi_rating::{ActorId, Applicant, CaseId, PlayerId};
 
 use crate::authority::{self, Asks, Denied};
 use crate::cases::{Application, Verdict};
-use crate::codec::player::{rank_pb, rating_pb};
 use crate::domain::{BANDS, RankingRejection};
 use crate::error::RankingError;
-use crate::grpc::views;
 use crate::readmodel::{AnyReadModel, Board, ReadModel};
 use crate::service::RankingService;
+use crate::views::{
+    self, AssociationKey, CaseView, CertificateView, EgdImport, H9Import, H9Line, History, LeaderboardPage,
+    RatingSummary, RegistryPlayer, RevocationList, Seeded, Verification,
+};
 
 /// Default page size of a leaderboard.
 pub const DEFAULT_LIMIT: usize = 50;
@@ -136,7 +137,7 @@ impl RankingApi {
         offset: u32,
         limit: u32,
         min_position: u64,
-    ) -> Result<pb::LeaderboardResponse, ApiError> {
+    ) -> Result<LeaderboardPage, ApiError> {
         let band = non_empty(band);
         if let Some(b) = &band
             && !BANDS.contains(&b.as_str())
@@ -157,7 +158,7 @@ impl RankingApi {
     ///
     /// # Errors
     /// Not registered, or unavailable.
-    pub async fn registry_player(&self, id: &str) -> Result<pb::RegistryPlayer, ApiError> {
+    pub async fn registry_player(&self, id: &str) -> Result<RegistryPlayer, ApiError> {
         let id = PlayerId(id.to_string());
         match self.service.player(&id).await? {
             Some(entry) => Ok(views::registry_view(&entry, |l| self.service.ladder(l))),
@@ -170,7 +171,7 @@ impl RankingApi {
     ///
     /// # Errors
     /// Unavailable.
-    pub async fn history(&self, player: &str, limit: u32) -> Result<pb::RankingHistory, ApiError> {
+    pub async fn history(&self, player: &str, limit: u32) -> Result<History, ApiError> {
         let limit = match limit {
             0 => DEFAULT_HISTORY,
             n => (n as usize).min(MAX_LIMIT),
@@ -179,17 +180,14 @@ impl RankingApi {
     }
 
     /// A player's latest `limit` rating points and rank history as the view.
-    async fn history_view(&self, player: &str, limit: usize) -> Result<pb::RankingHistory, ApiError> {
+    async fn history_view(&self, player: &str, limit: usize) -> Result<History, ApiError> {
         let ratings = self.model.rating_history(player, limit).await.map_err(RankingError::from)?;
         let ranks = self.model.rank_history(player).await.map_err(RankingError::from)?;
-        Ok(pb::RankingHistory {
-            ratings: ratings.iter().map(rating_pb).collect(),
-            ranks: ranks.iter().map(rank_pb).collect(),
-        })
+        Ok(History { ratings, ranks })
     }
 
     /// A registry entry as the view, with the player logs' position after it (read your writes).
-    async fn entry_view(&self, entry: &crate::registry::RegistryEntry) -> Result<pb::RegistryPlayer, ApiError> {
+    async fn entry_view(&self, entry: &crate::registry::RegistryEntry) -> Result<RegistryPlayer, ApiError> {
         let mut view = views::registry_view(entry, |l| self.service.ladder(l));
         view.position = self.service.player_log_head().await?;
         Ok(view)
@@ -199,7 +197,7 @@ impl RankingApi {
     ///
     /// # Errors
     /// Unavailable.
-    pub async fn verify_certificate(&self, text: &str) -> Result<pb::VerifyCertificateResponse, ApiError> {
+    pub async fn verify_certificate(&self, text: &str) -> Result<Verification, ApiError> {
         let (outcome, sequence) = self.service.verify_certificate_against_list(text).await?;
         Ok(views::verify_view(text, &outcome, sequence))
     }
@@ -208,9 +206,9 @@ impl RankingApi {
     ///
     /// # Errors
     /// Unavailable.
-    pub async fn revocation_list(&self) -> Result<pb::RevocationListResponse, ApiError> {
+    pub async fn revocation_list(&self) -> Result<RevocationList, ApiError> {
         let list = self.service.revocation_list().await?;
-        Ok(pb::RevocationListResponse {
+        Ok(RevocationList {
             text: list.to_text(),
             sequence: list.list.sequence,
             entries: u32::try_from(list.list.entries.len()).unwrap_or(u32::MAX),
@@ -218,21 +216,21 @@ impl RankingApi {
     }
 
     /// The association's public key (public).
-    pub fn association_key(&self) -> pb::AssociationKeyResponse {
+    pub fn association_key(&self) -> AssociationKey {
         let key = self.service.config().key.public();
-        pb::AssociationKeyResponse { text: key.to_text(), association: key.association.clone(), key_id: key.key_id() }
+        AssociationKey { text: key.to_text(), association: key.association.clone(), key_id: key.key_id() }
     }
 
     /// A certificate by its serial (public).
     ///
     /// # Errors
     /// No such certificate, or unavailable.
-    pub async fn certificate(&self, serial: &str) -> Result<pb::CertificateRecord, ApiError> {
+    pub async fn certificate(&self, serial: &str) -> Result<CertificateView, ApiError> {
         let Some(record) = self.service.certificate(serial).await? else {
             return Err(RankingRejection::NoSuchCertificate(serial.to_string()).into());
         };
         let c = &record.case;
-        Ok(pb::CertificateRecord {
+        Ok(CertificateView {
             certificate: c.certificate.as_ref().map(|x| x.to_text()).unwrap_or_default(),
             serial: serial.to_string(),
             case_id: c.id.0.clone(),
@@ -246,7 +244,7 @@ impl RankingApi {
     ///
     /// # Errors
     /// Not a player, or unavailable.
-    pub async fn my_rating(&self, claims: &Claims) -> Result<pb::RatingSummary, ApiError> {
+    pub async fn my_rating(&self, claims: &Claims) -> Result<RatingSummary, ApiError> {
         authority::authorize(claims, Asks::OwnRating)?;
         let report = self.service.rating(&PlayerId(claims.sub.clone())).await?;
         Ok(views::rating_view(&claims.sub, &report))
@@ -256,7 +254,7 @@ impl RankingApi {
     ///
     /// # Errors
     /// Not a player, or unavailable.
-    pub async fn my_history(&self, claims: &Claims, limit: u32) -> Result<pb::RankingHistory, ApiError> {
+    pub async fn my_history(&self, claims: &Claims, limit: u32) -> Result<History, ApiError> {
         authority::authorize(claims, Asks::OwnRating)?;
         let limit = if limit == 0 { DEFAULT_HISTORY } else { limit as usize };
         self.history_view(&claims.sub, limit).await
@@ -266,7 +264,7 @@ impl RankingApi {
     ///
     /// # Errors
     /// Denied, refused (evidence, grade, an open case), or unavailable.
-    pub async fn apply(&self, claims: &Claims, mut app: Application) -> Result<pb::CaseView, ApiError> {
+    pub async fn apply(&self, claims: &Claims, mut app: Application) -> Result<CaseView, ApiError> {
         request_id(&app.request_id)?;
         app.player = PlayerId(non_empty(&app.player.0).unwrap_or_else(|| claims.sub.clone()));
         authority::authorize(claims, Asks::Apply { player: &app.player.0 })?;
@@ -279,16 +277,16 @@ impl RankingApi {
     ///
     /// # Errors
     /// Unavailable.
-    pub async fn my_cases(&self, claims: &Claims) -> Result<pb::CaseList, ApiError> {
+    pub async fn my_cases(&self, claims: &Claims) -> Result<Vec<CaseView>, ApiError> {
         let cases = self.service.cases_of(&claims.sub).await?;
-        Ok(pb::CaseList { cases: cases.iter().map(views::case_view).collect() })
+        Ok(cases.iter().map(views::case_view).collect())
     }
 
     /// A case, for its player, its applicant or a reviewer.
     ///
     /// # Errors
     /// Denied, no such case, or unavailable.
-    pub async fn case(&self, claims: &Claims, id: &str) -> Result<pb::CaseView, ApiError> {
+    pub async fn case(&self, claims: &Claims, id: &str) -> Result<CaseView, ApiError> {
         let record = self.service.case(&CaseId(id.to_string())).await?;
         authority::authorize(
             claims,
@@ -301,11 +299,11 @@ impl RankingApi {
     ///
     /// # Errors
     /// Not a reviewer, or unavailable.
-    pub async fn review_queue(&self, claims: &Claims, all: bool) -> Result<pb::CaseList, ApiError> {
+    pub async fn review_queue(&self, claims: &Claims, all: bool) -> Result<Vec<CaseView>, ApiError> {
         authority::authorize(claims, Asks::Review)?;
         let me = ActorId(claims.sub.clone());
         let cases = self.service.review_queue(if all { None } else { Some(&me) }).await?;
-        Ok(pb::CaseList { cases: cases.iter().map(views::case_view).collect() })
+        Ok(cases.iter().map(views::case_view).collect())
     }
 
     /// Assigns a case to `reviewer` (empty: the caller).
@@ -318,7 +316,7 @@ impl RankingApi {
         case: &str,
         reviewer: &str,
         request: &str,
-    ) -> Result<pb::CaseView, ApiError> {
+    ) -> Result<CaseView, ApiError> {
         authority::authorize(claims, Asks::Review)?;
         let id = request_id(request)?;
         let reviewer = non_empty(reviewer).unwrap_or_else(|| claims.sub.clone());
@@ -338,7 +336,7 @@ impl RankingApi {
         case: &str,
         verdict: Verdict,
         request: &str,
-    ) -> Result<pb::CaseView, ApiError> {
+    ) -> Result<CaseView, ApiError> {
         authority::authorize(claims, Asks::Review)?;
         let id = request_id(request)?;
         let record = self.service.decide(&CaseId(case.to_string()), &ActorId(claims.sub.clone()), verdict, id).await?;
@@ -349,13 +347,7 @@ impl RankingApi {
     ///
     /// # Errors
     /// Denied, refused, or unavailable.
-    pub async fn revoke(
-        &self,
-        claims: &Claims,
-        case: &str,
-        reason: &str,
-        request: &str,
-    ) -> Result<pb::CaseView, ApiError> {
+    pub async fn revoke(&self, claims: &Claims, case: &str, reason: &str, request: &str) -> Result<CaseView, ApiError> {
         authority::authorize(claims, Asks::Review)?;
         let id = request_id(request)?;
         let record = self.service.revoke(&CaseId(case.to_string()), &ActorId(claims.sub.clone()), reason, id).await?;
@@ -372,7 +364,7 @@ impl RankingApi {
         case: &str,
         note: &str,
         request: &str,
-    ) -> Result<pb::CaseView, ApiError> {
+    ) -> Result<CaseView, ApiError> {
         authority::authorize(claims, Asks::Review)?;
         let id = request_id(request)?;
         let record = self
@@ -386,11 +378,7 @@ impl RankingApi {
     ///
     /// # Errors
     /// Denied, a list too large or that does not read, or unavailable.
-    pub async fn import_egd_ratings(
-        &self,
-        claims: &Claims,
-        text: &str,
-    ) -> Result<pb::ImportEgdRatingsResponse, ApiError> {
+    pub async fn import_egd_ratings(&self, claims: &Claims, text: &str) -> Result<EgdImport, ApiError> {
         authority::authorize(claims, Asks::Organise)?;
         if text.len() > MAX_EGD_BYTES {
             return Err(ApiError::Bad {
@@ -402,12 +390,8 @@ impl RankingApi {
             .map_err(|e| ApiError::Bad { code: "bad_rating_list", message: e.to_string() })?;
         let done = self.service.import_egd_ratings(&list).await?;
         let ids = |v: &[weiqi_rating::PlayerId]| v.iter().map(|p| p.0.clone()).collect();
-        Ok(pb::ImportEgdRatingsResponse {
-            seeded: done
-                .seeded
-                .iter()
-                .map(|(p, r)| pb::import_egd_ratings_response::Seeded { player_id: p.0.clone(), rating: *r })
-                .collect(),
+        Ok(EgdImport {
+            seeded: done.seeded.iter().map(|(p, r)| Seeded { player_id: p.0.clone(), rating: *r }).collect(),
             not_in_list: ids(&done.not_in_list),
             already_rated: ids(&done.already_rated),
             unmapped: ids(&done.unmapped),
@@ -420,11 +404,7 @@ impl RankingApi {
     ///
     /// # Errors
     /// Denied, a table too large, that does not read or contradicts itself, or unavailable.
-    pub async fn import_h9_results(
-        &self,
-        claims: &Claims,
-        text: &str,
-    ) -> Result<pb::ImportH9ResultsResponse, ApiError> {
+    pub async fn import_h9_results(&self, claims: &Claims, text: &str) -> Result<H9Import, ApiError> {
         use sha2::Digest as _;
         authority::authorize(claims, Asks::Organise)?;
         let bad = |message: String| ApiError::Bad { code: "bad_h9", message };
@@ -452,30 +432,26 @@ impl RankingApi {
         let sha = sha2::Sha256::digest(text.as_bytes());
         let hex: String = sha.iter().map(|b| format!("{b:02x}")).collect();
         let done = self.service.import_h9_results(&file, &hex).await?;
-        let line = |(line, player): &(u32, weiqi_rating::PlayerId)| pb::import_h9_results_response::Line {
+        let line = |(line, player): &(u32, weiqi_rating::PlayerId)| H9Line {
             line: *line,
             player_id: player.0.clone(),
             ..Default::default()
         };
-        Ok(pb::ImportH9ResultsResponse {
+        Ok(H9Import {
             tournament: done.tournament.clone(),
             already_imported: done.already_imported,
             matched: done.matched.iter().map(line).collect(),
             not_registered: done
                 .not_registered
                 .iter()
-                .map(|(line, name, pin)| pb::import_h9_results_response::Line {
+                .map(|(line, name, pin)| H9Line {
                     line: *line,
                     name: name.clone(),
                     egd_pin: pin.unwrap_or(0),
                     ..Default::default()
                 })
                 .collect(),
-            seeded: done
-                .seeded
-                .iter()
-                .map(|(p, r)| pb::import_egd_ratings_response::Seeded { player_id: p.0.clone(), rating: *r })
-                .collect(),
+            seeded: done.seeded.iter().map(|(p, r)| Seeded { player_id: p.0.clone(), rating: *r }).collect(),
             games: u32::try_from(done.games).unwrap_or(u32::MAX),
             games_left_out: u32::try_from(done.games_left_out).unwrap_or(u32::MAX),
             rated: u32::try_from(done.rated).unwrap_or(u32::MAX),
@@ -492,7 +468,7 @@ impl RankingApi {
         profile: crate::registry::Profile,
         rank: Option<&str>,
         request: &str,
-    ) -> Result<pb::RegistryPlayer, ApiError> {
+    ) -> Result<RegistryPlayer, ApiError> {
         authority::authorize(claims, Asks::Organise)?;
         let id = request_id(request)?;
         let entry = self.service.register_player(profile, rank, &claims.sub, id).await?;
@@ -508,7 +484,7 @@ impl RankingApi {
         claims: &Claims,
         profile: crate::registry::Profile,
         request: &str,
-    ) -> Result<pb::RegistryPlayer, ApiError> {
+    ) -> Result<RegistryPlayer, ApiError> {
         authority::authorize(claims, Asks::Organise)?;
         let id = request_id(request)?;
         let entry = self.service.update_player(profile, &claims.sub, id).await?;

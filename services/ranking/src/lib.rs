@@ -131,6 +131,7 @@ pub mod registry;
 pub mod rules_dir;
 pub mod service;
 pub mod tournaments;
+pub mod views;
 
 pub use cases::{Application, CaseRecord, Verdict};
 pub use domain::{RankingRejection, RejectionKind};

@@ -2,8 +2,8 @@
 //! and the organiser's desk alike. Commands go in as domain values (a [`Caller`], the tournament, a
 //! request id and a [`TournamentCommand`]); who may send them is decided here once by the
 //! tournament's [`authority`], then the service runs them. Reads answer what the read model stores:
-//! the summary, standings and pairings views (the wire views, which the read model keeps to serve
-//! them; see ARCHITECTURE.md's differences), an explanation, an export.
+//! the summary, standings and pairings as [`crate::views`] (domain values; the `*_wire` twins hand
+//! the gRPC server the wire form the read model keeps), an explanation, an export.
 //!
 //! No token and no gRPC request cross this API: an edge turns its own input (a gRPC request and its
 //! bearer token, a desk form and its session) into a caller and a command.
@@ -26,6 +26,7 @@ use crate::convert;
 use crate::directory::PlayerDirectory;
 use crate::read_model::{AnyReadModel, ReadModel, StoreError};
 use crate::service::{Accepted, ServiceError, TournamentService};
+use crate::views::{Pairings, Standings, Summary};
 
 /// The largest OpenGotha file [`TournamentApi::import_open_gotha`] reads (a national championship's
 /// file is a few hundred KiB).
@@ -365,7 +366,15 @@ impl TournamentApi {
     ///
     /// # Errors
     /// [`ApiError`]: denied, no such tournament, or unavailable.
-    pub async fn preview(&self, caller: &Caller, id: &str) -> Result<pb::TournamentPairings, ApiError> {
+    pub async fn preview(&self, caller: &Caller, id: &str) -> Result<Pairings, ApiError> {
+        self.preview_wire(caller, id).await.map(Into::into)
+    }
+
+    /// [`TournamentApi::preview`] in the wire form the gRPC server serves.
+    ///
+    /// # Errors
+    /// As [`TournamentApi::preview`].
+    pub async fn preview_wire(&self, caller: &Caller, id: &str) -> Result<pb::TournamentPairings, ApiError> {
         authority::staff(caller, &self.event_of(id).await?)?;
         self.service.preview_round(id).await?.ok_or_else(|| ApiError::NotFound(format!("no tournament {id}")))
     }
@@ -388,7 +397,15 @@ impl TournamentApi {
     ///
     /// # Errors
     /// Not in the read model (yet), or unavailable.
-    pub async fn summary(&self, id: &str, min: u64) -> Result<pb::TournamentSummary, ApiError> {
+    pub async fn summary(&self, id: &str, min: u64) -> Result<Summary, ApiError> {
+        self.summary_wire(id, min).await.map(Into::into)
+    }
+
+    /// [`TournamentApi::summary`] in the wire form the read model keeps and the gRPC server serves.
+    ///
+    /// # Errors
+    /// As [`TournamentApi::summary`].
+    pub async fn summary_wire(&self, id: &str, min: u64) -> Result<pb::TournamentSummary, ApiError> {
         self.caught_up(id, min).await?;
         self.model
             .summary(id)
@@ -400,7 +417,15 @@ impl TournamentApi {
     ///
     /// # Errors
     /// None yet, or unavailable.
-    pub async fn standings(
+    pub async fn standings(&self, id: &str, offset: u32, limit: u32, min: u64) -> Result<Standings, ApiError> {
+        self.standings_wire(id, offset, limit, min).await.map(Into::into)
+    }
+
+    /// [`TournamentApi::standings`] in the wire form.
+    ///
+    /// # Errors
+    /// As [`TournamentApi::standings`].
+    pub async fn standings_wire(
         &self,
         id: &str,
         offset: u32,
@@ -418,7 +443,15 @@ impl TournamentApi {
     ///
     /// # Errors
     /// No such round, or unavailable.
-    pub async fn pairings(&self, id: &str, round: u32, min: u64) -> Result<pb::TournamentPairings, ApiError> {
+    pub async fn pairings(&self, id: &str, round: u32, min: u64) -> Result<Pairings, ApiError> {
+        self.pairings_wire(id, round, min).await.map(Into::into)
+    }
+
+    /// [`TournamentApi::pairings`] in the wire form.
+    ///
+    /// # Errors
+    /// As [`TournamentApi::pairings`].
+    pub async fn pairings_wire(&self, id: &str, round: u32, min: u64) -> Result<pb::TournamentPairings, ApiError> {
         self.caught_up(id, min).await?;
         self.model
             .pairings(id, round)
@@ -520,7 +553,7 @@ impl TournamentApi {
     }
 
     /// The entry a gRPC snapshot carries.
-    pub fn entry_of(snapshot: &pb::TournamentPlayerSnapshot) -> Entry {
+    pub(crate) fn entry_of(snapshot: &pb::TournamentPlayerSnapshot) -> Entry {
         Entry::of_snapshot(snapshot)
     }
 }

@@ -618,3 +618,121 @@ mod log_encoding {
         assert!(domain_from_pb(&bad).is_err());
     }
 }
+
+// ---- what readers see ----
+
+impl From<pb::TournamentSummary> for crate::views::Summary {
+    fn from(s: pb::TournamentSummary) -> Self {
+        crate::views::Summary {
+            settings: s.settings.as_ref().and_then(|s| crate::codec::log::settings_from_pb(s).ok()),
+            tournament_id: s.tournament_id,
+            name: s.name,
+            phase: s.phase,
+            format: s.format,
+            players: s.players,
+            rounds_paired: s.rounds_paired,
+            last_round_completed: s.last_round_completed,
+            champion: s.champion,
+            sequence: s.sequence,
+            rounds_planned: s.rounds_planned,
+            forbids: s
+                .forbids
+                .into_iter()
+                .map(|f| crate::views::Forbid { a: f.a, b: f.b, round: f.round, a_name: f.a_name, b_name: f.b_name })
+                .collect(),
+            withdrawals: s
+                .withdrawals
+                .into_iter()
+                .map(|w| crate::views::WithdrawalCount {
+                    player: w.player,
+                    name: w.name,
+                    after_round: w.after_round,
+                    ruling: w.ruling,
+                    unplayed_rounds: w.unplayed_rounds,
+                    for_opponents: w.for_opponents,
+                    own_sosm: w.own_sosm,
+                    own_sosm_rule: w.own_sosm_rule,
+                })
+                .collect(),
+            publications: s.publications,
+            format_key: s.format_key,
+            format_args: s.format_args,
+        }
+    }
+}
+
+impl From<pb::TournamentStandingRow> for crate::views::StandingRow {
+    fn from(r: pb::TournamentStandingRow) -> Self {
+        crate::views::StandingRow {
+            place: r.place,
+            entrant: r.entrant,
+            account_id: r.account_id,
+            name_zh: r.name_zh,
+            name_latin: r.name_latin,
+            rank: r.rank,
+            club: r.club,
+            region: r.region,
+            values: r.values,
+            decided_by: r.decided_by,
+            shared: r.shared,
+            games: r.games,
+            wins: r.wins,
+            withdrawn: r.withdrawn,
+        }
+    }
+}
+
+impl From<pb::TournamentStandings> for crate::views::Standings {
+    fn from(s: pb::TournamentStandings) -> Self {
+        crate::views::Standings {
+            tournament_id: s.tournament_id,
+            after_round: s.after_round,
+            criteria: s.criteria,
+            rows: s.rows.into_iter().map(Into::into).collect(),
+            total: s.total,
+            team: s.team,
+            sequence: s.sequence,
+        }
+    }
+}
+
+impl From<pb::TournamentPairings> for crate::views::Pairings {
+    fn from(p: pb::TournamentPairings) -> Self {
+        crate::views::Pairings {
+            tournament_id: p.tournament_id,
+            round: p.round,
+            games: p
+                .games
+                .into_iter()
+                .map(|g| crate::views::Pairing {
+                    table: g.table,
+                    black: g.black,
+                    white: g.white,
+                    black_account: g.black_account,
+                    white_account: g.white_account,
+                    black_name: g.black_name,
+                    white_name: g.white_name,
+                    black_rank: g.black_rank,
+                    white_rank: g.white_rank,
+                    handicap: g.handicap,
+                    colors_by: g.colors_by,
+                    result: g.result,
+                    game_id: g.game_id,
+                    fixed: g.fixed,
+                })
+                .collect(),
+            byes: p
+                .byes
+                .into_iter()
+                .map(|b| crate::views::Bye {
+                    player: b.player,
+                    account_id: b.account_id,
+                    name: b.name,
+                    kind: b.kind,
+                    reason: b.reason,
+                })
+                .collect(),
+            completed: p.completed,
+        }
+    }
+}

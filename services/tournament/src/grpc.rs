@@ -234,7 +234,7 @@ impl pb::tournament_service_server::TournamentService for TournamentGateway {
     ) -> Result<Response<pb::TournamentPairings>, Status> {
         let caller = self.caller(&request)?;
         let id = request.into_inner().tournament_id;
-        self.api.preview(&caller, &id).await.map(Response::new).map_err(|e| api_status(&e))
+        self.api.preview_wire(&caller, &id).await.map(Response::new).map_err(|e| api_status(&e))
     }
 
     async fn record_result(&self, request: Request<pb::RecordTournamentResultRequest>) -> Reply {
@@ -269,7 +269,7 @@ impl pb::tournament_service_server::TournamentService for TournamentGateway {
     ) -> Result<Response<pb::TournamentSummary>, Status> {
         self.auth.caller(&request)?;
         let r = request.into_inner();
-        self.api.summary(&r.tournament_id, r.min_sequence).await.map(Response::new).map_err(|e| api_status(&e))
+        self.api.summary_wire(&r.tournament_id, r.min_sequence).await.map(Response::new).map_err(|e| api_status(&e))
     }
 
     async fn get_standings(
@@ -278,7 +278,7 @@ impl pb::tournament_service_server::TournamentService for TournamentGateway {
     ) -> Result<Response<pb::TournamentStandings>, Status> {
         self.auth.caller(&request)?;
         let r = request.into_inner();
-        let standings = self.api.standings(&r.tournament_id, r.offset, r.limit, r.min_sequence).await;
+        let standings = self.api.standings_wire(&r.tournament_id, r.offset, r.limit, r.min_sequence).await;
         standings.map(Response::new).map_err(|e| api_status(&e))
     }
 
@@ -289,7 +289,7 @@ impl pb::tournament_service_server::TournamentService for TournamentGateway {
         self.auth.caller(&request)?;
         let r = request.into_inner();
         self.api
-            .pairings(&r.tournament_id, r.round, r.min_sequence)
+            .pairings_wire(&r.tournament_id, r.round, r.min_sequence)
             .await
             .map(Response::new)
             .map_err(|e| api_status(&e))

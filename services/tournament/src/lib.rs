@@ -128,3 +128,4 @@ pub mod read_model;
 pub mod redis_model;
 pub mod service;
 pub mod settings;
+pub mod views;

@@ -6,13 +6,13 @@
 //! a player without a rating) or `plotters` refuses the figure.
 
 use plotters::prelude::*;
-use weiqi_proto::v1 as pb;
+use weiqi_ranking::domain::RatingPoint;
 
 use crate::i18n::{Lang, t};
 
 /// The rating chart: one point per rating change, oldest first.
 #[must_use]
-pub fn rating_chart(lang: Lang, ratings: &[pb::RatingChanged]) -> Option<String> {
+pub fn rating_chart(lang: Lang, ratings: &[RatingPoint]) -> Option<String> {
     if ratings.is_empty() {
         return None;
     }
@@ -109,7 +109,21 @@ mod tests {
     fn the_rating_chart_is_an_svg_with_one_point_per_change() {
         let points: Vec<_> = [1500.0, 1520.0, 1490.0]
             .into_iter()
-            .map(|rating| pb::RatingChanged { rating, ..Default::default() })
+            .map(|rating| RatingPoint {
+                system: "glicko2".into(),
+                rating,
+                deviation: 60.0,
+                volatility: 0.06,
+                games: 1,
+                provisional: false,
+                rating_before: 1500.0,
+                deviation_before: 60.0,
+                game: None,
+                period: None,
+                tournament: None,
+                ledger_sequence: 0,
+                at: weiqi_time::Millis(0),
+            })
             .collect();
         let svg = rating_chart(Lang::En, &points).unwrap();
         assert!(svg.starts_with("<svg"), "{svg}");

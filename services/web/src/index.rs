@@ -252,11 +252,5 @@ pub(crate) async fn spawn(web: Arc<Web>) -> Result<(), LogError> {
 
 /// The account a tournament event registers a player under, if it is a registration's `Entrant`.
 fn entrant(recorded: &weiqi_eventlog::RecordedEvent) -> Option<String> {
-    use prost::Message;
-    use weiqi_proto::v1::tournament_event_envelope::Body;
-    let envelope = weiqi_proto::v1::TournamentEventEnvelope::decode(recorded.payload.clone()).ok()?;
-    match envelope.body? {
-        Body::Entrant(e) if !e.account_id.is_empty() => Some(e.account_id),
-        _ => None,
-    }
+    weiqi_tournament::codec::log::registered_account(recorded)
 }

@@ -14,9 +14,9 @@
 //! Admins have every role. Leaderboards and histories are read from the read model; everything else
 //! from the service. Every refusal, the gateway's own (a role missing, a bad band) included, is a
 //! [`RankingRejection`]: one mapping to a status, with a typed `weiqi.v1.Rejection` in the details.
-//! The views (the service's answers as messages) are in [`views`].
+//! The answers are the API's [`crate::views`], made messages once in `wire.rs`.
 
-pub mod views;
+mod wire;
 
 use std::sync::Arc;
 
@@ -75,8 +75,15 @@ pub fn api_status(e: ApiError) -> Status {
     }
 }
 
-fn answer<T>(r: Result<T, ApiError>) -> Result<Response<T>, Status> {
-    r.map(Response::new).map_err(api_status)
+/// An answer of the API as the RPC's reply: the view as its message (see [`wire`]), or the status.
+fn answer<T, W: From<T>>(r: Result<T, ApiError>) -> Result<Response<W>, Status> {
+    r.map(|view| Response::new(view.into())).map_err(api_status)
+}
+
+/// A list of cases as its message.
+fn case_list(r: Result<Vec<crate::views::CaseView>, ApiError>) -> Result<Response<pb::CaseList>, Status> {
+    answer(r.map(|cases| cases.into_iter().map(Into::into).collect::<Vec<pb::CaseView>>()))
+        .map(|r| r.map(|cases| pb::CaseList { cases }))
 }
 
 impl RankingGateway {
@@ -139,7 +146,7 @@ impl pb::ranking_service_server::RankingService for RankingGateway {
         &self,
         _: Request<pb::AssociationKeyRequest>,
     ) -> Result<Response<pb::AssociationKeyResponse>, Status> {
-        Ok(Response::new(self.api.association_key()))
+        Ok(Response::new(self.api.association_key().into()))
     }
 
     async fn player_history(
@@ -187,7 +194,7 @@ impl pb::ranking_service_server::RankingService for RankingGateway {
 
     async fn my_cases(&self, request: Request<pb::MyCasesRequest>) -> Result<Response<pb::CaseList>, Status> {
         let claims = self.caller(&request)?;
-        answer(self.api.my_cases(&claims).await)
+        case_list(self.api.my_cases(&claims).await)
     }
 
     async fn get_case(&self, request: Request<pb::GetCaseRequest>) -> Result<Response<pb::CaseView>, Status> {
@@ -234,7 +241,7 @@ impl pb::ranking_service_server::RankingService for RankingGateway {
 
     async fn review_queue(&self, request: Request<pb::ReviewQueueRequest>) -> Result<Response<pb::CaseList>, Status> {
         let claims = self.caller(&request)?;
-        answer(self.api.review_queue(&claims, request.get_ref().all).await)
+        case_list(self.api.review_queue(&claims, request.get_ref().all).await)
     }
 
     async fn assign_reviewer(

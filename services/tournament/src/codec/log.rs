@@ -335,3 +335,12 @@ fn fact_from_pb(f: &pb::TournamentResultFact) -> Result<ResultFact, DecodeError>
 pub fn stored_envelope(r: &RecordedEvent) -> Option<pb::TournamentEventEnvelope> {
     (r.event_type != RESULTS_PUBLISHED).then(|| pb::TournamentEventEnvelope::decode(r.payload.clone()).ok()).flatten()
 }
+
+/// The account a tournament event registers a player under, when it is a registration's `Entrant`
+/// (the web's index of who plays in tournaments reads the log with this, without decoding more).
+pub fn registered_account(r: &RecordedEvent) -> Option<String> {
+    match stored_envelope(r)?.body? {
+        pb::tournament_event_envelope::Body::Entrant(e) if !e.account_id.is_empty() => Some(e.account_id),
+        _ => None,
+    }
+}

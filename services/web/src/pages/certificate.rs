@@ -11,7 +11,7 @@ use axum::extract::{Multipart, Path, RawQuery, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::Response;
 use maud::{Markup, PreEscaped, html};
-use weiqi_proto::v1 as pb;
+use weiqi_ranking::views::Verification;
 
 use super::{Uploaded, csrf_field, csrf_refused, message, page, refused_status, refused_text};
 use crate::Web;
@@ -46,7 +46,7 @@ pub fn qr_svg(text: &str) -> Option<String> {
     )
 }
 
-fn verdict(lang: Lang, v: &pb::VerifyCertificateResponse) -> Markup {
+fn verdict(lang: Lang, v: &Verification) -> Markup {
     let code = if v.valid {
         "valid"
     } else if v.code.is_empty() {
@@ -139,7 +139,7 @@ fn verify_form(lang: Lang, viewer: &crate::session::Viewer, text: &str) -> Marku
     }
 }
 
-async fn check(web: &Web, lang: Lang, text: &str) -> Result<pb::VerifyCertificateResponse, (StatusCode, String)> {
+async fn check(web: &Web, lang: Lang, text: &str) -> Result<Verification, (StatusCode, String)> {
     let r = web.ranking.clone().ok_or((StatusCode::SERVICE_UNAVAILABLE, t(lang, "refusal-unavailable")))?;
     r.verify_certificate(text).await.map_err(|e| (refused_status(&e), refused_text(lang, &e)))
 }
@@ -166,7 +166,7 @@ fn render_verify(
     web: &Web,
     viewer: &crate::session::Viewer,
     text: &str,
-    answer: Option<Result<pb::VerifyCertificateResponse, (StatusCode, String)>>,
+    answer: Option<Result<Verification, (StatusCode, String)>>,
 ) -> Response {
     let lang = viewer.lang;
     let body = html! {

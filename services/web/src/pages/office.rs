@@ -17,9 +17,9 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use maud::{Markup, html};
 use weiqi_edge::auth::Role;
-use weiqi_proto::v1 as pb;
 use weiqi_ranking::api::RankingApi;
 use weiqi_ranking::cases::{Application, Verdict};
+use weiqi_ranking::views::{CaseStatus, CaseView, EvidenceItem};
 
 use super::desk::rid_field;
 use super::{
@@ -40,24 +40,22 @@ fn reviewer(viewer: &Viewer) -> Option<&Member> {
 }
 
 /// A case's status as a word (`data-status` carries the stable name).
-pub fn status_name(status: i32) -> &'static str {
-    use pb::case_view::Status;
-    match Status::try_from(status).unwrap_or(Status::Unspecified) {
-        Status::Open => "open",
-        Status::AwaitingConfirmation => "awaiting-confirmation",
-        Status::Approved => "approved",
-        Status::Rejected => "rejected",
-        Status::Issued => "issued",
-        Status::Revoked => "revoked",
-        Status::Unspecified => "unspecified",
+pub fn status_name(status: CaseStatus) -> &'static str {
+    match status {
+        CaseStatus::Open => "open",
+        CaseStatus::AwaitingConfirmation => "awaiting-confirmation",
+        CaseStatus::Approved => "approved",
+        CaseStatus::Rejected => "rejected",
+        CaseStatus::Issued => "issued",
+        CaseStatus::Revoked => "revoked",
     }
 }
 
-fn status_text_of(lang: Lang, status: i32) -> String {
+fn status_text_of(lang: Lang, status: CaseStatus) -> String {
     t(lang, &format!("case-status-{}", status_name(status)))
 }
 
-fn cases_table(lang: Lang, cases: &[pb::CaseView], link: bool) -> Markup {
+fn cases_table(lang: Lang, cases: &[CaseView], link: bool) -> Markup {
     html! {
         div.table-wrap { table.cases {
             thead { tr {
@@ -78,7 +76,7 @@ fn cases_table(lang: Lang, cases: &[pb::CaseView], link: bool) -> Markup {
     }
 }
 
-fn check_word(lang: Lang, c: &pb::CaseView) -> String {
+fn check_word(lang: Lang, c: &CaseView) -> String {
     match (c.checked, c.check_supports_request) {
         (false, _) => t(lang, "case-check-not-run"),
         (true, true) => t(lang, "case-check-supports"),
@@ -98,7 +96,7 @@ pub async fn queue(
     };
     let all = super::params(q.as_deref()).get("all").is_some_and(|v| v == "1");
     let cases = match r.review_queue(&member.claims, all).await {
-        Ok(c) => c.cases,
+        Ok(c) => c,
         Err(e) => return message(&web, &viewer, refused_status(&e), &refused_text(lang, &e)),
     };
     let body = html! {
@@ -283,7 +281,7 @@ async fn render_case(web: &Web, viewer: &Viewer, id: &str, note: Option<(bool, S
 }
 
 /// One item of evidence in the page's language.
-fn evidence_line(lang: Lang, item: &pb::CaseEvidenceItem) -> String {
+fn evidence_line(lang: Lang, item: &EvidenceItem) -> String {
     let event = if item.event_name.is_empty() { item.event_id.clone() } else { item.event_name.clone() };
     match item.kind.as_str() {
         "game" => {
@@ -316,7 +314,7 @@ fn evidence_line(lang: Lang, item: &pb::CaseEvidenceItem) -> String {
 }
 
 /// Which rules of the check use an item, in the page's language.
-fn evidence_use(lang: Lang, item: &pb::CaseEvidenceItem) -> String {
+fn evidence_use(lang: Lang, item: &EvidenceItem) -> String {
     let mut parts = Vec::new();
     if !item.met_rules.is_empty() {
         parts.push(ta(lang, "case-use-met", &[("rule", item.met_rules.join(", "))]));
@@ -431,7 +429,7 @@ async fn render_apply(web: &Web, viewer: &Viewer, note: Option<(bool, String)>) 
         return super::redirect("/login?next=/account/rank", vec![]);
     };
     let me = member.name().to_string();
-    let cases = r.my_cases(&member.claims).await.map(|c| c.cases).unwrap_or_default();
+    let cases = r.my_cases(&member.claims).await.unwrap_or_default();
     let games = web.index.games(200, |g| g.seats(&me) && g.state.result.is_some());
     let tournaments = web.index.tournaments();
     let body = html! {

@@ -15,7 +15,7 @@ use maud::{Markup, PreEscaped, html};
 use weiqi_archive::stats::{Report, Tally};
 use weiqi_archive::{ArchivedMove, GameFacts, Reason, Stats, Winner};
 use weiqi_game::domain::{EndReason, GameState, Outcome, Phase};
-use weiqi_proto::v1 as pb;
+use weiqi_ranking::domain::{RankBasis, RankEntry};
 
 use super::{message, page, refused_status, refused_text};
 use crate::Web;
@@ -79,13 +79,11 @@ pub async fn leaderboard(State(web): State<Arc<Web>>, viewer: Viewer, RawQuery(q
     page(&web, &viewer, &t(lang, "leaderboard-title"), body, &[])
 }
 
-fn basis_text(lang: Lang, basis: i32) -> String {
-    use pb::rank_changed::Basis;
-    let key = match Basis::try_from(basis).unwrap_or(Basis::Unspecified) {
-        Basis::Declared => "basis-declared",
-        Basis::Certified => "basis-certified",
-        Basis::Revoked => "basis-revoked",
-        Basis::Unspecified => "basis-unspecified",
+fn basis_text(lang: Lang, basis: RankBasis) -> String {
+    let key = match basis {
+        RankBasis::Declared => "basis-declared",
+        RankBasis::Certified => "basis-certified",
+        RankBasis::Revoked => "basis-revoked",
     };
     t(lang, key)
 }
@@ -263,7 +261,7 @@ pub async fn profile(State(web): State<Arc<Web>>, viewer: Viewer, Path(id): Path
         return message(&web, &viewer, StatusCode::NOT_FOUND, &t(lang, "profile-not-found"));
     }
     let history = r.history(&id, 200).await.unwrap_or_default();
-    let profile = entry.as_ref().and_then(|e| e.profile.clone()).unwrap_or_default();
+    let profile = entry.as_ref().map(|e| e.profile.clone()).unwrap_or_default();
     let name = [
         profile.name_zh.clone(),
         profile.name_latin.clone(),
@@ -274,8 +272,8 @@ pub async fn profile(State(web): State<Arc<Web>>, viewer: Viewer, Path(id): Path
     .unwrap_or_else(|| id.clone());
     let chart = rating_chart(lang, &history.ratings);
     let last = history.ratings.last();
-    let certificates: Vec<&pb::RankChanged> =
-        history.ranks.iter().filter(|r| !r.certificate_serial.is_empty()).collect();
+    let certificates: Vec<(&str, &RankEntry)> =
+        history.ranks.iter().filter_map(|r| Some((r.serial.as_deref()?, r))).collect();
     let body = html! {
         h1 { (name) @if let Some(e) = &entry && !e.rank.is_empty() { " " span.rank data-rank=(e.rank) { (rank_text(lang, &e.rank)) } } }
         p.small {
@@ -300,15 +298,15 @@ pub async fn profile(State(web): State<Arc<Web>>, viewer: Viewer, Path(id): Path
             h2 { (t(lang, "profile-rank-history")) }
             @if history.ranks.is_empty() { p.small { (t(lang, "profile-no-ranks")) } }
             ol { @for r in history.ranks.iter().rev() {
-                li { (date(r.at_ms)) " · " (if r.grade_name.is_empty() { &r.grade } else { &r.grade_name }) " (" (r.ladder) ") · " (basis_text(lang, r.basis))
+                li { (date(r.at.0)) " · " (if r.grade_name.is_empty() { r.grade.as_deref().unwrap_or("—") } else { &r.grade_name }) " (" (r.ladder) ") · " (basis_text(lang, r.basis))
                     @if !r.reason.is_empty() { " · " (r.reason) } }
             } }
         }
         section.card id="certificates" {
             h2 { (t(lang, "profile-certificates")) }
             @if certificates.is_empty() { p.small { (t(lang, "profile-no-certificates")) } }
-            ul { @for c in &certificates {
-                li { a href={ "/certificates/" (c.certificate_serial) } data-certificate=(c.certificate_serial) { (c.certificate_serial) } " · " (c.grade_name) " · " (basis_text(lang, c.basis)) }
+            ul { @for (serial, c) in &certificates {
+                li { a href={ "/certificates/" (serial) } data-certificate=(serial) { (serial) } " · " (c.grade_name) " · " (basis_text(lang, c.basis)) }
             } }
         }
         section.card id="statistics" { h2 { (t(lang, "profile-statistics")) } (statistics(lang, &web.index.games(usize::MAX, |g| g.seats(&id) && !g.state.awaiting_acceptance()), &id)) }

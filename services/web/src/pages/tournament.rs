@@ -16,7 +16,7 @@ use axum::http::StatusCode;
 use axum::response::Response;
 use maud::{Markup, html};
 use weiqi_aggregate::RejectionKind;
-use weiqi_proto::v1 as pb;
+use weiqi_tournament::views;
 
 use super::{message, page};
 use crate::Web;
@@ -55,7 +55,7 @@ fn criterion(lang: Lang, name: &str) -> String {
 
 /// The format in the page's language ("麦克马洪制，4 轮（上限 业余3段，下限 10级）"), from the service's
 /// message key and arguments; the service's own text when it sent none (an older read model).
-pub fn format_summary(lang: Lang, s: &pb::TournamentSummary) -> String {
+pub fn format_summary(lang: Lang, s: &views::Summary) -> String {
     if s.format_key.is_empty() {
         return s.format.clone();
     }
@@ -70,7 +70,7 @@ pub fn format_summary(lang: Lang, s: &pb::TournamentSummary) -> String {
     try_ta(lang, &format!("format-summary-{}", s.format_key), &args).unwrap_or_else(|| s.format.clone())
 }
 
-pub fn standings_table(lang: Lang, s: &pb::TournamentStandings) -> Markup {
+pub fn standings_table(lang: Lang, s: &views::Standings) -> Markup {
     html! {
         div.table-wrap {
             table.standings data-after-round=(s.after_round) {
@@ -115,7 +115,7 @@ pub fn result_text(lang: Lang, r: &str) -> String {
     }
 }
 
-pub fn pairings_table(lang: Lang, p: &pb::TournamentPairings) -> Markup {
+pub fn pairings_table(lang: Lang, p: &views::Pairings) -> Markup {
     html! {
         section.card data-round=(p.round) {
             h3 { (ta(lang, "round-title", &[("round", p.round.to_string())])) }
@@ -149,7 +149,7 @@ pub fn pairings_table(lang: Lang, p: &pb::TournamentPairings) -> Markup {
 
 /// The crosstable: for each player (by standings order), round by round, the opponent's place, the
 /// colour and the result (`3b+`: beat number 3 with Black).
-fn crosstable(lang: Lang, s: &pb::TournamentStandings, rounds: &[pb::TournamentPairings]) -> Markup {
+fn crosstable(lang: Lang, s: &views::Standings, rounds: &[views::Pairings]) -> Markup {
     let place: BTreeMap<&str, u32> = s.rows.iter().map(|r| (r.account_id.as_str(), r.place)).collect();
     let mut cells: BTreeMap<(&str, u32), String> = BTreeMap::new();
     for p in rounds {
@@ -250,8 +250,7 @@ mod tests {
     /// Chinese readers write ranks), not the service's English text.
     #[test]
     fn a_format_summary_is_in_the_pages_language() {
-        use weiqi_proto::v1 as pb;
-        let summary = pb::TournamentSummary {
+        let summary = weiqi_tournament::views::Summary {
             format: "McMahon, 2 rounds (bars 3d/20k)".into(),
             format_key: "mcmahon".into(),
             format_args: [("rounds", "2"), ("top", "3d"), ("bottom", "20k")]

@@ -8,8 +8,14 @@ use axum::Form;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
+use weiqi_clock::{ControlError, DurationMs, TimeControl, TimeSystem};
 use weiqi_edge::auth::Role;
-use weiqi_proto::v1 as pb;
+use weiqi_pairing::config::{ByeKind, Format, LineUpRule, McMahonBars, TeamSchedule, TournamentConfig};
+use weiqi_pairing::rank::Rank;
+use weiqi_pairing::standings::TieBreak;
+use weiqi_pairing::weights::HandicapPolicy;
+use weiqi_rules::Ruleset;
+use weiqi_tournament::settings::GameSettings;
 
 use crate::Web;
 use crate::i18n::{Lang, t, ta};
@@ -102,9 +108,8 @@ impl CreateForm {
     }
 }
 
-/// The format message the create form describes.
-pub(super) fn format_of(form: &CreateForm, lang: Lang) -> Result<pb::TournamentFormat, String> {
-    use pb::tournament_format::{self as f, Format};
+/// The format the create form describes.
+pub(super) fn format_of(form: &CreateForm, lang: Lang) -> Result<Format, String> {
     let n = |name: &str| form.number(name, lang);
     let at_least_one = |name: &str| -> Result<u32, String> {
         let v = n(name)?;
@@ -114,56 +119,93 @@ pub(super) fn format_of(form: &CreateForm, lang: Lang) -> Result<pb::TournamentF
             Ok(v)
         }
     };
-    let format = match form.text("format") {
-        "swiss" => Format::Swiss(f::Swiss { rounds: at_least_one("rounds")? }),
-        "mcmahon" => Format::Mcmahon(f::McMahon {
-            rounds: at_least_one("rounds")?,
-            top_bar: form.text("top_bar").to_string(),
-            bottom_bar: form.text("bottom_bar").to_string(),
-        }),
-        "round-robin" => Format::RoundRobin(f::RoundRobin { cycles: at_least_one("cycles")? }),
-        "knockout" => Format::Knockout(f::Knockout { losses: at_least_one("losses")? }),
-        "swiss-elimination" => Format::SwissElimination(f::SwissElimination {
-            rounds: at_least_one("rounds")?,
-            losses: at_least_one("losses")?,
-        }),
-        "match" => Format::Match(f::Match { wins_needed: at_least_one("wins_needed")? }),
-        "fixed-match" => Format::FixedMatch(f::FixedMatch { games: at_least_one("games")? }),
-        "groups-then-knockout" => Format::GroupsThenKnockout(f::GroupsThenKnockout {
-            groups: at_least_one("groups")?,
-            advance: at_least_one("advance")?,
-        }),
-        "team" => Format::Team(f::Team {
-            boards: at_least_one("boards")?,
-            line_up: f::team::LineUp::FixedOrder as i32,
-            schedule: Some(f::team::Schedule::SwissRounds(at_least_one("rounds")?)),
-        }),
-        "team-rotation" => Format::TeamRotation(f::TeamRotation {}),
-        "win-and-continue" => Format::WinAndContinue(f::WinAndContinue {}),
-        _ => return Err(t(lang, "desk-bad-format")),
+    // A McMahon bar as Chinese organisers write it (`3段`, `业余三段`, `20级`) or in Latin (`3d`).
+    let bar = |name: &str| -> Result<Rank, String> {
+        let text = form.text(name);
+        text.parse::<Rank>().map_err(|_| {
+            ta(lang, "desk-bad-rank", &[("field", t(lang, &format!("desk-field-{name}"))), ("rank", text.to_string())])
+        })
     };
-    Ok(pb::TournamentFormat { format: Some(format) })
+    Ok(match form.text("format") {
+        "swiss" => Format::Swiss { rounds: at_least_one("rounds")? },
+        "mcmahon" => Format::McMahon {
+            rounds: at_least_one("rounds")?,
+            bars: McMahonBars { top: bar("top_bar")?, bottom: bar("bottom_bar")? },
+        },
+        "round-robin" => Format::RoundRobin { cycles: at_least_one("cycles")? },
+        "knockout" => Format::Knockout { losses: at_least_one("losses")? },
+        "swiss-elimination" => {
+            Format::SwissElimination { rounds: at_least_one("rounds")?, losses: at_least_one("losses")? }
+        }
+        "match" => Format::Match { wins_needed: at_least_one("wins_needed")? },
+        "fixed-match" => Format::FixedMatch { games: at_least_one("games")? },
+        "groups-then-knockout" => {
+            Format::GroupsThenKnockout { groups: at_least_one("groups")?, advance: at_least_one("advance")? }
+        }
+        "team" => Format::Team {
+            boards: at_least_one("boards")?,
+            line_up: LineUpRule::FixedOrder,
+            schedule: TeamSchedule::Swiss { rounds: at_least_one("rounds")? },
+        },
+        "team-rotation" => Format::TeamRotation,
+        "win-and-continue" => Format::WinAndContinue,
+        _ => return Err(t(lang, "desk-bad-format")),
+    })
 }
 
-pub(super) fn time_of(form: &CreateForm, lang: Lang) -> Result<Option<pb::TimeControl>, String> {
-    use pb::time_control::{self as tc, System};
-    let min = 60_000i64;
-    let main = i64::from(form.number("main", lang)?);
+/// The time control the create form describes.
+pub(super) fn time_of(form: &CreateForm, lang: Lang) -> Result<TimeControl, String> {
+    let minutes = |v: u32| DurationMs(i64::from(v) * 60_000);
+    let seconds = |v: u32| DurationMs(i64::from(v) * 1000);
+    let main = form.number("main", lang)?;
     let periods = form.number("periods", lang)?;
-    let period = i64::from(form.number("period", lang)?);
+    let period = form.number("period", lang)?;
     let system = match form.text("time") {
-        "none" | "" => return Ok(None),
-        "absolute" => System::Absolute(tc::Absolute { main_ms: main * min }),
-        "chinese" => System::Chinese(tc::ChineseByoYomi { basic_ms: main * min, reserved_minutes: periods }),
-        "japanese" => System::Japanese(tc::JapaneseByoYomi { main_ms: main * min, periods, period_ms: period * 1000 }),
-        "fischer" => System::Fischer(tc::Fischer { initial_ms: main * min, increment_ms: period * 1000, cap_ms: 0 }),
+        "none" | "" => TimeSystem::NoClock,
+        "absolute" => TimeSystem::Absolute { main: minutes(main) },
+        "chinese" => TimeSystem::ChineseByoYomi { basic: minutes(main), reserved_minutes: periods },
+        "japanese" => TimeSystem::JapaneseByoYomi { main: minutes(main), periods, period: seconds(period) },
+        "fischer" => TimeSystem::Fischer { initial: minutes(main), increment: seconds(period), cap: None },
         _ => return Err(t(lang, "desk-bad-time")),
     };
-    Ok(Some(pb::TimeControl { system: Some(system), pass_on_overrun: false }))
+    // The clock's own checks (a byo-yomi needs periods, …), refused in the page's words.
+    TimeControl::new(system).map_err(|e| match e {
+        ControlError::NoTime | ControlError::NoInitialTime => t(lang, "desk-bad-time-main"),
+        ControlError::EmptyOvertime => t(lang, "desk-bad-time-overtime"),
+        ControlError::BasicShorterThanReserve { reserved_minutes, .. } => {
+            ta(lang, "desk-bad-time-reserve", &[("minutes", reserved_minutes.to_string())])
+        }
+        ControlError::TooLong { .. } => t(lang, "desk-bad-time-long"),
+        _ => t(lang, "desk-bad-time"),
+    })
 }
 
-/// The create request the form describes, or what is wrong with it (in the page's language).
-pub fn create_request(form: &CreateForm, lang: Lang) -> Result<pb::CreateTournamentRequest, String> {
+/// A tie-break criterion as an organiser types it: its published name (`SOS`, `sosm`, `Board2`) or
+/// its label on the pages, in either language (`对手分`, `对手麦克马洪分`).
+fn criterion(text: &str) -> Option<TieBreak> {
+    TieBreak::from_name(text).or_else(|| {
+        TieBreak::FIXED.into_iter().find(|c| {
+            let key = format!("criterion-{}", c.name().to_lowercase());
+            [Lang::ZhCn, Lang::En].into_iter().any(|l| t(l, &key).eq_ignore_ascii_case(text))
+        })
+    })
+}
+
+/// A tournament the create form describes: its id, the request id, the pairing core's configuration
+/// and how the games are played; or what is wrong with it (in the page's language).
+pub struct Creation {
+    /// The tournament's id.
+    pub tournament_id: String,
+    /// The request id (a retry of the same form reuses it).
+    pub request_id: String,
+    /// The pairing core's configuration.
+    pub config: TournamentConfig,
+    /// How the games are played.
+    pub settings: GameSettings,
+}
+
+/// Reads the create form into a [`Creation`], or says what is wrong with it.
+pub fn create_request(form: &CreateForm, lang: Lang) -> Result<Creation, String> {
     let id = form.text("tournament_id");
     let id_ok = !id.is_empty()
         && id.len() <= 63
@@ -172,52 +214,57 @@ pub fn create_request(form: &CreateForm, lang: Lang) -> Result<pb::CreateTournam
     if !id_ok {
         return Err(t(lang, "desk-bad-id"));
     }
-    let name = form.text("name");
+    let name = form.text("name").trim();
     if name.is_empty() || name.chars().count() > 200 {
         return Err(t(lang, "desk-bad-name"));
     }
     let size = match form.number("size", lang)? {
         0 => 19,
-        n if (5..=25).contains(&n) => n,
+        n if (5..=25).contains(&n) => n as u8,
         _ => return Err(ta(lang, "desk-bad-number", &[("field", t(lang, "desk-field-size"))])),
     };
     let no_show = form.number("no_show", lang)?;
-    let bye = match form.text("bye") {
-        "half" => pb::tournament_config::ByeKind::HalfPoint,
-        "zero" => pb::tournament_config::ByeKind::ZeroPoint,
-        _ => pb::tournament_config::ByeKind::FullPoint,
+    let mut config = TournamentConfig::new(name, format_of(form, lang)?, 0);
+    let ranking = form.text("ranking").split([',', '，', '、', ' ']).map(str::trim).filter(|s| !s.is_empty());
+    let ranking = ranking
+        .map(|n| criterion(n).ok_or_else(|| ta(lang, "desk-bad-criterion", &[("name", n.to_string())])))
+        .collect::<Result<Vec<_>, _>>()?;
+    if !ranking.is_empty() {
+        config.ranking = ranking;
+    }
+    config.pairing_bye = match form.text("bye") {
+        "half" => ByeKind::HalfPoint,
+        "zero" => ByeKind::ZeroPoint,
+        _ => ByeKind::FullPoint,
     };
-    let ranking: Vec<String> = form
-        .text("ranking")
-        .split([',', '，', ' '])
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-        .map(String::from)
-        .collect();
+    if form.checked("handicap") {
+        config.pairing.handicap = HandicapPolicy::ByRank { reduction: 0, ceiling: 9 };
+    }
+    if no_show > 0 {
+        config.no_show_limit_ms = i64::from(no_show) * 60_000;
+    }
+    let rules = form.text("rules");
+    let ruleset = if rules.is_empty() {
+        Ruleset::chinese()
+    } else {
+        Ruleset::preset(rules).ok_or_else(|| t(lang, "desk-bad-rules"))?
+    };
     let over_the_board = form.checked("over_the_board");
-    Ok(pb::CreateTournamentRequest {
+    Ok(Creation {
         tournament_id: id.to_string(),
         request_id: crate::pages::form_request_id(form.rid.as_deref()),
-        config: Some(pb::TournamentConfig {
-            name: name.to_string(),
-            format: Some(format_of(form, lang)?),
-            ranking,
-            pairing_bye: bye as i32,
-            handicap_by_rank: form.checked("handicap"),
-            no_show_limit_ms: i64::from(no_show) * 60_000,
-            ..Default::default()
-        }),
-        settings: Some(pb::TournamentGameSettings {
+        config,
+        settings: GameSettings {
             size,
-            rules: form.text("rules").to_string(),
+            ruleset,
             time_control: time_of(form, lang)?,
             rated: form.checked("rated"),
             // Played over the board: the games are created but never started on line; referees
             // enter the results.
             manual_start: over_the_board,
             no_automatic_no_shows: over_the_board,
-            ..Default::default()
-        }),
+            ..GameSettings::default()
+        },
     })
 }
 
@@ -236,27 +283,97 @@ pub async fn create(State(web): State<Arc<Web>>, headers: HeaderMap, Form(form):
     let Some(api) = service(&web) else {
         return message(&web, &viewer, StatusCode::NOT_FOUND, &t(lang, "tournament-not-found"));
     };
-    // The form reads into the configuration's wire form (debt, issue 29 item 1: the create form does
-    // not yet build the pairing core's configuration itself); the tournament's conversions make it
-    // the domain's, with the service's defaults and checks.
-    let request = match create_request(&form, lang) {
-        Ok(r) => r,
+    // The form reads into the pairing core's configuration and the game settings, checked here
+    // with the field's name in the page's language; the service checks them again.
+    let creation = match create_request(&form, lang) {
+        Ok(c) => c,
         Err(why) => return render_list(&web, &viewer, Some((false, why)), &form).await,
     };
-    let refused = |b: weiqi_tournament::convert::BadRequest| crate::i18n::refusal(lang, b.code, &b.message);
-    let config = weiqi_tournament::convert::config_from_pb(&request.config.clone().unwrap_or_default(), 0);
-    let settings = weiqi_tournament::codec::log::settings_from_pb(&request.settings.clone().unwrap_or_default());
-    let (config, settings) = match (config, settings) {
-        (Ok(c), Ok(s)) => (c, s),
-        (Err(b), _) | (_, Err(b)) => return render_list(&web, &viewer, Some((false, refused(b))), &form).await,
-    };
-    let id = request.tournament_id.clone();
-    match api.create(&member.caller(), &id, &request.request_id, config, settings).await {
+    let Creation { tournament_id: id, request_id, config, settings } = creation;
+    match api.create(&member.caller(), &id, &request_id, config, settings).await {
         Ok(accepted) => {
             web.index.add_tournament(&id);
             settle(&web, &id, accepted.sequence).await;
             redirect(&format!("/desk/tournaments/{id}?done=created"), vec![])
         }
         Err(e) => render_list(&web, &viewer, Some((false, refused_text(lang, &e))), &form).await,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn form(fields: &[(&str, &str)]) -> CreateForm {
+        let query: String = fields.iter().map(|(k, v)| format!("{k}={}", url_escape(v))).collect::<Vec<_>>().join("&");
+        serde_urlencoded::from_str(&query).expect("a create form")
+    }
+
+    fn url_escape(v: &str) -> String {
+        v.bytes()
+            .map(|b| if b.is_ascii_alphanumeric() { (b as char).to_string() } else { format!("%{b:02X}") })
+            .collect()
+    }
+
+    const MCMAHON: &[(&str, &str)] = &[
+        ("tournament_id", "spring-cup"),
+        ("name", "春季杯"),
+        ("format", "mcmahon"),
+        ("rounds", "5"),
+        ("top_bar", "业余三段"),
+        ("bottom_bar", "20级"),
+        ("time", "chinese"),
+        ("main", "60"),
+        ("periods", "3"),
+        ("period", "30"),
+        ("rules", "chinese"),
+        ("ranking", "MMS、对手麦克马洪分，sososm"),
+        ("handicap", "on"),
+    ];
+
+    /// The form reads into the pairing core's configuration and the game settings, with the bars as
+    /// Chinese organisers write ranks and the criteria separated as they type them.
+    #[test]
+    fn the_create_form_builds_the_domains_configuration() {
+        let c = create_request(&form(MCMAHON), Lang::ZhCn).expect("a valid form");
+        assert_eq!(c.tournament_id, "spring-cup");
+        assert_eq!(c.config.name, "春季杯");
+        assert_eq!(
+            c.config.format,
+            Format::McMahon { rounds: 5, bars: McMahonBars { top: Rank::Dan(3), bottom: Rank::Kyu(20) } }
+        );
+        assert_eq!(c.config.ranking, [TieBreak::Mms, TieBreak::Sosm, TieBreak::Sososm]);
+        // Handicap by rank difference gives stones (at most nine), not none.
+        assert_eq!(c.config.pairing.handicap.stones(3, 0), 3);
+        assert_eq!(
+            c.settings.time_control.system,
+            TimeSystem::ChineseByoYomi { basic: DurationMs(3_600_000), reserved_minutes: 3 }
+        );
+        assert_eq!(c.settings.size, 19);
+        assert!(!c.settings.manual_start);
+    }
+
+    /// What is wrong is said in the page's language, naming the field.
+    #[test]
+    fn a_wrong_field_is_refused_in_the_pages_language() {
+        let mut fields = MCMAHON.to_vec();
+        fields.retain(|(k, _)| *k != "top_bar");
+        fields.push(("top_bar", "三级半"));
+        let why = create_request(&form(&fields), Lang::ZhCn).err().expect("refused");
+        assert!(why.contains("麦克马洪上限") && why.contains("三级半"), "{why}");
+
+        let mut fields = MCMAHON.to_vec();
+        fields.retain(|(k, _)| *k != "ranking");
+        fields.push(("ranking", "对手分, 小分"));
+        let why = create_request(&form(&fields), Lang::ZhCn).err().expect("refused");
+        assert!(why.contains("小分") && why.contains("名次排序依据"), "{why}");
+
+        let mut fields = MCMAHON.to_vec();
+        fields.retain(|(k, _)| !matches!(*k, "time" | "periods"));
+        fields.extend([("time", "japanese"), ("periods", "0")]);
+        let why = create_request(&form(&fields), Lang::ZhCn).err().expect("refused");
+        assert!(why.contains("读秒"), "{why}");
+        let why = create_request(&form(&fields), Lang::En).err().expect("refused");
+        assert!(why.contains("Byo-yomi"), "{why}");
     }
 }

@@ -19,7 +19,7 @@ use axum::extract::{Multipart, Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use maud::{Markup, html};
-use weiqi_proto::v1 as pb;
+use weiqi_tournament::api::Entry;
 
 use super::{render, staff};
 use crate::Web;
@@ -39,7 +39,7 @@ pub struct Row {
     /// The player's account.
     pub account: String,
     /// What the tournament records of them.
-    pub snapshot: pb::TournamentPlayerSnapshot,
+    pub entry: Entry,
     /// The errors, as message keys with their arguments.
     pub errors: Vec<(&'static str, Vec<(&'static str, String)>)>,
 }
@@ -105,7 +105,7 @@ fn read_opengotha(text: &str) -> Parsed {
             for (i, p) in players.into_iter().enumerate() {
                 let account = p.account();
                 let latin = format!("{} {}", p.name, p.first_name).trim().to_string();
-                let snapshot = pb::TournamentPlayerSnapshot {
+                let entry = Entry {
                     name_latin: if latin.is_ascii() { latin.clone() } else { String::new() },
                     name_zh: if latin.is_ascii() { String::new() } else { latin },
                     rank: p.rank.to_lowercase(),
@@ -115,7 +115,7 @@ fn read_opengotha(text: &str) -> Parsed {
                     egd_pin: p.egf_pin.unwrap_or(0),
                     ..Default::default()
                 };
-                parsed.rows.push(Row { line: i + 1, account, snapshot, errors: Vec::new() });
+                parsed.rows.push(Row { line: i + 1, account, entry, errors: Vec::new() });
             }
         }
     }
@@ -157,7 +157,7 @@ fn read_csv(text: &str) -> Parsed {
         }
         let mut row = Row { line, ..Row::default() };
         for (value, c) in record.iter().zip(&columns) {
-            let s = &mut row.snapshot;
+            let s = &mut row.entry;
             match c {
                 Some("account") => row.account = value.to_string(),
                 Some("name_zh") => s.name_zh = value.to_string(),
@@ -198,10 +198,10 @@ fn check(rows: &mut [Row]) {
         } else if !seen.insert(row.account.clone()) {
             row.errors.push(("import-duplicate", vec![("account", row.account.clone())]));
         }
-        if !row.snapshot.rank.is_empty() && row.snapshot.rank.parse::<weiqi_pairing::rank::Rank>().is_err() {
-            row.errors.push(("import-bad-rank", vec![("rank", row.snapshot.rank.clone())]));
+        if !row.entry.rank.is_empty() && row.entry.rank.parse::<weiqi_pairing::rank::Rank>().is_err() {
+            row.errors.push(("import-bad-rank", vec![("rank", row.entry.rank.clone())]));
         }
-        if row.snapshot.name_zh.is_empty() && row.snapshot.name_latin.is_empty() {
+        if row.entry.name_zh.is_empty() && row.entry.name_latin.is_empty() {
             row.errors.push(("import-no-name", vec![]));
         }
     }
@@ -235,8 +235,8 @@ fn preview(
                 } }
                 tbody { @for r in &parsed.rows {
                     tr data-line=(r.line) data-ok=(r.errors.is_empty()) {
-                        td { (r.line) } td { (r.account) } td { (r.snapshot.name_zh) } td { (r.snapshot.name_latin) }
-                        td { (rank_text(lang, &r.snapshot.rank)) } td { (r.snapshot.club) } td { (r.snapshot.region) }
+                        td { (r.line) } td { (r.account) } td { (r.entry.name_zh) } td { (r.entry.name_latin) }
+                        td { (rank_text(lang, &r.entry.rank)) } td { (r.entry.club) } td { (r.entry.region) }
                         td { @for e in &r.errors { span.error { (say(lang, e)) } " " } }
                     }
                 } }
@@ -309,7 +309,7 @@ pub async fn import(
     // again, or by uploading the file again: rows already registered are left as they are.
     let mut already = 0;
     for (done, row) in parsed.rows.iter().enumerate() {
-        let entry = Some(weiqi_tournament::api::TournamentApi::entry_of(&row.snapshot));
+        let entry = Some(row.entry.clone());
         let line_rid = format!("{rid}-{}", row.line);
         let e = match s.register(&caller, &id, &line_rid, &row.account, 0, entry).await {
             Ok(accepted) => {
@@ -369,7 +369,7 @@ mod tests {
             let text = format!("{header}\n{body}");
             let parsed = parse(&text);
             for row in &parsed.rows {
-                let _ = crate::i18n::rank_text(crate::i18n::Lang::ZhCn, &row.snapshot.rank);
+                let _ = crate::i18n::rank_text(crate::i18n::Lang::ZhCn, &row.entry.rank);
             }
         }
     }
@@ -387,7 +387,7 @@ mod tests {
         assert_eq!((read.as_str(), encoding), (text, "GB18030"));
         let p = parse(&read);
         assert!(p.clean(), "{p:?}");
-        let ranks: Vec<&str> = p.rows.iter().map(|r| r.snapshot.rank.as_str()).collect();
+        let ranks: Vec<&str> = p.rows.iter().map(|r| r.entry.rank.as_str()).collect();
         assert_eq!(ranks, ["3d", "12k", "1d"]);
         // A UTF-8 file with a byte-order mark (Excel's "CSV UTF-8") reads too.
         let mut bom = b"\xEF\xBB\xBF".to_vec();
@@ -400,7 +400,7 @@ mod tests {
         let p = parse("段位,账号,姓名,俱乐部\n3d,li,李明,棋院\n2k,wang,王芳,\n");
         assert!(p.clean(), "{p:?}");
         assert_eq!(p.rows.len(), 2);
-        assert_eq!((p.rows[0].account.as_str(), p.rows[0].snapshot.rank.as_str()), ("li", "3d"));
+        assert_eq!((p.rows[0].account.as_str(), p.rows[0].entry.rank.as_str()), ("li", "3d"));
         assert_eq!(p.rows[1].line, 3);
     }
 
@@ -434,13 +434,13 @@ mod tests {
         let p = parse(xml);
         let accounts: Vec<&str> = p.rows.iter().map(|r| r.account.as_str()).collect();
         assert_eq!(accounts, ["csizmadiamiklos", "egd-17000001", "nobody"]);
-        let first = &p.rows[0].snapshot;
+        let first = &p.rows[0].entry;
         assert_eq!(
             (first.name_latin.as_str(), first.rank.as_str(), first.egd_pin),
             ("Csizmadia Miklos", "11k", 16237463)
         );
         assert_eq!((first.country.as_str(), first.club.as_str(), first.rating), ("HU", "BuPe", Some(1035)));
-        assert_eq!(p.rows[1].snapshot.name_zh, "李 明");
+        assert_eq!(p.rows[1].entry.name_zh, "李 明");
         assert_eq!(p.rows[2].errors.iter().map(|e| e.0).collect::<Vec<_>>(), ["import-bad-rank"]);
         assert_eq!(parse("<Players/>").errors[0].0, "import-unreadable");
     }

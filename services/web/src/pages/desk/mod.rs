@@ -22,8 +22,9 @@ use axum::http::StatusCode;
 use maud::{Markup, html};
 use weiqi_aggregate::RejectionKind;
 use weiqi_edge::auth::Role;
-use weiqi_proto::v1 as pb;
 use weiqi_tournament::api::TournamentApi;
+use weiqi_tournament::settings::GameSettings;
+use weiqi_tournament::views;
 
 use crate::Web;
 use crate::i18n::{Lang, t, ta};
@@ -63,11 +64,11 @@ pub const FORMATS: [&str; 11] = [
 
 /// Whether a table's game can end in a draw: its komi (the event's for an even game, none with a
 /// handicap) has no half point. Unknown settings allow it (the service decides).
-fn draw_allowed(settings: &Option<pb::TournamentGameSettings>, handicap: u32) -> bool {
+fn draw_allowed(settings: &Option<GameSettings>, handicap: u32) -> bool {
     if handicap > 0 {
         return true;
     }
-    settings.as_ref().and_then(|s| s.komi_half_points).is_none_or(|k| k % 2 == 0)
+    settings.as_ref().is_none_or(|s| s.ruleset.komi.0 % 2 == 0)
 }
 
 /// Who may use the desk: organisers, referees (results) and administrators.
@@ -124,11 +125,11 @@ fn numbers(text: &str, lang: Lang) -> Result<Vec<u32>, String> {
 /// What the desk shows of a tournament, read through the gateway with the session's token.
 pub struct Loaded {
     /// The summary.
-    pub summary: pb::TournamentSummary,
+    pub summary: views::Summary,
     /// The standings, once there are any.
-    pub standings: Option<pb::TournamentStandings>,
+    pub standings: Option<views::Standings>,
     /// Every paired round's pairings, oldest first.
-    pub rounds: Vec<pb::TournamentPairings>,
+    pub rounds: Vec<views::Pairings>,
 }
 
 /// Reads the summary, standings and every round of `id`, through the tournament's API.

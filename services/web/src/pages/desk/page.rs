@@ -7,7 +7,7 @@ use axum::extract::{Path, RawQuery, State};
 use axum::http::StatusCode;
 use axum::response::Response;
 use maud::{Markup, html};
-use weiqi_proto::v1 as pb;
+use weiqi_tournament::views;
 
 use crate::Web;
 use crate::i18n::{Lang, rank_text, t, ta, try_t};
@@ -343,7 +343,7 @@ pub async fn render(
 
 /// One withdrawn player's ruling with its numbers: the rounds unplayed, what each counts in the
 /// opponents' SOS and in their own SOSM, and by which rule.
-pub(super) fn withdrawal_line(lang: Lang, w: &pb::TournamentWithdrawalCount) -> String {
+pub(super) fn withdrawal_line(lang: Lang, w: &views::WithdrawalCount) -> String {
     let who = format!("{} #{}", w.name, w.player);
     let mut parts = vec![ta(lang, "withdrawal-after", &[("who", who), ("round", w.after_round.to_string())])];
     match w.ruling.as_str() {
@@ -375,7 +375,7 @@ pub(super) fn withdrawal_line(lang: Lang, w: &pb::TournamentWithdrawalCount) -> 
 }
 
 /// The Art. 28 ruling for the format (what happens to a withdrawn player's results).
-pub(super) fn withdrawal_ruling(lang: Lang, summary: &pb::TournamentSummary) -> String {
+pub(super) fn withdrawal_ruling(lang: Lang, summary: &views::Summary) -> String {
     let f = if summary.format_key.is_empty() {
         summary.format.to_lowercase()
     } else {

@@ -11,7 +11,7 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use maud::{Markup, html};
 use weiqi_edge::auth::Role;
-use weiqi_proto::v1 as pb;
+use weiqi_ranking::views::{EgdImport, H9Import, Seeded};
 
 use crate::Web;
 use crate::i18n::{Lang, t, ta};
@@ -63,7 +63,7 @@ pub async fn get(State(web): State<Arc<Web>>, viewer: Viewer) -> Response {
     render(&web, &viewer, None, None)
 }
 
-fn list_outcome(lang: Lang, done: &pb::ImportEgdRatingsResponse) -> Markup {
+fn list_outcome(lang: Lang, done: &EgdImport) -> Markup {
     html! {
         section.card id="ratings-outcome" data-seeded=(done.seeded.len()) {
             h2 { (t(lang, "ratings-done")) }
@@ -83,7 +83,7 @@ fn list_outcome(lang: Lang, done: &pb::ImportEgdRatingsResponse) -> Markup {
     }
 }
 
-fn seeded_table(lang: Lang, seeded: &[pb::import_egd_ratings_response::Seeded]) -> Markup {
+fn seeded_table(lang: Lang, seeded: &[Seeded]) -> Markup {
     html! {
         @if !seeded.is_empty() {
             div.table-wrap { table {
@@ -96,7 +96,7 @@ fn seeded_table(lang: Lang, seeded: &[pb::import_egd_ratings_response::Seeded]) 
     }
 }
 
-fn h9_outcome(lang: Lang, done: &pb::ImportH9ResultsResponse) -> Markup {
+fn h9_outcome(lang: Lang, done: &H9Import) -> Markup {
     html! {
         section.card id="ratings-outcome" data-games=(done.games) data-already=(done.already_imported) {
             h2 { (t(lang, "ratings-done")) }

@@ -1,26 +1,308 @@
-//! The gateway's views: the service's answers as `weiqi.v1` messages.
-
-use weiqi_proto::v1 as pb;
+//! What the ranking service's readers see: a case, a registry entry, a leaderboard page, a rating,
+//! a history, a certificate's verification, an import's outcome, as domain values built from the
+//! service's records. [`crate::api::RankingApi`] answers with them; the pages render them in their
+//! language; the gRPC server turns them into `weiqi.v1` messages once (`grpc/wire.rs`), so no page
+//! names protobuf.
+//!
+//! Fields keep the wire's names. Text fields that carry a code (`applicant`, an evidence item's
+//! `kind`, `unused`) keep the code; `evidence`, `check_lines` and `evidence_use` are English lines for
+//! programs and logs, beside the same facts as data (`items`) for pages to say in their words.
 
 use crate::cases::CaseRecord;
-use crate::codec::player::{basis_pb, profile_pb};
+use crate::domain::{Profile, RankBasis, RankEntry, RatingPoint};
 use crate::ledger::RatingReport;
 use crate::readmodel::Leaderboard;
 use crate::registry::RegistryEntry;
+pub use weiqi_rating::CaseStatus;
 
-/// A case as the gateway shows it.
+/// A page of a leaderboard.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct LeaderboardPage {
+    /// Players on the board in all.
+    pub total: u64,
+    /// This page's lines, best first.
+    pub entries: Vec<LeaderboardLine>,
+    /// The player logs' position the board has folded (read your writes).
+    pub position: u64,
+}
+
+/// One player's line of a leaderboard.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct LeaderboardLine {
+    /// 1-based.
+    pub place: u32,
+    pub player_id: String,
+    pub name_zh: String,
+    pub name_latin: String,
+    /// The national rank shown with the name (`3d`, `2k`; empty: none).
+    pub rank: String,
+    pub region: String,
+    pub club: String,
+    pub rating: f64,
+    pub deviation: f64,
+    pub games: u32,
+    pub provisional: bool,
+}
+
+/// A registry entry: the profile and the grades held.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RegistryPlayer {
+    /// Names, region, club, EGD PIN.
+    pub profile: Profile,
+    /// The national rank shown with the name (professional if held, else amateur).
+    pub rank: String,
+    /// The grade held in each ladder.
+    pub grades: Vec<GradeHeld>,
+    pub registered_at_ms: i64,
+    /// After a registration or update: the player logs' position it reached (read your writes); 0 on plain reads.
+    pub position: u64,
+}
+
+/// A grade held in one ladder.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GradeHeld {
+    pub ladder: String,
+    /// The grade's code.
+    pub grade: String,
+    /// Its name in the ladder.
+    pub grade_name: String,
+    pub since_ms: i64,
+    /// Declared, certified, or the certificate revoked.
+    pub basis: RankBasis,
+    /// The case that granted it.
+    pub case_id: String,
+}
+
+/// A player's rating points and rank changes, oldest first.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct History {
+    pub ratings: Vec<RatingPoint>,
+    pub ranks: Vec<RankEntry>,
+}
+
+/// A certificate checked against the association's key and revocation list.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Verification {
+    pub valid: bool,
+    /// Why not: `bad_signature`, `revoked`, `wrong_key`, `wrong_association`, `malformed_certificate` …
+    pub code: String,
+    /// The reason in English, for logs.
+    pub message: String,
+    /// The certificate's contents, when it could be read.
+    pub serial: String,
+    pub player_id: String,
+    pub player_name: String,
+    pub ladder: String,
+    pub grade: String,
+    pub date: String,
+    pub case_id: String,
+    pub basis: String,
+    /// The revocation list consulted.
+    pub revocations_sequence: u64,
+}
+
+/// The signed revocation list.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RevocationList {
+    /// The file's text.
+    pub text: String,
+    pub sequence: u64,
+    pub entries: u32,
+}
+
+/// The association's public key.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct AssociationKey {
+    /// The key file's text.
+    pub text: String,
+    pub association: String,
+    pub key_id: String,
+}
+
+/// An issued certificate.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct CertificateView {
+    /// The certificate file's text.
+    pub certificate: String,
+    pub serial: String,
+    pub case_id: String,
+    pub player_id: String,
+    pub revoked: bool,
+    pub revocation_reason: String,
+}
+
+/// A player's rating now.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RatingSummary {
+    pub player_id: String,
+    pub system: String,
+    /// False if the player has no rated game yet.
+    pub rated: bool,
+    pub rating: f64,
+    /// Glicko-2 deviation including inactivity up to now.
+    pub deviation: f64,
+    pub volatility: f64,
+    pub games: u32,
+    pub provisional: bool,
+    /// The grade the rating stands for under the association's mapping, if any.
+    pub grade_for_rating: String,
+    /// Games waiting in the open Glicko-2 period.
+    pub pending_games: u32,
+}
+
+/// A certification case as its readers see it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CaseView {
+    pub case_id: String,
+    pub player_id: String,
+    pub ladder: String,
+    pub current_grade: String,
+    pub requested_grade: String,
+    pub status: CaseStatus,
+    pub opened_by: String,
+    /// `player` or `organiser`.
+    pub applicant: String,
+    pub opened_at_ms: i64,
+    /// One line per verified item, in English (the pages say `items` in their language).
+    pub evidence: Vec<String>,
+    /// The automatic check ran.
+    pub checked: bool,
+    pub check_supports_request: bool,
+    pub rules_digest: String,
+    /// One line per rule, in English.
+    pub check_lines: Vec<String>,
+    pub reviewer: String,
+    pub approved: bool,
+    pub reasons: Vec<String>,
+    pub override_reason: String,
+    /// The certificate file's text, once issued.
+    pub certificate: String,
+    pub certificate_serial: String,
+    pub revocation_reason: String,
+    /// The whole case as JSON, for auditors.
+    pub detail_json: String,
+    /// The reviewer who proposed an override.
+    pub proposed_by: String,
+    /// The one who confirmed it.
+    pub confirmed_by: String,
+    /// What each evidence line refers to: `game:<id>`, `tournament:<id>` or `rating`.
+    pub evidence_refs: Vec<String>,
+    /// Which rule lines each evidence item counts for, in English.
+    pub evidence_use: Vec<String>,
+    /// Evidence corrected after it was attached, in order.
+    pub revisions: Vec<EvidenceChange>,
+    /// Evidence changed after the case was decided: the office must look again.
+    pub flagged: bool,
+    /// The evidence as data, in the order of `evidence`.
+    pub items: Vec<EvidenceItem>,
+}
+
+/// One item of a case's evidence, as data.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct EvidenceItem {
+    /// `game`, `placing` or `rating`.
+    pub kind: String,
+    pub game_id: String,
+    pub opponent_id: String,
+    /// For the player: `win`, `loss`, `draw`.
+    pub outcome: String,
+    pub event_id: String,
+    pub event_name: String,
+    pub group: String,
+    pub place: u32,
+    pub field: u32,
+    pub wins: u32,
+    pub rounds: u32,
+    pub system: String,
+    pub rating: f64,
+    pub deviation: f64,
+    pub games: u32,
+    /// The rules of the check that count it.
+    pub met_rules: Vec<String>,
+    /// The rules that considered it, not met.
+    pub unmet_rules: Vec<String>,
+    /// When no rule uses it, why: `not-checked`, `before-grade`, `loss`, `game`, `event`, `rating`.
+    pub unused: String,
+}
+
+/// Evidence that changed after it was attached.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct EvidenceChange {
+    pub game_id: String,
+    pub opponent_id: String,
+    /// A game: the result for the player as the case held it (`win` …); a placing: `place/wins`.
+    pub before: String,
+    /// As the log says now; empty: it no longer counts.
+    pub after: String,
+    /// The case was already decided.
+    pub after_decision: bool,
+    pub at_ms: i64,
+    /// `game` or `placing`.
+    pub kind: String,
+    pub event_id: String,
+    pub event_name: String,
+}
+
+/// What an EGD rating list seeded.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct EgdImport {
+    /// Players seeded, with their rating.
+    pub seeded: Vec<Seeded>,
+    /// Registered players whose EGD PIN the list lacks.
+    pub not_in_list: Vec<String>,
+    /// Players already rated here (kept).
+    pub already_rated: Vec<String>,
+    /// Players whose GoR maps to no rating under the current system.
+    pub unmapped: Vec<String>,
+    /// Players the list holds.
+    pub list_players: u32,
+    /// The list's date (YYYY-MM-DD; empty: none).
+    pub list_date: String,
+}
+
+/// A player seeded with a rating.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Seeded {
+    pub player_id: String,
+    pub rating: f64,
+}
+
+/// What rating a `.h9` results table did.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct H9Import {
+    /// `h9-` and 16 hex digits of the table's SHA-256.
+    pub tournament: String,
+    pub already_imported: bool,
+    /// Lines matched to players here.
+    pub matched: Vec<H9Line>,
+    /// Lines with no player here.
+    pub not_registered: Vec<H9Line>,
+    /// Players seeded from the table's rank before their games.
+    pub seeded: Vec<Seeded>,
+    pub games: u32,
+    /// Games left out because a player is not here.
+    pub games_left_out: u32,
+    /// Players whose rating changed.
+    pub rated: u32,
+}
+
+/// A line of a `.h9` table.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct H9Line {
+    pub line: u32,
+    /// Matched: the player here.
+    pub player_id: String,
+    /// Not registered: the name.
+    pub name: String,
+    /// Not registered: the EGD PIN (0: none).
+    pub egd_pin: u64,
+}
+
+/// A case as its readers see it.
 #[must_use]
-pub fn case_view(record: &CaseRecord) -> pb::CaseView {
-    use weiqi_rating::{Applicant, CaseStatus, Evidence};
+pub fn case_view(record: &CaseRecord) -> CaseView {
+    use weiqi_rating::{Applicant, Evidence};
     let c = &record.case;
-    let status = match c.status {
-        CaseStatus::Open => pb::case_view::Status::Open,
-        CaseStatus::AwaitingConfirmation => pb::case_view::Status::AwaitingConfirmation,
-        CaseStatus::Approved => pb::case_view::Status::Approved,
-        CaseStatus::Rejected => pb::case_view::Status::Rejected,
-        CaseStatus::Issued => pb::case_view::Status::Issued,
-        CaseStatus::Revoked => pb::case_view::Status::Revoked,
-    };
     let evidence = c
         .evidence
         .iter()
@@ -66,13 +348,13 @@ pub fn case_view(record: &CaseRecord) -> pb::CaseView {
         None => (false, false, String::new(), Vec::new()),
     };
     let decision = c.decision.as_ref();
-    pb::CaseView {
+    CaseView {
         case_id: c.id.0.clone(),
         player_id: c.player.0.clone(),
         ladder: c.ladder.clone(),
         current_grade: c.standing.grade.clone().unwrap_or_default(),
         requested_grade: c.requested.clone(),
-        status: status as i32,
+        status: c.status,
         opened_by: c.opened_by.0.clone(),
         applicant: match c.applicant {
             Applicant::Player => "player".into(),
@@ -108,13 +390,13 @@ pub fn case_view(record: &CaseRecord) -> pb::CaseView {
 }
 
 /// The evidence as data, with which rules of the check use each item.
-fn evidence_items(c: &weiqi_rating::Case) -> Vec<pb::CaseEvidenceItem> {
+fn evidence_items(c: &weiqi_rating::Case) -> Vec<EvidenceItem> {
     use weiqi_rating::{Evidence, GameOutcome, Verdict as V};
     c.evidence
         .iter()
         .enumerate()
         .map(|(i, e)| {
-            let mut item = pb::CaseEvidenceItem::default();
+            let mut item = EvidenceItem::default();
             match e {
                 Evidence::Game(g) => {
                     item.kind = "game".into();
@@ -169,14 +451,14 @@ fn evidence_items(c: &weiqi_rating::Case) -> Vec<pb::CaseEvidenceItem> {
 }
 
 /// A revised item of evidence as the office reads it.
-fn revision_view(r: &weiqi_rating::EvidenceRevision) -> pb::CaseEvidenceRevision {
+fn revision_view(r: &weiqi_rating::EvidenceRevision) -> EvidenceChange {
     use weiqi_rating::Evidence;
     let word = |e: &Evidence| match e {
         Evidence::Game(g) => outcome_word(g.outcome).to_owned(),
         Evidence::Placing(p) => format!("{}/{}", p.place, p.wins),
         Evidence::Rating(r) => format!("{:.0}", r.rating),
     };
-    let mut view = pb::CaseEvidenceRevision {
+    let mut view = EvidenceChange {
         before: word(&r.before),
         after: r.after.as_ref().map(word).unwrap_or_default(),
         after_decision: r.after_decision,
@@ -208,27 +490,24 @@ fn outcome_word(o: weiqi_rating::GameOutcome) -> &'static str {
     }
 }
 
-/// A registry entry as the gateway shows it.
+/// A registry entry as its readers see it.
 #[must_use]
-pub fn registry_view(
-    entry: &RegistryEntry,
-    ladder: impl Fn(&str) -> Option<weiqi_rating::Ladder>,
-) -> pb::RegistryPlayer {
+pub fn registry_view(entry: &RegistryEntry, ladder: impl Fn(&str) -> Option<weiqi_rating::Ladder>) -> RegistryPlayer {
     let s = &entry.state;
-    pb::RegistryPlayer {
-        profile: Some(profile_pb(&entry.profile)),
+    RegistryPlayer {
+        profile: entry.profile.clone(),
         rank: s.display_rank().map(|r| r.to_string()).unwrap_or_default(),
         grades: s
             .grades
             .iter()
-            .map(|(l, h)| pb::GradeHeld {
+            .map(|(l, h)| GradeHeld {
                 ladder: l.clone(),
                 grade: h.grade.clone(),
                 grade_name: ladder(l)
                     .and_then(|x| x.position(&h.grade).and_then(|p| x.grade(p).map(|g| g.name.clone())))
                     .unwrap_or_default(),
                 since_ms: h.since.0,
-                basis: basis_pb(h.basis) as i32,
+                basis: h.basis,
                 case_id: h.case.as_ref().map(|c| c.0.clone()).unwrap_or_default(),
             })
             .collect(),
@@ -277,15 +556,15 @@ pub fn evidence_use(c: &weiqi_rating::Case) -> Vec<String> {
         .collect()
 }
 
-/// A leaderboard page as the gateway shows it.
+/// A leaderboard page.
 #[must_use]
-pub fn leaderboard_view(board: &Leaderboard) -> pb::LeaderboardResponse {
-    pb::LeaderboardResponse {
+pub fn leaderboard_view(board: &Leaderboard) -> LeaderboardPage {
+    LeaderboardPage {
         total: board.total,
         entries: board
             .entries
             .iter()
-            .map(|e| pb::LeaderboardEntry {
+            .map(|e| LeaderboardLine {
                 place: e.place,
                 player_id: e.row.player.clone(),
                 name_zh: e.row.name_zh.clone(),
@@ -303,10 +582,10 @@ pub fn leaderboard_view(board: &Leaderboard) -> pb::LeaderboardResponse {
     }
 }
 
-/// A rating report as the gateway shows it.
+/// A rating report as its reader sees it.
 #[must_use]
-pub fn rating_view(player: &str, r: &RatingReport) -> pb::RatingSummary {
-    pb::RatingSummary {
+pub fn rating_view(player: &str, r: &RatingReport) -> RatingSummary {
+    RatingSummary {
         player_id: player.to_owned(),
         system: r.system.clone(),
         rated: r.view.is_some_and(|v| v.games > 0),
@@ -320,13 +599,13 @@ pub fn rating_view(player: &str, r: &RatingReport) -> pb::RatingSummary {
     }
 }
 
-/// A verification outcome as the gateway shows it.
+/// A verification outcome.
 #[must_use]
 pub fn verify_view(
     text: &str,
     outcome: &Result<weiqi_rating::Verified, weiqi_rating::VerifyError>,
     list_sequence: u64,
-) -> pb::VerifyCertificateResponse {
+) -> Verification {
     use weiqi_rating::VerifyError as E;
     let body = weiqi_rating::parse_certificate(text).ok().map(|c| c.body);
     let (valid, code, message, sequence) = match outcome {
@@ -348,7 +627,7 @@ pub fn verify_view(
     };
     let b = body.as_ref();
     let field = |f: fn(&weiqi_rating::CertificateBody) -> String| b.map(f).unwrap_or_default();
-    pb::VerifyCertificateResponse {
+    Verification {
         valid,
         code: code.to_owned(),
         message,
