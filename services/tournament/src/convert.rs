@@ -661,34 +661,13 @@ impl From<pb::TournamentSummary> for crate::views::Summary {
     }
 }
 
-impl From<pb::TournamentStandingRow> for crate::views::StandingRow {
-    fn from(r: pb::TournamentStandingRow) -> Self {
-        crate::views::StandingRow {
-            place: r.place,
-            entrant: r.entrant,
-            account_id: r.account_id,
-            name_zh: r.name_zh,
-            name_latin: r.name_latin,
-            rank: r.rank,
-            club: r.club,
-            region: r.region,
-            values: r.values,
-            decided_by: r.decided_by,
-            shared: r.shared,
-            games: r.games,
-            wins: r.wins,
-            withdrawn: r.withdrawn,
-        }
-    }
-}
-
 impl From<pb::TournamentStandings> for crate::views::Standings {
     fn from(s: pb::TournamentStandings) -> Self {
         crate::views::Standings {
             tournament_id: s.tournament_id,
             after_round: s.after_round,
             criteria: s.criteria,
-            rows: s.rows.into_iter().map(Into::into).collect(),
+            rows: s.rows.iter().map(crate::codec::log::row_from_pb).collect(),
             total: s.total,
             team: s.team,
             sequence: s.sequence,

@@ -10,6 +10,8 @@ use std::collections::HashMap;
 
 use crate::settings::GameSettings;
 
+pub use crate::aggregate::StandingRow;
+
 /// A tournament at a glance.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Summary {
@@ -78,35 +80,12 @@ pub struct Standings {
     pub after_round: u32,
     /// The criteria in order (`points`, `sos`, …).
     pub criteria: Vec<String>,
+    /// One row per entrant (the same rows the tournament publishes).
     pub rows: Vec<StandingRow>,
     /// Rows in all (the page may hold fewer).
     pub total: u32,
     pub team: bool,
     pub sequence: u64,
-}
-
-/// One entrant's line of the standings.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct StandingRow {
-    pub place: u32,
-    /// Player (or team) number.
-    pub entrant: u32,
-    pub account_id: String,
-    pub name_zh: String,
-    pub name_latin: String,
-    /// Latin form ("3d", "5k").
-    pub rank: String,
-    pub club: String,
-    pub region: String,
-    /// One value per criterion, exact ("7", "29/2").
-    pub values: Vec<String>,
-    /// The criterion that separated this place from a tied neighbour; empty: the primary score.
-    pub decided_by: String,
-    pub shared: bool,
-    pub games: u32,
-    pub wins: u32,
-    /// The player withdrew (Art. 28): shown flagged.
-    pub withdrawn: bool,
 }
 
 /// A round's pairings.

@@ -247,7 +247,8 @@ pub fn row_to_pb(r: &StandingRow) -> pb::TournamentStandingRow {
     }
 }
 
-fn row_from_pb(r: &pb::TournamentStandingRow) -> StandingRow {
+/// A standings row from the wire.
+pub fn row_from_pb(r: &pb::TournamentStandingRow) -> StandingRow {
     StandingRow {
         place: r.place,
         entrant: r.entrant,

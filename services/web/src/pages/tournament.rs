@@ -83,10 +83,10 @@ pub fn standings_table(lang: Lang, s: &views::Standings) -> Markup {
                 } }
                 tbody {
                     @for row in &s.rows {
-                        tr data-player=(row.account_id) data-withdrawn[row.withdrawn] {
+                        tr data-player=(row.account) data-withdrawn[row.withdrawn] {
                             td data-column="place" data-value=(row.place) { (row.place) @if row.shared { "=" } }
                             td {
-                                a href={ "/players/" (row.account_id) } { (if row.name_zh.is_empty() { &row.account_id } else { &row.name_zh }) }
+                                a href={ "/players/" (row.account) } { (if row.name_zh.is_empty() { &row.account } else { &row.name_zh }) }
                                 // The player number every desk action asks for (not the lot).
                                 " " span.small.mono data-number=(row.entrant) { "#" (row.entrant) }
                                 @if row.withdrawn { " " span.badge.withdrawn { (t(lang, "standings-withdrawn")) } }
@@ -150,7 +150,7 @@ pub fn pairings_table(lang: Lang, p: &views::Pairings) -> Markup {
 /// The crosstable: for each player (by standings order), round by round, the opponent's place, the
 /// colour and the result (`3b+`: beat number 3 with Black).
 fn crosstable(lang: Lang, s: &views::Standings, rounds: &[views::Pairings]) -> Markup {
-    let place: BTreeMap<&str, u32> = s.rows.iter().map(|r| (r.account_id.as_str(), r.place)).collect();
+    let place: BTreeMap<&str, u32> = s.rows.iter().map(|r| (r.account.as_str(), r.place)).collect();
     let mut cells: BTreeMap<(&str, u32), String> = BTreeMap::new();
     for p in rounds {
         for g in &p.games {
@@ -181,11 +181,11 @@ fn crosstable(lang: Lang, s: &views::Standings, rounds: &[views::Pairings]) -> M
                 } }
                 tbody {
                     @for row in &s.rows {
-                        tr data-cross=(row.account_id) {
+                        tr data-cross=(row.account) {
                             td { (row.place) }
-                            td { (if row.name_zh.is_empty() { &row.account_id } else { &row.name_zh }) }
+                            td { (if row.name_zh.is_empty() { &row.account } else { &row.name_zh }) }
                             @for p in rounds {
-                                td.mono { (cells.get(&(row.account_id.as_str(), p.round)).cloned().unwrap_or_default()) }
+                                td.mono { (cells.get(&(row.account.as_str(), p.round)).cloned().unwrap_or_default()) }
                             }
                         }
                     }
