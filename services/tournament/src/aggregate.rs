@@ -20,6 +20,7 @@ use weiqi_pairing::state::{Phase, Tournament, evolve};
 use weiqi_pairing::team::team_standings;
 
 use crate::convert::BadRequest;
+use crate::facts::EventFacts;
 use crate::settings::GameSettings;
 
 /// What one stored event carries.
@@ -40,6 +41,8 @@ pub enum Body {
     Published(Published),
     /// Rounds played elsewhere, brought in from a file: recorded before the events that replay them.
     Imported(RoundsImported),
+    /// The event's facts, as set (the whole set: the last one holds).
+    Facts(EventFacts),
 }
 
 /// Rounds of a tournament played elsewhere (an OpenGotha file), replayed by the events after it.
@@ -166,6 +169,8 @@ pub struct TournamentAggregate {
     pub publications: u32,
     /// Rounds 1 to this one were imported from a file (0: none): no games are created for them.
     pub imported_rounds: u32,
+    /// The event's facts (`None`: never set).
+    pub facts: Option<EventFacts>,
     /// The last sequence folded.
     pub version: u64,
 }
@@ -182,6 +187,7 @@ impl TournamentAggregate {
             }
             Body::Published(_) => self.publications += 1,
             Body::Imported(i) => self.imported_rounds = self.imported_rounds.max(i.rounds),
+            Body::Facts(f) => self.facts = Some(f.clone()),
         }
     }
 
@@ -224,6 +230,7 @@ impl TournamentCommand {
             TournamentCommand::PairRound { .. } => "pair_round",
             TournamentCommand::Publish => "publish",
             TournamentCommand::ImportOpenGotha { .. } => "import_opengotha",
+            TournamentCommand::SetFacts(_) => "set_facts",
             TournamentCommand::Core(c) => c.name(),
         }
     }
@@ -260,6 +267,8 @@ pub enum TournamentCommand {
         /// SHA-256 of the file, lowercase hex.
         sha256: String,
     },
+    /// Set the event's facts (dates, place, director, club codes), at any time.
+    SetFacts(EventFacts),
     /// Any other core command.
     Core(Command),
 }
@@ -475,6 +484,13 @@ fn decide_in(
             Ok(vec![Body::Published(published(t, tid, cfg))])
         }
         TournamentCommand::ImportOpenGotha { file, sha256 } => import_rounds(t, file, sha256, now),
+        TournamentCommand::SetFacts(facts) => {
+            if !t.exists() {
+                return Err(Rejection::NotCreated.into());
+            }
+            facts.validate()?;
+            Ok(vec![Body::Facts(facts.clone())])
+        }
         TournamentCommand::Core(c) => {
             let mut out = core(t, c, now)?;
             // Official results follow the log: a correction or a withdrawal after the results were

@@ -16,7 +16,7 @@ use weiqi_game::authority::Caller;
 use weiqi_pairing::explain::{Basis, explain_pairing};
 use weiqi_pairing::export::{H9Header, export_h9, pairings_csv, standings_csv};
 use weiqi_pairing::ids::PlayerId;
-use weiqi_pairing::opengotha::export_opengotha;
+use weiqi_pairing::opengotha::export_opengotha_event;
 use weiqi_pairing::standings::standings;
 use weiqi_proto::v1 as pb;
 
@@ -511,22 +511,33 @@ impl TournamentApi {
                 }
                 ExportKind::H9 => {
                     let s = t.settings.clone().unwrap_or_default();
+                    let facts = t.facts.clone().unwrap_or_default();
                     let or = |v: &str, d: String| if v.is_empty() { d } else { v.to_string() };
                     let komi = s.ruleset.komi.to_string();
-                    // The basic time: main time, or a Chinese byo-yomi's whole basic time.
-                    let basic = match s.time_control.system {
-                        weiqi_clock::TimeSystem::ChineseByoYomi { basic, .. } => basic.as_millis() / 60_000,
-                        system => system.main_time().as_millis() / 60_000,
+                    // TM is the basic time before overtime, as the EGF's class rule counts it (a
+                    // Chinese byo-yomi's basic time less its reserved minutes).
+                    let basic = crate::facts::egf_times(&s.time_control).map_or(0, |(basic, ..)| basic.0 / 60_000);
+                    // DT, HA, KM and TM from the tournament's own data; CL from its time control and
+                    // whether it is played over the board; PC, DT and the club codes from the event's
+                    // facts; the organiser's overrides over all.
+                    let mut own = H9Header::for_tournament(&t.core, komi, u32::try_from(basic).unwrap_or(0));
+                    own.class = crate::facts::egf_class(&s.time_control, s.manual_start);
+                    let country = if facts.country.is_empty() { "CN" } else { facts.country.as_str() };
+                    own.place = match facts.city_for_egd() {
+                        Some(city) => format!("{country},{city}"),
+                        None => country.to_string(),
                     };
-                    // DT, HA, KM and TM from the tournament's own data unless the organiser overrides them.
-                    let own = H9Header::for_tournament(&t.core, komi, basic as u32);
+                    if let Some(start) = facts.start {
+                        own.dates = format!("{start},{}", facts.end.unwrap_or(start));
+                    }
                     let header = H9Header {
-                        class: h9.class.unwrap_or(own.class),
+                        class: h9.class.or(own.class),
                         place: or(&h9.place, own.place),
                         dates: or(&h9.dates, own.dates),
                         handicap: or(&h9.handicap, own.handicap),
                         komi: or(&h9.komi, own.komi),
                         basic_minutes: if h9.basic_minutes > 0 { h9.basic_minutes } else { own.basic_minutes },
+                        club_codes: facts.club_codes.clone(),
                     };
                     Exported {
                         filename: format!("{name}.h9"),
@@ -536,10 +547,11 @@ impl TournamentApi {
                 }
                 ExportKind::OpenGotha => {
                     let planned = weiqi_pairing::rounds::rounds_planned(&t.core);
+                    let event = crate::facts::gotha_event(t.facts.as_ref(), t.settings.as_ref());
                     Exported {
                         filename: format!("{name}.xml"),
                         content_type: "application/xml; charset=utf-8",
-                        content: export_opengotha(&t.core, planned),
+                        content: export_opengotha_event(&t.core, planned, &event),
                     }
                 }
                 ExportKind::StandingsCsv => Exported {

@@ -625,6 +625,7 @@ impl From<pb::TournamentSummary> for crate::views::Summary {
     fn from(s: pb::TournamentSummary) -> Self {
         crate::views::Summary {
             settings: s.settings.as_ref().and_then(|s| crate::codec::log::settings_from_pb(s).ok()),
+            facts: s.facts.as_ref().and_then(|f| crate::codec::log::facts_from_pb(f).ok()),
             tournament_id: s.tournament_id,
             name: s.name,
             phase: s.phase,

@@ -364,4 +364,12 @@ impl pb::tournament_service_server::TournamentService for TournamentGateway {
             .map_err(|e| api_status(&e))?;
         Ok(Response::new(reply_to_pb(&r.tournament_id, &accepted)))
     }
+
+    async fn set_facts(&self, request: Request<pb::SetTournamentFactsRequest>) -> Reply {
+        let caller = self.caller(&request)?;
+        let r = request.into_inner();
+        let facts =
+            crate::codec::log::facts_from_pb(&r.facts.unwrap_or_default()).map_err(|e| invalid(e.code, e.message))?;
+        self.run(&caller, &r.tournament_id, &r.request_id, TournamentCommand::SetFacts(facts)).await
+    }
 }

@@ -119,6 +119,7 @@ pub mod authority;
 pub mod codec;
 pub mod convert;
 pub mod directory;
+pub mod facts;
 pub mod grpc;
 pub mod ids;
 pub mod manager;

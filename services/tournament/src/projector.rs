@@ -233,6 +233,7 @@ pub fn summary(id: &str, t: &TournamentAggregate) -> pb::TournamentSummary {
             _ => 0,
         },
         settings: t.settings.as_ref().map(crate::codec::log::settings_to_pb),
+        facts: t.facts.as_ref().map(crate::codec::log::facts_to_pb),
         sequence: t.version,
         rounds_planned: weiqi_pairing::rounds::rounds_planned(&t.core),
         forbids: t

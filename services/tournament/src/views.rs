@@ -8,6 +8,7 @@
 
 use std::collections::HashMap;
 
+use crate::facts::EventFacts;
 use crate::settings::GameSettings;
 
 pub use crate::aggregate::StandingRow;
@@ -28,6 +29,8 @@ pub struct Summary {
     pub champion: u32,
     /// How the games are played (`None`: not known to the read model).
     pub settings: Option<GameSettings>,
+    /// The event's facts (`None`: never set).
+    pub facts: Option<EventFacts>,
     /// The tournament log's last sequence folded into the read model.
     pub sequence: u64,
     /// Rounds the format plans with the field as it stands (0 = open-ended).

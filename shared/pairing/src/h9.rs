@@ -46,11 +46,11 @@ use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write;
 use weiqi_time::CivilDate;
 
-/// The `.h9` header fields.
+/// The `.h9` header fields, and the clubs' codes for the club column.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct H9Header {
-    /// EGF class: 'A', 'B', 'C' or 'D'.
-    pub class: char,
+    /// EGF class: 'A', 'B', 'C' or 'D'; `None`: the event has none (no `CL` line: the time tells).
+    pub class: Option<char>,
     /// Country code and city, e.g. "CN,Hangzhou".
     pub place: String,
     /// Dates, e.g. "2026-11-28,2026-11-29".
@@ -61,11 +61,15 @@ pub struct H9Header {
     pub komi: String,
     /// Basic time in minutes.
     pub basic_minutes: u32,
+    /// Each club (as registered) → its short ASCII code for the club column. A club without a code
+    /// is written as itself when it is ASCII, else `-`.
+    pub club_codes: BTreeMap<String, String>,
 }
 
 impl H9Header {
     /// The header from the tournament's own data: dates from the start to the last result, the
-    /// handicap rule from the pairing policy; komi and basic time as the games are played.
+    /// handicap rule from the pairing policy; komi and basic time as the games are played. The class,
+    /// the place and the club codes are the event's facts, which the service adds.
     pub fn for_tournament(t: &Tournament, komi: String, basic_minutes: u32) -> H9Header {
         let start = if t.started_at.0 > 0 { t.started_at } else { t.created_at };
         let end = t.last_result_at.max(start);
@@ -74,7 +78,7 @@ impl H9Header {
             Some(HandicapPolicy::ByRank { reduction, .. }) => format!("h{reduction}"),
             _ => "h9".into(),
         };
-        H9Header { class: 'B', place: "CN".into(), dates, handicap, komi, basic_minutes }
+        H9Header { class: None, place: "CN".into(), dates, handicap, komi, basic_minutes, club_codes: BTreeMap::new() }
     }
 }
 
@@ -82,6 +86,17 @@ impl H9Header {
 fn token(s: &str) -> String {
     let t: String = s.split_whitespace().collect::<Vec<_>>().join("_");
     if t.is_empty() { "-".into() } else { t }
+}
+
+/// The club column: the club's code, or the club itself when it is ASCII (the table is an ASCII
+/// file), else `-`.
+fn club_column(club: &str, codes: &BTreeMap<String, String>) -> String {
+    let club = club.trim();
+    match codes.get(club) {
+        Some(code) => token(code),
+        None if club.is_ascii() => token(club),
+        None => "-".into(),
+    }
 }
 
 /// The players in table order with their ranking columns: individual standings, or for team events
@@ -113,7 +128,9 @@ pub fn export_h9(t: &Tournament, header: &H9Header) -> String {
     let place: HashMap<PlayerId, u32> = rows.iter().enumerate().map(|(i, (p, _))| (*p, i as u32 + 1)).collect();
     let name = t.config.as_ref().map_or("", |c| c.name.as_str());
     let mut out = String::new();
-    let _ = writeln!(out, "; CL[{}]", header.class);
+    if let Some(class) = header.class {
+        let _ = writeln!(out, "; CL[{class}]");
+    }
     let _ = writeln!(out, "; EV[{}]", name.replace([']', '\n'], " "));
     let _ = writeln!(out, "; PC[{}]", header.place);
     let _ = writeln!(out, "; DT[{}]", header.dates);
@@ -127,7 +144,7 @@ pub fn export_h9(t: &Tournament, header: &H9Header) -> String {
         let surname = token(parts.next().unwrap_or(""));
         let given = token(&parts.collect::<Vec<_>>().join(" "));
         let country = reg.country.clone().unwrap_or_else(|| "CN".into());
-        let club = token(reg.club.as_deref().unwrap_or(""));
+        let club = club_column(reg.club.as_deref().unwrap_or(""), &header.club_codes);
         let mut line = format!("{:>4} {surname} {given} {} {country} {club}", i + 1, reg.rank);
         for v in values {
             let _ = write!(line, " {v}");
@@ -412,7 +429,8 @@ pub enum H9Problem {
     /// The file does not parse at all.
     #[error("{0}")]
     Unreadable(H9Error),
-    /// A header the rating keeper needs is missing (`EV`, `PC`, `DT`, `CL`, `HA`, `KM`, `TM`).
+    /// A header the rating keeper needs is missing (`EV`, `PC`, `DT`, `HA`, `KM`, `TM`; `CL` when
+    /// there is no `TM`: "the class or time").
     #[error("missing header {0}[…]")]
     MissingHeader(&'static str),
     /// `DT` is not `yyyy-mm-dd` or `yyyy-mm-dd,yyyy-mm-dd`.
@@ -500,10 +518,15 @@ pub fn check_h9(text: &str) -> Vec<H9Problem> {
         Ok(f) => f,
         Err(e) => return vec![H9Problem::Unreadable(e)],
     };
-    for key in ["EV", "PC", "DT", "CL", "HA", "KM", "TM"] {
-        if file.header.get(key).is_none_or(|v| v.trim().is_empty()) {
+    let missing = |key: &str| file.header.get(key).is_none_or(|v| v.trim().is_empty());
+    for key in ["EV", "PC", "DT", "HA", "KM", "TM"] {
+        if missing(key) {
             problems.push(H9Problem::MissingHeader(key));
         }
+    }
+    // "The class or time": an event below every class has its time and no class.
+    if missing("CL") && missing("TM") {
+        problems.push(H9Problem::MissingHeader("CL"));
     }
     if let Some(dt) = file.header.get("DT") {
         let ok = dt.split(',').all(|d| d.trim().parse::<CivilDate>().is_ok()) && dt.split(',').count() <= 2;

@@ -155,10 +155,102 @@ pub fn gotha_rank(rank: Rank) -> String {
     rank.to_string().to_uppercase()
 }
 
-/// The tournament as an OpenGotha file (see the module doc): players, games with results, byes, and
-/// the general parameters (name, and the rounds: `planned`, or those paired if more).
+/// How an event's games are timed, as OpenGotha names it (`complementaryTimeSystem`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum GothaOvertime {
+    /// No overtime (`SUDDENDEATH`).
+    #[default]
+    SuddenDeath,
+    /// Standard (Japanese) byo-yomi, seconds a move (`STDBYOYOMI`, `stdByoYomiTime`).
+    Standard {
+        /// Seconds a period.
+        seconds: u32,
+    },
+    /// Canadian byo-yomi: moves in a period of seconds (`CANBYOYOMI`).
+    Canadian {
+        /// Moves a period.
+        moves: u32,
+        /// Seconds a period.
+        seconds: u32,
+    },
+    /// Fischer: seconds added a move (`FISCHER`).
+    Fischer {
+        /// Seconds a move.
+        seconds: u32,
+    },
+}
+
+/// What an OpenGotha file says of the event beyond its pairing: where, when, who directs it, how it
+/// is timed, and the clubs' short codes (OpenGotha keeps four characters of a club).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GothaEvent {
+    /// `location` (OpenGotha's default when absent is "Paris").
+    pub location: String,
+    /// `director`.
+    pub director: String,
+    /// `beginDate`, `endDate` (`None`: the start and the last result).
+    pub begin: Option<weiqi_time::CivilDate>,
+    /// The last day.
+    pub end: Option<weiqi_time::CivilDate>,
+    /// Played on the Internet (`bInternet`).
+    pub internet: bool,
+    /// Board size.
+    pub size: u32,
+    /// Komi, in points (`7.5`).
+    pub komi: String,
+    /// Basic time, minutes.
+    pub basic_minutes: u32,
+    /// The overtime.
+    pub overtime: GothaOvertime,
+    /// Each club (as registered) → its short code.
+    pub club_codes: std::collections::BTreeMap<String, String>,
+}
+
+impl Default for GothaEvent {
+    fn default() -> GothaEvent {
+        GothaEvent {
+            location: String::new(),
+            director: String::new(),
+            begin: None,
+            end: None,
+            internet: false,
+            size: 19,
+            komi: "7.5".into(),
+            basic_minutes: 60,
+            overtime: GothaOvertime::SuddenDeath,
+            club_codes: std::collections::BTreeMap::new(),
+        }
+    }
+}
+
+/// The tournament as an OpenGotha file with the event's facts left at their defaults (see
+/// [`export_opengotha_event`]).
 #[must_use]
 pub fn export_opengotha(t: &Tournament, planned: u32) -> String {
+    export_opengotha_event(t, planned, &GothaEvent::default())
+}
+
+/// A bye's value as OpenGotha writes it: twice the points (`genMMS2ValueBye`, `genMMS2ValueAbsent`).
+fn twice(kind: ByeKind) -> &'static str {
+    match kind {
+        ByeKind::FullPoint => "2",
+        ByeKind::HalfPoint => "1",
+        ByeKind::ZeroPoint => "0",
+    }
+}
+
+/// The tournament as an OpenGotha file (see the module doc): players, games with results, byes, and
+/// every parameter set OpenGotha's importer requires (it refuses a file without its general,
+/// handicap, placement or pairing parameters, and reads an empty number as an error), with this
+/// event's values: rounds (`planned`, or those paired if more), McMahon bar and floor, the values of
+/// a bye and of an absence, handicaps, placement criteria, seed systems, and the event's facts.
+///
+/// Only the pairing's odd player is a `ByePlayer` (OpenGotha keeps one a round); a player excused
+/// from a round (a requested bye, a rest) is absent that round in `participating`, and the absence's
+/// value is the one most such byes had.
+#[must_use]
+pub fn export_opengotha_event(t: &Tournament, planned: u32, event: &GothaEvent) -> String {
+    use crate::event::ByeReason;
     let mut w = Writer::new_with_indent(Vec::new(), b' ', 2);
     let names: std::collections::HashMap<_, _> = t
         .players
@@ -180,17 +272,27 @@ pub fn export_opengotha(t: &Tournament, planned: u32) -> String {
         let mut participating = String::with_capacity(MAX_ROUNDS);
         for round in 1..=MAX_ROUNDS {
             let out = e.withdrawn.as_ref().is_some_and(|w| round as u32 > w.after_round);
-            participating.push(if out { '0' } else { '1' });
+            // Excused from the round (not the pairing's odd player): absent that round.
+            let excused = t
+                .rounds
+                .get(round - 1)
+                .is_some_and(|r| r.byes.iter().any(|b| b.player == *id && b.reason != ByeReason::Pairing));
+            participating.push(if out || excused { '0' } else { '1' });
         }
         let rank = gotha_rank(r.rank);
-        let rating = r.rating.map_or_else(String::new, |v| v.to_string());
         let pin = r.egd_pin.map_or_else(String::new, |v| v.to_string());
+        let club = r.club.as_deref().unwrap_or("").trim();
+        let club = event.club_codes.get(club).map_or(club, String::as_str);
+        // OpenGotha takes a country of two letters or none: anything else fails the whole file.
+        let country = r.country.as_deref().unwrap_or("").trim();
+        let two_letters = country.len() == 2 && country.bytes().all(|b| b.is_ascii_alphabetic());
+        let country = if two_letters { country.to_ascii_uppercase() } else { String::new() };
         let mut p = BytesStart::new("Player");
         for (k, v) in [
             ("agaExpirationDate", ""),
             ("agaId", ""),
-            ("club", r.club.as_deref().unwrap_or("")),
-            ("country", r.country.as_deref().unwrap_or("")),
+            ("club", club),
+            ("country", &country),
             ("egfPin", &pin),
             ("ffgLicence", ""),
             ("ffgLicenceStatus", ""),
@@ -199,13 +301,18 @@ pub fn export_opengotha(t: &Tournament, planned: u32) -> String {
             ("name", surname),
             ("participating", &participating),
             ("rank", &rank),
-            ("rating", &rating),
-            ("ratingOrigin", ""),
-            ("registeringStatus", "FIN"),
-            ("smmsCorrection", "0"),
         ] {
             p.push_attribute((k, v));
         }
+        // An empty rating fails OpenGotha's number parse: no rating, no attribute (its default).
+        if let Some(rating) = r.rating {
+            p.push_attribute(("rating", rating.to_string().as_str()));
+            p.push_attribute(("ratingOrigin", "EGF"));
+        } else {
+            p.push_attribute(("ratingOrigin", ""));
+        }
+        p.push_attribute(("registeringStatus", "FIN"));
+        p.push_attribute(("smmsCorrection", "0"));
         let _ = w.write_event(Event::Empty(p));
     }
     let _ = w.write_event(Event::End(BytesEnd::new("Players")));
@@ -247,7 +354,7 @@ pub fn export_opengotha(t: &Tournament, planned: u32) -> String {
     let _ = w.write_event(Event::End(BytesEnd::new("Games")));
     let _ = w.write_event(Event::Start(BytesStart::new("ByePlayers")));
     for round in &t.rounds {
-        for b in round.byes.iter().filter(|b| b.kind != ByeKind::ZeroPoint) {
+        for b in round.byes.iter().filter(|b| b.reason == ByeReason::Pairing) {
             let mut e = BytesStart::new("ByePlayer");
             e.push_attribute(("player", key_of(&b.player).as_str()));
             e.push_attribute(("roundNumber", round.number.to_string().as_str()));
@@ -267,27 +374,80 @@ pub fn export_opengotha(t: &Tournament, planned: u32) -> String {
         _ => ("30K".to_string(), "30K".to_string()),
     };
     let start = if t.started_at.0 > 0 { t.started_at } else { t.created_at };
-    let begin = weiqi_time::CivilDate::from_millis(start).to_string();
-    let end = weiqi_time::CivilDate::from_millis(t.last_result_at.max(start)).to_string();
+    let begin = event.begin.unwrap_or_else(|| weiqi_time::CivilDate::from_millis(start));
+    let end =
+        event.end.or(event.begin).unwrap_or_else(|| weiqi_time::CivilDate::from_millis(t.last_result_at.max(start)));
+    let (begin, end) = (begin.to_string(), end.to_string());
+    // The values of a bye and of an absence, twice the points, as this tournament scores them.
+    let bye = twice(cfg.map_or(ByeKind::FullPoint, |c| c.pairing_bye));
+    let mut excused: Vec<ByeKind> = t
+        .rounds
+        .iter()
+        .flat_map(|r| r.byes.iter().filter(|b| b.reason != ByeReason::Pairing).map(|b| b.kind))
+        .collect();
+    excused.sort_by_key(|k| twice(*k));
+    let absent = [ByeKind::ZeroPoint, ByeKind::HalfPoint, ByeKind::FullPoint]
+        .into_iter()
+        .max_by_key(|k| (excused.iter().filter(|e| *e == k).count(), *k == ByeKind::ZeroPoint))
+        .map_or("0", twice);
+    let (system, std_seconds, can_moves, can_seconds, fischer_seconds) = match event.overtime {
+        GothaOvertime::SuddenDeath => ("SUDDENDEATH", 30, 15, 300, 10),
+        GothaOvertime::Standard { seconds } => ("STDBYOYOMI", seconds, 15, 300, 10),
+        GothaOvertime::Canadian { moves, seconds } => ("CANBYOYOMI", 30, moves, seconds, 10),
+        GothaOvertime::Fischer { seconds } => ("FISCHER", 30, 15, 300, seconds),
+    };
+    let numbers =
+        [event.basic_minutes, std_seconds, can_moves, can_seconds, fischer_seconds, event.size].map(|n| n.to_string());
+    let [basic, std_seconds, can_moves, can_seconds, fischer_seconds, size] = &numbers;
     for (k, v) in [
+        ("bInternet", if event.internet { "true" } else { "false" }),
+        ("basicTime", basic.as_str()),
         ("beginDate", begin.as_str()),
+        ("byoYomi", if matches!(event.overtime, GothaOvertime::SuddenDeath) { "false" } else { "true" }),
+        ("canByoYomiTime", can_seconds.as_str()),
+        ("complementaryTimeSystem", system),
+        ("director", event.director.as_str()),
         ("endDate", end.as_str()),
+        ("fischerTime", fischer_seconds.as_str()),
+        ("genCountNotPlayedGamesAsHalfPoint", "false"),
         ("genMMBar", bar.as_str()),
         ("genMMFloor", floor.as_str()),
-        ("genMMS2ValueAbsent", "1"),
-        ("genMMS2ValueBye", "2"),
+        ("genMMS2ValueAbsent", absent),
+        ("genMMS2ValueBye", bye),
         ("genMMZero", "30K"),
-        ("genNBW2ValueAbsent", "0"),
-        ("genNBW2ValueBye", "2"),
+        ("genNBW2ValueAbsent", absent),
+        ("genNBW2ValueBye", bye),
         ("genRoundDownNBWMMS", "true"),
+        ("komi", event.komi.as_str()),
+        ("location", event.location.as_str()),
         ("name", name),
+        ("nbMovesCanTime", can_moves.as_str()),
         ("numberOfCategories", "1"),
         ("numberOfRounds", rounds_text.as_str()),
         ("shortName", if short.is_empty() { "tournament" } else { short.as_str() }),
+        ("size", size.as_str()),
+        ("stdByoYomiTime", std_seconds.as_str()),
+        ("time", basic.as_str()),
     ] {
         general.push_attribute((k, v));
     }
     let _ = w.write_event(Event::Empty(general));
+    // Handicaps (OpenGotha refuses a file without them): none, or by rank less the reduction, at
+    // most the ceiling.
+    let (by_mms, correction, ceiling) = match cfg.map(|c| c.pairing.handicap) {
+        Some(crate::weights::HandicapPolicy::ByRank { reduction, ceiling }) => ("false", reduction, ceiling.min(9)),
+        _ => ("false", 0, 0),
+    };
+    let mut handicap = BytesStart::new("HandicapParameterSet");
+    for (k, v) in [
+        ("hdBasedOnMMS", by_mms.to_string()),
+        ("hdCeiling", ceiling.to_string()),
+        ("hdCorrection", correction.to_string()),
+        ("hdNoHdRankThreshold", if ceiling == 0 { "30K".to_string() } else { "9D".to_string() }),
+    ] {
+        handicap.push_attribute((k, v.as_str()));
+    }
+    let _ = w.write_event(Event::Empty(handicap));
     // The placement criteria, in OpenGotha's names (six slots, NULL for the unused).
     let _ = w.write_event(Event::Start(BytesStart::new("PlacementParameterSet")));
     let _ = w.write_event(Event::Start(BytesStart::new("PlacementCriteria")));
@@ -339,16 +499,21 @@ fn placement_name(tb: crate::standings::TieBreak) -> Option<&'static str> {
     })
 }
 
-/// Surname and given name from the Latin name (split at its first space), else the name in Chinese
-/// script as the surname.
+/// Surname and given name from the Latin name (split at its first space), else from the name in
+/// Chinese script (its first character the surname, the rest the given name). OpenGotha refuses a
+/// file with an empty surname or given name, so a missing part is written `-`.
 fn split_name(latin: &str, zh: &str) -> (String, String) {
+    let or_dash = |s: &str| if s.trim().is_empty() { "-".to_string() } else { s.trim().to_string() };
     let latin = latin.trim();
     if latin.is_empty() {
-        return (zh.trim().to_string(), String::new());
+        let zh = zh.trim();
+        let mut chars = zh.chars();
+        let surname: String = chars.next().map(String::from).unwrap_or_default();
+        return (or_dash(&surname), or_dash(chars.as_str()));
     }
     match latin.split_once(char::is_whitespace) {
-        Some((surname, given)) => (surname.to_string(), given.trim().to_string()),
-        None => (latin.to_string(), String::new()),
+        Some((surname, given)) => (or_dash(surname), or_dash(given)),
+        None => (latin.to_string(), "-".to_string()),
     }
 }
 
@@ -386,6 +551,10 @@ pub struct GothaTournament {
     pub games: Vec<GothaGame>,
     /// Byes: (round, player key).
     pub byes: Vec<(u32, String)>,
+    /// What a bye scores (`genMMS2ValueBye`), when the file says.
+    pub bye_kind: Option<ByeKind>,
+    /// What an absence scores (`genMMS2ValueAbsent`), when the file says.
+    pub absent_kind: Option<ByeKind>,
 }
 
 /// Why a tournament file's rounds cannot be imported.
@@ -505,6 +674,14 @@ pub fn read_tournament(xml: &str) -> Result<GothaTournament, GothaImportError> {
                 if let (Ok(top), Ok(bottom)) = (get("genMMBar").parse::<Rank>(), get("genMMFloor").parse::<Rank>()) {
                     t.bars = Some((top, bottom));
                 }
+                let kind = |v: &str| match v.trim() {
+                    "0" => Some(ByeKind::ZeroPoint),
+                    "1" => Some(ByeKind::HalfPoint),
+                    "2" => Some(ByeKind::FullPoint),
+                    _ => None,
+                };
+                t.bye_kind = kind(get("genMMS2ValueBye"));
+                t.absent_kind = kind(get("genMMS2ValueAbsent"));
             }
             b"PairingParameterSet" if root => {
                 seed1 = crate::seeding::SeedSystem::parse(get("paiMaSeedSystem1"));
@@ -576,7 +753,8 @@ impl GothaTournament {
                 commands.push(Command::FixPairing { round, black: id(round, &g.black)?, white: id(round, &g.white)? });
             }
             for (_, key) in &byes {
-                commands.push(Command::GrantBye { round, player: id(round, key)?, kind: ByeKind::FullPoint });
+                let kind = self.bye_kind.unwrap_or(ByeKind::FullPoint);
+                commands.push(Command::GrantBye { round, player: id(round, key)?, kind });
             }
             // Players in neither a game nor a bye were absent that round (OpenGotha's `participating`
             // flag): a zero-point bye, so the pairing does not pair them among themselves.
@@ -586,7 +764,8 @@ impl GothaTournament {
                 ids.iter().filter(|(k, _)| !placed.contains(k.as_str())).collect();
             absent.sort_by_key(|(_, p)| **p);
             for (_, &player) in absent {
-                commands.push(Command::GrantBye { round, player, kind: ByeKind::ZeroPoint });
+                let kind = self.absent_kind.unwrap_or(ByeKind::ZeroPoint);
+                commands.push(Command::GrantBye { round, player, kind });
             }
             commands.push(Command::PairRound);
             for (k, g) in games.iter().enumerate() {

@@ -128,12 +128,13 @@ fn h9_table_for_the_european_database() {
         s.run(Command::RecordResult { game, result: GameResult::win(Color::White) }).unwrap();
     }
     let header = H9Header {
-        class: 'B',
+        class: Some('B'),
         place: "CN,Hangzhou".into(),
         dates: "2026-11-28,2026-11-29".into(),
         handicap: "h0".into(),
         komi: "7.5".into(),
         basic_minutes: 60,
+        club_codes: Default::default(),
     };
     let h9 = export_h9(&s.state, &header);
     let lines: Vec<&str> = h9.lines().collect();

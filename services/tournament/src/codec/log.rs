@@ -18,7 +18,9 @@ use weiqi_rules::{Komi, Ruleset};
 
 use crate::aggregate::{Body, Event, Placing, Published, ResultFact, RoundsImported, StandingRow};
 use crate::convert::{self, BadRequest, DecodeError};
+use crate::facts::EventFacts;
 use crate::settings::GameSettings;
+use weiqi_time::CivilDate;
 
 /// The public event type of published standings (see the module doc).
 pub const RESULTS_PUBLISHED: &str = weiqi_proto::event_types::TOURNAMENT_RESULTS_PUBLISHED;
@@ -28,6 +30,8 @@ pub const GAME_SETTINGS: &str = "weiqi.v1.TournamentGameSettings";
 pub const ENTRANT: &str = "weiqi.v1.TournamentEntrant";
 /// The event type of an import's marker.
 pub const ROUNDS_IMPORTED: &str = "weiqi.v1.TournamentRoundsImported";
+/// The event's facts (dates, place, director, club codes).
+pub const FACTS: &str = "weiqi.v1.TournamentFacts";
 /// The event type earlier versions stored published standings under (inside the envelope).
 pub const STANDINGS_PUBLISHED_V1: &str = "weiqi.v1.TournamentStandingsPublished";
 
@@ -56,6 +60,7 @@ pub fn type_name(body: &Body) -> String {
         Body::Entrant { .. } => ENTRANT.into(),
         Body::Published(_) => RESULTS_PUBLISHED.into(),
         Body::Imported(_) => ROUNDS_IMPORTED.into(),
+        Body::Facts(_) => FACTS.into(),
     }
 }
 
@@ -107,6 +112,7 @@ pub fn body_to_pb(body: &Body) -> pb::tournament_event_envelope::Body {
             criteria: p.criteria.clone(),
             rows: p.placings.iter().map(|pl| row_to_pb(&pl.row)).collect(),
         }),
+        Body::Facts(f) => B::Facts(facts_to_pb(f)),
     }
 }
 
@@ -166,6 +172,7 @@ pub fn body_from_pb(b: Option<&pb::tournament_event_envelope::Body>) -> Result<B
             criteria: p.criteria.clone(),
             placings: p.rows.iter().map(|row| Placing { row: row_from_pb(row), ..Placing::default() }).collect(),
         })),
+        Some(B::Facts(f)) => Ok(Body::Facts(facts_from_pb(f).map_err(|e| DecodeError(e.to_string()))?)),
         None => Err(DecodeError("empty envelope".into())),
     }
 }
@@ -344,4 +351,45 @@ pub fn registered_account(r: &RecordedEvent) -> Option<String> {
         pb::tournament_event_envelope::Body::Entrant(e) if !e.account_id.is_empty() => Some(e.account_id),
         _ => None,
     }
+}
+
+/// An event's facts for the wire.
+pub fn facts_to_pb(f: &EventFacts) -> pb::TournamentFacts {
+    let date = |d: Option<CivilDate>| d.map(|d| d.to_string()).unwrap_or_default();
+    pb::TournamentFacts {
+        start_date: date(f.start),
+        end_date: date(f.end),
+        city: f.city.clone(),
+        city_latin: f.city_latin.clone(),
+        country: f.country.clone(),
+        director: f.director.clone(),
+        club_codes: f.club_codes.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
+    }
+}
+
+/// An event's facts from the wire (a request or the log), checked.
+///
+/// # Errors
+/// A date that is not `YYYY-MM-DD`, or a fact [`EventFacts::validate`] refuses.
+pub fn facts_from_pb(f: &pb::TournamentFacts) -> Result<EventFacts, BadRequest> {
+    let date = |what: &str, s: &str| -> Result<Option<CivilDate>, BadRequest> {
+        let s = s.trim();
+        if s.is_empty() {
+            return Ok(None);
+        }
+        s.parse()
+            .map(Some)
+            .map_err(|_| BadRequest { code: "bad_date", message: format!("{what} {s:?} is not a YYYY-MM-DD date") })
+    };
+    let facts = EventFacts {
+        start: date("start_date", &f.start_date)?,
+        end: date("end_date", &f.end_date)?,
+        city: f.city.trim().to_string(),
+        city_latin: f.city_latin.trim().to_string(),
+        country: f.country.trim().to_string(),
+        director: f.director.trim().to_string(),
+        club_codes: f.club_codes.iter().map(|(k, v)| (k.trim().to_string(), v.trim().to_string())).collect(),
+    };
+    facts.validate()?;
+    Ok(facts)
 }

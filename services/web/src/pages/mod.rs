@@ -76,6 +76,7 @@ pub fn router(web: Arc<Web>) -> axum::Router {
         .route("/desk/tournaments/{id}/result", post(desk::act::result))
         .route("/desk/tournaments/{id}/withdraw", post(desk::act::withdraw))
         .route("/desk/tournaments/{id}/publish", post(desk::act::publish))
+        .route("/desk/tournaments/{id}/facts", post(desk::act::facts))
         .route("/desk/tournaments/{id}/{verb}", post(desk::act::unknown))
         .route("/office", get(office::queue))
         .route("/office/revocations", get(office::revocations))

@@ -223,6 +223,7 @@ pub async fn page_get(State(web): State<Arc<Web>>, viewer: Viewer, Path(id): Pat
             (format_summary(lang, &summary)) " · " (try_t(lang, &format!("tournament-phase-{}", summary.phase)).unwrap_or_else(|| summary.phase.clone()))
             " · " (ta(lang, "tournament-players", &[("n", summary.players.to_string())]))
         }
+        @if let Some(line) = facts_line(lang, &summary) { p.small data-facts="" { (line) } }
         section.card id="standings" {
             h2 { (t(lang, "standings")) }
             @match &standings {
@@ -240,6 +241,27 @@ pub async fn page_get(State(web): State<Arc<Web>>, viewer: Viewer, Path(id): Pat
         }
     };
     page(&web, &viewer, &title, body, &[])
+}
+
+/// The event's dates, place and director in a line (`None` when none is set).
+fn facts_line(lang: Lang, summary: &views::Summary) -> Option<String> {
+    let f = summary.facts.as_ref()?;
+    let mut parts = Vec::new();
+    match (f.start, f.end) {
+        (Some(a), Some(b)) if a != b => {
+            parts.push(ta(lang, "tournament-dates", &[("start", a.to_string()), ("end", b.to_string())]))
+        }
+        (Some(a), _) | (None, Some(a)) => parts.push(a.to_string()),
+        (None, None) => {}
+    }
+    let city = if f.city.is_empty() { f.city_latin.as_str() } else { f.city.as_str() };
+    if !city.is_empty() {
+        parts.push(city.to_string());
+    }
+    if !f.director.is_empty() {
+        parts.push(ta(lang, "tournament-director", &[("name", f.director.clone())]));
+    }
+    (!parts.is_empty()).then(|| parts.join(" · "))
 }
 
 #[cfg(test)]

@@ -20,8 +20,10 @@ use weiqi_pairing::command::Command;
 use weiqi_pairing::event::{Correction, WithdrawalReason};
 use weiqi_pairing::ids::{Color, GameRef, PlayerId, TeamId};
 use weiqi_pairing::outcome::{GameResult, Outcome, ResultReason};
+use weiqi_time::CivilDate;
 use weiqi_tournament::aggregate::TournamentCommand;
 use weiqi_tournament::api::{ApiError, Entry, TournamentApi};
+use weiqi_tournament::facts::EventFacts;
 
 use super::*;
 use crate::Web;
@@ -156,6 +158,59 @@ pub struct WithdrawForm {
     confirm: String,
 }
 
+/// `facts`: the event's own facts, the whole set (see [`weiqi_tournament::facts`]).
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct FactsForm {
+    #[serde(flatten)]
+    sent: Sent,
+    /// `YYYY-MM-DD` (a date input), or empty.
+    start: String,
+    end: String,
+    city: String,
+    city_latin: String,
+    country: String,
+    director: String,
+    /// One club a line: `杭州棋院 = Hang` (also `,`, `，`, `：`, `:` or a tab between them).
+    clubs: String,
+}
+
+impl FactsForm {
+    /// The facts the form gives, or what is wrong in the page's language (the tournament checks the
+    /// rest: see [`weiqi_tournament::facts::EventFacts::validate`]).
+    fn facts(&self, lang: Lang) -> Result<EventFacts, String> {
+        let date = |field: &str, text: &str| -> Result<Option<CivilDate>, String> {
+            let text = text.trim();
+            if text.is_empty() {
+                return Ok(None);
+            }
+            text.parse().map(Some).map_err(|_| {
+                ta(
+                    lang,
+                    "desk-bad-date",
+                    &[("field", t(lang, &format!("desk-field-{field}"))), ("date", text.to_string())],
+                )
+            })
+        };
+        let mut club_codes = std::collections::BTreeMap::new();
+        for line in self.clubs.lines().map(str::trim).filter(|l| !l.is_empty()) {
+            let Some((club, code)) = line.rsplit_once(['=', ',', '，', ':', '：', '\t']) else {
+                return Err(ta(lang, "desk-bad-club-line", &[("line", line.to_string())]));
+            };
+            club_codes.insert(club.trim().to_string(), code.trim().to_string());
+        }
+        Ok(EventFacts {
+            start: date("start", &self.start)?,
+            end: date("end", &self.end)?,
+            city: self.city.trim().to_string(),
+            city_latin: self.city_latin.trim().to_string(),
+            country: self.country.trim().to_ascii_uppercase(),
+            director: self.director.trim().to_string(),
+            club_codes,
+        })
+    }
+}
+
 impl ResultForm {
     /// The result as the tournament records it, or what is missing.
     fn result(&self, lang: Lang) -> Result<GameResult, String> {
@@ -279,7 +334,8 @@ desk_forms!(
     FixForm,
     ByeForm,
     ResultForm,
-    WithdrawForm
+    WithdrawForm,
+    FactsForm
 );
 
 /// A desk command as its handler receives it: the tournament from the path, the typed form, its CSRF
@@ -357,6 +413,15 @@ pub async fn line_up(DeskCommand { desk, form: f }: DeskCommand<LineUpForm>) -> 
     }
     .await;
     desk.finish("line-up", None, outcome).await
+}
+
+/// `POST …/facts`.
+pub async fn facts(DeskCommand { desk, form: f }: DeskCommand<FactsForm>) -> Response {
+    let outcome: Sending = match f.facts(desk.lang()) {
+        Ok(facts) => Ok(desk.send(TournamentCommand::SetFacts(facts)).await),
+        Err(why) => Err(why),
+    };
+    desk.finish("facts", None, outcome).await
 }
 
 /// `POST …/start`.
@@ -533,4 +598,40 @@ fn confirm_page(desk: &Desk, verb: &str, warning: &str, what: &str, fields: &[(&
         }
     };
     page(&desk.web, &desk.viewer, &t(lang, "desk-confirm-title"), body, &[])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn form(fields: &[(&str, &str)]) -> FactsForm {
+        let encoded = serde_urlencoded::to_string(fields).unwrap();
+        serde_urlencoded::from_str(&encoded).unwrap()
+    }
+
+    /// The facts form reads dates from date inputs, the country in any case, and one club code a
+    /// line with the separators Chinese keyboards type; a wrong date or line is refused in the
+    /// page's language with the field.
+    #[test]
+    fn the_facts_form_reads_as_directors_type_it() {
+        let f = form(&[
+            ("start", "2026-11-28"),
+            ("end", "2026-11-29"),
+            ("city", " 杭州 "),
+            ("country", "cn"),
+            ("director", "王立诚"),
+            ("clubs", "杭州棋院 = Hang\n上海棋院：SH\n\nQiyuan, Qiy"),
+        ]);
+        let facts = f.facts(Lang::ZhCn).unwrap();
+        assert_eq!(facts.start.map(|d| d.to_string()).as_deref(), Some("2026-11-28"));
+        assert_eq!((facts.city.as_str(), facts.country.as_str()), ("杭州", "CN"));
+        assert_eq!(facts.club_codes.len(), 3);
+        assert_eq!(facts.club_codes["上海棋院"], "SH");
+        assert_eq!(facts.validate(), Ok(()));
+
+        let why = form(&[("start", "11/28/2026")]).facts(Lang::ZhCn).unwrap_err();
+        assert!(why.contains("开始日期") && why.contains("11/28/2026"), "{why}");
+        let why = form(&[("clubs", "杭州棋院 Hang")]).facts(Lang::ZhCn).unwrap_err();
+        assert!(why.contains("杭州棋院 Hang") && why.contains("俱乐部"), "{why}");
+    }
 }

@@ -35,6 +35,7 @@ pub mod act;
 mod create;
 pub(crate) mod explain;
 mod export;
+mod facts;
 pub(crate) mod import;
 mod list;
 mod page;

@@ -308,6 +308,7 @@ pub async fn render(
                 }
             }
         }
+        (super::facts::card(lang, viewer, id, summary, standings.as_ref()))
         @if phase != "registration" {
             section.card id="publish" {
                 h2 { (t(lang, "desk-publish-title")) }
