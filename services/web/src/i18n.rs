@@ -388,6 +388,13 @@ mod tests {
             "points",
             "main",
             "period",
+            "start",
+            "end",
+            "clubs",
+            "class",
+            "basic",
+            "adjusted",
+            "minutes",
         ];
         let args: HashMap<Cow<'static, str>, FluentValue> =
             names.iter().map(|a| (Cow::Borrowed(*a), FluentValue::from("x"))).collect();
