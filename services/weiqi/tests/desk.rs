@@ -352,6 +352,28 @@ async fn an_organiser_runs_a_swiss_of_three_rounds_through_the_pages_and_the_pub
         }
     }
 
+    // The event's facts, set on the desk in Chinese, reach the .h9 (issue 30 item 15): PC and DT from
+    // them, the club column from the club codes, CL from the time control.
+    org.open(&server.base, &format!("/desk/tournaments/{T}?lang=zh-CN")).await;
+    let facts = [
+        ("start", "2026-11-28"),
+        ("end", "2026-11-29"),
+        ("city", "杭州"),
+        ("city_latin", "Hangzhou"),
+        ("country", "cn"),
+        ("director", "王立诚"),
+        ("clubs", "杭州棋院 = Hang"),
+    ];
+    submit(&org, "#facts", "set-facts", &facts).await;
+    notice_ok(&org, "the facts saved").await;
+    let class = org.js("return document.querySelector('#facts [data-egf-class]').dataset.egfClass", vec![]).await;
+    assert!(["A", "B", "C", "D", "none"].contains(&class.as_str().unwrap_or_default()), "{class}");
+    for (who, name) in [(&org, "desk-facts-desktop-zh-CN.png"), (&referee, "desk-facts-phone-zh-CN.png")] {
+        who.open(&server.base, &format!("/desk/tournaments/{T}?lang=zh-CN")).await;
+        who.js("document.querySelector('#facts').scrollIntoView()", vec![]).await;
+        who.screenshot(&common::screenshots().join(name)).await;
+    }
+
     // The .h9 the desk offers is the gRPC export, byte for byte.
     let href = org
         .js("return document.querySelector('[data-export=h9]').getAttribute('href')", vec![])
@@ -376,6 +398,7 @@ async fn an_organiser_runs_a_swiss_of_three_rounds_through_the_pages_and_the_pub
     assert_eq!(h9, export.content);
     assert!(content_type.starts_with(&export.content_type) || export.content_type.is_empty(), "{content_type}");
     assert!(h9.contains("Li Ming") || h9.contains("Ming"), "{h9}");
+    assert!(h9.contains("; PC[CN,Hangzhou]") && h9.contains("; DT[2026-11-28,2026-11-29]"), "{h9}");
     // A spectator may not download it from the desk.
     let (status, _, _) = public.download(&href).await;
     assert_eq!(status, 403);
