@@ -75,6 +75,17 @@ pub enum TieBreak {
     TeamTotalScore,
 }
 
+/// A criterion's names (see [`TieBreak::names`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CriterionNames {
+    /// The code in standings, files and programs (`SOSM`).
+    pub code: String,
+    /// In English.
+    pub en: String,
+    /// In Chinese.
+    pub zh: String,
+}
+
 impl TieBreak {
     /// Short name for published standings and CSV headers.
     pub fn name(self) -> String {
@@ -96,6 +107,52 @@ impl TieBreak {
             TieBreak::Board(n) => format!("Board{n}"),
             TieBreak::TeamTotalScore => "TeamTotal".into(),
         }
+    }
+
+    /// The criterion's names: its code and what people call it, in English and in Chinese. This is
+    /// the one table of them; pages, the create form and files read it (issue 30 item 7). SOSM is
+    /// the sum of the opponents' McMahon scores (对手麦克马洪分), not the cut SOS (SOS−1, 去尾对手分),
+    /// which is a different tie-break this platform does not compute.
+    pub fn names(self) -> CriterionNames {
+        let (en, zh): (String, String) = match self {
+            TieBreak::Points => ("Points".into(), "积分".into()),
+            TieBreak::Wins => ("Wins".into(), "胜局数".into()),
+            TieBreak::Mms => ("McMahon score".into(), "麦克马洪分".into()),
+            TieBreak::TotalScore => ("Total score".into(), "总分".into()),
+            TieBreak::Sos => ("SOS".into(), "对手分".into()),
+            TieBreak::Sosos => ("SOSOS".into(), "对手的对手分".into()),
+            TieBreak::Sodos => ("SODOS".into(), "胜局对手分".into()),
+            TieBreak::Sosm => ("SOSM".into(), "对手麦克马洪分".into()),
+            TieBreak::Sososm => ("SOSOSM".into(), "对手的对手麦克马洪分".into()),
+            TieBreak::Warnings => ("Warnings".into(), "警告".into()),
+            TieBreak::HeadToHead => ("Head to head".into(), "直接胜负".into()),
+            TieBreak::Lot => ("Lot".into(), "抽签序号".into()),
+            TieBreak::MatchPoints => ("Match points".into(), "场分".into()),
+            TieBreak::BoardPoints => ("Board points".into(), "局分".into()),
+            TieBreak::Board(n) => (format!("Board {n}"), format!("第{n}台")),
+            TieBreak::TeamTotalScore => ("Team total".into(), "团体总分".into()),
+        };
+        CriterionNames { code: self.name(), en, zh }
+    }
+
+    /// A criterion by its code or by its name for people in either language (`SOSM`, `sosm`,
+    /// `对手麦克马洪分`, `Head to head`, `第2台`), as an organiser types it.
+    pub fn from_any_name(text: &str) -> Option<TieBreak> {
+        let text = text.trim();
+        if let Some(t) = TieBreak::from_name(text) {
+            return Some(t);
+        }
+        if let Some(t) = TieBreak::FIXED.into_iter().find(|t| {
+            let n = t.names();
+            n.zh == text || n.en.eq_ignore_ascii_case(text)
+        }) {
+            return Some(t);
+        }
+        let board = |s: &str| s.trim().parse::<u32>().ok().filter(|&n| n >= 1).map(TieBreak::Board);
+        text.strip_prefix('第')
+            .and_then(|s| s.strip_suffix('台'))
+            .and_then(board)
+            .or_else(|| text.get(..6).filter(|p| p.eq_ignore_ascii_case("board ")).and_then(|_| board(&text[6..])))
     }
 
     /// The criteria that take no argument, in the order of the enum.

@@ -360,21 +360,6 @@ result-draw = Draw
 result-both-lose = Both lose
 result-void = Void
 standings-withdrawn = withdrawn
-criterion-points = Points
-criterion-wins = Wins
-criterion-mms = McMahon score
-criterion-total = Total score
-criterion-sos = SOS
-criterion-sosos = SOSOS
-criterion-sodos = SODOS
-criterion-sosm = SOSM
-criterion-sososm = SOSOSM
-criterion-warnings = Warnings
-criterion-h2h = Head to head
-criterion-lot = Lot
-criterion-matchpts = Match points
-criterion-boardpts = Board points
-criterion-teamtotal = Team total
 link-tournament = The tournament
 
 ## The organiser's desk

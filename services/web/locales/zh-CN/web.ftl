@@ -360,21 +360,6 @@ result-draw = 和棋
 result-both-lose = 双方负
 result-void = 无效
 standings-withdrawn = 已退赛
-criterion-points = 积分
-criterion-wins = 胜局数
-criterion-mms = 麦克马洪分
-criterion-total = 总分
-criterion-sos = 对手分
-criterion-sosos = 对手的对手分
-criterion-sodos = 胜局对手分
-criterion-sosm = 对手麦克马洪分
-criterion-sososm = 对手的对手麦克马洪分
-criterion-warnings = 警告
-criterion-h2h = 直接胜负
-criterion-lot = 抽签序号
-criterion-matchpts = 场分
-criterion-boardpts = 局分
-criterion-teamtotal = 团体总分
 link-tournament = 比赛页面
 
 ## 编排台

@@ -48,9 +48,16 @@ pub fn shown(value: &str) -> String {
     }
 }
 
-/// A criterion's name in `lang` (`SOS` → 对手分), else the name the API gives.
-fn criterion(lang: Lang, name: &str) -> String {
-    try_t(lang, &format!("criterion-{}", name.to_lowercase())).unwrap_or_else(|| name.to_string())
+/// A criterion's name in `lang` (`SOS` → 对手分), from the pairing core's one table of names; else
+/// the code the API gives.
+pub fn criterion(lang: Lang, code: &str) -> String {
+    match weiqi_pairing::standings::TieBreak::from_name(code) {
+        Some(c) => {
+            let names = c.names();
+            if lang == Lang::ZhCn { names.zh } else { names.en }
+        }
+        None => code.to_string(),
+    }
 }
 
 /// The format in the page's language ("麦克马洪制，4 轮（上限 业余3段，下限 10级）"), from the service's

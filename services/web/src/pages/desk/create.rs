@@ -180,17 +180,6 @@ pub(super) fn time_of(form: &CreateForm, lang: Lang) -> Result<TimeControl, Stri
     })
 }
 
-/// A tie-break criterion as an organiser types it: its published name (`SOS`, `sosm`, `Board2`) or
-/// its label on the pages, in either language (`对手分`, `对手麦克马洪分`).
-fn criterion(text: &str) -> Option<TieBreak> {
-    TieBreak::from_name(text).or_else(|| {
-        TieBreak::FIXED.into_iter().find(|c| {
-            let key = format!("criterion-{}", c.name().to_lowercase());
-            [Lang::ZhCn, Lang::En].into_iter().any(|l| t(l, &key).eq_ignore_ascii_case(text))
-        })
-    })
-}
-
 /// A tournament the create form describes: its id, the request id, the pairing core's configuration
 /// and how the games are played; or what is wrong with it (in the page's language).
 pub struct Creation {
@@ -227,7 +216,7 @@ pub fn create_request(form: &CreateForm, lang: Lang) -> Result<Creation, String>
     let mut config = TournamentConfig::new(name, format_of(form, lang)?, 0);
     let ranking = form.text("ranking").split([',', '，', '、', ' ']).map(str::trim).filter(|s| !s.is_empty());
     let ranking = ranking
-        .map(|n| criterion(n).ok_or_else(|| ta(lang, "desk-bad-criterion", &[("name", n.to_string())])))
+        .map(|n| TieBreak::from_any_name(n).ok_or_else(|| ta(lang, "desk-bad-criterion", &[("name", n.to_string())])))
         .collect::<Result<Vec<_>, _>>()?;
     if !ranking.is_empty() {
         config.ranking = ranking;
