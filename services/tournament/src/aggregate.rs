@@ -179,7 +179,15 @@ impl TournamentAggregate {
     /// Folds one event body (the core's fold never refuses: its decider checked the event).
     pub fn apply(&mut self, body: &Body) {
         match body {
-            Body::Domain(e) => evolve(&mut self.core, e),
+            Body::Domain(e) => {
+                evolve(&mut self.core, e);
+                // A removed player's account may enter again.
+                if let TournamentEvent::PlayerRemoved { player } = e
+                    && let Some(account) = self.accounts.remove(player)
+                {
+                    self.by_account.remove(&account);
+                }
+            }
             Body::Settings(s) => self.settings = Some(s.clone()),
             Body::Entrant { player, account } => {
                 self.accounts.insert(*player, account.clone());
@@ -212,6 +220,12 @@ impl TournamentAggregate {
     /// The registration snapshot of a player.
     pub fn registration(&self, p: PlayerId) -> Option<&Registration> {
         self.core.players.get(&p).map(|e| &e.registration)
+    }
+
+    /// The game id of a table of a round as paired now (a round paired again after its pairing was
+    /// taken back has new game ids: see [`crate::ids::game_id_in`]).
+    pub fn game_id(&self, tournament_id: &str, game: GameRef) -> String {
+        crate::ids::game_id_in(tournament_id, game.round, self.core.pairing_of(game.round), game.table)
     }
 
     /// Whether the tournament exists.
@@ -375,22 +389,26 @@ fn limits(cmd: &TournamentCommand) -> Result<(), ServiceRejection> {
         }
         TournamentCommand::Register { account, registration } => {
             text("the account", account, MAX_ID)?;
-            text("the name", &registration.name_zh, MAX_NAME)?;
-            text("the name in Latin script", &registration.name_latin, MAX_NAME)?;
-            for (field, value) in [
-                ("the club", &registration.club),
-                ("the region", &registration.region),
-                ("the country", &registration.country),
-            ] {
-                if let Some(v) = value {
-                    text(field, v, MAX_NAME)?;
-                }
-            }
-            Ok(())
+            registration_limits(registration)
         }
+        TournamentCommand::Core(Command::EditPlayer { registration }) => registration_limits(registration),
         TournamentCommand::Core(Command::RegisterTeam { name, .. }) => text("the team's name", name, MAX_NAME),
         _ => Ok(()),
     }
+}
+
+/// A registration's texts: names, club, region and country within their limits.
+fn registration_limits(registration: &Registration) -> Result<(), ServiceRejection> {
+    text("the name", &registration.name_zh, MAX_NAME)?;
+    text("the name in Latin script", &registration.name_latin, MAX_NAME)?;
+    for (field, value) in
+        [("the club", &registration.club), ("the region", &registration.region), ("the country", &registration.country)]
+    {
+        if let Some(v) = value {
+            text(field, v, MAX_NAME)?;
+        }
+    }
+    Ok(())
 }
 
 /// The komi of the game at `game`, in half points: the event's for an even game, none with a
@@ -602,7 +620,7 @@ fn published(t: &TournamentAggregate, tid: &str, cfg: &TournamentConfig) -> Publ
                 for round in &t.core.rounds {
                     for g in &round.games {
                         if g.paired.black == player || g.paired.white == player {
-                            game_ids.push(crate::ids::game_id(tid, round.number, g.paired.table));
+                            game_ids.push(t.game_id(tid, GameRef { round: round.number, table: g.paired.table }));
                         }
                     }
                     byes += round
@@ -675,7 +693,7 @@ pub fn result_fact(tournament_id: &str, t: &TournamentAggregate, event: &Tournam
     Some(ResultFact {
         round: game.round,
         table: game.table,
-        game_id: crate::ids::game_id(tournament_id, game.round, game.table),
+        game_id: t.game_id(tournament_id, game),
         black_account: t.account(g.paired.black),
         white_account: t.account(g.paired.white),
         result: *result,

@@ -331,6 +331,26 @@ impl TournamentApi {
         Ok(self.service.execute(id, request_id, &actor, &command).await?)
     }
 
+    /// Changes a registered player's names, rank (before the first round is paired), club, region,
+    /// country, rating or EGD PIN, as entered (a rank as Chinese organisers write it too).
+    ///
+    /// # Errors
+    /// [`ApiError`]: denied, a rank that does not read, no such player, refused, or unavailable.
+    pub async fn edit_player(
+        &self,
+        caller: &Caller,
+        id: &str,
+        request_id: &str,
+        player: u32,
+        entry: Entry,
+    ) -> Result<Accepted, ApiError> {
+        let actor = authority::staff(caller, &self.event_of(id).await?)?;
+        let registration = convert::registration_from_snapshot(PlayerId(player), &entry.snapshot())?;
+        let command = TournamentCommand::Core(weiqi_pairing::command::Command::EditPlayer { registration });
+        required_request_id(request_id)?;
+        Ok(self.service.execute(id, request_id, &actor, &command).await?)
+    }
+
     /// Imports an OpenGotha file's rounds (with `dry_run`, what it would append, appending nothing).
     ///
     /// # Errors

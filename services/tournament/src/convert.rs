@@ -430,6 +430,9 @@ pub fn rejection_code(r: &Rejection) -> &'static str {
         Rejection::LineUpMissing(_) => "line_up_missing",
         Rejection::InvalidLineUp(_) => "invalid_line_up",
         Rejection::Pairing(_) => "pairing_failed",
+        Rejection::RankFixed(_) => "rank_fixed",
+        Rejection::AlreadyPlayed(_) => "already_played",
+        Rejection::CannotUnpair(_) => "cannot_unpair",
     }
 }
 
@@ -462,6 +465,9 @@ pub fn event_type(e: &TournamentEvent) -> &'static str {
     match e {
         TournamentEvent::Created { .. } => "Created",
         TournamentEvent::PlayerRegistered { .. } => "PlayerRegistered",
+        TournamentEvent::PlayerEdited { .. } => "PlayerEdited",
+        TournamentEvent::PlayerRemoved { .. } => "PlayerRemoved",
+        TournamentEvent::RoundUnpaired { .. } => "RoundUnpaired",
         TournamentEvent::TeamRegistered { .. } => "TeamRegistered",
         TournamentEvent::LotsDrawn { .. } => "LotsDrawn",
         TournamentEvent::Started { .. } => "Started",

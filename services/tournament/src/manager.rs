@@ -261,11 +261,12 @@ impl<L: EventLog + Clone + 'static, M: ReadModel + 'static> ProcessManager<L, M>
             TournamentEvent::RoundPaired { round, .. } => self.create_round(tid, round).await,
             TournamentEvent::RoundCompleted { round } => self.pair_next(tid, round).await,
             TournamentEvent::ResultRecorded { game, .. } => {
-                let gid = ids::game_id(tid, game.round, game.table);
+                let Some(gid) = self.game_id(tid, game).await else { return };
                 if recorded.causation != ids::result_command(&gid) {
                     self.close_game(tid, game).await;
                 }
             }
+            TournamentEvent::RoundUnpaired { round, tables } => self.close_unpaired(tid, round, tables).await,
             TournamentEvent::ResultCorrected { game, .. } => self.correct_game(tid, game, r.sequence).await,
             _ => {}
         }
@@ -348,9 +349,41 @@ impl<L: EventLog + Clone + 'static, M: ReadModel + 'static> ProcessManager<L, M>
         self.execute(tid, &ids::pair_command(tid, next), &cmd).await;
     }
 
+    /// The game id of a table as the round is paired now (`None`: the tournament cannot be read).
+    async fn game_id(&self, tid: &str, game: GameRef) -> Option<String> {
+        loop {
+            match self.service.read(tid, |t| t.game_id(tid, game)).await {
+                Ok(id) => return id,
+                Err(e) if e.is_unavailable() => tokio::time::sleep(self.config.retry_after).await,
+                Err(e) => {
+                    tracing::error!(tournament = tid, error = %e, "cannot read tournament");
+                    return None;
+                }
+            }
+        }
+    }
+
+    /// Closes the games of a round's pairing that was taken back (no result: the round is paired
+    /// again, with new games). The pairing taken back is the one before the round's current one.
+    async fn close_unpaired(&self, tid: &str, round: u32, tables: u32) {
+        let Ok(Some(now)) = self.service.read(tid, |t| t.core.pairing_of(round)).await else { return };
+        // The event's own pairing: unpairs after it raised the count further.
+        let Some(taken_back) = now.checked_sub(1) else { return };
+        for table in 1..=tables {
+            let gid = ids::game_id_in(tid, round, taken_back, table);
+            self.tracks.lock().expect("tracks lock").remove(&gid);
+            let command = GameCommand::Adjudicate {
+                outcome: GameOutcome::NoResult,
+                reason: weiqi_game::domain::EndReason::Referee,
+                note: "the round's pairing was taken back".into(),
+            };
+            self.tell_game(&gid, ids::unpair_command(&gid), command).await;
+        }
+    }
+
     /// Ends a game in the game service after the tournament decided it.
     async fn close_game(&self, tid: &str, game: GameRef) {
-        let gid = ids::game_id(tid, game.round, game.table);
+        let Some(gid) = self.game_id(tid, game).await else { return };
         let Some((outcome, reason)) = self.game_result(tid, game, &gid, false).await else { return };
         let command = GameCommand::Adjudicate { outcome, reason, note: "decided by the tournament".into() };
         self.tell_game(&gid, ids::close_command(&gid), command).await;
@@ -359,7 +392,7 @@ impl<L: EventLog + Clone + 'static, M: ReadModel + 'static> ProcessManager<L, M>
     /// Gives a game the result the tournament corrected (event `sequence` of the tournament's log): the
     /// game record, and everything that reads the game's log (ratings, certification evidence), follow.
     async fn correct_game(&self, tid: &str, game: GameRef, sequence: u64) {
-        let gid = ids::game_id(tid, game.round, game.table);
+        let Some(gid) = self.game_id(tid, game).await else { return };
         let Some(track) = self.track(&gid).await else { return };
         if !track.ended {
             // Not ended in the game service yet: the correction ends it.
@@ -452,7 +485,7 @@ impl<L: EventLog + Clone + 'static, M: ReadModel + 'static> ProcessManager<L, M>
         if let Some(t) = self.tracks.lock().expect("tracks lock").get(gid).filter(|t| t.sequence > 0) {
             return Some(t.clone());
         }
-        let (tid, round, table) = ids::parse_game_id(gid)?;
+        let ids::TableGame { tournament: tid, round, table, .. } = ids::parse_game_id(gid)?;
         let id = AggregateId::new(gid).ok()?;
         let events = loop {
             match self.log().read(AggregateKind::Game, &id, 1).await {
@@ -556,11 +589,14 @@ impl<L: EventLog + Clone + 'static, M: ReadModel + 'static> ProcessManager<L, M>
     /// Records a game's result in its tournament: only the result of a game this manager created for
     /// exactly the pairing of that table (the same players in the same colours).
     async fn record(&self, gid: &str, track: &Track, result: &GameResult) {
-        let Some((tid, round, table)) = ids::parse_game_id(gid) else { return };
+        let Some(ids::TableGame { tournament: tid, round, pairing, table }) = ids::parse_game_id(gid) else { return };
+        // Only a game of the round's pairing as it stands: one of a pairing taken back is not the
+        // table's game any more.
         let paired = self
             .service
             .read(tid, |t| {
-                t.core.game(GameRef { round, table }).map(|g| (t.account(g.paired.black), t.account(g.paired.white)))
+                let game = t.core.game(GameRef { round, table }).filter(|_| t.core.pairing_of(round) == pairing)?;
+                Some((t.account(game.paired.black), t.account(game.paired.white)))
             })
             .await;
         let same_pairing =
@@ -706,7 +742,7 @@ pub fn create_requests(tid: &str, t: &crate::aggregate::TournamentAggregate, rou
     r.games
         .iter()
         .map(|g| {
-            let game_id = ids::game_id(tid, round, g.paired.table);
+            let game_id = t.game_id(tid, GameRef { round, table: g.paired.table });
             let setup = settings.game_setup(PairedGameSetup {
                 black: player(g.paired.black),
                 white: player(g.paired.white),

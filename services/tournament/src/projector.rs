@@ -313,7 +313,7 @@ pub fn round_pairings(id: &str, t: &TournamentAggregate, round: u32) -> Option<p
                     game_id: if round <= t.imported_rounds {
                         String::new()
                     } else {
-                        crate::ids::game_id(id, round, g.paired.table)
+                        t.game_id(id, weiqi_pairing::ids::GameRef { round, table: g.paired.table })
                     },
                     fixed: g.paired.fixed,
                 }

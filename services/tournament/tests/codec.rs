@@ -50,7 +50,7 @@ macro_rules! all {
 
 /// The number of `TournamentEvent` variants, and each event's variant: the match stops compiling when
 /// the core adds one.
-const VARIANTS: usize = 20;
+const VARIANTS: usize = 23;
 fn variant(e: &TournamentEvent) -> usize {
     use TournamentEvent as E;
     match e {
@@ -74,6 +74,9 @@ fn variant(e: &TournamentEvent) -> usize {
         E::RoundCompleted { .. } => 17,
         E::Finished { .. } => 18,
         E::PairAllowed { .. } => 19,
+        E::PlayerEdited { .. } => 20,
+        E::PlayerRemoved { .. } => 21,
+        E::RoundUnpaired { .. } => 22,
     }
 }
 
@@ -283,6 +286,10 @@ fn every_kind_of_event() -> Vec<TournamentEvent> {
     events.push(E::PairForbidden { a: PlayerId(1), b: PlayerId(2), round: None });
     events.push(E::PairForbidden { a: PlayerId(1), b: PlayerId(3), round: Some(u32::MAX) });
     events.push(E::PairAllowed { a: PlayerId(1), b: PlayerId(2) });
+    events.push(E::PlayerEdited { registration: registration(3, Rank::Dan(2)) });
+    events.push(E::PlayerRemoved { player: PlayerId(u32::MAX) });
+    events.push(E::RoundUnpaired { round: 4, tables: 0 });
+    events.push(E::RoundUnpaired { round: u32::MAX, tables: u32::MAX });
     events.push(E::PairingFixed { round: 3, black: PlayerId(9), white: PlayerId(4) });
     let bye_kinds = all!(ByeKind: FullPoint, HalfPoint, ZeroPoint);
     for kind in bye_kinds {
@@ -425,6 +432,13 @@ fn table_of(s: &Simulation, round: u32, table: u32) -> PairedGame {
 fn swiss_with_rulings() -> Simulation {
     let mut s = Simulation::new(TournamentConfig::new("Swiss", Format::Swiss { rounds: 5 }, 3), 3).unwrap();
     s.register_all(&field(37)).unwrap();
+    // A name corrected, a rank changed before the first pairing, a player who never came removed.
+    let mut edited = s.state.players[&PlayerId(10)].registration.clone();
+    edited.name_zh = "王 芳".into();
+    edited.rank = Rank::Dan(1);
+    s.run(Command::EditPlayer { registration: edited }).unwrap();
+    s.run(Command::Register { registration: registration(39, Rank::Kyu(9)) }).unwrap();
+    s.run(Command::RemovePlayer { player: PlayerId(39) }).unwrap();
     s.run(Command::ForbidPair { a: PlayerId(1), b: PlayerId(2), round: None }).unwrap();
     s.run(Command::ForbidPair { a: PlayerId(1), b: PlayerId(7), round: Some(1) }).unwrap();
     s.run(Command::ForbidPair { a: PlayerId(8), b: PlayerId(9), round: None }).unwrap();
@@ -447,6 +461,9 @@ fn swiss_with_rulings() -> Simulation {
     s.run(Command::CorrectResult { game: GameRef { round: 1, table: 3 }, result, reason: Correction::RecordingError })
         .unwrap();
     s.run(Command::Register { registration: registration(38, Rank::Kyu(2)) }).unwrap();
+    s.run(Command::PairRound).unwrap();
+    // Round 2 taken back before any result, then paired again.
+    s.run(Command::UnpairRound { round: 2 }).unwrap();
     s.run(Command::PairRound).unwrap();
     s.play_round().unwrap();
     let cheat = table_of(&s, 2, 1);

@@ -106,6 +106,23 @@ pub enum Command {
         /// Why.
         reason: WithdrawalReason,
     },
+    /// Change a registered player's names, club, region, country, rating or EGD PIN; their rank
+    /// only while no round is paired (the start scores and handicaps of paired rounds hang on it).
+    EditPlayer {
+        /// The registration as it should be (its `player` names whom).
+        registration: Registration,
+    },
+    /// Take a player off the field who was never placed in a round (one who was withdraws).
+    RemovePlayer {
+        /// The player.
+        player: PlayerId,
+    },
+    /// Take back the last round's pairing while none of its games has a result (Swiss and McMahon):
+    /// the director adjusts (forbids, fixed games, byes) and pairs it again.
+    UnpairRound {
+        /// The round: the last paired one.
+        round: u32,
+    },
     /// Change a result after the fact (Art. 23.1).
     CorrectResult {
         /// The game.
@@ -136,6 +153,9 @@ impl Command {
             Command::ClaimNoShow { .. } => "claim_no_show",
             Command::IssueWarning { .. } => "issue_warning",
             Command::Withdraw { .. } => "withdraw",
+            Command::EditPlayer { .. } => "edit_player",
+            Command::RemovePlayer { .. } => "remove_player",
+            Command::UnpairRound { .. } => "unpair_round",
             Command::CorrectResult { .. } => "correct_result",
         }
     }

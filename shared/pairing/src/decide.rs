@@ -138,6 +138,49 @@ pub fn decide(t: &Tournament, cmd: &Command, now: Millis) -> Result<Vec<Tourname
             }
             Ok(with_completion(t, withdraw(t, cfg, *player, *reason, now)))
         }
+        Command::EditPlayer { registration } => {
+            let p = registration.player;
+            let e = known(t, p)?;
+            if matches!(t.phase, Phase::Finished(_)) {
+                return Err(Rejection::Finished);
+            }
+            if !t.rounds.is_empty() && registration.rank != e.registration.rank {
+                return Err(Rejection::RankFixed(p));
+            }
+            let mut registration = registration.clone();
+            registration.at = e.registration.at;
+            Ok(vec![TournamentEvent::PlayerEdited { registration }])
+        }
+        Command::RemovePlayer { player } => {
+            known(t, *player)?;
+            if matches!(t.phase, Phase::Finished(_)) {
+                return Err(Rejection::Finished);
+            }
+            let placed = t.rounds.iter().any(|r| {
+                r.games.iter().any(|g| g.paired.black == *player || g.paired.white == *player)
+                    || r.byes.iter().any(|b| b.player == *player)
+            });
+            if placed {
+                return Err(Rejection::AlreadyPlayed(*player));
+            }
+            if t.teams.values().any(|k| k.members.contains(player)) {
+                return Err(Rejection::PlayerInAnotherTeam(*player));
+            }
+            Ok(vec![TournamentEvent::PlayerRemoved { player: *player }])
+        }
+        Command::UnpairRound { round } => {
+            if !matches!(cfg.format, Format::Swiss { .. } | Format::McMahon { .. }) {
+                return Err(Rejection::NotInThisFormat);
+            }
+            let last = t.rounds.last().filter(|r| r.number == *round).ok_or(Rejection::CannotUnpair(*round))?;
+            if last.games.iter().any(|g| g.result.is_some())
+                || matches!(t.phase, Phase::Finished(_))
+                || t.pairing_of(*round) >= MAX_UNPAIRS
+            {
+                return Err(Rejection::CannotUnpair(*round));
+            }
+            Ok(vec![TournamentEvent::RoundUnpaired { round: *round, tables: last.games.len() as u32 }])
+        }
         Command::CorrectResult { game, result, reason } => {
             let g = t.game(*game).ok_or(Rejection::UnknownGame(*game))?;
             if g.result.is_none() {
@@ -182,6 +225,9 @@ fn validate(c: &TournamentConfig) -> Result<(), Rejection> {
     }
     Ok(())
 }
+
+/// How often one round's pairing may be taken back.
+pub const MAX_UNPAIRS: u32 = 999;
 
 fn known(t: &Tournament, p: PlayerId) -> Result<&crate::state::Entrant, Rejection> {
     t.players.get(&p).ok_or(Rejection::UnknownPlayer(p))

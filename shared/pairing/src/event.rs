@@ -189,6 +189,24 @@ pub enum TournamentEvent {
         /// The snapshot.
         registration: Registration,
     },
+    /// A player's registration changed (names, club, region, country, rating, PIN; the rank only
+    /// before the first round was paired).
+    PlayerEdited {
+        /// The registration now.
+        registration: Registration,
+    },
+    /// A player who was never placed in a round left the field.
+    PlayerRemoved {
+        /// The player.
+        player: PlayerId,
+    },
+    /// The last round's pairing was taken back (no game of it had a result).
+    RoundUnpaired {
+        /// The round.
+        round: u32,
+        /// How many games the pairing taken back had (their game records are closed).
+        tables: u32,
+    },
     /// A team entered with its roster in board order.
     TeamRegistered {
         /// The team.

@@ -102,6 +102,15 @@ pub enum Rejection {
     /// The pairing failed.
     #[error("pairing failed: {0}")]
     Pairing(PairingError),
+    /// A rank changes only before the first round is paired.
+    #[error("the rank of {0} is fixed once a round is paired")]
+    RankFixed(PlayerId),
+    /// The player was placed in a round: they withdraw instead of being removed.
+    #[error("{0} has played in the event; withdraw them instead")]
+    AlreadyPlayed(PlayerId),
+    /// Only the last round may be unpaired, and only while none of its games has a result.
+    #[error("round {0} cannot be unpaired: it is not the last round, or a game of it has a result")]
+    CannotUnpair(u32),
 }
 
 /// What is wrong with a configuration.

@@ -123,6 +123,9 @@ pub struct Tournament {
     pub line_ups: BTreeMap<(u32, TeamId), Vec<PlayerId>>,
     /// Reprieved players by round (Swiss plus elimination).
     pub reprieved: BTreeMap<PlayerId, u32>,
+    /// How often each round's pairing was taken back: the round's current pairing is its `n`-th
+    /// (from 0), which keeps its games apart from those of the pairings taken back.
+    pub unpaired: BTreeMap<u32, u32>,
 }
 
 impl Default for Tournament {
@@ -141,6 +144,7 @@ impl Default for Tournament {
             granted_byes: BTreeMap::new(),
             line_ups: BTreeMap::new(),
             reprieved: BTreeMap::new(),
+            unpaired: BTreeMap::new(),
         }
     }
 }
@@ -165,6 +169,11 @@ impl Tournament {
     /// that one (smaller id first).
     pub fn forbidden_in(&self, round: u32) -> BTreeSet<(PlayerId, PlayerId)> {
         self.forbids.iter().filter(|(_, r)| r.is_none_or(|r| r == round)).map(|(p, _)| *p).collect()
+    }
+
+    /// Which pairing of `round` stands: 0 for the first, 1 after it was taken back once, …
+    pub fn pairing_of(&self, round: u32) -> u32 {
+        self.unpaired.get(&round).copied().unwrap_or(0)
     }
 
     /// The last paired round's number (0 before the first).
@@ -281,6 +290,28 @@ pub fn evolve(t: &mut Tournament, event: &TournamentEvent) {
                 team_byes: team_byes.clone(),
                 completed: games.is_empty(),
             });
+        }
+        TournamentEvent::PlayerEdited { registration } => {
+            if let Some(e) = t.players.get_mut(&registration.player) {
+                e.registration = registration.clone();
+            }
+        }
+        TournamentEvent::PlayerRemoved { player } => {
+            t.players.remove(player);
+            t.forbids.retain(|(a, b), _| a != player && b != player);
+            for fixed in t.fixed.values_mut() {
+                fixed.retain(|(b, w)| b != player && w != player);
+            }
+            for byes in t.granted_byes.values_mut() {
+                byes.retain(|(p, _)| p != player);
+            }
+            t.reprieved.remove(player);
+        }
+        TournamentEvent::RoundUnpaired { round, .. } => {
+            if t.rounds.last().is_some_and(|r| r.number == *round) {
+                t.rounds.pop();
+                *t.unpaired.entry(*round).or_insert(0) += 1;
+            }
         }
         TournamentEvent::ResultRecorded { game, result, at }
         | TournamentEvent::ResultCorrected { game, result, at, .. } => {

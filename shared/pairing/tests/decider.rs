@@ -386,3 +386,90 @@ fn the_same_commands_give_the_same_log_and_the_log_replays_to_the_state() {
     let back: Vec<TournamentEvent> = serde_json::from_str(&json).unwrap();
     assert_eq!(back, a.log);
 }
+
+/// Issue 30 item 9: a player's names and club may be edited at any time, their rank only before the
+/// first round is paired (the McMahon start scores and handicaps of paired rounds hang on it).
+#[test]
+fn a_player_is_edited_and_the_rank_only_before_the_first_pairing() {
+    let log = started_swiss(6, 3);
+    let mut fixed = reg(2);
+    fixed.name_zh = "王芳".into();
+    fixed.rank = Rank::Dan(1);
+    // When they registered stays as it was.
+    fixed.at = given(&log).players[&PlayerId(2)].registration.at;
+    let then = when(&given(&log), Command::EditPlayer { registration: fixed.clone() }).unwrap();
+    assert_eq!(then, vec![TournamentEvent::PlayerEdited { registration: fixed.clone() }]);
+    let mut t = given(&log);
+    weiqi_pairing::state::evolve(&mut t, &then[0]);
+    assert_eq!(t.players[&PlayerId(2)].registration.name_zh, "王芳");
+
+    let mut s = Simulation::new(swiss(3), 1).unwrap();
+    s.register_all(&(1..=6).map(reg).collect::<Vec<_>>()).unwrap();
+    s.run(Command::Start).unwrap();
+    s.run(Command::PairRound).unwrap();
+    let mut renamed = reg(2);
+    renamed.club = Some("杭州棋院".into());
+    assert!(when(&s.state, Command::EditPlayer { registration: renamed }).is_ok(), "names and club: any time");
+    assert_eq!(when(&s.state, Command::EditPlayer { registration: fixed }), Err(Rejection::RankFixed(PlayerId(2))));
+    assert_eq!(
+        when(&s.state, Command::EditPlayer { registration: reg(9) }),
+        Err(Rejection::UnknownPlayer(PlayerId(9)))
+    );
+}
+
+/// A player never placed in a round may be removed (a late entry who did not come); one who was
+/// placed withdraws instead (Art. 28), so that their games keep counting as the rules say.
+#[test]
+fn only_a_player_never_placed_is_removed() {
+    let mut s = Simulation::new(swiss(3), 1).unwrap();
+    s.register_all(&(1..=6).map(reg).collect::<Vec<_>>()).unwrap();
+    s.run(Command::ForbidPair { a: PlayerId(6), b: PlayerId(1), round: None }).unwrap();
+    s.run(Command::Start).unwrap();
+    s.run(Command::PairRound).unwrap();
+    s.run(Command::Register { registration: reg(7) }).unwrap();
+    assert_eq!(
+        when(&s.state, Command::RemovePlayer { player: PlayerId(1) }),
+        Err(Rejection::AlreadyPlayed(PlayerId(1)))
+    );
+    let then = when(&s.state, Command::RemovePlayer { player: PlayerId(7) }).unwrap();
+    assert_eq!(then, vec![TournamentEvent::PlayerRemoved { player: PlayerId(7) }]);
+    s.run(Command::RemovePlayer { player: PlayerId(7) }).unwrap();
+    assert!(!s.state.players.contains_key(&PlayerId(7)));
+    s.play_round().unwrap();
+    s.run(Command::PairRound).unwrap();
+    assert!(s.state.rounds[1].games.iter().all(|g| ![g.paired.black, g.paired.white].contains(&PlayerId(7))));
+}
+
+/// Issue 30 item 10: the last round's pairing is taken back while none of its games has a result,
+/// and pairing again follows what the director changed (here a forbid).
+#[test]
+fn a_round_is_unpaired_before_any_result_and_paired_again() {
+    let mut s = Simulation::new(swiss(3), 1).unwrap();
+    s.register_all(&(1..=6).map(reg).collect::<Vec<_>>()).unwrap();
+    s.run(Command::Start).unwrap();
+    s.run(Command::PairRound).unwrap();
+    let first = s.state.rounds[0].games[0].paired.clone();
+    assert_eq!(
+        when(&s.state, Command::UnpairRound { round: 2 }),
+        Err(Rejection::CannotUnpair(2)),
+        "only the last round"
+    );
+    let then = when(&s.state, Command::UnpairRound { round: 1 }).unwrap();
+    assert_eq!(then, vec![TournamentEvent::RoundUnpaired { round: 1, tables: 3 }]);
+    s.run(Command::UnpairRound { round: 1 }).unwrap();
+    assert_eq!((s.state.current_round(), s.state.pairing_of(1)), (0, 1));
+    s.run(Command::ForbidPair { a: first.black, b: first.white, round: Some(1) }).unwrap();
+    s.run(Command::PairRound).unwrap();
+    assert!(s.state.rounds[0].games.iter().all(|g| (g.paired.black, g.paired.white) != (first.black, first.white)
+        && (g.paired.white, g.paired.black) != (first.black, first.white)));
+    // Once a result is in, the round stands.
+    let game = GameRef { round: 1, table: 1 };
+    s.run(Command::RecordResult { game, result: GameResult::win(Color::Black) }).unwrap();
+    assert_eq!(when(&s.state, Command::UnpairRound { round: 1 }), Err(Rejection::CannotUnpair(1)));
+    // Not in formats whose rounds are fixed by a table (round robin).
+    let mut rr = Simulation::new(TournamentConfig::new("rr", Format::RoundRobin { cycles: 1 }, 1), 1).unwrap();
+    rr.register_all(&(1..=4).map(reg).collect::<Vec<_>>()).unwrap();
+    rr.run(Command::Start).unwrap();
+    rr.run(Command::PairRound).unwrap();
+    assert_eq!(when(&rr.state, Command::UnpairRound { round: 1 }), Err(Rejection::NotInThisFormat));
+}

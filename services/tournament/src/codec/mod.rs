@@ -41,6 +41,11 @@ pub fn event_to_pb(e: &TournamentEvent) -> pb::TournamentCoreEvent {
         E::PlayerRegistered { registration } => {
             P::PlayerRegistered(registration::player_registered_to_pb(registration))
         }
+        E::PlayerEdited { registration } => P::PlayerEdited(registration::player_edited_to_pb(registration)),
+        E::PlayerRemoved { player } => P::PlayerRemoved(pb::TournamentPlayerRemoved { player: player.0 }),
+        E::RoundUnpaired { round, tables } => {
+            P::RoundUnpaired(pb::TournamentRoundUnpaired { round: *round, tables: *tables })
+        }
         E::TeamRegistered { team, name, members } => {
             P::TeamRegistered(registration::team_registered_to_pb(*team, name, members))
         }
@@ -84,6 +89,9 @@ pub fn event_from_pb(m: &pb::TournamentCoreEvent) -> Result<TournamentEvent, Cod
     match required(m.event.as_ref(), "TournamentCoreEvent.event")? {
         P::Created(m) => config::created_from_pb(m),
         P::PlayerRegistered(m) => registration::player_registered_from_pb(m),
+        P::PlayerEdited(m) => registration::player_edited_from_pb(m),
+        P::PlayerRemoved(m) => Ok(TournamentEvent::PlayerRemoved { player: weiqi_pairing::ids::PlayerId(m.player) }),
+        P::RoundUnpaired(m) => Ok(TournamentEvent::RoundUnpaired { round: m.round, tables: m.tables }),
         P::TeamRegistered(m) => Ok(registration::team_registered_from_pb(m)),
         P::LotsDrawn(m) => Ok(registration::lots_drawn_from_pb(m)),
         P::Started(m) => Ok(progress::started_from_pb(m)),

@@ -12,6 +12,15 @@ pub(super) fn player_registered_to_pb(r: &Registration) -> pb::TournamentPlayerR
     pb::TournamentPlayerRegistered { registration: Some(registration_to_pb(r)) }
 }
 
+pub(super) fn player_edited_to_pb(r: &Registration) -> pb::TournamentPlayerEdited {
+    pb::TournamentPlayerEdited { registration: Some(registration_to_pb(r)) }
+}
+
+pub(super) fn player_edited_from_pb(m: &pb::TournamentPlayerEdited) -> Result<TournamentEvent, CodecError> {
+    let registration = registration_from_pb(required(m.registration.as_ref(), "TournamentPlayerEdited.registration")?)?;
+    Ok(TournamentEvent::PlayerEdited { registration })
+}
+
 pub(super) fn player_registered_from_pb(m: &pb::TournamentPlayerRegistered) -> Result<TournamentEvent, CodecError> {
     let registration =
         registration_from_pb(required(m.registration.as_ref(), "TournamentPlayerRegistered.registration")?)?;
