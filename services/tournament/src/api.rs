@@ -331,6 +331,41 @@ impl TournamentApi {
         Ok(self.service.execute(id, request_id, &actor, &command).await?)
     }
 
+    /// The registered players, by number, from the tournament's log (for staff: the desk's list).
+    ///
+    /// # Errors
+    /// Denied, no such tournament, or unavailable.
+    pub async fn players(&self, caller: &Caller, id: &str) -> Result<Vec<crate::views::PlayerLine>, ApiError> {
+        authority::staff(caller, &self.event_of(id).await?)?;
+        self.service
+            .read(id, |t| {
+                t.core
+                    .players
+                    .iter()
+                    .map(|(p, e)| {
+                        let r = &e.registration;
+                        let placed = t.core.rounds.iter().any(|round| {
+                            round.games.iter().any(|g| g.paired.black == *p || g.paired.white == *p)
+                                || round.byes.iter().any(|b| b.player == *p)
+                        });
+                        crate::views::PlayerLine {
+                            player: p.0,
+                            account: t.accounts.get(p).cloned().unwrap_or_default(),
+                            name_zh: r.name_zh.clone(),
+                            name_latin: r.name_latin.clone(),
+                            rank: r.rank.to_string(),
+                            club: r.club.clone().unwrap_or_default(),
+                            region: r.region.clone().unwrap_or_default(),
+                            withdrawn: e.withdrawn.is_some(),
+                            placed,
+                        }
+                    })
+                    .collect()
+            })
+            .await?
+            .ok_or_else(|| ApiError::NotFound(format!("no tournament {id}")))
+    }
+
     /// Changes a registered player's names, rank (before the first round is paired), club, region,
     /// country, rating or EGD PIN, as entered (a rank as Chinese organisers write it too).
     ///

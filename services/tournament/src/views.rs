@@ -136,3 +136,22 @@ pub struct Bye {
     /// Why: pairing, requested, rest, advance.
     pub reason: String,
 }
+
+/// A registered player as the desk lists them: what the registration says, and what may be done.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PlayerLine {
+    /// The player number (the one every desk action asks for).
+    pub player: u32,
+    /// The platform account.
+    pub account: String,
+    pub name_zh: String,
+    pub name_latin: String,
+    /// Latin form (`3d`, `12k`).
+    pub rank: String,
+    pub club: String,
+    pub region: String,
+    /// Withdrew (Art. 28).
+    pub withdrawn: bool,
+    /// Placed in a round (a game or a bye): they withdraw rather than being removed.
+    pub placed: bool,
+}

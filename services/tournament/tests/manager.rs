@@ -286,3 +286,47 @@ async fn a_result_recorded_by_hand_ends_the_game() {
         .count();
     assert_eq!(recorded, 1);
 }
+
+/// Issue 30 item 10: a round's pairing taken back closes its games with no result; the round paired
+/// again gets games of its own (new ids), and only their results count.
+#[tokio::test]
+async fn an_unpaired_round_closes_its_games_and_the_new_pairing_gets_new_ones() {
+    let w = world();
+    let t = "unpaired";
+    open(&w.svc, t, TournamentConfig::new("Unpaired", Format::Swiss { rounds: 2 }, 3), false, 4).await;
+    let pm = manager(&w, &MemoryReadModel::new());
+    run(&w.svc, t, "pair-1", TournamentCommand::PairRound { round: Some(1) }).await;
+    let old = [game_id(t, 1, 1), game_id(t, 1, 2)];
+    for gid in &old {
+        eventually("the first pairing's game", || async { players(&w.log, gid).await.is_some() }).await;
+    }
+    run(&w.svc, t, "unpair-1", TournamentCommand::Core(Command::UnpairRound { round: 1 })).await;
+    for gid in &old {
+        eventually("the game taken back closed", || async {
+            game_events(&w.log, gid).await.iter().any(|e| matches!(e, GameEvent::Ended { .. }))
+        })
+        .await;
+        let view = view_reply(&w.games, gid).await;
+        let Some(pb::game_command_reply::Outcome::View(v)) = view.outcome else { panic!("{view:?}") };
+        assert_eq!(v.result.unwrap().outcome, pb::game_result::Outcome::NoResult as i32, "{gid}");
+    }
+    run(&w.svc, t, "pair-1-again", TournamentCommand::PairRound { round: Some(1) }).await;
+    let new = weiqi_tournament::ids::game_id_in(t, 1, 1, 1);
+    eventually("the new pairing's game", || async { players(&w.log, &new).await.is_some() }).await;
+    let (black, _) = players(&w.log, &new).await.unwrap();
+    resign(&w, &new, &black).await;
+    eventually("the new game's result recorded", || async {
+        w.svc.read(t, |a| a.core.rounds[0].games[0].result.is_some()).await.unwrap().unwrap()
+    })
+    .await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    pm.abort();
+    let _ = pm.await;
+    let recorded: Vec<_> = tournament_events(&w.log, t)
+        .await
+        .into_iter()
+        .filter(|(_, b)| matches!(b, Body::Domain(TournamentEvent::ResultRecorded { .. })))
+        .collect();
+    assert_eq!(recorded.len(), 1, "only the new game's result: {recorded:?}");
+    assert_eq!(recorded[0].0, weiqi_tournament::ids::result_command(&new));
+}

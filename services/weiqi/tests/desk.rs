@@ -149,6 +149,24 @@ async fn an_organiser_runs_a_swiss_of_three_rounds_through_the_pages_and_the_pub
     assert!(notice.contains("其余") && notice.contains("没有重复报名"), "the import resumed: {notice}");
     let players_shown = org.text("[data-phase]").await.unwrap();
     assert!(players_shown.contains('8'), "{players_shown}");
+    // The players' list (issue 30 item 9): a name corrected, and a player who will not come
+    // registered by mistake and taken off again.
+    submit(&org, "#players details[data-player='1']", "edit-player", &[("name_zh", "李明明"), ("rank", "业余4段")])
+        .await;
+    notice_ok(&org, "the name corrected").await;
+    let line = org.text("#players details[data-player='1'] summary").await.unwrap_or_default();
+    assert!(line.contains("李明明") && line.contains("业余4段"), "{line}");
+    submit(&org, "#register", "register-player", &[("account", "p9"), ("name_zh", "钱多"), ("rank", "5级")]).await;
+    notice_ok(&org, "a ninth player").await;
+    submit(&org, "#players details[data-player='9']", "remove-player", &[]).await;
+    notice_ok(&org, "the ninth taken off").await;
+    assert_eq!(org.js("return document.querySelectorAll('#players details.player').length", vec![]).await, json!(8));
+    org.js(
+        "const d = document.querySelector('#players details[data-player=\"1\"]'); d.open = true; d.scrollIntoView()",
+        vec![],
+    )
+    .await;
+    org.screenshot(&screenshots().join("desk-players-desktop-zh-CN.png")).await;
     submit(&org, "#register", "start-tournament", &[]).await;
     notice_ok(&org, "the tournament started").await;
 
@@ -229,6 +247,23 @@ async fn an_organiser_runs_a_swiss_of_three_rounds_through_the_pages_and_the_pub
             &format!("return document.querySelector('#results')?.dataset.round === '{round}'"),
         )
         .await;
+        if round == 1 {
+            // Taken back before any result, and paired again (issue 30 item 10).
+            submit(&org, "#rounds", "unpair-round", &[]).await;
+            notice_ok(&org, "round 1 taken back").await;
+            assert_eq!(org.js("return !!document.querySelector('#results')", vec![]).await, json!(false));
+            submit(&org, "#rounds", "pair-round", &[]).await;
+            notice_ok(&org, "round 1 paired again").await;
+            org.wait_for("round 1 again", "return document.querySelector('#results')?.dataset.round === '1'").await;
+            assert_eq!(
+                org.js("return !!document.querySelector('[data-action=unpair-round]')", vec![]).await,
+                json!(true)
+            );
+            // The rank is fixed once a round is paired: refused in the page's language.
+            submit(&org, "#players details[data-player='2']", "edit-player", &[("rank", "业余5段")]).await;
+            let error = org.text("[data-error]").await.unwrap_or_default();
+            assert!(error.contains("段位不能再改"), "{error}");
+        }
         // The pairing explained on the page.
         let first = "#results tr[data-table='1']";
         org.click(&format!("{first} [data-action=explain]")).await;

@@ -158,6 +158,38 @@ pub struct WithdrawForm {
     confirm: String,
 }
 
+/// `edit`: a registered player's registration as corrected (the rank only before the first round).
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct EditForm {
+    #[serde(flatten)]
+    sent: Sent,
+    player: String,
+    name_zh: String,
+    name_latin: String,
+    rank: String,
+    club: String,
+    region: String,
+}
+
+/// `remove`: a player never placed in a round, taken off the field.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct RemoveForm {
+    #[serde(flatten)]
+    sent: Sent,
+    player: String,
+}
+
+/// `unpair`: the last round's pairing taken back (no result entered yet).
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct UnpairForm {
+    #[serde(flatten)]
+    sent: Sent,
+    round: String,
+}
+
 /// `facts`: the event's own facts, the whole set (see [`weiqi_tournament::facts`]).
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
@@ -335,7 +367,10 @@ desk_forms!(
     ByeForm,
     ResultForm,
     WithdrawForm,
-    FactsForm
+    FactsForm,
+    EditForm,
+    RemoveForm,
+    UnpairForm
 );
 
 /// A desk command as its handler receives it: the tournament from the path, the typed form, its CSRF
@@ -413,6 +448,48 @@ pub async fn line_up(DeskCommand { desk, form: f }: DeskCommand<LineUpForm>) -> 
     }
     .await;
     desk.finish("line-up", None, outcome).await
+}
+
+/// `POST …/edit`.
+pub async fn edit(DeskCommand { desk, form: f }: DeskCommand<EditForm>) -> Response {
+    let lang = desk.lang();
+    let outcome: Sending = async {
+        let player = number(&f.player, "player", lang)?;
+        let entry = Entry {
+            name_zh: f.name_zh.trim().to_string(),
+            name_latin: f.name_latin.trim().to_string(),
+            rank: f.rank.trim().to_string(),
+            club: f.club.trim().to_string(),
+            region: f.region.trim().to_string(),
+            ..Entry::default()
+        };
+        let edited = desk.api.edit_player(&desk.caller, &desk.id, &desk.rid, player, entry).await;
+        Ok(edited.map(|a| a.sequence))
+    }
+    .await;
+    desk.finish("edit", None, outcome).await
+}
+
+/// `POST …/remove`.
+pub async fn remove(DeskCommand { desk, form: f }: DeskCommand<RemoveForm>) -> Response {
+    let lang = desk.lang();
+    let outcome: Sending = async {
+        let player = PlayerId(number(&f.player, "player", lang)?);
+        Ok(desk.core(Command::RemovePlayer { player }).await)
+    }
+    .await;
+    desk.finish("remove", None, outcome).await
+}
+
+/// `POST …/unpair`.
+pub async fn unpair(DeskCommand { desk, form: f }: DeskCommand<UnpairForm>) -> Response {
+    let lang = desk.lang();
+    let outcome: Sending = async {
+        let round = number(&f.round, "round", lang)?;
+        Ok(desk.core(Command::UnpairRound { round }).await)
+    }
+    .await;
+    desk.finish("unpair", None, outcome).await
 }
 
 /// `POST …/facts`.

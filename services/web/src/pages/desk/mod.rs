@@ -39,6 +39,7 @@ mod facts;
 pub(crate) mod import;
 mod list;
 mod page;
+mod players;
 mod print;
 pub(crate) mod ratings;
 

@@ -88,6 +88,10 @@ pub async fn render(
         _ => None,
     };
     let Loaded { summary, standings, rounds } = &loaded;
+    let players = match (staff(viewer), service(web)) {
+        (Some(member), Some(api)) => api.players(&member.caller(), id).await.unwrap_or_default(),
+        _ => Vec::new(),
+    };
     let phase = summary.phase.as_str();
     let next_round = summary.rounds_paired + 1;
     let latest = rounds.last();
@@ -98,6 +102,7 @@ pub async fn render(
     let can_pair = phase == "running"
         && latest.is_none_or(|p| p.completed)
         && (summary.rounds_planned == 0 || summary.rounds_paired < summary.rounds_planned);
+    let swiss_like = summary.format_key == "swiss" || summary.format_key == "mcmahon";
     let team = summary.format_key.starts_with("team") || summary.format.to_lowercase().contains("team");
     let body = html! {
         h1 { (title) }
@@ -167,6 +172,15 @@ pub async fn render(
                 } @else if let Some(p) = latest {
                     p.small { (ta(lang, "desk-round-open", &[("round", p.round.to_string())])) }
                 }
+                // A round whose games have no result yet may be paired again (issue 30 item 10).
+                @if let Some(p) = latest.filter(|p| swiss_like && !p.games.is_empty() && p.games.iter().all(|g| g.result.is_empty())) {
+                    form.inline method="post" action=(action("unpair")) {
+                        (csrf_field(viewer)) (rid_field())
+                        input type="hidden" name="round" value=(p.round);
+                        button type="submit" data-action="unpair-round" { (ta(lang, "desk-unpair", &[("round", p.round.to_string())])) }
+                    }
+                    p.small { (t(lang, "desk-unpair-help")) }
+                }
             }
         }
         @if let Some(text) = &explanation {
@@ -197,7 +211,7 @@ pub async fn render(
                                     @if g.game_id.is_empty() { (crate::pages::tournament::result_text(lang, &g.result)) }
                                     @else { a href={ "/games/" (g.game_id) } { (crate::pages::tournament::result_text(lang, &g.result)) } }
                                     " "
-                                    a.small href={ "?explain=" (p.round) ":" (g.black) ":" (g.white) } data-action="explain" { (t(lang, "desk-why")) }
+                                    a.small href={ "/desk/tournaments/" (id) "?explain=" (p.round) ":" (g.black) ":" (g.white) } data-action="explain" { (t(lang, "desk-why")) }
                                 }
                                 td {
                                     form.inline method="post" action=(action("result")) {
@@ -308,6 +322,7 @@ pub async fn render(
                 }
             }
         }
+        @if phase != "finished" { (super::players::card(lang, viewer, id, &players, summary.rounds_paired == 0)) }
         (super::facts::card(lang, viewer, id, summary, standings.as_ref()))
         @if phase != "registration" {
             section.card id="publish" {
