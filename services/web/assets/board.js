@@ -18,6 +18,15 @@ function stars(n) {
   return list;
 }
 
+// A rank as the page's readers write it: "3d" with the page's words { dan: "业余{n}段", kyu: "{n}级",
+// pro: "职业{n}段" } (the catalogue's rank-dan, rank-kyu, rank-pro); any other text as it is.
+export function rankText(rank, words) {
+  const m = /^(\d+)\s*([dkp])$/i.exec(String(rank || "").trim());
+  if (!m) return rank || "";
+  const word = { d: words.dan, k: words.kyu, p: words.pro }[m[2].toLowerCase()];
+  return word ? String(word).replaceAll("{n}", m[1]) : rank;
+}
+
 export function vertexName(x, y, n) { return LETTERS[x] + String(n - y); }
 
 export function parseVertex(v, n) {

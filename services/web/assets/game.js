@@ -1,7 +1,7 @@
 // The game page: draws the server's views (Server-Sent Events from /games/{id}/live) and sends the
 // viewer's commands to /games/{id}/act with the CSRF token. A stone is shown at once and taken back,
 // with the reason, if the server refuses it. The clocks count down locally between readings.
-import { Board, chainOf, parseVertex, territory, vertexName } from "./board.js";
+import { Board, chainOf, parseVertex, rankText, territory, vertexName } from "./board.js";
 
 const config = JSON.parse(document.getElementById("game-config").textContent);
 const S = config.strings, LANG = config.lang, GAME = config.game;
@@ -68,7 +68,8 @@ function sideText(side) {
   const p = view[side] || {};
   const box = document.querySelector(`.side[data-side="${side}"]`);
   box.querySelector(".name").textContent = p.name || p.id || S[side];
-  box.querySelector(".rank").textContent = p.rank ? " " + p.rank : "";
+  const rank = rankText(p.rank, { dan: S["rank-dan"], kyu: S["rank-kyu"], pro: S["rank-pro"] });
+  box.querySelector(".rank").textContent = rank ? " " + rank : "";
   box.querySelector(".captures").textContent = `${S.captures} ${p.prisoners || 0}`;
   box.querySelector(".warnings").textContent = p.warnings ? `${S.warnings} ${p.warnings}` : "";
   box.classList.toggle("turn", view.phase === "playing" && view.to_move === side);

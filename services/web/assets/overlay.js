@@ -2,7 +2,7 @@
 // language the server chose (<html lang>), with the game page's board module and the words of the
 // site's catalogue (the page carries them as JSON). Served as a file: the overlay's policy runs no
 // inline script.
-import { Board, parseVertex } from "./board.js";
+import { Board, parseVertex, rankText } from "./board.js";
 
 const LANG = document.documentElement.lang;
 const T = JSON.parse(document.getElementById("overlay-strings").textContent);
@@ -30,7 +30,7 @@ const side_name = (id) => t(id === "black" ? "words-black" : "words-white");
 function side(id, v) {
   const p = v[id], c = v.clock && v.clock[id], box = document.getElementById(id);
   box.classList.toggle("turn", v.to_move === id);
-  box.querySelector(".name").textContent = (id === "black" ? "● " : "○ ") + side_name(id) + " " + (p.name || p.id) + " " + p.rank;
+  box.querySelector(".name").textContent = (id === "black" ? "● " : "○ ") + side_name(id) + " " + (p.name || p.id) + " " + rankText(p.rank, { dan: T["rank-dan"], kyu: T["rank-kyu"], pro: T["rank-pro"] });
   box.querySelector(".clock").textContent = clock(c);
   box.querySelector(".call").textContent = v.call && v.call.side === id ? v.call.text : "";
   box.querySelector(".small").textContent = t("captures") + " " + p.prisoners + (p.warnings ? " · " + t("warnings") + " " + p.warnings : "");

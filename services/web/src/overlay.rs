@@ -481,6 +481,9 @@ pub const SCRIPT_KEYS: &[&str] = &[
     "overlay-board",
     "board-label",
     "reconnecting",
+    "rank-dan",
+    "rank-kyu",
+    "rank-pro",
 ];
 
 /// The overlay page in `lang`: draws the `view` stream of the game named in its own path, with the

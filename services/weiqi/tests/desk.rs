@@ -259,6 +259,20 @@ async fn an_organiser_runs_a_swiss_of_three_rounds_through_the_pages_and_the_pub
                 org.js("return !!document.querySelector('[data-action=unpair-round]')", vec![]).await,
                 json!(true)
             );
+            // The game page shows ranks as Chinese readers write them (issue 30 item 4).
+            let href = org
+                .js("return document.querySelector('#results tr[data-table=\"1\"] a[href^=\"/games/\"]')?.getAttribute('href')", vec![])
+                .await;
+            let href = href.as_str().expect("a link to the table's game").to_string();
+            referee.open(&server.base, &href).await;
+            let rank = referee
+                .wait_for(
+                    "the ranks on the game page",
+                    "const r = document.querySelector('.side[data-side=black] .rank')?.textContent; return r && r.trim() ? r : null",
+                )
+                .await;
+            let rank = rank.as_str().unwrap_or_default();
+            assert!(rank.contains('段') || rank.contains('级'), "{rank}");
             // The rank is fixed once a round is paired: refused in the page's language.
             submit(&org, "#players details[data-player='2']", "edit-player", &[("rank", "业余5段")]).await;
             let error = org.text("[data-error]").await.unwrap_or_default();

@@ -71,6 +71,9 @@ pub const SCRIPT_KEYS: &[&str] = &[
     "seal",
     "accept-count",
     "dispute-count",
+    "rank-dan",
+    "rank-kyu",
+    "rank-pro",
 ];
 
 /// The game's state folded from its log (`None`: no such game).
