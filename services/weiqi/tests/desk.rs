@@ -562,6 +562,67 @@ async fn an_organiser_runs_a_swiss_of_three_rounds_through_the_pages_and_the_pub
     assert!(slips.contains("data-slip-result") && !slips.contains("和棋"), "a draw box under a 7.5 komi");
     let (_, _, desk) = org.download(&format!("/desk/tournaments/{T}")).await;
     assert!(desk.contains("name=\"outcome\"") && !desk.contains("value=\"draw\""), "a draw offered under a 7.5 komi");
+    // Every word in the page's language (issue 30 item 6): the event's Chinese pages hold no Latin
+    // word but ids, names as registered, Latin ranks and criteria codes, and the names of formats and
+    // bodies (SGF, CSV, EGD…).
+    let mut allowed: std::collections::BTreeSet<String> = [
+        T,
+        "SOS",
+        "SOSOS",
+        "SODOS",
+        "SOSM",
+        "SOSOSM",
+        "MMS",
+        "SGF",
+        "CSV",
+        "EGD",
+        "EGF",
+        "OpenGotha",
+        "h9",
+        "QR",
+        "CN",
+        "Hangzhou",
+        "PIN",
+        "ID",
+        "AGA",
+        // The language switch names its language in that language.
+        "English",
+    ]
+    .into_iter()
+    .map(String::from)
+    .collect();
+    for (account, _, latin, _) in players {
+        allowed.insert(account.into());
+        allowed.extend(latin.split(' ').map(String::from));
+    }
+    allowed.extend(T.split('-').map(String::from));
+    let latin =
+        "const words = document.body.innerText.match(/[A-Za-z][A-Za-z0-9'’]*/g) || []; return [...new Set(words)]";
+    for path in [
+        format!("/desk/tournaments/{T}"),
+        format!("/desk/tournaments/{T}?results=1"),
+        format!("/desk/tournaments/{T}/print/pairings"),
+        format!("/desk/tournaments/{T}/print/slips"),
+        format!("/desk/tournaments/{T}/print/standings"),
+        format!("/tournaments/{T}"),
+        "/desk".to_string(),
+    ] {
+        org.open(&server.base, &format!("{path}{}lang=zh-CN", if path.contains('?') { '&' } else { '?' })).await;
+        org.wait_for("the page in Chinese", "return document.documentElement.lang === 'zh-CN'").await;
+        let words = org.js(latin, vec![]).await;
+        let stray: Vec<String> = words
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|w| w.as_str())
+            .filter(|w| {
+                let rank = w.len() <= 3 && w[..w.len() - 1].bytes().all(|b| b.is_ascii_digit()) && w.len() > 1;
+                !allowed.contains(*w) && !rank
+            })
+            .map(String::from)
+            .collect();
+        assert!(stray.is_empty(), "Latin words on {path} in Chinese: {stray:?}");
+    }
     shoot_both(&driver, &server, Some("org"), "/desk", "desk-list").await;
     shoot_both(&driver, &server, Some("org"), &format!("/desk/tournaments/{T}/print/slips"), "desk-slips").await;
     shoot_both(&driver, &server, None, &format!("/tournaments/{T}"), "swiss-public").await;

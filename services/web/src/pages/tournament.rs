@@ -171,8 +171,10 @@ fn crosstable(lang: Lang, s: &views::Standings, rounds: &[views::Pairings]) -> M
             let opp = |a: &str| place.get(a).map_or_else(|| "?".to_string(), |n| n.to_string());
             // A forfeit is marked as one (不战), not shown as a played win.
             let forfeit = if g.result.ends_with('!') { t(lang, "forfeit-short") } else { String::new() };
-            cells.insert((g.black_account.as_str(), p.round), format!("{}b{bw}{forfeit}", opp(&g.white_account)));
-            cells.insert((g.white_account.as_str(), p.round), format!("{}w{ww}{forfeit}", opp(&g.black_account)));
+            // The colour in the page's words (b/w, 黑/白).
+            let (black, white) = (t(lang, "cross-black"), t(lang, "cross-white"));
+            cells.insert((g.black_account.as_str(), p.round), format!("{}{black}{bw}{forfeit}", opp(&g.white_account)));
+            cells.insert((g.white_account.as_str(), p.round), format!("{}{white}{ww}{forfeit}", opp(&g.black_account)));
         }
         for b in &p.byes {
             cells.insert((b.account_id.as_str(), p.round), t(lang, "bye"));

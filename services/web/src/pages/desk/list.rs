@@ -75,8 +75,8 @@ pub(super) async fn render_list(
                     legend { (t(lang, "desk-format-settings")) }
                     p.small { (t(lang, "desk-format-settings-help")) }
                     label { (t(lang, "desk-field-rounds")) input name="rounds" type="number" min="1" max="30" value=(value("rounds", "5")); }
-                    label { (t(lang, "desk-field-top_bar")) input name="top_bar" placeholder="3d" value=(value("top_bar", "")); }
-                    label { (t(lang, "desk-field-bottom_bar")) input name="bottom_bar" placeholder="20k" value=(value("bottom_bar", "")); }
+                    label { (t(lang, "desk-field-top_bar")) input name="top_bar" placeholder=(crate::i18n::rank_text(lang, "3d")) value=(value("top_bar", "")); }
+                    label { (t(lang, "desk-field-bottom_bar")) input name="bottom_bar" placeholder=(crate::i18n::rank_text(lang, "20k")) value=(value("bottom_bar", "")); }
                     label { (t(lang, "desk-field-losses")) input name="losses" type="number" min="1" max="9" value=(value("losses", "1")); }
                     label { (t(lang, "desk-field-cycles")) input name="cycles" type="number" min="1" max="9" value=(value("cycles", "1")); }
                     label { (t(lang, "desk-field-wins_needed")) input name="wins_needed" type="number" min="1" max="9" value=(value("wins_needed", "2")); }
@@ -85,7 +85,7 @@ pub(super) async fn render_list(
                     label { (t(lang, "desk-field-advance")) input name="advance" type="number" min="1" max="64" value=(value("advance", "2")); }
                     label { (t(lang, "desk-field-boards")) input name="boards" type="number" min="1" max="10" value=(value("boards", "3")); }
                 }
-                label { (t(lang, "desk-field-ranking")) input name="ranking" placeholder="Points, SOS, SOSOS" value=(value("ranking", "")); }
+                label { (t(lang, "desk-field-ranking")) input name="ranking" placeholder=(t(lang, "desk-ranking-example")) value=(value("ranking", "")); }
                 p.small { (t(lang, "desk-ranking-help")) }
                 label { (t(lang, "desk-field-bye"))
                     select name="bye" {
