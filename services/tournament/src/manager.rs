@@ -591,16 +591,23 @@ impl<L: EventLog + Clone + 'static, M: ReadModel + 'static> ProcessManager<L, M>
     async fn record(&self, gid: &str, track: &Track, result: &GameResult) {
         let Some(ids::TableGame { tournament: tid, round, pairing, table }) = ids::parse_game_id(gid) else { return };
         // Only a game of the round's pairing as it stands: one of a pairing taken back is not the
-        // table's game any more.
+        // table's game any more (the manager closed it itself).
         let paired = self
             .service
             .read(tid, |t| {
-                let game = t.core.game(GameRef { round, table }).filter(|_| t.core.pairing_of(round) == pairing)?;
-                Some((t.account(game.paired.black), t.account(game.paired.white)))
+                let current = t.core.pairing_of(round);
+                let game = t.core.game(GameRef { round, table }).filter(|_| current == pairing);
+                (current, game.map(|g| (t.account(g.paired.black), t.account(g.paired.white))))
             })
             .await;
+        if let Ok(Some((current, _))) = &paired
+            && pairing < *current
+        {
+            tracing::debug!(game = gid, "a game of a pairing taken back ended: not the table's game");
+            return;
+        }
         let same_pairing =
-            matches!(&paired, Ok(Some(Some((b, w)))) if *b == track.paired_black && *w == track.paired_white);
+            matches!(&paired, Ok(Some((_, Some((b, w))))) if *b == track.paired_black && *w == track.paired_white);
         if !track.platform || !same_pairing {
             tracing::error!(
                 game = gid,

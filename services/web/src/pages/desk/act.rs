@@ -39,6 +39,36 @@ pub struct Sent {
     rid: String,
 }
 
+/// A player's names, rank (as written: `3d`, `3段`, `业余三段`), club and region, as a form enters them.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct PlayerFields {
+    name_zh: String,
+    name_latin: String,
+    rank: String,
+    club: String,
+    region: String,
+}
+
+impl PlayerFields {
+    /// Whether any field is filled in.
+    fn any(&self) -> bool {
+        [&self.name_zh, &self.name_latin, &self.rank, &self.club, &self.region].iter().any(|v| !v.trim().is_empty())
+    }
+
+    /// The entry the fields give, trimmed.
+    fn entry(&self) -> Entry {
+        Entry {
+            name_zh: self.name_zh.trim().to_string(),
+            name_latin: self.name_latin.trim().to_string(),
+            rank: self.rank.trim().to_string(),
+            club: self.club.trim().to_string(),
+            region: self.region.trim().to_string(),
+            ..Entry::default()
+        }
+    }
+}
+
 /// `register`: a player, by account, with the names and rank to show (else the registry's).
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
@@ -46,11 +76,8 @@ pub struct RegisterForm {
     #[serde(flatten)]
     sent: Sent,
     account: String,
-    name_zh: String,
-    name_latin: String,
-    rank: String,
-    club: String,
-    region: String,
+    #[serde(flatten)]
+    fields: PlayerFields,
 }
 
 /// `team`: a team and its members' numbers.
@@ -165,11 +192,8 @@ pub struct EditForm {
     #[serde(flatten)]
     sent: Sent,
     player: String,
-    name_zh: String,
-    name_latin: String,
-    rank: String,
-    club: String,
-    region: String,
+    #[serde(flatten)]
+    fields: PlayerFields,
 }
 
 /// `remove`: a player never placed in a round, taken off the field.
@@ -409,15 +433,7 @@ pub async fn register(DeskCommand { desk, form: f }: DeskCommand<RegisterForm>) 
         if account.is_empty() {
             return Err(t(desk.lang(), "desk-account-required"));
         }
-        let fields = [&f.name_zh, &f.name_latin, &f.rank, &f.club, &f.region];
-        let entry = fields.iter().any(|v| !v.trim().is_empty()).then(|| Entry {
-            name_zh: f.name_zh.trim().to_string(),
-            name_latin: f.name_latin.trim().to_string(),
-            rank: f.rank.trim().to_string(),
-            club: f.club.trim().to_string(),
-            region: f.region.trim().to_string(),
-            ..Entry::default()
-        });
+        let entry = f.fields.any().then(|| f.fields.entry());
         let registered = desk.api.register(&desk.caller, &desk.id, &desk.rid, account, 0, entry).await;
         Ok(registered.map(|a| a.sequence))
     }
@@ -455,15 +471,7 @@ pub async fn edit(DeskCommand { desk, form: f }: DeskCommand<EditForm>) -> Respo
     let lang = desk.lang();
     let outcome: Sending = async {
         let player = number(&f.player, "player", lang)?;
-        let entry = Entry {
-            name_zh: f.name_zh.trim().to_string(),
-            name_latin: f.name_latin.trim().to_string(),
-            rank: f.rank.trim().to_string(),
-            club: f.club.trim().to_string(),
-            region: f.region.trim().to_string(),
-            ..Entry::default()
-        };
-        let edited = desk.api.edit_player(&desk.caller, &desk.id, &desk.rid, player, entry).await;
+        let edited = desk.api.edit_player(&desk.caller, &desk.id, &desk.rid, player, f.fields.entry()).await;
         Ok(edited.map(|a| a.sequence))
     }
     .await;
