@@ -638,6 +638,15 @@ fn published(t: &TournamentAggregate, tid: &str, cfg: &TournamentConfig) -> Publ
 
 /// Standings rows: individual standings, or team standings in team formats.
 pub fn standing_rows(t: &TournamentAggregate, cfg: &TournamentConfig) -> (u32, Vec<String>, Vec<StandingRow>) {
+    standing_rows_after(t, cfg, None)
+}
+
+/// Standings rows after `round` (`None`: as they stand now); team events are always as they stand.
+pub fn standing_rows_after(
+    t: &TournamentAggregate,
+    cfg: &TournamentConfig,
+    round: Option<u32>,
+) -> (u32, Vec<String>, Vec<StandingRow>) {
     if cfg.format.is_team() {
         let st = team_standings(&t.core);
         let rows = st
@@ -655,7 +664,10 @@ pub fn standing_rows(t: &TournamentAggregate, cfg: &TournamentConfig) -> (u32, V
             .collect();
         return (st.after_round, st.criteria.iter().map(|c| c.name()).collect(), rows);
     }
-    let st = standings(&t.core);
+    let st = match round {
+        Some(round) => weiqi_pairing::standings::standings_after(&t.core, round),
+        None => standings(&t.core),
+    };
     let rows = st
         .rows
         .iter()

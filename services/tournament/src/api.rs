@@ -331,6 +331,33 @@ impl TournamentApi {
         Ok(self.service.execute(id, request_id, &actor, &command).await?)
     }
 
+    /// The standings after `round` (0: as they stand), computed from the log (a print of the
+    /// standings after any round; the read model keeps only the latest).
+    ///
+    /// # Errors
+    /// No such tournament, or unavailable.
+    pub async fn standings_after(&self, id: &str, round: u32) -> Result<Standings, ApiError> {
+        let tid = id.to_string();
+        self.service
+            .read(id, move |t| {
+                let cfg = t.config()?;
+                let (after_round, criteria, rows) =
+                    crate::aggregate::standing_rows_after(t, cfg, (round > 0).then_some(round));
+                Some(Standings {
+                    tournament_id: tid,
+                    after_round,
+                    criteria,
+                    total: u32::try_from(rows.len()).unwrap_or(u32::MAX),
+                    rows,
+                    team: cfg.format.is_team(),
+                    sequence: t.version,
+                })
+            })
+            .await?
+            .flatten()
+            .ok_or_else(|| ApiError::NotFound(format!("no tournament {id}")))
+    }
+
     /// The registered players, by number, from the tournament's log (for staff: the desk's list).
     ///
     /// # Errors

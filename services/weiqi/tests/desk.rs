@@ -550,11 +550,28 @@ async fn an_organiser_runs_a_swiss_of_three_rounds_through_the_pages_and_the_pub
     );
     org.screenshot(&common::screenshots().join("desk-ratings-outcome-zh-CN.png")).await;
 
-    // Printable sheets.
-    for what in ["pairings", "slips", "standings"] {
-        let (status, _, page) = org.download(&format!("/desk/tournaments/{T}/print/{what}")).await;
+    // Printable sheets, of any round (issue 30 item 14): the pairing sheet with handicap, komi and an
+    // empty result column; the seating list by name; slips with komi; the wall chart; the standings
+    // after a chosen round.
+    for what in ["pairings", "seating", "slips", "wallchart", "standings"] {
+        let (status, _, page) = org.download(&format!("/desk/tournaments/{T}/print/{what}?round=1")).await;
         assert_eq!(status, 200, "{what}");
         assert!(page.contains("print-sheet"), "{what}");
+    }
+    let (_, _, sheet) = org.download(&format!("/desk/tournaments/{T}/print/pairings?round=1")).await;
+    assert!(sheet.contains("分先，贴7.5目") && sheet.contains("<td class=\"result-column\"></td>"), "{sheet}");
+    assert!(!sheet.contains("对局中"), "an empty result column, not 'in play'");
+    let (_, _, seating) = org.download(&format!("/desk/tournaments/{T}/print/seating?round=2")).await;
+    assert_eq!(seating.matches("data-seat=").count(), 8, "{seating}");
+    let (_, _, after_one) = org.download(&format!("/desk/tournaments/{T}/print/standings?round=1")).await;
+    assert!(after_one.contains("第1轮后名次"), "{after_one}");
+    let (_, _, slips) = org.download(&format!("/desk/tournaments/{T}/print/slips?round=3")).await;
+    assert!(slips.contains("data-slip-terms") && slips.contains("贴7.5目"), "{slips}");
+    for (what, name) in [("pairings", "print-pairings"), ("seating", "print-seating"), ("wallchart", "print-wallchart")]
+    {
+        org.open(&server.base, &format!("/desk/tournaments/{T}/print/{what}?round=2&lang=zh-CN")).await;
+        org.wait_for("the sheet", "return !!document.querySelector('.print-sheet')").await;
+        org.screenshot(&common::screenshots().join(format!("{name}-desktop-zh-CN.png"))).await;
     }
     // Chinese rules' 7.5 komi: no draw is offered on the desk nor printed on the slips (issue 30
     // item 3).
@@ -602,8 +619,10 @@ async fn an_organiser_runs_a_swiss_of_three_rounds_through_the_pages_and_the_pub
         format!("/desk/tournaments/{T}"),
         format!("/desk/tournaments/{T}?results=1"),
         format!("/desk/tournaments/{T}/print/pairings"),
+        format!("/desk/tournaments/{T}/print/seating"),
         format!("/desk/tournaments/{T}/print/slips"),
-        format!("/desk/tournaments/{T}/print/standings"),
+        format!("/desk/tournaments/{T}/print/wallchart"),
+        format!("/desk/tournaments/{T}/print/standings?round=1"),
         format!("/tournaments/{T}"),
         "/desk".to_string(),
     ] {

@@ -156,7 +156,7 @@ pub fn pairings_table(lang: Lang, p: &views::Pairings) -> Markup {
 
 /// The crosstable: for each player (by standings order), round by round, the opponent's place, the
 /// colour and the result (`3b+`: beat number 3 with Black).
-fn crosstable(lang: Lang, s: &views::Standings, rounds: &[views::Pairings]) -> Markup {
+pub(crate) fn crosstable(lang: Lang, s: &views::Standings, rounds: &[views::Pairings]) -> Markup {
     let place: BTreeMap<&str, u32> = s.rows.iter().map(|r| (r.account.as_str(), r.place)).collect();
     let mut cells: BTreeMap<(&str, u32), String> = BTreeMap::new();
     for p in rounds {

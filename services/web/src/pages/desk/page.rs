@@ -238,8 +238,12 @@ pub async fn render(
                         } }
                     } }
                     @for b in &p.byes { p.small data-bye=(b.player) { (b.name) " #" (b.player) ": " (t(lang, "bye")) " (" (try_t(lang, &format!("bye-{}", b.kind)).unwrap_or_else(|| b.kind.clone())) ")" } }
-                    p.small { a href={ "/desk/tournaments/" (id) "/print/pairings" } target="_blank" { (t(lang, "desk-print-pairings")) } " · "
-                        a href={ "/desk/tournaments/" (id) "/print/slips" } target="_blank" { (t(lang, "desk-print-slips")) } }
+                    p.small data-prints=(p.round) {
+                        @for (what, key) in [("pairings", "desk-print-pairings"), ("seating", "desk-print-seating"), ("slips", "desk-print-slips"), ("standings", "desk-print-standings-after")] {
+                            a href={ "/desk/tournaments/" (id) "/print/" (what) "?round=" (p.round) } target="_blank" data-print=(what) { (ta(lang, key, &[("round", p.round.to_string())])) } " · "
+                        }
+                        a href={ "/desk/tournaments/" (id) "/print/wallchart" } target="_blank" data-print="wallchart" { (t(lang, "desk-print-wallchart")) }
+                    }
                 }
         }
         @if phase == "running" {
