@@ -162,7 +162,7 @@ fn seating_list(lang: Lang, p: &views::Pairings) -> Markup {
         seats.push((b.name.clone(), None, String::new(), t(lang, "bye")));
     }
     // By name as written (Latin names alphabetically, case aside; Chinese names by character).
-    seats.sort_by(|a, b| a.0.to_lowercase().cmp(&b.0.to_lowercase()));
+    seats.sort_by_key(|s| s.0.to_lowercase());
     html! {
         table.seating data-round=(p.round) {
             thead { tr { th { (t(lang, "col-player")) } th { (t(lang, "col-table")) } th { (t(lang, "print-col-colour")) } th { (t(lang, "print-col-opponent")) } } }
