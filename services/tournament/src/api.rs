@@ -358,6 +358,80 @@ impl TournamentApi {
             .ok_or_else(|| ApiError::NotFound(format!("no tournament {id}")))
     }
 
+    /// What may change mid-event and every change so far (for staff).
+    ///
+    /// # Errors
+    /// Denied, no such tournament, or unavailable.
+    pub async fn settings(&self, caller: &Caller, id: &str) -> Result<crate::views::Settings, ApiError> {
+        use weiqi_pairing::config::Format;
+        authority::staff(caller, &self.event_of(id).await?)?;
+        let of = |f: &Format| match f {
+            Format::Swiss { rounds } => (Some(*rounds), None),
+            Format::McMahon { rounds, bars } => (Some(*rounds), Some((bars.top.to_string(), bars.bottom.to_string()))),
+            _ => (None, None),
+        };
+        let codes = |r: &[weiqi_pairing::standings::TieBreak]| r.iter().map(|c| c.name()).collect::<Vec<_>>();
+        self.service
+            .read(id, |t| {
+                let cfg = t.config()?;
+                let (rounds, bars) = of(&cfg.format);
+                Some(crate::views::Settings {
+                    format_key: convert::format_message(&cfg.format).0.to_string(),
+                    rounds,
+                    bars,
+                    ranking: codes(&cfg.ranking),
+                    changes: t
+                        .settings_changes
+                        .iter()
+                        .map(|(at, format, ranking)| {
+                            let (rounds, bars) = of(format);
+                            crate::views::SettingsChange { at_ms: at.0, rounds, bars, ranking: codes(ranking) }
+                        })
+                        .collect(),
+                })
+            })
+            .await?
+            .flatten()
+            .ok_or_else(|| ApiError::NotFound(format!("no tournament {id}")))
+    }
+
+    /// Changes what may change mid-event: the rounds and bars of a Swiss or McMahon (`None`: as they
+    /// are) and the ranking (`None`: as it is), checked by the core.
+    ///
+    /// # Errors
+    /// Denied, no such tournament, refused, or unavailable.
+    pub async fn change_settings(
+        &self,
+        caller: &Caller,
+        id: &str,
+        request_id: &str,
+        rounds: Option<u32>,
+        bars: Option<weiqi_pairing::config::McMahonBars>,
+        ranking: Option<Vec<weiqi_pairing::standings::TieBreak>>,
+    ) -> Result<Accepted, ApiError> {
+        use weiqi_pairing::config::Format;
+        let actor = authority::staff(caller, &self.event_of(id).await?)?;
+        required_request_id(request_id)?;
+        let current = self
+            .service
+            .read(id, |t| t.config().map(|c| (c.format.clone(), c.ranking.clone())))
+            .await?
+            .flatten()
+            .ok_or_else(|| ApiError::NotFound(format!("no tournament {id}")))?;
+        let format = match current.0 {
+            Format::Swiss { rounds: r } => Format::Swiss { rounds: rounds.unwrap_or(r) },
+            Format::McMahon { rounds: r, bars: b } => {
+                Format::McMahon { rounds: rounds.unwrap_or(r), bars: bars.unwrap_or(b) }
+            }
+            other => other,
+        };
+        let command = TournamentCommand::Core(weiqi_pairing::command::Command::ChangeSettings {
+            format,
+            ranking: ranking.unwrap_or(current.1),
+        });
+        Ok(self.service.execute(id, request_id, &actor, &command).await?)
+    }
+
     /// The registered players, by number, from the tournament's log (for staff: the desk's list).
     ///
     /// # Errors

@@ -433,6 +433,11 @@ pub fn rejection_code(r: &Rejection) -> &'static str {
         Rejection::RankFixed(_) => "rank_fixed",
         Rejection::AlreadyPlayed(_) => "already_played",
         Rejection::CannotUnpair(_) => "cannot_unpair",
+        Rejection::SettingsFixed(what) => match *what {
+            "rounds" => "settings_fixed_rounds",
+            "bars" => "settings_fixed_bars",
+            _ => "settings_fixed",
+        },
     }
 }
 
@@ -466,6 +471,7 @@ pub fn event_type(e: &TournamentEvent) -> &'static str {
         TournamentEvent::Created { .. } => "Created",
         TournamentEvent::PlayerRegistered { .. } => "PlayerRegistered",
         TournamentEvent::PlayerEdited { .. } => "PlayerEdited",
+        TournamentEvent::SettingsChanged { .. } => "SettingsChanged",
         TournamentEvent::PlayerRemoved { .. } => "PlayerRemoved",
         TournamentEvent::RoundUnpaired { .. } => "RoundUnpaired",
         TournamentEvent::TeamRegistered { .. } => "TeamRegistered",

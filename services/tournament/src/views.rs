@@ -155,3 +155,31 @@ pub struct PlayerLine {
     /// Placed in a round (a game or a bye): they withdraw rather than being removed.
     pub placed: bool,
 }
+
+/// What may change mid-event, as it stands, and every change so far (the desk's settings card).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Settings {
+    /// The format's key (`swiss`, `mcmahon`, …).
+    pub format_key: String,
+    /// A Swiss's or McMahon's rounds.
+    pub rounds: Option<u32>,
+    /// The McMahon bars (Latin ranks: `3d`, `20k`).
+    pub bars: Option<(String, String)>,
+    /// The ranking criteria's codes, in order.
+    pub ranking: Vec<String>,
+    /// Every change, oldest first.
+    pub changes: Vec<SettingsChange>,
+}
+
+/// One mid-event change of settings, as the log records it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SettingsChange {
+    /// When, ms since the Unix epoch.
+    pub at_ms: i64,
+    /// The rounds after it.
+    pub rounds: Option<u32>,
+    /// The bars after it.
+    pub bars: Option<(String, String)>,
+    /// The criteria's codes after it.
+    pub ranking: Vec<String>,
+}

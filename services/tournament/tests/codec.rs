@@ -50,7 +50,7 @@ macro_rules! all {
 
 /// The number of `TournamentEvent` variants, and each event's variant: the match stops compiling when
 /// the core adds one.
-const VARIANTS: usize = 23;
+const VARIANTS: usize = 24;
 fn variant(e: &TournamentEvent) -> usize {
     use TournamentEvent as E;
     match e {
@@ -77,6 +77,7 @@ fn variant(e: &TournamentEvent) -> usize {
         E::PlayerEdited { .. } => 20,
         E::PlayerRemoved { .. } => 21,
         E::RoundUnpaired { .. } => 22,
+        E::SettingsChanged { .. } => 23,
     }
 }
 
@@ -290,6 +291,11 @@ fn every_kind_of_event() -> Vec<TournamentEvent> {
     events.push(E::PlayerRemoved { player: PlayerId(u32::MAX) });
     events.push(E::RoundUnpaired { round: 4, tables: 0 });
     events.push(E::RoundUnpaired { round: u32::MAX, tables: u32::MAX });
+    events.push(E::SettingsChanged {
+        format: Format::McMahon { rounds: 6, bars: McMahonBars { top: Rank::Dan(4), bottom: Rank::Kyu(15) } },
+        ranking: vec![TieBreak::Mms, TieBreak::Sosm, TieBreak::Board(2)],
+        at: Millis(7),
+    });
     events.push(E::PairingFixed { round: 3, black: PlayerId(9), white: PlayerId(4) });
     let bye_kinds = all!(ByeKind: FullPoint, HalfPoint, ZeroPoint);
     for kind in bye_kinds {
@@ -462,8 +468,13 @@ fn swiss_with_rulings() -> Simulation {
         .unwrap();
     s.run(Command::Register { registration: registration(38, Rank::Kyu(2)) }).unwrap();
     s.run(Command::PairRound).unwrap();
-    // Round 2 taken back before any result, then paired again.
+    // Round 2 taken back before any result, then paired again; one round more, and another order.
     s.run(Command::UnpairRound { round: 2 }).unwrap();
+    s.run(Command::ChangeSettings {
+        format: Format::Swiss { rounds: 6 },
+        ranking: vec![TieBreak::Points, TieBreak::Sos, TieBreak::Sodos],
+    })
+    .unwrap();
     s.run(Command::PairRound).unwrap();
     s.play_round().unwrap();
     let cheat = table_of(&s, 2, 1);

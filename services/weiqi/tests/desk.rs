@@ -247,6 +247,13 @@ async fn an_organiser_runs_a_swiss_of_three_rounds_through_the_pages_and_the_pub
             &format!("return document.querySelector('#results')?.dataset.round === '{round}'"),
         )
         .await;
+        if round == 3 {
+            // Fewer rounds than those paired is refused, in the page's language.
+            submit(&org, "#settings", "change-settings", &[("rounds", "2")]).await;
+            let error = org.text("[data-error]").await.unwrap_or_default();
+            assert!(error.contains("轮数不能少于"), "{error}");
+            org.open(&server.base, &format!("/desk/tournaments/{T}")).await;
+        }
         if round == 1 {
             // Taken back before any result, and paired again (issue 30 item 10).
             submit(&org, "#rounds", "unpair-round", &[]).await;
@@ -273,6 +280,15 @@ async fn an_organiser_runs_a_swiss_of_three_rounds_through_the_pages_and_the_pub
                 .await;
             let rank = rank.as_str().unwrap_or_default();
             assert!(rank.contains('段') || rank.contains('级'), "{rank}");
+            // Settings change mid-event as events, listed with the change (issue 30 item 10): the
+            // tie-break order as Chinese directors name it.
+            submit(&org, "#settings", "change-settings", &[("ranking", "积分、对手分、对手的对手分")]).await;
+            notice_ok(&org, "the tie-break order changed").await;
+            assert_eq!(
+                org.js("return document.querySelector('[data-settings-changes]')?.dataset.settingsChanges", vec![])
+                    .await,
+                json!("1")
+            );
             // The rank is fixed once a round is paired: refused in the page's language.
             submit(&org, "#players details[data-player='2']", "edit-player", &[("rank", "业余5段")]).await;
             let error = org.text("[data-error]").await.unwrap_or_default();
@@ -475,7 +491,14 @@ async fn an_organiser_runs_a_swiss_of_three_rounds_through_the_pages_and_the_pub
         &org,
         "#create",
         "create-tournament",
-        &[("tournament_id", "autumn-swiss"), ("name", "2026 秋季积分赛"), ("format", "swiss"), ("rounds", "3")],
+        // The same tie-break order as the event it copies (changed there mid-event).
+        &[
+            ("tournament_id", "autumn-swiss"),
+            ("name", "2026 秋季积分赛"),
+            ("format", "swiss"),
+            ("rounds", "3"),
+            ("ranking", "积分、对手分、对手的对手分"),
+        ],
     )
     .await;
     notice_ok(&org, "the second tournament created").await;

@@ -123,6 +123,14 @@ pub enum Command {
         /// The round: the last paired one.
         round: u32,
     },
+    /// Change what may change mid-event: a Swiss's or McMahon's number of rounds (not below those
+    /// played), the McMahon bars (before a round is paired: between rounds), the tie-break order.
+    ChangeSettings {
+        /// The format as it should be (the same kind; its rounds or bars changed).
+        format: crate::config::Format,
+        /// The ranking criteria, in order.
+        ranking: Vec<crate::standings::TieBreak>,
+    },
     /// Change a result after the fact (Art. 23.1).
     CorrectResult {
         /// The game.
@@ -156,6 +164,7 @@ impl Command {
             Command::EditPlayer { .. } => "edit_player",
             Command::RemovePlayer { .. } => "remove_player",
             Command::UnpairRound { .. } => "unpair_round",
+            Command::ChangeSettings { .. } => "change_settings",
             Command::CorrectResult { .. } => "correct_result",
         }
     }

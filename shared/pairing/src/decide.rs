@@ -181,6 +181,34 @@ pub fn decide(t: &Tournament, cmd: &Command, now: Millis) -> Result<Vec<Tourname
             }
             Ok(vec![TournamentEvent::RoundUnpaired { round: *round, tables: last.games.len() as u32 }])
         }
+        Command::ChangeSettings { format, ranking } => {
+            if matches!(t.phase, Phase::Finished(_)) {
+                return Err(Rejection::Finished);
+            }
+            let played = t.current_round();
+            let round_open = t.rounds.last().is_some_and(|r| !r.completed);
+            match (&cfg.format, format) {
+                (Format::Swiss { .. }, Format::Swiss { rounds })
+                | (Format::McMahon { .. }, Format::McMahon { rounds, .. }) => {
+                    if *rounds < played.max(1) || (*rounds == played && !round_open && played > 0) {
+                        return Err(Rejection::SettingsFixed("rounds"));
+                    }
+                }
+                (old, new) if old == new => {}
+                _ => return Err(Rejection::SettingsFixed("format")),
+            }
+            if let (Format::McMahon { bars: old, .. }, Format::McMahon { bars: new, .. }) = (&cfg.format, format)
+                && old != new
+                && round_open
+            {
+                return Err(Rejection::SettingsFixed("bars"));
+            }
+            let mut changed = cfg.clone();
+            changed.format = format.clone();
+            changed.ranking = ranking.clone();
+            validate(&changed)?;
+            Ok(vec![TournamentEvent::SettingsChanged { format: format.clone(), ranking: ranking.clone(), at: now }])
+        }
         Command::CorrectResult { game, result, reason } => {
             let g = t.game(*game).ok_or(Rejection::UnknownGame(*game))?;
             if g.result.is_none() {

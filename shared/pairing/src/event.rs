@@ -207,6 +207,15 @@ pub enum TournamentEvent {
         /// How many games the pairing taken back had (their game records are closed).
         tables: u32,
     },
+    /// The director changed what may change mid-event (rounds, bars, tie-break order).
+    SettingsChanged {
+        /// The format now.
+        format: crate::config::Format,
+        /// The ranking criteria now.
+        ranking: Vec<crate::standings::TieBreak>,
+        /// When.
+        at: Millis,
+    },
     /// A team entered with its roster in board order.
     TeamRegistered {
         /// The team.

@@ -484,6 +484,21 @@ pub fn export_opengotha_event(t: &Tournament, planned: u32, event: &GothaEvent) 
     out
 }
 
+/// A ranking criterion from OpenGotha's name, if this platform has it (`NBW`: the points of a Swiss).
+fn criterion_of(name: &str) -> Option<crate::standings::TieBreak> {
+    use crate::standings::TieBreak as T;
+    Some(match name {
+        "MMS" => T::Mms,
+        "NBW" => T::Points,
+        "SOSW" => T::Sos,
+        "SOSOSW" => T::Sosos,
+        "SODOSW" => T::Sodos,
+        "SOSM" => T::Sosm,
+        "SOSOSM" => T::Sososm,
+        _ => return None,
+    })
+}
+
 /// OpenGotha's name for a ranking criterion, if it has one.
 fn placement_name(tb: crate::standings::TieBreak) -> Option<&'static str> {
     use crate::standings::TieBreak as T;
@@ -555,6 +570,8 @@ pub struct GothaTournament {
     pub bye_kind: Option<ByeKind>,
     /// What an absence scores (`genMMS2ValueAbsent`), when the file says.
     pub absent_kind: Option<ByeKind>,
+    /// The placement criteria this platform has, in the file's order (`NBW`, `SOSW`, `MMS`, …).
+    pub criteria: Vec<crate::standings::TieBreak>,
 }
 
 /// Why a tournament file's rounds cannot be imported.
@@ -683,6 +700,11 @@ pub fn read_tournament(xml: &str) -> Result<GothaTournament, GothaImportError> {
                 t.bye_kind = kind(get("genMMS2ValueBye"));
                 t.absent_kind = kind(get("genMMS2ValueAbsent"));
             }
+            b"PlacementCriterion" if root => {
+                if let Some(c) = criterion_of(get("name")) {
+                    t.criteria.push(c);
+                }
+            }
             b"PairingParameterSet" if root => {
                 seed1 = crate::seeding::SeedSystem::parse(get("paiMaSeedSystem1"));
                 seed2 = crate::seeding::SeedSystem::parse(get("paiMaSeedSystem2"));
@@ -717,6 +739,10 @@ impl GothaTournament {
         let mut c = TournamentConfig::new(name, format, seed);
         if let Some(s) = self.seeding {
             c.pairing.seeding = s;
+        }
+        // The file's placement criteria, when it names any this platform has (else the format's).
+        if !self.criteria.is_empty() {
+            c.ranking = self.criteria.clone();
         }
         c
     }

@@ -108,6 +108,10 @@ pub enum Rejection {
     /// The player was placed in a round: they withdraw instead of being removed.
     #[error("{0} has played in the event; withdraw them instead")]
     AlreadyPlayed(PlayerId),
+    /// A change of settings this event cannot take: another kind of format, fewer rounds than those
+    /// paired, bars while a round is open, or a change of a format that has none to change.
+    #[error("this change cannot be made now: {0}")]
+    SettingsFixed(&'static str),
     /// Only the last round may be unpaired, and only while none of its games has a result.
     #[error("round {0} cannot be unpaired: it is not the last round, or a game of it has a result")]
     CannotUnpair(u32),

@@ -291,6 +291,12 @@ pub fn evolve(t: &mut Tournament, event: &TournamentEvent) {
                 completed: games.is_empty(),
             });
         }
+        TournamentEvent::SettingsChanged { format, ranking, .. } => {
+            if let Some(c) = t.config.as_mut() {
+                c.format = format.clone();
+                c.ranking = ranking.clone();
+            }
+        }
         TournamentEvent::PlayerEdited { registration } => {
             if let Some(e) = t.players.get_mut(&registration.player) {
                 e.registration = registration.clone();

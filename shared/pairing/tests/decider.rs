@@ -473,3 +473,42 @@ fn a_round_is_unpaired_before_any_result_and_paired_again() {
     rr.run(Command::PairRound).unwrap();
     assert_eq!(when(&rr.state, Command::UnpairRound { round: 1 }), Err(Rejection::NotInThisFormat));
 }
+
+/// Issue 30 item 10: a Swiss's rounds change mid-event (not below those played), the McMahon bars
+/// only between rounds, the tie-break order at any time; another kind of format never.
+#[test]
+fn settings_change_mid_event_within_what_the_rounds_allow() {
+    use weiqi_pairing::config::McMahonBars;
+    use weiqi_pairing::standings::TieBreak;
+    let mut s = Simulation::new(swiss(3), 1).unwrap();
+    s.register_all(&(1..=6).map(reg).collect::<Vec<_>>()).unwrap();
+    s.run(Command::Start).unwrap();
+    s.run(Command::PairRound).unwrap();
+    let ranking = vec![TieBreak::Points, TieBreak::Sos];
+    let change = |rounds| Command::ChangeSettings { format: Format::Swiss { rounds }, ranking: ranking.clone() };
+    let then = when(&s.state, change(5)).unwrap();
+    assert!(matches!(&then[0], TournamentEvent::SettingsChanged { format: Format::Swiss { rounds: 5 }, .. }));
+    assert_eq!(when(&s.state, change(0)), Err(Rejection::SettingsFixed("rounds")));
+    let mcmahon = Format::McMahon { rounds: 3, bars: McMahonBars { top: Rank::Dan(1), bottom: Rank::Kyu(10) } };
+    let other = Command::ChangeSettings { format: mcmahon.clone(), ranking: ranking.clone() };
+    assert_eq!(when(&s.state, other), Err(Rejection::SettingsFixed("format")));
+    s.run(change(5)).unwrap();
+    assert_eq!(s.state.config.as_ref().unwrap().format, Format::Swiss { rounds: 5 });
+    assert_eq!(s.state.config.as_ref().unwrap().ranking, ranking);
+
+    // McMahon bars: not while a round is open.
+    let mut m = Simulation::new(TournamentConfig::new("m", mcmahon.clone(), 1), 1).unwrap();
+    m.register_all(&(1..=6).map(reg).collect::<Vec<_>>()).unwrap();
+    m.run(Command::Start).unwrap();
+    m.run(Command::PairRound).unwrap();
+    let lower = Format::McMahon { rounds: 3, bars: McMahonBars { top: Rank::Kyu(2), bottom: Rank::Kyu(10) } };
+    let bars = Command::ChangeSettings { format: lower, ranking: vec![TieBreak::Mms, TieBreak::Sosm] };
+    assert_eq!(when(&m.state, bars.clone()), Err(Rejection::SettingsFixed("bars")));
+    m.play_round().unwrap();
+    assert!(when(&m.state, bars).is_ok(), "between rounds");
+    let upside_down = Format::McMahon { rounds: 3, bars: McMahonBars { top: Rank::Kyu(10), bottom: Rank::Dan(1) } };
+    assert_eq!(
+        when(&m.state, Command::ChangeSettings { format: upside_down, ranking: vec![TieBreak::Mms] }),
+        Err(Rejection::InvalidConfig(ConfigProblem::Bars))
+    );
+}

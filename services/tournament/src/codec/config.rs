@@ -57,6 +57,26 @@ pub(super) fn created_to_pb(config: &TournamentConfig, at: Millis) -> pb::Tourna
     pb::TournamentCreated { config: Some(config_to_pb(config)), at_ms: at.0 }
 }
 
+pub(super) fn settings_changed_to_pb(
+    format: &Format,
+    ranking: &[TieBreak],
+    at: Millis,
+) -> pb::TournamentSettingsChanged {
+    pb::TournamentSettingsChanged {
+        format: Some(format_to_pb(format)),
+        ranking: ranking.iter().map(|t| tie_break_to_pb(*t)).collect(),
+        at_ms: at.0,
+    }
+}
+
+pub(super) fn settings_changed_from_pb(m: &pb::TournamentSettingsChanged) -> Result<TournamentEvent, CodecError> {
+    Ok(TournamentEvent::SettingsChanged {
+        format: format_from_pb(required(m.format.as_ref(), "TournamentSettingsChanged.format")?)?,
+        ranking: m.ranking.iter().map(tie_break_from_pb).collect::<Result<_, _>>()?,
+        at: Millis(m.at_ms),
+    })
+}
+
 pub(super) fn created_from_pb(m: &pb::TournamentCreated) -> Result<TournamentEvent, CodecError> {
     let config = config_from_pb(required(m.config.as_ref(), "TournamentCreated.config")?)?;
     Ok(TournamentEvent::Created { config, at: Millis(m.at_ms) })

@@ -42,6 +42,9 @@ pub fn event_to_pb(e: &TournamentEvent) -> pb::TournamentCoreEvent {
             P::PlayerRegistered(registration::player_registered_to_pb(registration))
         }
         E::PlayerEdited { registration } => P::PlayerEdited(registration::player_edited_to_pb(registration)),
+        E::SettingsChanged { format, ranking, at } => {
+            P::SettingsChanged(config::settings_changed_to_pb(format, ranking, *at))
+        }
         E::PlayerRemoved { player } => P::PlayerRemoved(pb::TournamentPlayerRemoved { player: player.0 }),
         E::RoundUnpaired { round, tables } => {
             P::RoundUnpaired(pb::TournamentRoundUnpaired { round: *round, tables: *tables })
@@ -90,6 +93,7 @@ pub fn event_from_pb(m: &pb::TournamentCoreEvent) -> Result<TournamentEvent, Cod
         P::Created(m) => config::created_from_pb(m),
         P::PlayerRegistered(m) => registration::player_registered_from_pb(m),
         P::PlayerEdited(m) => registration::player_edited_from_pb(m),
+        P::SettingsChanged(m) => config::settings_changed_from_pb(m),
         P::PlayerRemoved(m) => Ok(TournamentEvent::PlayerRemoved { player: weiqi_pairing::ids::PlayerId(m.player) }),
         P::RoundUnpaired(m) => Ok(TournamentEvent::RoundUnpaired { round: m.round, tables: m.tables }),
         P::TeamRegistered(m) => Ok(registration::team_registered_from_pb(m)),

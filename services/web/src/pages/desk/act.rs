@@ -214,6 +214,18 @@ pub struct UnpairForm {
     round: String,
 }
 
+/// `settings`: what may change mid-event (empty fields: as they are).
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct SettingsForm {
+    #[serde(flatten)]
+    sent: Sent,
+    rounds: String,
+    top_bar: String,
+    bottom_bar: String,
+    ranking: String,
+}
+
 /// `facts`: the event's own facts, the whole set (see [`weiqi_tournament::facts`]).
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
@@ -394,7 +406,8 @@ desk_forms!(
     FactsForm,
     EditForm,
     RemoveForm,
-    UnpairForm
+    UnpairForm,
+    SettingsForm
 );
 
 /// A desk command as its handler receives it: the tournament from the path, the typed form, its CSRF
@@ -498,6 +511,41 @@ pub async fn unpair(DeskCommand { desk, form: f }: DeskCommand<UnpairForm>) -> R
     }
     .await;
     desk.finish("unpair", None, outcome).await
+}
+
+/// `POST …/settings`.
+pub async fn settings(DeskCommand { desk, form: f }: DeskCommand<SettingsForm>) -> Response {
+    use weiqi_pairing::config::McMahonBars;
+    use weiqi_pairing::rank::Rank;
+    use weiqi_pairing::standings::TieBreak;
+    let lang = desk.lang();
+    let outcome: Sending = async {
+        let rounds = if f.rounds.trim().is_empty() { None } else { Some(number(&f.rounds, "rounds", lang)?) };
+        let rank = |field: &str, text: &str| -> Result<Rank, String> {
+            text.trim().parse::<Rank>().map_err(|_| {
+                ta(
+                    lang,
+                    "desk-bad-rank",
+                    &[("field", t(lang, &format!("desk-field-{field}"))), ("rank", text.trim().to_string())],
+                )
+            })
+        };
+        let bars = match (f.top_bar.trim(), f.bottom_bar.trim()) {
+            ("", "") => None,
+            (top, bottom) => Some(McMahonBars { top: rank("top_bar", top)?, bottom: rank("bottom_bar", bottom)? }),
+        };
+        let names = f.ranking.split([',', '，', '、', ' ']).map(str::trim).filter(|s| !s.is_empty());
+        let ranking = names
+            .map(|n| {
+                TieBreak::from_any_name(n).ok_or_else(|| ta(lang, "desk-bad-criterion", &[("name", n.to_string())]))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let ranking = (!ranking.is_empty()).then_some(ranking);
+        let changed = desk.api.change_settings(&desk.caller, &desk.id, &desk.rid, rounds, bars, ranking).await;
+        Ok(changed.map(|a| a.sequence))
+    }
+    .await;
+    desk.finish("settings", None, outcome).await
 }
 
 /// `POST …/facts`.

@@ -42,6 +42,7 @@ mod page;
 mod players;
 mod print;
 pub(crate) mod ratings;
+mod settings;
 
 pub use create::{create, create_request};
 pub use export::export;

@@ -88,9 +88,11 @@ pub async fn render(
         _ => None,
     };
     let Loaded { summary, standings, rounds } = &loaded;
-    let players = match (staff(viewer), service(web)) {
-        (Some(member), Some(api)) => api.players(&member.caller(), id).await.unwrap_or_default(),
-        _ => Vec::new(),
+    let (players, settings) = match (staff(viewer), service(web)) {
+        (Some(member), Some(api)) => {
+            (api.players(&member.caller(), id).await.unwrap_or_default(), api.settings(&member.caller(), id).await.ok())
+        }
+        _ => (Vec::new(), None),
     };
     let phase = summary.phase.as_str();
     let next_round = summary.rounds_paired + 1;
@@ -327,6 +329,7 @@ pub async fn render(
             }
         }
         @if phase != "finished" { (super::players::card(lang, viewer, id, &players, summary.rounds_paired == 0)) }
+        @if phase != "finished" && let Some(s) = &settings { (super::settings::card(lang, viewer, id, s)) }
         (super::facts::card(lang, viewer, id, summary, standings.as_ref()))
         @if phase != "registration" {
             section.card id="publish" {
