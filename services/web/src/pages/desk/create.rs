@@ -57,6 +57,8 @@ pub struct CreateForm {
     rated: Option<String>,
     handicap: Option<String>,
     over_the_board: Option<String>,
+    separate_clubs: Option<String>,
+    separate_regions: Option<String>,
 }
 
 impl CreateForm {
@@ -88,6 +90,8 @@ impl CreateForm {
             "rated" => self.rated.as_deref(),
             "handicap" => self.handicap.as_deref(),
             "over_the_board" => self.over_the_board.as_deref(),
+            "separate_clubs" => self.separate_clubs.as_deref(),
+            "separate_regions" => self.separate_regions.as_deref(),
             _ => None,
         }
     }
@@ -232,6 +236,10 @@ pub fn create_request(form: &CreateForm, lang: Lang) -> Result<Creation, String>
     if no_show > 0 {
         config.no_show_limit_ms = i64::from(no_show) * 60_000;
     }
+    // Soft avoidance, a weight of the pairing (players of one club or region meet when nothing
+    // better is possible).
+    config.pairing.separate_clubs = form.checked("separate_clubs");
+    config.pairing.separate_regions = form.checked("separate_regions");
     let rules = form.text("rules");
     let ruleset = if rules.is_empty() {
         Ruleset::chinese()
@@ -318,6 +326,7 @@ mod tests {
         ("rules", "chinese"),
         ("ranking", "MMS、对手麦克马洪分，sososm"),
         ("handicap", "on"),
+        ("separate_clubs", "on"),
     ];
 
     /// The form reads into the pairing core's configuration and the game settings, with the bars as
@@ -332,6 +341,7 @@ mod tests {
             Format::McMahon { rounds: 5, bars: McMahonBars { top: Rank::Dan(3), bottom: Rank::Kyu(20) } }
         );
         assert_eq!(c.config.ranking, [TieBreak::Mms, TieBreak::Sosm, TieBreak::Sososm]);
+        assert!(c.config.pairing.separate_clubs && !c.config.pairing.separate_regions);
         // Handicap by rank difference gives stones (at most nine), not none.
         assert_eq!(c.config.pairing.handicap.stones(3, 0), 3);
         assert_eq!(
