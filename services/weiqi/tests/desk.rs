@@ -1029,3 +1029,196 @@ async fn a_team_event_is_registered_paired_and_scored_through_the_desk() {
     let shown = public.js("return document.querySelectorAll('table.standings tbody tr').length", vec![]).await;
     assert_eq!(shown, json!(4));
 }
+
+/// Issue 30's acceptance test: a Chinese director runs a 12-player McMahon of 4 rounds in zh-CN
+/// through the pages: ranks in Chinese in a GBK CSV (as Excel saves it), a late entry before round 2,
+/// a forbid for one round only, a bye, a forfeit, a correction of round 1 after round 2 is paired, a
+/// withdrawal, publication; then the corrected result is the game record's, the standings', the
+/// crosstable's and the `.h9`'s, no Chinese page holds a stray Latin word, and every print is shot.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_chinese_director_runs_a_twelve_player_mcmahon_and_one_result_is_everywhere() {
+    let Some(driver) = driver().await else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let mut server = Server::new(Path::new(WEIQI), &dir.path().join("data"), None);
+    server.add_account("org", &["organiser"], "组委会", PASSWORD);
+    server.add_account("ref", &["referee"], "裁判张", PASSWORD);
+    server.start();
+    const T: &str = "hz-mcmahon";
+    let org = signed_in(&driver, &server.base, Viewport::DESKTOP, "zh-CN", "org").await;
+    org.open(&server.base, "/desk").await;
+    submit(
+        &org,
+        "#create",
+        "create-tournament",
+        &[
+            ("tournament_id", T),
+            ("name", "2026 杭州麦克马洪赛"),
+            ("format", "mcmahon"),
+            ("rounds", "4"),
+            ("top_bar", "业余3段"),
+            ("bottom_bar", "10级"),
+            ("time", "none"),
+            ("over_the_board", "on"),
+        ],
+    )
+    .await;
+    notice_ok(&org, "the McMahon created").await;
+
+    // Eleven players from Excel: a GBK file, ranks as Chinese clubs write them.
+    let players = [
+        ("hz1", "李明", "业余5段"),
+        ("hz2", "王芳", "4段"),
+        ("hz3", "赵强", "业余三段"),
+        ("hz4", "孙丽", "初段"),
+        ("hz5", "周杰", "1级"),
+        ("hz6", "吴敏", "2级"),
+        ("hz7", "郑华", "3级"),
+        ("hz8", "冯雪", "5级"),
+        ("hz9", "陈晨", "7级"),
+        ("hz10", "黄雨婷", "9级"),
+        ("hz11", "刘洋", "12级"),
+    ];
+    let mut csv = String::from("账号,姓名,段位,俱乐部\r\n");
+    for (account, name, rank) in players {
+        csv.push_str(&format!("{account},{name},{rank},杭州棋院\r\n"));
+    }
+    let (gbk, _, unmappable) = encoding_rs::GBK.encode(&csv);
+    assert!(!unmappable);
+    let file = dir.path().join("名单.csv");
+    std::fs::write(&file, &gbk).unwrap();
+    org.upload("input[name=file]", &file).await;
+    submit(&org, "#register", "preview-import", &[]).await;
+    org.wait_for("the preview", "return document.querySelector('#import-preview')?.dataset.clean === 'true'").await;
+    let encoding = org.js("return document.querySelector('[data-encoding]')?.dataset.encoding", vec![]).await;
+    assert!(encoding.as_str().unwrap_or_default().to_uppercase().contains("GB"), "{encoding}");
+    submit(&org, "#import-preview", "confirm-import", &[]).await;
+    notice_ok(&org, "eleven registered").await;
+    submit(&org, "#register", "start-tournament", &[]).await;
+    notice_ok(&org, "started").await;
+
+    // Round 1: the two strongest may not meet in this round only; an odd field gives a bye.
+    submit(&org, "#overrides", "forbid-pair", &[("a", "1"), ("b", "2"), ("scope", "round")]).await;
+    notice_ok(&org, "a forbid for round 1").await;
+    submit(&org, "#rounds", "pair-round", &[]).await;
+    notice_ok(&org, "round 1 paired").await;
+    let referee = signed_in(&driver, &server.base, Viewport::PHONE, "zh-CN", "ref").await;
+    org.open(&server.base, &format!("/desk/tournaments/{T}")).await;
+    let n1 = tables(&org).await;
+    assert_eq!(n1, 5, "eleven players: five tables and a bye");
+    let mut first = vec![(1, "W+", "forfeit")];
+    first.extend((2..=n1).map(|t| (t, if t % 2 == 0 { "B+" } else { "W+" }, "resignation")));
+    enter(&referee, &server.base, T, 1, first).await;
+
+    // A late entry before round 2, and a half-point bye asked for round 2.
+    org.open(&server.base, &format!("/desk/tournaments/{T}")).await;
+    submit(&org, "#late-entry", "register-player", &[("account", "hz12"), ("name_zh", "钱多"), ("rank", "业余1段")])
+        .await;
+    notice_ok(&org, "the late entry").await;
+    submit(&org, "#overrides", "grant-bye", &[("player", "5"), ("kind", "half")]).await;
+    notice_ok(&org, "a bye for round 2").await;
+    submit(&org, "#rounds", "pair-round", &[]).await;
+    notice_ok(&org, "round 2 paired").await;
+
+    // Round 1's table 2 corrected after round 2 is paired.
+    org.open(&server.base, &format!("/desk/tournaments/{T}?results=1")).await;
+    let row = "#results tr[data-table='2']";
+    let game = org
+        .js(&format!("return document.querySelector(\"{row} a[href^='/games/']\")?.getAttribute('href')"), vec![])
+        .await;
+    let game = game.as_str().expect("table 2's game").to_string();
+    submit(&org, row, "record-result", &[("outcome", "W+"), ("how", "resignation")]).await;
+    notice_ok(&org, "round 1 corrected").await;
+    assert_eq!(org.js(&format!("return document.querySelector(\"{row}\").dataset.result"), vec![]).await, json!("W+"));
+
+    // Rounds 2 to 4, a withdrawal after round 2, publication.
+    for round in 2..=4u32 {
+        org.open(&server.base, &format!("/desk/tournaments/{T}")).await;
+        if round > 2 {
+            submit(&org, "#rounds", "pair-round", &[]).await;
+            notice_ok(&org, &format!("round {round} paired")).await;
+        }
+        let n = tables(&org).await;
+        let outcomes = (1..=n).map(|t| (t, if (t + round) % 2 == 0 { "B+" } else { "W+" }, "counted")).collect();
+        enter(&referee, &server.base, T, round, outcomes).await;
+        if round == 2 {
+            org.open(&server.base, &format!("/desk/tournaments/{T}")).await;
+            submit(&org, "#withdraw", "withdraw-player", &[("player", "11"), ("reason", "request")]).await;
+            notice_ok(&org, "a withdrawal").await;
+        }
+    }
+    org.open(&server.base, &format!("/desk/tournaments/{T}")).await;
+    submit(&org, "#publish", "publish", &[]).await;
+    notice_ok(&org, "published").await;
+
+    // The corrected result is the game record's (its SGF says White won), the crosstable's and the
+    // .h9's.
+    let (status, _, sgf) = org.download(&format!("{game}/sgf")).await;
+    assert_eq!(status, 200, "{sgf}");
+    assert!(sgf.contains("RE[W+"), "the game record follows the correction: {sgf}");
+    let (_, _, h9) = org.download(&format!("/desk/tournaments/{T}/export/results.h9")).await;
+    assert!(h9.lines().filter(|l| !l.starts_with(';')).count() == 12, "{h9}");
+    let public = driver.session(Viewport::PHONE, "zh-CN").await.unwrap();
+    public.open(&server.base, &format!("/tournaments/{T}")).await;
+    public.wait_for("the standings", "return document.querySelectorAll('[data-player]').length === 12").await;
+    let cross = public.text("table.crosstable").await.unwrap_or_default();
+    assert!(cross.contains('黑') && cross.contains('白') && cross.contains("不战"), "{cross}");
+
+    // No stray Latin word on the event's Chinese pages; every print shot.
+    for (path, name) in [
+        (format!("/desk/tournaments/{T}"), None),
+        (format!("/tournaments/{T}"), None),
+        (format!("/desk/tournaments/{T}/print/pairings?round=2"), Some("mcmahon-print-pairings")),
+        (format!("/desk/tournaments/{T}/print/seating?round=2"), Some("mcmahon-print-seating")),
+        (format!("/desk/tournaments/{T}/print/slips?round=2"), Some("mcmahon-print-slips")),
+        (format!("/desk/tournaments/{T}/print/wallchart"), Some("mcmahon-print-wallchart")),
+        (format!("/desk/tournaments/{T}/print/standings?round=2"), Some("mcmahon-print-standings")),
+    ] {
+        org.open(&server.base, &format!("{path}{}lang=zh-CN", if path.contains('?') { '&' } else { '?' })).await;
+        org.wait_for("the page in Chinese", "return document.documentElement.lang === 'zh-CN'").await;
+        let words =
+            org.js("return [...new Set(document.body.innerText.match(/[A-Za-z][A-Za-z0-9'’]*/g) || [])]", vec![]).await;
+        let allowed = [
+            "English",
+            "hz",
+            "mcmahon",
+            "SOS",
+            "SOSM",
+            "SOSOSM",
+            "MMS",
+            "SGF",
+            "CSV",
+            "EGD",
+            "EGF",
+            "OpenGotha",
+            "h9",
+            "CN",
+        ];
+        let stray: Vec<&str> = words
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|w| w.as_str())
+            .filter(|w| !allowed.contains(w) && !(w.starts_with("hz") && w[2..].bytes().all(|b| b.is_ascii_digit())))
+            .collect();
+        assert!(stray.is_empty(), "Latin words on {path}: {stray:?}");
+        if let Some(name) = name {
+            org.screenshot(&screenshots().join(format!("{name}-desktop-zh-CN.png"))).await;
+        }
+    }
+}
+
+/// The number of tables of the results shown.
+async fn tables(s: &Session) -> u32 {
+    let n = s.js("return document.querySelectorAll('#results tr[data-table]').length", vec![]).await;
+    n.as_u64().unwrap() as u32
+}
+
+/// A referee enters a round's results at the desk: (table, outcome, how it ended).
+async fn enter(referee: &Session, base: &str, t: &str, round: u32, outcomes: Vec<(u32, &str, &str)>) {
+    referee.open(base, &format!("/desk/tournaments/{t}?results={round}")).await;
+    for (table, outcome, how) in outcomes {
+        let row = format!("#results tr[data-table='{table}']");
+        submit(referee, &row, "record-result", &[("outcome", outcome), ("how", how)]).await;
+        notice_ok(referee, &format!("round {round} table {table}")).await;
+    }
+}
