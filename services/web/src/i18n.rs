@@ -87,6 +87,29 @@ pub fn rank_text(lang: Lang, rank: &str) -> String {
     ta(lang, key, &[("n", number.to_string())])
 }
 
+/// A grade as the association writes it (issue 33 item 4): in the amateur and professional ladders
+/// 业余3段, 5级, 职业9段 on Chinese pages and "3 dan (amateur)", "5 kyu", "9 dan (professional)" in
+/// English; a grade of another ladder by its code, with the ladder's name.
+pub fn grade_text(lang: Lang, ladder: &str, grade: &str) -> String {
+    let g = grade.trim();
+    let split = g.len().saturating_sub(1);
+    let parsed = g.get(..split).and_then(|n| n.parse::<u32>().ok()).zip(g.get(split..));
+    let key = match (ladder, parsed) {
+        ("amateur" | "", Some((_, "d" | "D"))) => Some("grade-dan"),
+        ("amateur" | "", Some((_, "k" | "K"))) => Some("grade-kyu"),
+        ("professional" | "amateur" | "", Some((_, "p" | "P"))) => Some("grade-pro"),
+        ("professional", Some((_, "d" | "D"))) => Some("grade-pro"),
+        _ => None,
+    };
+    match (key, parsed) {
+        (Some(key), Some((n, _))) => ta(lang, key, &[("n", n.to_string())]),
+        _ => {
+            let name = try_t(lang, &format!("ladder-{ladder}")).unwrap_or_else(|| ladder.to_string());
+            if name.is_empty() { grade.to_owned() } else { format!("{grade} ({name})") }
+        }
+    }
+}
+
 pub fn try_t(lang: Lang, key: &str) -> Option<String> {
     LOCALES.try_lookup(id(lang), key)
 }
@@ -155,6 +178,18 @@ mod tests {
 
     /// SOSM is the sum of the opponents' McMahon scores, not the cut SOS (SOS−1, 去尾对手分, a
     /// different tie-break): the names say what is counted (issue 30 item 7).
+    /// Grades as the association writes them (issue 33 item 4).
+    #[test]
+    fn grades_read_as_the_association_writes_them() {
+        assert_eq!(grade_text(Lang::ZhCn, "amateur", "1d"), "业余1段");
+        assert_eq!(grade_text(Lang::ZhCn, "amateur", "2k"), "2级");
+        assert_eq!(grade_text(Lang::ZhCn, "professional", "9p"), "职业9段");
+        assert_eq!(grade_text(Lang::En, "amateur", "1d"), "1 dan (amateur)");
+        assert_eq!(grade_text(Lang::En, "amateur", "2k"), "2 kyu");
+        assert_eq!(grade_text(Lang::En, "professional", "9p"), "9 dan (professional)");
+        assert_eq!(grade_text(Lang::ZhCn, "shanghai", "A"), "A (shanghai)");
+    }
+
     #[test]
     fn ranks_read_as_chinese_readers_write_them() {
         assert_eq!(rank_text(Lang::ZhCn, "3d"), "业余3段");

@@ -893,6 +893,9 @@ async fn a_rank_application_is_reviewed_confirmed_by_a_second_reviewer_verified_
     // The certificate page's QR link opens the verification page, which says valid.
     public.open(&server.base, &format!("/certificates/{serial}")).await;
     public.wait_for("the QR code", "return !!document.querySelector('[data-qr] svg')").await;
+    // The grade as the association writes it (issue 33 item 4), not its code.
+    let grade = public.text(".certificate-grade").await.unwrap_or_default();
+    assert_eq!(grade.trim(), "业余1段");
     shoot_both(&driver, &server, None, &format!("/certificates/{serial}"), "certificate").await;
     let link = public
         .js("return document.querySelector('[data-qr-link]').getAttribute('href')", vec![])

@@ -15,7 +15,7 @@ use weiqi_ranking::views::Verification;
 
 use super::{Uploaded, csrf_field, csrf_refused, message, page, refused_status, refused_text};
 use crate::Web;
-use crate::i18n::{Lang, t, ta, try_t};
+use crate::i18n::{Lang, grade_text, t, ta, try_t};
 use crate::session::Viewer;
 use crate::session::csrf_ok;
 
@@ -62,7 +62,7 @@ fn verdict(lang: Lang, v: &Verification) -> Markup {
                 dl.facts {
                     dt { (t(lang, "certificate-serial")) } dd.mono { (v.serial) }
                     dt { (t(lang, "case-player")) } dd { a href={ "/players/" (v.player_id) } { (v.player_name) } " (" (v.player_id) ")" }
-                    dt { (t(lang, "certificate-grade")) } dd { (v.grade) " (" (v.ladder) ")" }
+                    dt { (t(lang, "certificate-grade")) } dd { (grade_text(lang, &v.ladder, &v.grade)) }
                     dt { (t(lang, "certificate-date")) } dd { (v.date) }
                     dt { (t(lang, "certificate-basis")) } dd { (v.basis) }
                 }
@@ -101,7 +101,7 @@ pub async fn page_get(
             h1 { (t(lang, "certificate-title")) }
             @if let Some(v) = &checked {
                 p.certificate-name { (v.player_name) }
-                p.certificate-grade { (v.grade) }
+                p.certificate-grade data-grade=(v.grade) { (grade_text(lang, &v.ladder, &v.grade)) }
                 dl.facts {
                     dt { (t(lang, "certificate-serial")) } dd.mono { (serial) }
                     dt { (t(lang, "certificate-date")) } dd { (v.date) }

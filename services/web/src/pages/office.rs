@@ -27,7 +27,7 @@ use super::{
     with_status,
 };
 use crate::Web;
-use crate::i18n::{Lang, rank_text, t, ta, try_t};
+use crate::i18n::{Lang, grade_text, rank_text, t, ta, try_t};
 use crate::session::{Member, Viewer, csrf_ok};
 
 /// The ranking service's API, when this process runs it.
@@ -66,7 +66,7 @@ fn cases_table(lang: Lang, cases: &[CaseView], link: bool) -> Markup {
                 tr data-case=(c.case_id) data-status=(status_name(c.status)) {
                     td { @if link { a href={ "/office/cases/" (c.case_id) } { (c.case_id) } } @else { a href={ "/account/rank?case=" (c.case_id) } { (c.case_id) } } }
                     td { a href={ "/players/" (c.player_id) } { (c.player_id) } }
-                    td { (if c.current_grade.is_empty() { "—" } else { &c.current_grade }) " → " (c.requested_grade) }
+                    td { (if c.current_grade.is_empty() { "—".to_string() } else { grade_text(lang, &c.ladder, &c.current_grade) }) " → " (grade_text(lang, &c.ladder, &c.requested_grade)) }
                     td { (status_text_of(lang, c.status)) @if c.flagged { " " span.warning data-flag="" { (t(lang, "case-flag-short")) } } }
                     td { (c.reviewer) }
                     td { (check_word(lang, c)) }
@@ -157,7 +157,7 @@ async fn render_case(web: &Web, viewer: &Viewer, id: &str, note: Option<(bool, S
         section.card id="case" data-status=(status) {
             dl.facts {
                 dt { (t(lang, "case-player")) } dd { a href={ "/players/" (c.player_id) } { (c.player_id) } }
-                dt { (t(lang, "case-grades")) } dd { (if c.current_grade.is_empty() { "—" } else { &c.current_grade }) " → " strong { (c.requested_grade) } " (" (c.ladder) ")" }
+                dt { (t(lang, "case-grades")) } dd { (if c.current_grade.is_empty() { "—".to_string() } else { grade_text(lang, &c.ladder, &c.current_grade) }) " → " strong { (grade_text(lang, &c.ladder, &c.requested_grade)) } }
                 dt { (t(lang, "field-status")) } dd data-case-status=(status) { (status_text_of(lang, c.status)) }
                 dt { (t(lang, "case-applicant")) } dd { (c.opened_by) " (" (t(lang, &format!("case-applicant-{}", c.applicant))) ")" }
                 dt { (t(lang, "case-reviewer")) } dd { (if c.reviewer.is_empty() { t(lang, "case-unassigned") } else { c.reviewer.clone() }) }
