@@ -171,8 +171,6 @@ pub struct TournamentAggregate {
     pub imported_rounds: u32,
     /// The event's facts (`None`: never set).
     pub facts: Option<EventFacts>,
-    /// Every mid-event change of settings, in order: when, the format and the ranking after it.
-    pub settings_changes: Vec<(Millis, Format, Vec<weiqi_pairing::standings::TieBreak>)>,
     /// The last sequence folded.
     pub version: u64,
 }
@@ -183,9 +181,6 @@ impl TournamentAggregate {
         match body {
             Body::Domain(e) => {
                 evolve(&mut self.core, e);
-                if let TournamentEvent::SettingsChanged { format, ranking, at } = e {
-                    self.settings_changes.push((*at, format.clone(), ranking.clone()));
-                }
                 // A removed player's account may enter again.
                 if let TournamentEvent::PlayerRemoved { player } = e
                     && let Some(account) = self.accounts.remove(player)

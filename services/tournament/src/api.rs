@@ -11,7 +11,7 @@
 use std::sync::Arc;
 
 use weiqi_aggregate::RejectionKind;
-use weiqi_eventlog::AnyEventLog;
+use weiqi_eventlog::{AnyEventLog, EventLog as _};
 use weiqi_game::authority::Caller;
 use weiqi_pairing::explain::{Basis, explain_pairing};
 use weiqi_pairing::export::{H9Header, export_h9, pairings_csv, standings_csv};
@@ -371,7 +371,8 @@ impl TournamentApi {
             _ => (None, None),
         };
         let codes = |r: &[weiqi_pairing::standings::TieBreak]| r.iter().map(|c| c.name()).collect::<Vec<_>>();
-        self.service
+        let mut settings = self
+            .service
             .read(id, |t| {
                 let cfg = t.config()?;
                 let (rounds, bars) = of(&cfg.format);
@@ -380,19 +381,39 @@ impl TournamentApi {
                     rounds,
                     bars,
                     ranking: codes(&cfg.ranking),
-                    changes: t
-                        .settings_changes
-                        .iter()
-                        .map(|(at, format, ranking)| {
-                            let (rounds, bars) = of(format);
-                            crate::views::SettingsChange { at_ms: at.0, rounds, bars, ranking: codes(ranking) }
-                        })
-                        .collect(),
+                    changes: Vec::new(),
                 })
             })
             .await?
             .flatten()
-            .ok_or_else(|| ApiError::NotFound(format!("no tournament {id}")))
+            .ok_or_else(|| ApiError::NotFound(format!("no tournament {id}")))?;
+        // Every change, with who made it, from the log (the fold keeps no actors).
+        let aggregate = weiqi_eventlog::AggregateId::new(id).map_err(|e| ApiError::NotFound(e.to_string()))?;
+        let events = self
+            .service
+            .log()
+            .read(weiqi_eventlog::AggregateKind::Tournament, &aggregate, 1)
+            .await
+            .map_err(|e| ApiError::Unavailable(e.to_string()))?;
+        for r in &events {
+            let Ok(recorded) = crate::service::decode_recorded(r) else { continue };
+            if let crate::aggregate::Body::Domain(weiqi_pairing::event::TournamentEvent::SettingsChanged {
+                format,
+                ranking,
+                at,
+            }) = &recorded.event.body
+            {
+                let (rounds, bars) = of(format);
+                settings.changes.push(crate::views::SettingsChange {
+                    at_ms: at.0,
+                    by: recorded.actor.id().to_string(),
+                    rounds,
+                    bars,
+                    ranking: codes(ranking),
+                });
+            }
+        }
+        Ok(settings)
     }
 
     /// Changes what may change mid-event: the rounds and bars of a Swiss or McMahon (`None`: as they

@@ -176,6 +176,8 @@ pub struct Settings {
 pub struct SettingsChange {
     /// When, ms since the Unix epoch.
     pub at_ms: i64,
+    /// Who made it (the account).
+    pub by: String,
     /// The rounds after it.
     pub rounds: Option<u32>,
     /// The bars after it.

@@ -284,6 +284,8 @@ async fn an_organiser_runs_a_swiss_of_three_rounds_through_the_pages_and_the_pub
             // tie-break order as Chinese directors name it.
             submit(&org, "#settings", "change-settings", &[("ranking", "积分、对手分、对手的对手分")]).await;
             notice_ok(&org, "the tie-break order changed").await;
+            let change = org.text("[data-settings-changes] li").await.unwrap_or_default();
+            assert!(change.contains("由 org 修改") && change.contains("对手的对手分"), "who and what: {change}");
             assert_eq!(
                 org.js("return document.querySelector('[data-settings-changes]')?.dataset.settingsChanges", vec![])
                     .await,

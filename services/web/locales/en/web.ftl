@@ -534,6 +534,7 @@ desk-settings-title = Settings
 desk-settings-help = What may change mid-event: the rounds (not below those paired), the McMahon bars (between rounds), the tie-break order. Each change is listed below.
 desk-settings-save = Save the settings
 desk-settings-changes = Changes
+desk-settings-by = by { $name }
 desk-settings-rounds = { $n } rounds
 desk-settings-bars = bars { $top } / { $bottom }
 refusal-settings-fixed = This setting cannot change this way now.

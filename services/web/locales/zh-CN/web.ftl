@@ -534,6 +534,7 @@ desk-settings-title = 赛制设置
 desk-settings-help = 比赛中可改：轮数（不少于已编排的轮数）、麦克马洪上下限（两轮之间）、名次排序依据。每次修改都记录在下面。
 desk-settings-save = 保存设置
 desk-settings-changes = 修改记录
+desk-settings-by = 由 { $name } 修改
 desk-settings-rounds = { $n } 轮
 desk-settings-bars = 上限 { $top }，下限 { $bottom }
 refusal-settings-fixed = 这项设置现在不能这样改。

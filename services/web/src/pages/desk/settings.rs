@@ -46,7 +46,7 @@ pub(super) fn card(lang: Lang, viewer: &Viewer, id: &str, s: &Settings) -> Marku
                 ol data-settings-changes=(s.changes.len()) {
                     @for c in &s.changes {
                         li {
-                            (when(c.at_ms)) " · "
+                            (when(c.at_ms)) " · " (ta(lang, "desk-settings-by", &[("name", c.by.clone())])) " · "
                             @if let Some(r) = c.rounds { (ta(lang, "desk-settings-rounds", &[("n", r.to_string())])) " · " }
                             @if let Some((top, bottom)) = &c.bars {
                                 (ta(lang, "desk-settings-bars", &[("top", rank_text(lang, top)), ("bottom", rank_text(lang, bottom))])) " · "
