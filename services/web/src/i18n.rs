@@ -110,6 +110,34 @@ pub fn grade_text(lang: Lang, ladder: &str, grade: &str) -> String {
     }
 }
 
+/// A certificate's basis line in the page's words. The line is signed as the office wrote it (in
+/// English: `approved by review: … (proposed by A, confirmed by B)`); the page says the review's part
+/// in its language and keeps the reviewer's own reason and the rule lines as written.
+pub fn basis_text(lang: Lang, basis: &str) -> String {
+    basis
+        .split("; ")
+        .map(|part| {
+            let Some(rest) = part.strip_prefix("approved by review") else { return part.to_owned() };
+            let rest = rest.trim_start_matches(':').trim();
+            if rest.is_empty() {
+                return t(lang, "basis-review");
+            }
+            match rest.rsplit_once(" (proposed by ").and_then(|(reason, who)| {
+                let (a, b) = who.strip_suffix(')')?.split_once(", confirmed by ")?;
+                Some((reason, a, b))
+            }) {
+                Some((reason, a, b)) => ta(
+                    lang,
+                    "basis-review-confirmed",
+                    &[("reason", reason.to_owned()), ("proposer", a.to_owned()), ("confirmer", b.to_owned())],
+                ),
+                None => ta(lang, "basis-review-reason", &[("reason", rest.to_owned())]),
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(if lang == Lang::ZhCn { "；" } else { "; " })
+}
+
 pub fn try_t(lang: Lang, key: &str) -> Option<String> {
     LOCALES.try_lookup(id(lang), key)
 }
@@ -188,6 +216,16 @@ mod tests {
         assert_eq!(grade_text(Lang::En, "amateur", "2k"), "2 kyu");
         assert_eq!(grade_text(Lang::En, "professional", "9p"), "9 dan (professional)");
         assert_eq!(grade_text(Lang::ZhCn, "shanghai", "A"), "A (shanghai)");
+    }
+
+    /// A certificate's signed English basis reads in the page's language (issue 33 item 4).
+    #[test]
+    fn a_certificates_basis_reads_in_the_pages_language() {
+        let line = "approved by review: 三局全胜 (proposed by rev1, confirmed by rev2)";
+        assert_eq!(basis_text(Lang::ZhCn, line), "经审核批准：三局全胜（由 rev1 提议，rev2 确认）");
+        assert_eq!(basis_text(Lang::En, line), "approved by review: 三局全胜 (proposed by rev1, confirmed by rev2)");
+        assert_eq!(basis_text(Lang::ZhCn, "approved by review"), "经审核批准");
+        assert_eq!(basis_text(Lang::ZhCn, "approved by review: x"), "经审核批准：x");
     }
 
     #[test]

@@ -898,6 +898,8 @@ async fn a_rank_application_is_reviewed_confirmed_by_a_second_reviewer_verified_
     // The grade as the association writes it (issue 33 item 4), not its code.
     let grade = public.text(".certificate-grade").await.unwrap_or_default();
     assert_eq!(grade.trim(), "业余1段");
+    let facts = public.text("article.certificate-page dl.facts").await.unwrap_or_default();
+    assert!(facts.contains("经审核批准") && facts.contains("确认") && !facts.contains("approved"), "{facts}");
     shoot_both(&driver, &server, None, &format!("/certificates/{serial}"), "certificate").await;
     let link = public
         .js("return document.querySelector('[data-qr-link]').getAttribute('href')", vec![])

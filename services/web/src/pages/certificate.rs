@@ -15,7 +15,7 @@ use weiqi_ranking::views::Verification;
 
 use super::{Uploaded, csrf_field, csrf_refused, message, page, refused_status, refused_text};
 use crate::Web;
-use crate::i18n::{Lang, grade_text, t, ta, try_t};
+use crate::i18n::{Lang, basis_text, grade_text, t, ta, try_t};
 use crate::session::Viewer;
 use crate::session::csrf_ok;
 
@@ -64,7 +64,7 @@ fn verdict(lang: Lang, v: &Verification) -> Markup {
                     dt { (t(lang, "case-player")) } dd { a href={ "/players/" (v.player_id) } { (v.player_name) } " (" (v.player_id) ")" }
                     dt { (t(lang, "certificate-grade")) } dd { (grade_text(lang, &v.ladder, &v.grade)) }
                     dt { (t(lang, "certificate-date")) } dd { (v.date) }
-                    dt { (t(lang, "certificate-basis")) } dd { (v.basis) }
+                    dt { (t(lang, "certificate-basis")) } dd { (basis_text(lang, &v.basis)) }
                 }
             }
             p.small data-revocations-sequence=(v.revocations_sequence) {
@@ -105,7 +105,7 @@ pub async fn page_get(
                 dl.facts {
                     dt { (t(lang, "certificate-serial")) } dd.mono { (serial) }
                     dt { (t(lang, "certificate-date")) } dd { (v.date) }
-                    dt { (t(lang, "certificate-basis")) } dd { (v.basis) }
+                    dt { (t(lang, "certificate-basis")) } dd { (basis_text(lang, &v.basis)) }
                 }
             }
             @if record.revoked {
