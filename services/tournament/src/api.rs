@@ -480,6 +480,12 @@ impl TournamentApi {
                             region: r.region.clone().unwrap_or_default(),
                             withdrawn: e.withdrawn.is_some(),
                             placed,
+                            bye_next: t
+                                .core
+                                .granted_byes
+                                .get(&(t.core.current_round() + 1))
+                                .and_then(|b| b.iter().find(|(q, _)| q == p))
+                                .map(|(_, kind)| convert::bye_kind_text(*kind).to_string()),
                         }
                     })
                     .collect()

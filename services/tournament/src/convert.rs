@@ -433,6 +433,7 @@ pub fn rejection_code(r: &Rejection) -> &'static str {
         Rejection::RankFixed(_) => "rank_fixed",
         Rejection::AlreadyPlayed(_) => "already_played",
         Rejection::CannotUnpair(_) => "cannot_unpair",
+        Rejection::NoByeToCancel(_) => "no_bye_to_cancel",
         Rejection::SettingsFixed(what) => match *what {
             "rounds" => "settings_fixed_rounds",
             "bars" => "settings_fixed_bars",
@@ -472,6 +473,7 @@ pub fn event_type(e: &TournamentEvent) -> &'static str {
         TournamentEvent::PlayerRegistered { .. } => "PlayerRegistered",
         TournamentEvent::PlayerEdited { .. } => "PlayerEdited",
         TournamentEvent::SettingsChanged { .. } => "SettingsChanged",
+        TournamentEvent::ByeCancelled { .. } => "ByeCancelled",
         TournamentEvent::PlayerRemoved { .. } => "PlayerRemoved",
         TournamentEvent::RoundUnpaired { .. } => "RoundUnpaired",
         TournamentEvent::TeamRegistered { .. } => "TeamRegistered",

@@ -154,6 +154,8 @@ pub struct PlayerLine {
     pub withdrawn: bool,
     /// Placed in a round (a game or a bye): they withdraw rather than being removed.
     pub placed: bool,
+    /// A bye granted for the next round (`full-point`, `half-point`, `zero-point`: absent), if any.
+    pub bye_next: Option<String>,
 }
 
 /// What may change mid-event, as it stands, and every change so far (the desk's settings card).

@@ -50,7 +50,7 @@ macro_rules! all {
 
 /// The number of `TournamentEvent` variants, and each event's variant: the match stops compiling when
 /// the core adds one.
-const VARIANTS: usize = 24;
+const VARIANTS: usize = 25;
 fn variant(e: &TournamentEvent) -> usize {
     use TournamentEvent as E;
     match e {
@@ -78,6 +78,7 @@ fn variant(e: &TournamentEvent) -> usize {
         E::PlayerRemoved { .. } => 21,
         E::RoundUnpaired { .. } => 22,
         E::SettingsChanged { .. } => 23,
+        E::ByeCancelled { .. } => 24,
     }
 }
 
@@ -291,6 +292,7 @@ fn every_kind_of_event() -> Vec<TournamentEvent> {
     events.push(E::PlayerRemoved { player: PlayerId(u32::MAX) });
     events.push(E::RoundUnpaired { round: 4, tables: 0 });
     events.push(E::RoundUnpaired { round: u32::MAX, tables: u32::MAX });
+    events.push(E::ByeCancelled { round: 2, player: PlayerId(u32::MAX) });
     events.push(E::SettingsChanged {
         format: Format::McMahon { rounds: 6, bars: McMahonBars { top: Rank::Dan(4), bottom: Rank::Kyu(15) } },
         ranking: vec![TieBreak::Mms, TieBreak::Sosm, TieBreak::Board(2)],
@@ -453,6 +455,9 @@ fn swiss_with_rulings() -> Simulation {
     s.run(Command::FixPairing { round: 1, black: PlayerId(3), white: PlayerId(4) }).unwrap();
     s.run(Command::GrantBye { round: 1, player: PlayerId(5), kind: ByeKind::ZeroPoint }).unwrap();
     s.run(Command::GrantBye { round: 1, player: PlayerId(6), kind: ByeKind::HalfPoint }).unwrap();
+    // One marked absent who came after all.
+    s.run(Command::GrantBye { round: 1, player: PlayerId(12), kind: ByeKind::ZeroPoint }).unwrap();
+    s.run(Command::CancelBye { round: 1, player: PlayerId(12) }).unwrap();
     s.run(Command::PairRound).unwrap();
     let first = table_of(&s, 1, 1);
     s.run(Command::IssueWarning { game: GameRef { round: 1, table: 1 }, player: first.black }).unwrap();

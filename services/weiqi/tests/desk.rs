@@ -1140,6 +1140,19 @@ async fn a_chinese_director_runs_a_twelve_player_mcmahon_and_one_result_is_every
     // Rounds 2 to 4, a withdrawal after round 2, publication.
     for round in 2..=4u32 {
         org.open(&server.base, &format!("/desk/tournaments/{T}")).await;
+        if round == 3 {
+            // Check-in (issue 30 item 9): #7 is marked absent for round 3, then comes after all.
+            submit(&org, "#players details[data-player='7']", "mark-absent", &[]).await;
+            notice_ok(&org, "#7 absent").await;
+            let absent = org.js("return document.querySelector(\"#players details[data-player='7'] [data-absent]\")?.dataset.absent", vec![]).await;
+            assert_eq!(absent, json!("zero-point"));
+            submit(&org, "#players details[data-player='7']", "cancel-bye", &[]).await;
+            notice_ok(&org, "#7 came after all").await;
+            let absent = org
+                .js("return !!document.querySelector(\"#players details[data-player='7'] [data-absent]\")", vec![])
+                .await;
+            assert_eq!(absent, json!(false));
+        }
         if round > 2 {
             submit(&org, "#rounds", "pair-round", &[]).await;
             notice_ok(&org, &format!("round {round} paired")).await;

@@ -123,6 +123,13 @@ pub enum Command {
         /// The round: the last paired one.
         round: u32,
     },
+    /// Take back a bye granted for a round not yet paired (a player marked absent who came after all).
+    CancelBye {
+        /// The round.
+        round: u32,
+        /// The player.
+        player: PlayerId,
+    },
     /// Change what may change mid-event: a Swiss's or McMahon's number of rounds (not below those
     /// played), the McMahon bars (before a round is paired: between rounds), the tie-break order.
     ChangeSettings {
@@ -165,6 +172,7 @@ impl Command {
             Command::RemovePlayer { .. } => "remove_player",
             Command::UnpairRound { .. } => "unpair_round",
             Command::ChangeSettings { .. } => "change_settings",
+            Command::CancelBye { .. } => "cancel_bye",
             Command::CorrectResult { .. } => "correct_result",
         }
     }

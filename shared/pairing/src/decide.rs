@@ -181,6 +181,13 @@ pub fn decide(t: &Tournament, cmd: &Command, now: Millis) -> Result<Vec<Tourname
             }
             Ok(vec![TournamentEvent::RoundUnpaired { round: *round, tables: last.games.len() as u32 }])
         }
+        Command::CancelBye { round, player } => {
+            let granted = t.granted_byes.get(round).is_some_and(|b| b.iter().any(|(p, _)| p == player));
+            if !granted || *round <= t.current_round() {
+                return Err(Rejection::NoByeToCancel(*player));
+            }
+            Ok(vec![TournamentEvent::ByeCancelled { round: *round, player: *player }])
+        }
         Command::ChangeSettings { format, ranking } => {
             if matches!(t.phase, Phase::Finished(_)) {
                 return Err(Rejection::Finished);

@@ -207,6 +207,13 @@ pub enum TournamentEvent {
         /// How many games the pairing taken back had (their game records are closed).
         tables: u32,
     },
+    /// A bye granted for a round not yet paired was taken back.
+    ByeCancelled {
+        /// The round.
+        round: u32,
+        /// The player.
+        player: PlayerId,
+    },
     /// The director changed what may change mid-event (rounds, bars, tie-break order).
     SettingsChanged {
         /// The format now.

@@ -108,6 +108,9 @@ pub enum Rejection {
     /// The player was placed in a round: they withdraw instead of being removed.
     #[error("{0} has played in the event; withdraw them instead")]
     AlreadyPlayed(PlayerId),
+    /// No bye was granted to the player for that round, or the round is paired already.
+    #[error("{0} has no bye to take back in that round")]
+    NoByeToCancel(PlayerId),
     /// A change of settings this event cannot take: another kind of format, fewer rounds than those
     /// paired, bars while a round is open, or a change of a format that has none to change.
     #[error("this change cannot be made now: {0}")]

@@ -291,6 +291,11 @@ pub fn evolve(t: &mut Tournament, event: &TournamentEvent) {
                 completed: games.is_empty(),
             });
         }
+        TournamentEvent::ByeCancelled { round, player } => {
+            if let Some(byes) = t.granted_byes.get_mut(round) {
+                byes.retain(|(p, _)| p != player);
+            }
+        }
         TournamentEvent::SettingsChanged { format, ranking, .. } => {
             if let Some(c) = t.config.as_mut() {
                 c.format = format.clone();

@@ -512,3 +512,36 @@ fn settings_change_mid_event_within_what_the_rounds_allow() {
         Err(Rejection::InvalidConfig(ConfigProblem::Bars))
     );
 }
+
+/// Issue 30 item 9: a player marked absent for the next round (a zero-point bye) who comes after all
+/// has the bye taken back, until the round is paired.
+#[test]
+fn a_bye_for_a_round_not_yet_paired_is_taken_back() {
+    let mut s = Simulation::new(swiss(3), 1).unwrap();
+    s.register_all(&(1..=6).map(reg).collect::<Vec<_>>()).unwrap();
+    s.run(Command::Start).unwrap();
+    s.run(Command::GrantBye { round: 1, player: PlayerId(3), kind: ByeKind::ZeroPoint }).unwrap();
+    let cancel = Command::CancelBye { round: 1, player: PlayerId(3) };
+    assert_eq!(
+        when(&s.state, cancel.clone()),
+        Ok(vec![TournamentEvent::ByeCancelled { round: 1, player: PlayerId(3) }])
+    );
+    assert_eq!(
+        when(&s.state, Command::CancelBye { round: 1, player: PlayerId(4) }),
+        Err(Rejection::NoByeToCancel(PlayerId(4)))
+    );
+    s.run(cancel).unwrap();
+    s.run(Command::PairRound).unwrap();
+    assert!(
+        s.state.rounds[0].games.iter().any(|g| [g.paired.black, g.paired.white].contains(&PlayerId(3))),
+        "#3 plays"
+    );
+    s.run(Command::GrantBye { round: 2, player: PlayerId(4), kind: ByeKind::ZeroPoint }).unwrap();
+    s.play_round().unwrap();
+    s.run(Command::PairRound).unwrap();
+    assert_eq!(
+        when(&s.state, Command::CancelBye { round: 2, player: PlayerId(4) }),
+        Err(Rejection::NoByeToCancel(PlayerId(4))),
+        "not once the round is paired"
+    );
+}

@@ -46,6 +46,9 @@ pub fn event_to_pb(e: &TournamentEvent) -> pb::TournamentCoreEvent {
             P::SettingsChanged(config::settings_changed_to_pb(format, ranking, *at))
         }
         E::PlayerRemoved { player } => P::PlayerRemoved(pb::TournamentPlayerRemoved { player: player.0 }),
+        E::ByeCancelled { round, player } => {
+            P::ByeCancelled(pb::TournamentByeCancelled { round: *round, player: player.0 })
+        }
         E::RoundUnpaired { round, tables } => {
             P::RoundUnpaired(pb::TournamentRoundUnpaired { round: *round, tables: *tables })
         }
@@ -96,6 +99,9 @@ pub fn event_from_pb(m: &pb::TournamentCoreEvent) -> Result<TournamentEvent, Cod
         P::SettingsChanged(m) => config::settings_changed_from_pb(m),
         P::PlayerRemoved(m) => Ok(TournamentEvent::PlayerRemoved { player: weiqi_pairing::ids::PlayerId(m.player) }),
         P::RoundUnpaired(m) => Ok(TournamentEvent::RoundUnpaired { round: m.round, tables: m.tables }),
+        P::ByeCancelled(m) => {
+            Ok(TournamentEvent::ByeCancelled { round: m.round, player: weiqi_pairing::ids::PlayerId(m.player) })
+        }
         P::TeamRegistered(m) => Ok(registration::team_registered_from_pb(m)),
         P::LotsDrawn(m) => Ok(registration::lots_drawn_from_pb(m)),
         P::Started(m) => Ok(progress::started_from_pb(m)),

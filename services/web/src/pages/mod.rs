@@ -81,6 +81,7 @@ pub fn router(web: Arc<Web>) -> axum::Router {
         .route("/desk/tournaments/{id}/remove", post(desk::act::remove))
         .route("/desk/tournaments/{id}/unpair", post(desk::act::unpair))
         .route("/desk/tournaments/{id}/settings", post(desk::act::settings))
+        .route("/desk/tournaments/{id}/cancel-bye", post(desk::act::cancel_bye))
         .route("/desk/tournaments/{id}/{verb}", post(desk::act::unknown))
         .route("/office", get(office::queue))
         .route("/office/revocations", get(office::revocations))

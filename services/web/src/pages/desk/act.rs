@@ -633,6 +633,19 @@ pub async fn bye(DeskCommand { desk, form: f }: DeskCommand<ByeForm>) -> Respons
     desk.finish("bye", None, outcome).await
 }
 
+/// `POST …/cancel-bye`: a bye granted for a round not yet paired, taken back (a player marked
+/// absent who came after all).
+pub async fn cancel_bye(DeskCommand { desk, form: f }: DeskCommand<ByeForm>) -> Response {
+    let lang = desk.lang();
+    let outcome: Sending = async {
+        let round = number(&f.round, "round", lang)?;
+        let player = PlayerId(number(&f.player, "player", lang)?);
+        Ok(desk.core(Command::CancelBye { round, player }).await)
+    }
+    .await;
+    desk.finish("cancel-bye", None, outcome).await
+}
+
 /// `POST …/result`: a result, or (`correction=on`) its correction; after publication, a correction
 /// is confirmed first.
 pub async fn result(DeskCommand { desk, form: f }: DeskCommand<ResultForm>) -> Response {

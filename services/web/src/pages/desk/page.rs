@@ -328,7 +328,11 @@ pub async fn render(
                 }
             }
         }
-        @if phase != "finished" { (super::players::card(lang, viewer, id, &players, summary.rounds_paired == 0)) }
+        @if phase != "finished" {
+            // Attendance is marked for the next round while it is not paired yet.
+            @let next = (phase == "running" && swiss_like && latest.is_none_or(|p| p.completed)).then_some(next_round);
+            (super::players::card(lang, viewer, id, &players, summary.rounds_paired == 0, next))
+        }
         @if phase != "finished" && let Some(s) = &settings { (super::settings::card(lang, viewer, id, s)) }
         (super::facts::card(lang, viewer, id, summary, standings.as_ref()))
         @if phase != "registration" {

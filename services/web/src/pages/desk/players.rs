@@ -13,7 +13,17 @@ use crate::pages::csrf_field;
 use crate::session::Viewer;
 
 /// The card (nothing once the event is finished: its registrations are history).
-pub(super) fn card(lang: Lang, viewer: &Viewer, id: &str, players: &[PlayerLine], rank_open: bool) -> Markup {
+///
+/// `next`: the round not yet paired, whose attendance the card marks (check-in: a player marked
+/// absent gets the rules' zero-point bye for it, taken back if they come after all).
+pub(super) fn card(
+    lang: Lang,
+    viewer: &Viewer,
+    id: &str,
+    players: &[PlayerLine],
+    rank_open: bool,
+    next: Option<u32>,
+) -> Markup {
     let action = |verb: &str| format!("/desk/tournaments/{id}/{verb}");
     html! {
         section.card id="players" {
@@ -26,6 +36,30 @@ pub(super) fn card(lang: Lang, viewer: &Viewer, id: &str, players: &[PlayerLine]
                         span.number { "#" (p.player) } " " strong { (name) } " " span.rank { (rank_text(lang, &p.rank)) }
                         @if !p.club.is_empty() { " · " (p.club) }
                         @if p.withdrawn { " · " span.warning { (t(lang, "desk-player-withdrawn")) } }
+                        @if let (Some(round), Some(kind)) = (next, &p.bye_next) {
+                            " · " span.warning data-absent=(kind) {
+                                @if kind == "zero-point" { (ta(lang, "desk-absent-round", &[("round", round.to_string())])) }
+                                @else { (ta(lang, "desk-bye-round", &[("round", round.to_string())])) }
+                            }
+                        }
+                    }
+                    @if let Some(round) = next.filter(|_| !p.withdrawn) {
+                        @if p.bye_next.is_some() {
+                            form.inline method="post" action=(action("cancel-bye")) {
+                                (csrf_field(viewer)) (rid_field())
+                                input type="hidden" name="round" value=(round);
+                                input type="hidden" name="player" value=(p.player);
+                                button type="submit" data-action="cancel-bye" { (ta(lang, "desk-cancel-bye", &[("round", round.to_string())])) }
+                            }
+                        } @else {
+                            form.inline method="post" action=(action("bye")) {
+                                (csrf_field(viewer)) (rid_field())
+                                input type="hidden" name="round" value=(round);
+                                input type="hidden" name="player" value=(p.player);
+                                input type="hidden" name="kind" value="zero";
+                                button type="submit" data-action="mark-absent" { (ta(lang, "desk-mark-absent", &[("round", round.to_string())])) }
+                            }
+                        }
                     }
                     form.grid method="post" action=(action("edit")) {
                         (csrf_field(viewer)) (rid_field())
