@@ -638,8 +638,6 @@ async fn an_organiser_runs_a_swiss_of_three_rounds_through_the_pages_and_the_pub
         allowed.extend(latin.split(' ').map(String::from));
     }
     allowed.extend(T.split('-').map(String::from));
-    let latin =
-        "const words = document.body.innerText.match(/[A-Za-z][A-Za-z0-9'’]*/g) || []; return [...new Set(words)]";
     for path in [
         format!("/desk/tournaments/{T}"),
         format!("/desk/tournaments/{T}?results=1"),
@@ -653,18 +651,7 @@ async fn an_organiser_runs_a_swiss_of_three_rounds_through_the_pages_and_the_pub
     ] {
         org.open(&server.base, &format!("{path}{}lang=zh-CN", if path.contains('?') { '&' } else { '?' })).await;
         org.wait_for("the page in Chinese", "return document.documentElement.lang === 'zh-CN'").await;
-        let words = org.js(latin, vec![]).await;
-        let stray: Vec<String> = words
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter_map(|w| w.as_str())
-            .filter(|w| {
-                let rank = w.len() <= 3 && w[..w.len() - 1].bytes().all(|b| b.is_ascii_digit()) && w.len() > 1;
-                !allowed.contains(*w) && !rank
-            })
-            .map(String::from)
-            .collect();
+        let stray = stray_latin(&org, |w| allowed.contains(w)).await;
         assert!(stray.is_empty(), "Latin words on {path} in Chinese: {stray:?}");
     }
     shoot_both(&driver, &server, Some("org"), "/desk", "desk-list").await;
@@ -1195,8 +1182,6 @@ async fn a_chinese_director_runs_a_twelve_player_mcmahon_and_one_result_is_every
     ] {
         org.open(&server.base, &format!("{path}{}lang=zh-CN", if path.contains('?') { '&' } else { '?' })).await;
         org.wait_for("the page in Chinese", "return document.documentElement.lang === 'zh-CN'").await;
-        let words =
-            org.js("return [...new Set(document.body.innerText.match(/[A-Za-z][A-Za-z0-9'’]*/g) || [])]", vec![]).await;
         let allowed = [
             "English",
             "hz",
@@ -1213,16 +1198,11 @@ async fn a_chinese_director_runs_a_twelve_player_mcmahon_and_one_result_is_every
             "h9",
             "CN",
         ];
-        let stray: Vec<&str> = words
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter_map(|w| w.as_str())
-            .filter(|w| {
-                let account = w.starts_with("hz") && w[2..].bytes().all(|b| b.is_ascii_digit());
-                !(allowed.contains(w) || account)
-            })
-            .collect();
+        let stray = stray_latin(&org, |w| {
+            let account = w.starts_with("hz") && w[2..].bytes().all(|b| b.is_ascii_digit());
+            allowed.contains(&w) || account
+        })
+        .await;
         assert!(stray.is_empty(), "Latin words on {path}: {stray:?}");
         if let Some(name) = name {
             org.screenshot(&screenshots().join(format!("{name}-desktop-zh-CN.png"))).await;
@@ -1244,4 +1224,18 @@ async fn enter(referee: &Session, base: &str, t: &str, round: u32, outcomes: Vec
         submit(referee, &row, "record-result", &[("outcome", outcome), ("how", how)]).await;
         notice_ok(referee, &format!("round {round} table {table}")).await;
     }
+}
+
+/// The Latin words on the page (issue 30 item 6) that `allowed` does not allow, ranks in their Latin
+/// form (`3d`, `12k`) aside.
+async fn stray_latin(s: &Session, allowed: impl Fn(&str) -> bool) -> Vec<String> {
+    let script = "return [...new Set(document.body.innerText.match(/[A-Za-z][A-Za-z0-9'’]*/g) || [])]";
+    let words = s.js(script, vec![]).await;
+    let rank = |w: &str| w.len() > 1 && w.len() <= 3 && w[..w.len() - 1].bytes().all(|b| b.is_ascii_digit());
+    words
+        .as_array()
+        .map(|all| {
+            all.iter().filter_map(|w| w.as_str()).filter(|w| !rank(w) && !allowed(w)).map(String::from).collect()
+        })
+        .unwrap_or_default()
 }
