@@ -171,6 +171,9 @@ pub struct TournamentAggregate {
     pub imported_rounds: u32,
     /// The event's facts (`None`: never set).
     pub facts: Option<EventFacts>,
+    /// How many mid-event changes of settings the log holds (their audit is read from the log only
+    /// when there are some).
+    pub settings_changes: u32,
     /// The last sequence folded.
     pub version: u64,
 }
@@ -181,6 +184,9 @@ impl TournamentAggregate {
         match body {
             Body::Domain(e) => {
                 evolve(&mut self.core, e);
+                if matches!(e, TournamentEvent::SettingsChanged { .. }) {
+                    self.settings_changes += 1;
+                }
                 // A removed player's account may enter again.
                 if let TournamentEvent::PlayerRemoved { player } = e
                     && let Some(account) = self.accounts.remove(player)

@@ -371,22 +371,28 @@ impl TournamentApi {
             _ => (None, None),
         };
         let codes = |r: &[weiqi_pairing::standings::TieBreak]| r.iter().map(|c| c.name()).collect::<Vec<_>>();
-        let mut settings = self
+        let settings = self
             .service
             .read(id, |t| {
                 let cfg = t.config()?;
                 let (rounds, bars) = of(&cfg.format);
-                Some(crate::views::Settings {
+                let settings = crate::views::Settings {
                     format_key: convert::format_message(&cfg.format).0.to_string(),
                     rounds,
                     bars,
                     ranking: codes(&cfg.ranking),
                     changes: Vec::new(),
-                })
+                };
+                Some((settings, t.settings_changes))
             })
             .await?
             .flatten()
             .ok_or_else(|| ApiError::NotFound(format!("no tournament {id}")))?;
+        let (mut settings, changed) = settings;
+        // The desk draws this on every page: the log is read only when it holds a change.
+        if changed == 0 {
+            return Ok(settings);
+        }
         // Every change, with who made it, from the log (the fold keeps no actors).
         let aggregate = weiqi_eventlog::AggregateId::new(id).map_err(|e| ApiError::NotFound(e.to_string()))?;
         let events = self

@@ -256,16 +256,13 @@ async fn an_organiser_runs_a_swiss_of_three_rounds_through_the_pages_and_the_pub
         }
         if round == 1 {
             // Taken back before any result, and paired again (issue 30 item 10).
-            submit(&org, "#rounds", "unpair-round", &[]).await;
+            submit(&org, "#rounds", "unpair", &[]).await;
             notice_ok(&org, "round 1 taken back").await;
             assert_eq!(org.js("return !!document.querySelector('#results')", vec![]).await, json!(false));
             submit(&org, "#rounds", "pair-round", &[]).await;
             notice_ok(&org, "round 1 paired again").await;
             org.wait_for("round 1 again", "return document.querySelector('#results')?.dataset.round === '1'").await;
-            assert_eq!(
-                org.js("return !!document.querySelector('[data-action=unpair-round]')", vec![]).await,
-                json!(true)
-            );
+            assert_eq!(org.js("return !!document.querySelector('[data-action=unpair]')", vec![]).await, json!(true));
             // The game page shows ranks as Chinese readers write them (issue 30 item 4).
             let href = org
                 .js("return document.querySelector('#results tr[data-table=\"1\"] a[href^=\"/games/\"]')?.getAttribute('href')", vec![])

@@ -179,7 +179,7 @@ pub async fn render(
                     form.inline method="post" action=(action("unpair")) {
                         (csrf_field(viewer)) (rid_field())
                         input type="hidden" name="round" value=(p.round);
-                        button type="submit" data-action="unpair-round" { (ta(lang, "desk-unpair", &[("round", p.round.to_string())])) }
+                        button type="submit" data-action="unpair" { (ta(lang, "desk-unpair", &[("round", p.round.to_string())])) }
                     }
                     p.small { (t(lang, "desk-unpair-help")) }
                 }
