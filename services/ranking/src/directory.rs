@@ -31,6 +31,7 @@ impl RankingService {
             rating,
             club: p.club.clone(),
             region: p.region.clone(),
+            family: String::new(),
             country: String::new(),
             egd_pin: p.egd_pin.parse().unwrap_or(0),
         }))

@@ -403,13 +403,16 @@ fn limits(cmd: &TournamentCommand) -> Result<(), ServiceRejection> {
     }
 }
 
-/// A registration's texts: names, club, region and country within their limits.
+/// A registration's texts: names, club, region, family and country within their limits.
 fn registration_limits(registration: &Registration) -> Result<(), ServiceRejection> {
     text("the name", &registration.name_zh, MAX_NAME)?;
     text("the name in Latin script", &registration.name_latin, MAX_NAME)?;
-    for (field, value) in
-        [("the club", &registration.club), ("the region", &registration.region), ("the country", &registration.country)]
-    {
+    for (field, value) in [
+        ("the club", &registration.club),
+        ("the region", &registration.region),
+        ("the family", &registration.family),
+        ("the country", &registration.country),
+    ] {
         if let Some(v) = value {
             text(field, v, MAX_NAME)?;
         }

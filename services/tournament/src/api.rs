@@ -139,6 +139,8 @@ pub struct Entry {
     pub club: String,
     /// The region (province, city).
     pub region: String,
+    /// The family (e.g. `王家`), for separating families in the pairing.
+    pub family: String,
     /// The country.
     pub country: String,
     /// The EGD PIN (0: none).
@@ -154,6 +156,7 @@ impl Entry {
             rating: s.rating,
             club: s.club.clone(),
             region: s.region.clone(),
+            family: s.family.clone(),
             country: s.country.clone(),
             egd_pin: s.egd_pin,
         }
@@ -167,6 +170,7 @@ impl Entry {
             rating: self.rating,
             club: self.club.clone(),
             region: self.region.clone(),
+            family: self.family.clone(),
             country: self.country.clone(),
             egd_pin: self.egd_pin,
         }
@@ -484,6 +488,7 @@ impl TournamentApi {
                             rank: r.rank.to_string(),
                             club: r.club.clone().unwrap_or_default(),
                             region: r.region.clone().unwrap_or_default(),
+                            family: r.family.clone().unwrap_or_default(),
                             withdrawn: e.withdrawn.is_some(),
                             placed,
                             bye_next: t
@@ -501,7 +506,9 @@ impl TournamentApi {
     }
 
     /// Changes a registered player's names, rank (before the first round is paired), club, region,
-    /// country, rating or EGD PIN, as entered (a rank as Chinese organisers write it too).
+    /// family, country, rating or EGD PIN, as entered (a rank as Chinese organisers write it too).
+    /// Names, rank, club, region and family are taken as entered; the country, rating and PIN, which
+    /// the desk's form does not show, are kept when the entry leaves them empty.
     ///
     /// # Errors
     /// [`ApiError`]: denied, a rank that does not read, no such player, refused, or unavailable.
@@ -514,7 +521,14 @@ impl TournamentApi {
         entry: Entry,
     ) -> Result<Accepted, ApiError> {
         let actor = authority::staff(caller, &self.event_of(id).await?)?;
-        let registration = convert::registration_from_snapshot(PlayerId(player), &entry.snapshot())?;
+        let mut registration = convert::registration_from_snapshot(PlayerId(player), &entry.snapshot())?;
+        let before =
+            self.service.read(id, |t| t.core.players.get(&PlayerId(player)).map(|e| e.registration.clone())).await?;
+        if let Some(Some(before)) = before {
+            registration.country = registration.country.or(before.country);
+            registration.rating = registration.rating.or(before.rating);
+            registration.egd_pin = registration.egd_pin.or(before.egd_pin);
+        }
         let command = TournamentCommand::Core(weiqi_pairing::command::Command::EditPlayer { registration });
         required_request_id(request_id)?;
         Ok(self.service.execute(id, request_id, &actor, &command).await?)

@@ -177,6 +177,7 @@ pub fn config_from_pb(c: &pb::TournamentConfig, seed: u64) -> Result<TournamentC
     }
     config.pairing.separate_clubs = c.separate_clubs;
     config.pairing.separate_regions = c.separate_regions;
+    config.pairing.separate_families = c.separate_families;
     {
         use pb::tournament_pairing_policy::SeedSystem as S;
         let system = |v: i32, default: SeedSystem| match S::try_from(v) {
@@ -230,6 +231,7 @@ pub fn registration_from_snapshot(
         rating: s.rating,
         club: text(&s.club),
         region: text(&s.region),
+        family: text(&s.family),
         country: text(&s.country),
         egd_pin: (s.egd_pin != 0).then_some(s.egd_pin),
         at: Millis(0),
@@ -245,6 +247,7 @@ pub fn snapshot_of(r: &Registration) -> pb::TournamentPlayerSnapshot {
         rating: r.rating,
         club: r.club.clone().unwrap_or_default(),
         region: r.region.clone().unwrap_or_default(),
+        family: r.family.clone().unwrap_or_default(),
         country: r.country.clone().unwrap_or_default(),
         egd_pin: r.egd_pin.unwrap_or(0),
     }

@@ -150,6 +150,8 @@ pub struct PlayerLine {
     pub rank: String,
     pub club: String,
     pub region: String,
+    /// The family the director wrote, for separating families in the pairing.
+    pub family: String,
     /// Withdrew (Art. 28).
     pub withdrawn: bool,
     /// Placed in a round (a game or a bye): they withdraw rather than being removed.

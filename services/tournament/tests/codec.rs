@@ -198,6 +198,7 @@ fn configurations() -> Vec<TournamentConfig> {
             ][k % 4],
             separate_clubs: k % 2 == 0,
             separate_regions: k % 3 == 0,
+            separate_families: k % 5 == 0,
             rematches: all!(RematchPolicy: Forbidden, Discouraged)[k % 2],
             byes: all!(ByePolicy: OncePerPlayer, FewestFirst)[(k / 2) % 2],
             seeding: Seeding {
@@ -812,6 +813,7 @@ fn json_bodies_of_the_previous_version_read_back() {
                     rating: None,
                     club: Some("club-3".into()),
                     region: None,
+                    family: None,
                     country: None,
                     egd_pin: Some(12345),
                     at: Millis(1_700_000_000_001),
@@ -1169,21 +1171,25 @@ mod arbitrary {
 
     fn registration() -> impl Strategy<Value = Registration> {
         let names = (any::<u32>(), any::<String>(), any::<String>(), rank(), any::<Option<i32>>());
-        let rest = (of(any::<String>()), of(any::<String>()), of(any::<String>()), any::<Option<u64>>(), any::<i64>());
-        (names, rest).prop_map(|((player, name_zh, name_latin, rank, rating), (club, region, country, egd_pin, at))| {
-            Registration {
-                player: PlayerId(player),
-                name_zh,
-                name_latin,
-                rank,
-                rating,
-                club,
-                region,
-                country,
-                egd_pin,
-                at: Millis(at),
-            }
-        })
+        let places = (of(any::<String>()), of(any::<String>()), of(any::<String>()));
+        let rest = (places, of(any::<String>()), any::<Option<u64>>(), any::<i64>());
+        (names, rest).prop_map(
+            |((player, name_zh, name_latin, rank, rating), ((club, region, family), country, egd_pin, at))| {
+                Registration {
+                    player: PlayerId(player),
+                    name_zh,
+                    name_latin,
+                    rank,
+                    rating,
+                    club,
+                    region,
+                    family,
+                    country,
+                    egd_pin,
+                    at: Millis(at),
+                }
+            },
+        )
     }
 
     fn format() -> impl Strategy<Value = Format> {
@@ -1219,18 +1225,26 @@ mod arbitrary {
         ];
         let pairing = (
             handicap,
-            any::<bool>(),
+            (any::<bool>(), any::<bool>()),
             any::<bool>(),
             select(vec![RematchPolicy::Forbidden, RematchPolicy::Discouraged]),
             select(vec![ByePolicy::OncePerPlayer, ByePolicy::FewestFirst]),
             (seed_system(), any::<u32>(), seed_system()),
         )
             .prop_map(
-                |(handicap, separate_clubs, separate_regions, rematches, byes, (first, last_round_first, second))| {
+                |(
+                    handicap,
+                    (separate_clubs, separate_families),
+                    separate_regions,
+                    rematches,
+                    byes,
+                    (first, last_round_first, second),
+                )| {
                     PairingPolicy {
                         handicap,
                         separate_clubs,
                         separate_regions,
+                        separate_families,
                         rematches,
                         byes,
                         seeding: Seeding { first, last_round_first, second },

@@ -156,7 +156,7 @@ async fn an_organiser_runs_a_swiss_of_three_rounds_through_the_pages_and_the_pub
     notice_ok(&org, "the name corrected").await;
     let line = org.text("#players details[data-player='1'] summary").await.unwrap_or_default();
     assert!(line.contains("李明明") && line.contains("业余4段"), "{line}");
-    submit(&org, "#register", "register-player", &[("account", "p9"), ("name_zh", "钱多"), ("rank", "5级")]).await;
+    submit(&org, "#register", "register", &[("account", "p9"), ("name_zh", "钱多"), ("rank", "5级")]).await;
     notice_ok(&org, "a ninth player").await;
     submit(&org, "#players details[data-player='9']", "remove-player", &[]).await;
     notice_ok(&org, "the ninth taken off").await;
@@ -192,7 +192,7 @@ async fn an_organiser_runs_a_swiss_of_three_rounds_through_the_pages_and_the_pub
     assert!(forged[1].as_str().unwrap().contains("比赛由组委会创建"), "refused in Chinese");
     // A Swiss takes late entries while it runs (issue 30 item 9): the desk keeps a registration form.
     assert_eq!(
-        org.js("return !!document.querySelector('#late-entry [data-action=register-player]')", vec![]).await,
+        org.js("return !!document.querySelector('#late-entry [data-action=register]')", vec![]).await,
         json!(true),
         "the late-entry form"
     );
@@ -205,7 +205,7 @@ async fn an_organiser_runs_a_swiss_of_three_rounds_through_the_pages_and_the_pub
             let pairs = "return [...document.querySelectorAll('#draft tr[data-table]')].map(r => [+r.dataset.black, +r.dataset.white].sort((a, b) => a - b))";
             let first = org.js(pairs, vec![]).await;
             let (a, b) = (first[0][0].as_u64().unwrap().to_string(), first[0][1].as_u64().unwrap().to_string());
-            submit(&org, "#overrides", "forbid-pair", &[("a", &a), ("b", &b)]).await;
+            submit(&org, "#overrides", "forbid", &[("a", &a), ("b", &b)]).await;
             notice_ok(&org, "the pair forbidden").await;
             // Listed with its scope: the whole event, as chosen by default (issue 30 item 11).
             let listed = org
@@ -219,7 +219,7 @@ async fn an_organiser_runs_a_swiss_of_three_rounds_through_the_pages_and_the_pub
             assert!(!second.as_array().unwrap().contains(&first[0]), "the forbidden pair is gone: {second}");
             shoot(&org, &server.base, &format!("/desk/tournaments/{T}?draft=1"), "desk-draft-desktop", "zh-CN", "en")
                 .await;
-            submit(&org, "#rounds", "pair-round", &[]).await;
+            submit(&org, "#rounds", "pair", &[]).await;
             let paired = org.js(&pairs.replace("#draft", "#results"), vec![]).await;
             assert_eq!(paired, second, "the round paired is the last draft");
         } else {
@@ -228,7 +228,7 @@ async fn an_organiser_runs_a_swiss_of_three_rounds_through_the_pages_and_the_pub
                 let pick = "return [...document.querySelectorAll('#results tr[data-table]')].map(r => [+r.dataset.black, +r.dataset.white].sort((a, b) => a - b))[1]";
                 let pair = org.js(pick, vec![]).await;
                 let (a, b) = (pair[0].as_u64().unwrap().to_string(), pair[1].as_u64().unwrap().to_string());
-                submit(&org, "#overrides", "forbid-pair", &[("a", &a), ("b", &b), ("scope", "round")]).await;
+                submit(&org, "#overrides", "forbid", &[("a", &a), ("b", &b), ("scope", "round")]).await;
                 notice_ok(&org, "a pair forbidden for round 3").await;
                 let row = format!("[data-forbid=\"{a}-{b}\"]");
                 assert_eq!(
@@ -239,7 +239,7 @@ async fn an_organiser_runs_a_swiss_of_three_rounds_through_the_pages_and_the_pub
                 notice_ok(&org, "the forbid lifted").await;
                 assert_eq!(org.js(&format!("return !!document.querySelector('{row}')"), vec![]).await, json!(false));
             }
-            submit(&org, "#rounds", "pair-round", &[]).await;
+            submit(&org, "#rounds", "pair", &[]).await;
         }
         notice_ok(&org, &format!("round {round} paired")).await;
         org.wait_for(
@@ -259,7 +259,7 @@ async fn an_organiser_runs_a_swiss_of_three_rounds_through_the_pages_and_the_pub
             submit(&org, "#rounds", "unpair", &[]).await;
             notice_ok(&org, "round 1 taken back").await;
             assert_eq!(org.js("return !!document.querySelector('#results')", vec![]).await, json!(false));
-            submit(&org, "#rounds", "pair-round", &[]).await;
+            submit(&org, "#rounds", "pair", &[]).await;
             notice_ok(&org, "round 1 paired again").await;
             org.wait_for("round 1 again", "return document.querySelector('#results')?.dataset.round === '1'").await;
             assert_eq!(org.js("return !!document.querySelector('[data-action=unpair]')", vec![]).await, json!(true));
@@ -356,7 +356,7 @@ async fn an_organiser_runs_a_swiss_of_three_rounds_through_the_pages_and_the_pub
     let row = "#results tr[data-table='1']";
     let before = org.js(&format!("return document.querySelector(\"{row}\").dataset.result"), vec![]).await;
     let flipped = if before == json!("B+") { "W+" } else { "B+" };
-    submit(&org, row, "record-result", &[("outcome", flipped), ("how", "resignation")]).await;
+    submit(&org, row, "correct", &[("outcome", flipped), ("how", "resignation")]).await;
     org.wait_for("the confirmation", "return !!document.querySelector('#confirm [data-action=confirm]')").await;
     org.screenshot(&common::screenshots().join("desk-confirm-correction-desktop-zh-CN.png")).await;
     org.click("#confirm [data-action=confirm]").await;
@@ -986,7 +986,7 @@ async fn a_team_event_is_registered_paired_and_scored_through_the_desk() {
     assert!(org.text("[data-error]").await.is_some(), "an unknown member is refused");
     submit(&org, "#register", "start-tournament", &[]).await;
     notice_ok(&org, "started").await;
-    submit(&org, "#rounds", "pair-round", &[]).await;
+    submit(&org, "#rounds", "pair", &[]).await;
     notice_ok(&org, "paired").await;
     let tables: Vec<u64> = org
         .js("return [...document.querySelectorAll('#results tr[data-table]')].map(r => +r.dataset.table)", vec![])
@@ -1088,9 +1088,9 @@ async fn a_chinese_director_runs_a_twelve_player_mcmahon_and_one_result_is_every
     notice_ok(&org, "started").await;
 
     // Round 1: the two strongest may not meet in this round only; an odd field gives a bye.
-    submit(&org, "#overrides", "forbid-pair", &[("a", "1"), ("b", "2"), ("scope", "round")]).await;
+    submit(&org, "#overrides", "forbid", &[("a", "1"), ("b", "2"), ("scope", "round")]).await;
     notice_ok(&org, "a forbid for round 1").await;
-    submit(&org, "#rounds", "pair-round", &[]).await;
+    submit(&org, "#rounds", "pair", &[]).await;
     notice_ok(&org, "round 1 paired").await;
     let referee = signed_in(&driver, &server.base, Viewport::PHONE, "zh-CN", "ref").await;
     org.open(&server.base, &format!("/desk/tournaments/{T}")).await;
@@ -1102,12 +1102,11 @@ async fn a_chinese_director_runs_a_twelve_player_mcmahon_and_one_result_is_every
 
     // A late entry before round 2, and a half-point bye asked for round 2.
     org.open(&server.base, &format!("/desk/tournaments/{T}")).await;
-    submit(&org, "#late-entry", "register-player", &[("account", "hz12"), ("name_zh", "钱多"), ("rank", "业余1段")])
-        .await;
+    submit(&org, "#late-entry", "register", &[("account", "hz12"), ("name_zh", "钱多"), ("rank", "业余1段")]).await;
     notice_ok(&org, "the late entry").await;
     submit(&org, "#overrides", "grant-bye", &[("player", "5"), ("kind", "half")]).await;
     notice_ok(&org, "a bye for round 2").await;
-    submit(&org, "#rounds", "pair-round", &[]).await;
+    submit(&org, "#rounds", "pair", &[]).await;
     notice_ok(&org, "round 2 paired").await;
 
     // Round 1's table 2 corrected after round 2 is paired.
@@ -1117,7 +1116,7 @@ async fn a_chinese_director_runs_a_twelve_player_mcmahon_and_one_result_is_every
         .js(&format!("return document.querySelector(\"{row} a[href^='/games/']\")?.getAttribute('href')"), vec![])
         .await;
     let game = game.as_str().expect("table 2's game").to_string();
-    submit(&org, row, "record-result", &[("outcome", "W+"), ("how", "resignation")]).await;
+    submit(&org, row, "correct", &[("outcome", "W+"), ("how", "resignation")]).await;
     notice_ok(&org, "round 1 corrected").await;
     assert_eq!(org.js(&format!("return document.querySelector(\"{row}\").dataset.result"), vec![]).await, json!("W+"));
 
@@ -1138,7 +1137,7 @@ async fn a_chinese_director_runs_a_twelve_player_mcmahon_and_one_result_is_every
             assert_eq!(absent, json!(false));
         }
         if round > 2 {
-            submit(&org, "#rounds", "pair-round", &[]).await;
+            submit(&org, "#rounds", "pair", &[]).await;
             notice_ok(&org, &format!("round {round} paired")).await;
         }
         let n = tables(&org).await;
@@ -1146,7 +1145,7 @@ async fn a_chinese_director_runs_a_twelve_player_mcmahon_and_one_result_is_every
         enter(&referee, &server.base, T, round, outcomes).await;
         if round == 2 {
             org.open(&server.base, &format!("/desk/tournaments/{T}")).await;
-            submit(&org, "#withdraw", "withdraw-player", &[("player", "11"), ("reason", "request")]).await;
+            submit(&org, "#withdraw", "withdraw", &[("player", "11"), ("reason", "request")]).await;
             notice_ok(&org, "a withdrawal").await;
         }
     }

@@ -373,7 +373,7 @@ fn criterion(c: Criterion) -> &'static str {
         Criterion::ColorBalance => "color balance",
         Criterion::Seeding => "seeding in the score group",
         Criterion::Handicap => "handicap stones",
-        Criterion::Separation => "same club/region",
+        Criterion::Separation => "same club/region/family",
     }
 }
 
@@ -406,7 +406,7 @@ impl fmt::Display for PairingExplanation {
             let unit = self.unit.name();
             writeln!(
                 f,
-                " ({unit} {} and {}): {unit} difference {}, color balance {}, seeding {}, handicap {}, club/region {}; colors by {:?}.",
+                " ({unit} {} and {}): {unit} difference {}, color balance {}, seeding {}, handicap {}, club/region/family {}; colors by {:?}.",
                 self.unit.show(sa),
                 self.unit.show(sb),
                 self.unit.show(i64::from(c.score_diff)),

@@ -22,6 +22,10 @@ pub struct Registration {
     pub club: Option<String>,
     /// Region (province, city).
     pub region: Option<String>,
+    /// Family (a surname and household the director writes, e.g. `王家`): players of one family are
+    /// kept apart when the event separates families. Absent from registrations recorded before it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub family: Option<String>,
     /// Two-letter country code for the EGD (defaults to "CN" in the export).
     pub country: Option<String>,
     /// European Go Database PIN.
@@ -41,6 +45,7 @@ impl Registration {
             rating: None,
             club: None,
             region: None,
+            family: None,
             country: None,
             egd_pin: None,
             at: Millis(0),

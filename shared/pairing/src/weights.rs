@@ -11,7 +11,7 @@
 //! | 4 | color balance | \|balance(a) + balance(b)\| (+1 if both last had the same color), capped at 15; 0 in handicap games | 2^56 |
 //! | 5 | seeding inside a score group ([`crate::seeding`]: split and fold, slip or random) | 0 for the system's ideal partner … 100,000 | 2^28 |
 //! | 6 | handicap policy | handicap stones the pair would get, 0–9 | 2^13 |
-//! | 7 | club / region separation (optional) | 2 for the same club, 1 for the same region | 1 |
+//! | 7 | club / region / family separation (optional) | 3 for the same family; else 2 for the same club, 1 for the same region (pairgoth's soft avoidance) | 1 |
 //!
 //! `BASE = 2^111`. A window holds at most 2,048 pairs (11 bits), and each tier's multiplier exceeds the
 //! largest possible sum of all lower tiers over a whole window, so a maximum-weight matching is
@@ -109,6 +109,9 @@ pub struct PairingPolicy {
     pub separate_clubs: bool,
     /// Separate players of the same region (criterion 6).
     pub separate_regions: bool,
+    /// Separate players of the same family (criterion 6); absent from configs recorded before it.
+    #[serde(default)]
+    pub separate_families: bool,
     /// Rematches (criterion 1).
     pub rematches: RematchPolicy,
     /// Byes (criterion 2).
@@ -124,6 +127,7 @@ impl Default for PairingPolicy {
             handicap: HandicapPolicy::Even,
             separate_clubs: false,
             separate_regions: false,
+            separate_families: false,
             rematches: RematchPolicy::Forbidden,
             byes: ByePolicy::OncePerPlayer,
             seeding: Seeding::default(),
@@ -154,6 +158,8 @@ pub struct Candidate {
     pub club: Option<u32>,
     /// Interned region, for separation.
     pub region: Option<u32>,
+    /// Interned family, for separation.
+    pub family: Option<u32>,
     /// The player's seat in their score group ([`crate::seeding::seat_candidates`]); `None`: no
     /// seeding (team pairings, tests of the other criteria).
     pub seat: Option<Seat>,
@@ -179,7 +185,7 @@ pub struct EdgeCost {
     pub seeding: u32,
     /// Handicap stones.
     pub handicap: u8,
-    /// 2 for the same club, 1 for the same region.
+    /// 3 for the same family; else 2 for the same club, 1 for the same region (at most 3).
     pub separation: u8,
 }
 
@@ -201,7 +207,7 @@ pub enum Criterion {
     Seeding,
     /// Handicap stones.
     Handicap,
-    /// Same club or region.
+    /// Same club, region or family.
     Separation,
 }
 
@@ -276,6 +282,11 @@ pub fn edge_cost(a: &Candidate, b: &Candidate, policy: &PairingPolicy, groups: u
     }
     if policy.separate_regions && a.region.is_some() && a.region == b.region {
         separation += 1;
+    }
+    // A family is the closest tie: it weighs as much as one club and one region together (the tier
+    // holds at most 3 per pair, see `tiers_are_lexicographic_over_a_full_window`).
+    if policy.separate_families && a.family.is_some() && a.family == b.family {
+        separation = 3;
     }
     Some(EdgeCost {
         rematch: u8::from(rematch),

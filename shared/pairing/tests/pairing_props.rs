@@ -47,6 +47,7 @@ fn candidate(i: usize, score: i64, balance: i32, opponents: Vec<PlayerId>, byes:
         opponents,
         club: Some((i % 3) as u32),
         region: None,
+        family: None,
         seat: None,
     }
 }

@@ -33,6 +33,7 @@ fn player(id: u32, mms: i64, balance: i32) -> Candidate {
         opponents: Vec::new(),
         club: None,
         region: None,
+        family: None,
         seat: None,
     }
 }

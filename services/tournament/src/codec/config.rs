@@ -248,6 +248,7 @@ fn pairing_to_pb(p: &PairingPolicy) -> pb::TournamentPairingPolicy {
         }),
         separate_clubs: p.separate_clubs,
         separate_regions: p.separate_regions,
+        separate_families: p.separate_families,
         rematches: REMATCHES.encode(p.rematches),
         byes: BYES.encode(p.byes),
         seeding: Some(P::Seeding {
@@ -270,6 +271,7 @@ fn pairing_from_pb(p: &pb::TournamentPairingPolicy) -> Result<PairingPolicy, Cod
         },
         separate_clubs: p.separate_clubs,
         separate_regions: p.separate_regions,
+        separate_families: p.separate_families,
         rematches: REMATCHES.decode("TournamentPairingPolicy.rematches", p.rematches)?,
         byes: BYES.decode("TournamentPairingPolicy.byes", p.byes)?,
         seeding: match &p.seeding {

@@ -18,7 +18,7 @@ use crate::swiss::{PairingParams, pair_round};
 use crate::weights::{ByePolicy, Candidate, PairingPolicy, RematchPolicy};
 use std::collections::HashMap;
 
-/// Interns clubs and regions for the pairing.
+/// Interns clubs, regions and families for the pairing.
 struct Interner<'a>(HashMap<&'a str, u32>);
 
 impl<'a> Interner<'a> {
@@ -44,6 +44,7 @@ pub(crate) fn candidates(
     }
     let mut clubs = Interner(HashMap::new());
     let mut regions = Interner(HashMap::new());
+    let mut families = Interner(HashMap::new());
     players
         .iter()
         .map(|&p| {
@@ -73,6 +74,7 @@ pub(crate) fn candidates(
                 opponents,
                 club: clubs.id(e.registration.club.as_ref()),
                 region: regions.id(e.registration.region.as_ref()),
+                family: families.id(e.registration.family.as_ref()),
                 seat: None,
             }
         })

@@ -85,6 +85,7 @@ pub(super) fn team_round(
                         opponents: r.opponents.iter().map(|o| PlayerId(o.0)).collect(),
                         club: None,
                         region: None,
+                        family: None,
                         seat: None,
                     }
                 })

@@ -39,7 +39,8 @@ pub struct Sent {
     rid: String,
 }
 
-/// A player's names, rank (as written: `3d`, `3段`, `业余三段`), club and region, as a form enters them.
+/// A player's names, rank (as written: `3d`, `3段`, `业余三段`), club, region and family, as a form
+/// enters them.
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
 pub struct PlayerFields {
@@ -48,12 +49,15 @@ pub struct PlayerFields {
     rank: String,
     club: String,
     region: String,
+    family: String,
 }
 
 impl PlayerFields {
     /// Whether any field is filled in.
     fn any(&self) -> bool {
-        [&self.name_zh, &self.name_latin, &self.rank, &self.club, &self.region].iter().any(|v| !v.trim().is_empty())
+        [&self.name_zh, &self.name_latin, &self.rank, &self.club, &self.region, &self.family]
+            .iter()
+            .any(|v| !v.trim().is_empty())
     }
 
     /// The entry the fields give, trimmed.
@@ -64,6 +68,7 @@ impl PlayerFields {
             rank: self.rank.trim().to_string(),
             club: self.club.trim().to_string(),
             region: self.region.trim().to_string(),
+            family: self.family.trim().to_string(),
             ..Entry::default()
         }
     }

@@ -59,6 +59,7 @@ pub struct CreateForm {
     over_the_board: Option<String>,
     separate_clubs: Option<String>,
     separate_regions: Option<String>,
+    separate_families: Option<String>,
 }
 
 impl CreateForm {
@@ -92,6 +93,7 @@ impl CreateForm {
             "over_the_board" => self.over_the_board.as_deref(),
             "separate_clubs" => self.separate_clubs.as_deref(),
             "separate_regions" => self.separate_regions.as_deref(),
+            "separate_families" => self.separate_families.as_deref(),
             _ => None,
         }
     }
@@ -240,6 +242,7 @@ pub fn create_request(form: &CreateForm, lang: Lang) -> Result<Creation, String>
     // better is possible).
     config.pairing.separate_clubs = form.checked("separate_clubs");
     config.pairing.separate_regions = form.checked("separate_regions");
+    config.pairing.separate_families = form.checked("separate_families");
     let rules = form.text("rules");
     let ruleset = if rules.is_empty() {
         Ruleset::chinese()
@@ -327,6 +330,7 @@ mod tests {
         ("ranking", "MMS、对手麦克马洪分，sososm"),
         ("handicap", "on"),
         ("separate_clubs", "on"),
+        ("separate_families", "on"),
     ];
 
     /// The form reads into the pairing core's configuration and the game settings, with the bars as
@@ -342,6 +346,7 @@ mod tests {
         );
         assert_eq!(c.config.ranking, [TieBreak::Mms, TieBreak::Sosm, TieBreak::Sososm]);
         assert!(c.config.pairing.separate_clubs && !c.config.pairing.separate_regions);
+        assert!(c.config.pairing.separate_families, "soft avoidance of one family (item 11)");
         // Handicap by rank difference gives stones (at most nine), not none.
         assert_eq!(c.config.pairing.handicap.stones(3, 0), 3);
         assert_eq!(

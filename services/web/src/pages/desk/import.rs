@@ -3,7 +3,8 @@
 //!
 //! The file has a header row naming its columns, in English or Chinese, in any order:
 //! `account` (账号, required), `name_zh` (姓名), `name_latin` (拼音), `rank` (段位), `club`
-//! (俱乐部), `region` (地区), `country` (国家), `egd_pin`. The first upload only reads and checks it:
+//! (俱乐部), `region` (地区), `family` (家庭: players kept apart when the event separates
+//! families), `country` (国家), `egd_pin`. The first upload only reads and checks it:
 //! the page shows every row with its errors (a missing account, a rank that is not a rank, an
 //! account twice, a PIN that is not a number, an unknown column). An OpenGotha file (XML) gives its
 //! players, each with an account made from their OpenGotha key. Only a file without errors can be
@@ -70,6 +71,7 @@ fn column(name: &str) -> Option<&'static str> {
         "rank" | "段位" | "级位" | "等级" => "rank",
         "club" | "俱乐部" => "club",
         "region" | "地区" | "省份" => "region",
+        "family" | "家庭" | "家族" => "family",
         "country" | "国家" => "country",
         "egd_pin" | "pin" => "egd_pin",
         _ => return None,
@@ -170,6 +172,7 @@ fn read_csv(text: &str) -> Parsed {
                 }
                 Some("club") => s.club = value.to_string(),
                 Some("region") => s.region = value.to_string(),
+                Some("family") => s.family = value.to_string(),
                 Some("country") => s.country = value.to_string(),
                 Some("egd_pin") if !value.is_empty() => match value.parse::<u64>() {
                     Ok(pin) => s.egd_pin = pin,
@@ -231,12 +234,12 @@ fn preview(
                 thead { tr {
                     th { (t(lang, "import-line")) } th { (t(lang, "desk-field-account")) } th { (t(lang, "field-name-zh")) }
                     th { (t(lang, "field-name-latin")) } th { (t(lang, "col-rank")) } th { (t(lang, "desk-field-club")) }
-                    th { (t(lang, "field-region")) } th { (t(lang, "import-errors")) }
+                    th { (t(lang, "field-region")) } th { (t(lang, "desk-field-family")) } th { (t(lang, "import-errors")) }
                 } }
                 tbody { @for r in &parsed.rows {
                     tr data-line=(r.line) data-ok=(r.errors.is_empty()) {
                         td { (r.line) } td { (r.account) } td { (r.entry.name_zh) } td { (r.entry.name_latin) }
-                        td { (rank_text(lang, &r.entry.rank)) } td { (r.entry.club) } td { (r.entry.region) }
+                        td { (rank_text(lang, &r.entry.rank)) } td { (r.entry.club) } td { (r.entry.region) } td { (r.entry.family) }
                         td { @for e in &r.errors { span.error { (say(lang, e)) } " " } }
                     }
                 } }
@@ -402,6 +405,17 @@ mod tests {
         assert_eq!(p.rows.len(), 2);
         assert_eq!((p.rows[0].account.as_str(), p.rows[0].entry.rank.as_str()), ("li", "3d"));
         assert_eq!(p.rows[1].line, 3);
+    }
+
+    /// Issue 30 item 11: the family a director writes (家庭) is read for the pairing's separation.
+    #[test]
+    fn a_family_column_reads_in_either_language() {
+        for header in ["账号,姓名,段位,家庭", "account,name_zh,rank,family"] {
+            let p = parse(&format!("{header}\nwang1,王一,3段,王家\nwang2,王二,1级,王家\nli,李明,2段,\n"));
+            assert!(p.clean(), "{p:?}");
+            let families: Vec<&str> = p.rows.iter().map(|r| r.entry.family.as_str()).collect();
+            assert_eq!(families, ["王家", "王家", ""], "{header}");
+        }
     }
 
     #[test]

@@ -110,6 +110,7 @@ pub(super) async fn render_list(
                 label.check { input type="checkbox" name="over_the_board" value="on" checked[form.get("over_the_board").is_some()]; (t(lang, "desk-field-over_the_board")) }
                 label.check { input type="checkbox" name="separate_clubs" value="on" checked[form.get("separate_clubs").is_some()]; (t(lang, "desk-field-separate_clubs")) }
                 label.check { input type="checkbox" name="separate_regions" value="on" checked[form.get("separate_regions").is_some()]; (t(lang, "desk-field-separate_regions")) }
+                label.check { input type="checkbox" name="separate_families" value="on" checked[form.get("separate_families").is_some()]; (t(lang, "desk-field-separate_families")) }
                 button type="submit" data-action="create-tournament" { (t(lang, "desk-create")) }
             }
         }

@@ -62,6 +62,7 @@ pub(super) fn player_fields(lang: Lang, rank_example: &str) -> Markup {
         label { (t(lang, "col-rank")) input name="rank" placeholder=(rank_example); }
         label { (t(lang, "desk-field-club")) input name="club"; }
         label { (t(lang, "field-region")) input name="region"; }
+        label { (t(lang, "desk-field-family")) input name="family"; }
     }
 }
 
@@ -121,7 +122,7 @@ pub async fn render(
                     (csrf_field(viewer)) (rid_field())
                     (player_fields(lang, "3k"))
                     p.small { (t(lang, "desk-register-help")) }
-                    button type="submit" data-action="register-player" { (t(lang, "desk-register-one")) }
+                    button type="submit" data-action="register" { (t(lang, "desk-register-one")) }
                 }
                 h3 { (t(lang, "desk-import")) }
                 p.small { (t(lang, "desk-import-help")) }
@@ -156,7 +157,7 @@ pub async fn render(
                 form.grid method="post" action=(action("register")) {
                     (csrf_field(viewer)) (rid_field())
                     (player_fields(lang, "3级"))
-                    button type="submit" data-action="register-player" { (t(lang, "desk-register-one")) }
+                    button type="submit" data-action="register" { (t(lang, "desk-register-one")) }
                 }
             }
         }
@@ -169,7 +170,7 @@ pub async fn render(
                     form.inline method="post" action=(action("pair")) {
                         (csrf_field(viewer)) (rid_field())
                         input type="hidden" name="round" value=(next_round);
-                        button type="submit" data-action="pair-round" { (ta(lang, "desk-pair", &[("round", next_round.to_string())])) }
+                        button type="submit" data-action="pair" { (ta(lang, "desk-pair", &[("round", next_round.to_string())])) }
                     }
                 } @else if let Some(p) = latest {
                     p.small { (ta(lang, "desk-round-open", &[("round", p.round.to_string())])) }
@@ -233,7 +234,7 @@ pub async fn render(
                                                 option value=(v) selected[how_of(&g.result) == v] { (t(lang, k)) }
                                             }
                                         }
-                                        button type="submit" data-action="record-result" { (t(lang, if g.result.is_empty() { "desk-record" } else { "desk-correct" })) }
+                                        button type="submit" data-action=(if g.result.is_empty() { "record-result" } else { "correct" }) { (t(lang, if g.result.is_empty() { "desk-record" } else { "desk-correct" })) }
                                     }
                                 }
                             }
@@ -261,7 +262,7 @@ pub async fn render(
                         option value="round" { (ta(lang, "desk-forbid-round", &[("round", next_round.to_string())])) }
                     }
                     input type="hidden" name="round" value=(next_round);
-                    button type="submit" data-action="forbid-pair" { (t(lang, "desk-forbid")) }
+                    button type="submit" data-action="forbid" { (t(lang, "desk-forbid")) }
                 }
                 @if !summary.forbids.is_empty() {
                     table data-forbids="" {
@@ -324,7 +325,7 @@ pub async fn render(
                     select name="reason" aria-label=(t(lang, "desk-withdraw-reason")) {
                         @for (v, k) in [("request", "withdraw-request"), ("no-shows", "withdraw-no-shows"), ("disqualified", "withdraw-disqualified")] { option value=(v) { (t(lang, k)) } }
                     }
-                    button type="submit" data-action="withdraw-player" { (t(lang, "desk-withdraw")) }
+                    button type="submit" data-action="withdraw" { (t(lang, "desk-withdraw")) }
                 }
             }
         }

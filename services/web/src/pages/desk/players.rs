@@ -74,6 +74,7 @@ pub(super) fn card(
                         }
                         label { (t(lang, "desk-field-club")) input name="club" value=(p.club); }
                         label { (t(lang, "field-region")) input name="region" value=(p.region); }
+                        label { (t(lang, "desk-field-family")) input name="family" value=(p.family); }
                         p.small { (ta(lang, "desk-player-account", &[("account", p.account.clone())])) }
                         button type="submit" data-action="edit-player" { (t(lang, "desk-edit-player")) }
                     }
