@@ -6,7 +6,8 @@
 //!
 //! Fields keep the wire's names. Text fields that carry a code (`applicant`, an evidence item's
 //! `kind`, `unused`) keep the code; `evidence`, `check_lines` and `evidence_use` are English lines for
-//! programs and logs, beside the same facts as data (`items`) for pages to say in their words.
+//! programs and logs, beside the same facts as data (`items`, `checks`) for pages to say in their
+//! words.
 
 use crate::cases::CaseRecord;
 use crate::domain::{Profile, RankBasis, RankEntry, RatingPoint};
@@ -14,6 +15,7 @@ use crate::ledger::RatingReport;
 use crate::readmodel::Leaderboard;
 use crate::registry::RegistryEntry;
 pub use weiqi_rating::CaseStatus;
+pub use weiqi_rating::{Basis, EventId, EventLevel, EventRef, Ineligible, RuleOutcome, Shortfall, Verdict};
 
 /// A page of a leaderboard.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -171,6 +173,8 @@ pub struct CaseView {
     pub rules_digest: String,
     /// One line per rule, in English.
     pub check_lines: Vec<String>,
+    /// The same check as data, one outcome per rule (for pages to say in their words).
+    pub checks: Vec<RuleOutcome>,
     pub reviewer: String,
     pub approved: bool,
     pub reasons: Vec<String>,
@@ -347,6 +351,7 @@ pub fn case_view(record: &CaseRecord) -> CaseView {
         ),
         None => (false, false, String::new(), Vec::new()),
     };
+    let checks = c.check.as_ref().map(|check| check.evaluation.outcomes.clone()).unwrap_or_default();
     let decision = c.decision.as_ref();
     CaseView {
         case_id: c.id.0.clone(),
@@ -366,6 +371,7 @@ pub fn case_view(record: &CaseRecord) -> CaseView {
         check_supports_request: supports,
         rules_digest: digest,
         check_lines: lines,
+        checks,
         reviewer: c.reviewer.as_ref().map(|r| r.0.clone()).unwrap_or_default(),
         approved: decision.is_some_and(|d| d.approved),
         reasons: decision.map(|d| d.reasons.clone()).unwrap_or_default(),

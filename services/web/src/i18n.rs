@@ -92,6 +92,9 @@ pub fn rank_text(lang: Lang, rank: &str) -> String {
 /// English; a grade of another ladder by its code, with the ladder's name.
 pub fn grade_text(lang: Lang, ladder: &str, grade: &str) -> String {
     let g = grade.trim();
+    if g.is_empty() || g == "unranked" {
+        return t(lang, "grade-unranked");
+    }
     let split = g.len().saturating_sub(1);
     let parsed = g.get(..split).and_then(|n| n.parse::<u32>().ok()).zip(g.get(split..));
     let key = match (ladder, parsed) {
@@ -475,6 +478,18 @@ mod tests {
             "basic",
             "adjusted",
             "minutes",
+            "why",
+            "grade",
+            "slots",
+            "percent",
+            "eligible",
+            "threshold",
+            "needed",
+            "from_games",
+            "from_places",
+            "deviation",
+            "allowed",
+            "wanted",
         ];
         let args: HashMap<Cow<'static, str>, FluentValue> =
             names.iter().map(|a| (Cow::Borrowed(*a), FluentValue::from("x"))).collect();

@@ -1028,13 +1028,37 @@ async fn a_team_event_is_registered_paired_and_scored_through_the_desk() {
 /// crosstable's and the `.h9`'s, no Chinese page holds a stray Latin word, and every print is shot.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_chinese_director_runs_a_twelve_player_mcmahon_and_one_result_is_everywhere() {
+    use pb::{ranking_service_client::RankingServiceClient, tournament_service_client::TournamentServiceClient};
     let Some(driver) = driver().await else { return };
     let dir = tempfile::tempdir().unwrap();
     let mut server = Server::new(Path::new(WEIQI), &dir.path().join("data"), None);
+    // Elo rates each game as it ends, so a correction's re-rating shows at once.
+    server.env.push(("WEIQI_RATING_SYSTEM".into(), "elo".into()));
     server.add_account("org", &["organiser"], "组委会", PASSWORD);
     server.add_account("ref", &["referee"], "裁判张", PASSWORD);
+    server.add_account("rev", &["reviewer"], "审核员甲", PASSWORD);
+    for n in 1..=12 {
+        server.add_account(&format!("hz{n}"), &["player"], &format!("棋手{n}"), PASSWORD);
+    }
     server.start();
     const T: &str = "hz-mcmahon";
+    // The association's registry knows the players (their ratings start from it, and a rank
+    // application needs it).
+    let organiser = server.token("org", "organiser");
+    let channel =
+        tonic::transport::Endpoint::from_shared(format!("http://{}", server.grpc)).unwrap().connect().await.unwrap();
+    let mut rc = RankingServiceClient::new(channel.clone());
+    for n in 1..=12 {
+        let profile =
+            pb::RegistryProfile { player_id: format!("hz{n}"), name_zh: format!("棋手{n}"), ..Default::default() };
+        let r =
+            pb::RegistryRegisterRequest { request_id: format!("reg-{n}"), profile: Some(profile), rank: "2k".into() };
+        rc.register_player(bearer(r, &organiser)).await.unwrap();
+    }
+    let rating = |account: String| {
+        let (mut rc, token) = (rc.clone(), server.token(&account, "player"));
+        async move { rc.my_rating(bearer(pb::MyRatingRequest {}, &token)).await.unwrap().into_inner() }
+    };
     let org = signed_in(&driver, &server.base, Viewport::DESKTOP, "zh-CN", "org").await;
     org.open(&server.base, "/desk").await;
     submit(
@@ -1050,6 +1074,7 @@ async fn a_chinese_director_runs_a_twelve_player_mcmahon_and_one_result_is_every
             ("bottom_bar", "10级"),
             ("time", "none"),
             ("over_the_board", "on"),
+            ("rated", "on"),
         ],
     )
     .await;
@@ -1098,7 +1123,28 @@ async fn a_chinese_director_runs_a_twelve_player_mcmahon_and_one_result_is_every
     assert_eq!(n1, 5, "eleven players: five tables and a bye");
     let mut first = vec![(1, "W+", "forfeit")];
     first.extend((2..=n1).map(|t| (t, if t % 2 == 0 { "B+" } else { "W+" }, "resignation")));
+    // Table 2's players, and their ratings before the event.
+    let mut tc = TournamentServiceClient::new(channel);
+    let pairings = pb::GetTournamentPairingsRequest { tournament_id: T.into(), round: 1, min_sequence: 0 };
+    let pairings = tc.get_pairings(bearer(pairings, &organiser)).await.unwrap().into_inner();
+    let table_2 = pairings.games.iter().find(|g| g.table == 2).expect("table 2").clone();
+    let (black, white) = (table_2.black_account.clone(), table_2.white_account.clone());
+    let seeds = (rating(black.clone()).await.rating, rating(white.clone()).await.rating);
     enter(&referee, &server.base, T, 1, first).await;
+    let rated = eventually_rated(&rating, &black, |r| r.games == 1).await;
+    assert!(rated.rating > seeds.0, "Black won table 2 as first entered: {seeds:?} → {rated:?}");
+
+    // Black applies for 1 dan on a phone, with that win as evidence.
+    let applicant = signed_in(&driver, &server.base, Viewport::PHONE, "zh-CN", &black).await;
+    applicant.open(&server.base, "/account/rank").await;
+    let evidence = format!("[data-evidence='{}']", table_2.game_id);
+    applicant.wait_for("the game to choose", &format!("return !!document.querySelector(\"{evidence}\")")).await;
+    applicant.js(&format!("document.querySelector(\"{evidence}\").checked = true"), vec![]).await;
+    submit(&applicant, "#apply", "apply-for-rank", &[("grade", "1d")]).await;
+    notice_ok(&applicant, "the application").await;
+    let case =
+        applicant.wait_for("the case listed", "return document.querySelector('[data-case]')?.dataset.case").await;
+    let case = case.as_str().unwrap().to_string();
 
     // A late entry before round 2, and a half-point bye asked for round 2.
     org.open(&server.base, &format!("/desk/tournaments/{T}")).await;
@@ -1119,6 +1165,12 @@ async fn a_chinese_director_runs_a_twelve_player_mcmahon_and_one_result_is_every
     submit(&org, row, "correct", &[("outcome", "W+"), ("how", "resignation")]).await;
     notice_ok(&org, "round 1 corrected").await;
     assert_eq!(org.js(&format!("return document.querySelector(\"{row}\").dataset.result"), vec![]).await, json!("W+"));
+    assert_eq!(game, format!("/games/{}", table_2.game_id));
+    // The ratings follow: the game re-rated the other way, not counted twice.
+    let rerated = eventually_rated(&rating, &black, |r| r.rating < seeds.0).await;
+    assert_eq!(rerated.games, 1, "re-rated, not counted twice: {rerated:?}");
+    let white_now = eventually_rated(&rating, &white, |r| r.rating > seeds.1).await;
+    assert_eq!(white_now.games, 1, "{white_now:?}");
 
     // Rounds 2 to 4, a withdrawal after round 2, publication.
     for round in 2..=4u32 {
@@ -1203,6 +1255,56 @@ async fn a_chinese_director_runs_a_twelve_player_mcmahon_and_one_result_is_every
         if let Some(name) = name {
             org.screenshot(&screenshots().join(format!("{name}-desktop-zh-CN.png"))).await;
         }
+    }
+
+    // The certification case shows the corrected result: the game is now a loss, the change is noted,
+    // and the check ran again; the office page says it all in Chinese (ids and rule codes aside).
+    let reviewer = signed_in(&driver, &server.base, Viewport::PHONE, "zh-CN", "rev").await;
+    reviewer.open(&server.base, &format!("/office/cases/{case}")).await;
+    let revision = reviewer
+        .wait_for("the change noted", "return document.querySelector('#revisions [data-revision]')?.textContent")
+        .await;
+    assert!(revision.as_str().unwrap_or_default().contains("胜 → 负"), "{revision}");
+    let line = reviewer.text("#evidence [data-evidence='0']").await.unwrap_or_default();
+    assert!(line.contains('负') && !line.contains('胜'), "the evidence reads the loss: {line}");
+    let checks = reviewer.js("return document.querySelectorAll('.check-lines [data-check]').length", vec![]).await;
+    assert!(checks.as_u64().unwrap_or(0) > 0, "the check, rule by rule, from its data");
+    let rules: Vec<String> = reviewer
+        .js("return [...document.querySelectorAll('[data-rule]')].map(e => e.dataset.rule)", vec![])
+        .await
+        .as_array()
+        .map(|a| a.iter().filter_map(|r| r.as_str().map(String::from)).collect())
+        .unwrap_or_default();
+    let stray = stray_latin(&reviewer, |w| {
+        let code = rules.iter().any(|r| r.contains(w)) || ["SHA", "SGF", "English"].contains(&w);
+        let account = w.starts_with("hz") && w[2..].bytes().all(|b| b.is_ascii_digit());
+        // The rules' digest, in hex.
+        let digest = w.len() >= 8 && w.bytes().all(|b| b.is_ascii_hexdigit());
+        code || account || digest || case.contains(w) || table_2.game_id.contains(w) || ["Elo", "Glicko"].contains(&w)
+    })
+    .await;
+    assert!(stray.is_empty(), "Latin words on the case page: {stray:?}");
+    reviewer.screenshot(&screenshots().join("mcmahon-case-corrected-phone-zh-CN.png")).await;
+}
+
+/// Polls `account`'s rating until `done` holds (at most 60 s: a bound on a slow machine, not a timing).
+async fn eventually_rated<F, Fut>(
+    rating: &F,
+    account: &str,
+    done: impl Fn(&pb::RatingSummary) -> bool,
+) -> pb::RatingSummary
+where
+    F: Fn(String) -> Fut,
+    Fut: std::future::Future<Output = pb::RatingSummary>,
+{
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    loop {
+        let r = rating(account.to_string()).await;
+        if done(&r) {
+            return r;
+        }
+        assert!(std::time::Instant::now() < deadline, "{account}'s rating never got there: {r:?}");
+        tokio::time::sleep(Duration::from_millis(200)).await;
     }
 }
 

@@ -935,3 +935,33 @@ public-refusal-not-finished = The game is not over yet: sign in to download the 
 public-refusal-unavailable = The server cannot read the game just now: try again shortly.
 overlay-round = round { $n }
 overlay-board = board { $n }
+
+# A case's check, rule by rule (issue 30 item 6): the rule's id, the grade it gives, the verdict and why.
+check-met = { $rule } (→ { $grade }): met: { $why }
+check-unmet = { $rule } (→ { $grade }): not met: { $why }
+check-not-eligible = { $rule } (→ { $grade }): does not apply: { $why }
+check-basis-wins = { $wins } wins of { $rounds } in { $event }{ $group ->
+    [none] {""}
+   *[other] , group { $group }
+}
+check-basis-placed = place { $place } in { $event } (the top { $max } count)
+check-basis-won = won { $event }
+check-basis-quota = place { $place } in { $event }, within the quota of { $slots } ({ $percent }% of { $eligible })
+check-basis-rating = { $system } rating { $rating } ≥ { $threshold } after { $games } rated games
+check-basis-points = { $points } points ≥ { $needed } ({ $from_games } from { $games } games, { $from_places } from places)
+check-short-no-result = no verified result from { $wanted }
+check-short-wins = { $wins } wins of { $rounds }, { $needed } needed
+check-short-place = best place { $place }, the top { $max } needed
+check-short-not-won = best place { $place }, a win needed
+check-short-quota = place { $place } is outside the quota of { $slots } (of { $eligible } eligible)
+check-short-no-rating = no { $system } rating
+check-short-rating = rating { $rating } below { $threshold }
+check-short-games = { $games } rated games, { $needed } needed
+check-short-deviation = rating deviation { $deviation } above { $max } (provisional)
+check-short-points = { $points } points, { $needed } needed
+check-already = already { $grade }
+check-not-from = the rule promotes from { $allowed }, not from { $grade }
+grade-unranked = no grade
+rating-system-glicko2 = Glicko-2
+rating-system-elo = Elo
+rating-system-egf = EGF

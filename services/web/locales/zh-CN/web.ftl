@@ -935,3 +935,33 @@ public-refusal-not-finished = 对局尚未结束：登录后可下载进行中�
 public-refusal-unavailable = 服务器暂时无法读取对局，请稍后再试。
 overlay-round = 第{ $n }轮
 overlay-board = 第{ $n }台
+
+# A case's check, rule by rule (issue 30 item 6): the rule's id, the grade it gives, the verdict and why.
+check-met = { $rule }（→ { $grade }）：满足：{ $why }
+check-unmet = { $rule }（→ { $grade }）：未满足：{ $why }
+check-not-eligible = { $rule }（→ { $grade }）：不适用：{ $why }
+check-basis-wins = 在{ $event }{ $group ->
+    [none] {""}
+   *[other] { $group }组
+}{ $rounds }轮中胜{ $wins }局
+check-basis-placed = 在{ $event }获第{ $place }名（前{ $max }名有效）
+check-basis-won = 获得{ $event }冠军
+check-basis-quota = 在{ $event }获第{ $place }名，在{ $slots }个名额之内（{ $eligible }人的{ $percent }%）
+check-basis-rating = { $system }等级分{ $rating } ≥ { $threshold }，已计分对局{ $games }局
+check-basis-points = 升段积分{ $points } ≥ { $needed }（对局{ $games }局得{ $from_games }分，名次得{ $from_places }分）
+check-short-no-result = 自现有段级以来没有本条规则所要求比赛的已核实成绩
+check-short-wins = { $rounds }轮中胜{ $wins }局，需胜{ $needed }局
+check-short-place = 最好名次第{ $place }名，需进入前{ $max }名
+check-short-not-won = 最好名次第{ $place }名，需获得冠军
+check-short-quota = 第{ $place }名不在{ $slots }个名额之内（符合条件者{ $eligible }人）
+check-short-no-rating = 没有{ $system }等级分
+check-short-rating = 等级分{ $rating }，低于{ $threshold }
+check-short-games = 已计分对局{ $games }局，需{ $needed }局
+check-short-deviation = 等级分偏差{ $deviation }，高于{ $max }（尚未稳定）
+check-short-points = 升段积分{ $points }，需{ $needed }
+check-already = 已是{ $grade }
+check-not-from = 本条规则只适用于{ $allowed }，不适用于{ $grade }
+grade-unranked = 无段级
+rating-system-glicko2 = Glicko-2
+rating-system-elo = Elo
+rating-system-egf = EGF

@@ -19,7 +19,7 @@ use maud::{Markup, html};
 use weiqi_edge::auth::Role;
 use weiqi_ranking::api::RankingApi;
 use weiqi_ranking::cases::{Application, Verdict};
-use weiqi_ranking::views::{CaseStatus, CaseView, EvidenceItem};
+use weiqi_ranking::views::{Basis, CaseStatus, CaseView, EventRef, EvidenceItem, Ineligible, RuleOutcome, Shortfall};
 
 use super::desk::rid_field;
 use super::{
@@ -225,7 +225,12 @@ async fn render_case(web: &Web, viewer: &Viewer, id: &str, note: Option<(bool, S
         section.card id="check" {
             h2 { (t(lang, "case-check")) " — " (check_word(lang, &c)) }
             @if !c.rules_digest.is_empty() { p.small.mono { (t(lang, "case-rules-digest")) " " (c.rules_digest) } }
-            ol.check-lines { @for line in &c.check_lines { li.mono { (line) } } }
+            // In the page's language from the check's data (issue 30 item 6); the service's lines for a
+            // case whose check has no data.
+            ol.check-lines {
+                @if c.checks.is_empty() { @for line in &c.check_lines { li.mono { (line) } } }
+                @for (i, o) in c.checks.iter().enumerate() { li data-check=(i) data-rule=(o.rule) { (check_line(lang, &c.ladder, o)) } }
+            }
         }
         @if status == "open" || status == "awaiting-confirmation" {
             section.card id="decide" {
@@ -311,6 +316,132 @@ fn evidence_line(lang: Lang, item: &EvidenceItem) -> String {
             ],
         ),
     }
+}
+
+/// One rule's verdict of a case's check, in the page's language: the rule's id (a code of the
+/// association's rule file), the grade it gives as the association writes it, and why.
+fn check_line(lang: Lang, ladder: &str, o: &RuleOutcome) -> String {
+    use weiqi_ranking::views::Verdict as V;
+    let event = |e: &EventRef| if e.name.is_empty() { e.id.to_string() } else { e.name.clone() };
+    let n = |v: u32| v.to_string();
+    let (verdict, why) = match &o.verdict {
+        V::Met(b) => (
+            "check-met",
+            match b {
+                Basis::WinsInGroup { event: e, group, wins, rounds } => ta(
+                    lang,
+                    "check-basis-wins",
+                    &[
+                        ("wins", n(*wins)),
+                        ("rounds", n(*rounds)),
+                        ("event", event(e)),
+                        ("group", group.as_deref().map_or_else(|| "none".to_owned(), |g| rank_text(lang, g))),
+                    ],
+                ),
+                Basis::Placed { event: e, place, max_place } => {
+                    ta(lang, "check-basis-placed", &[("place", n(*place)), ("event", event(e)), ("max", n(*max_place))])
+                }
+                Basis::Won { event: e } => ta(lang, "check-basis-won", &[("event", event(e))]),
+                Basis::WithinQuota { event: e, place, slots, eligible, percent } => ta(
+                    lang,
+                    "check-basis-quota",
+                    &[
+                        ("place", n(*place)),
+                        ("event", event(e)),
+                        ("slots", n(*slots)),
+                        ("percent", percent.to_string()),
+                        ("eligible", n(*eligible)),
+                    ],
+                ),
+                Basis::RatingReached { system, rating, threshold, games, .. } => ta(
+                    lang,
+                    "check-basis-rating",
+                    &[
+                        ("system", system_name(lang, system)),
+                        ("rating", format!("{rating:.1}")),
+                        ("threshold", threshold.to_string()),
+                        ("games", n(*games)),
+                    ],
+                ),
+                Basis::PointsReached { points, needed, from_games, from_places, games } => ta(
+                    lang,
+                    "check-basis-points",
+                    &[
+                        ("points", points.to_string()),
+                        ("needed", needed.to_string()),
+                        ("from_games", from_games.to_string()),
+                        ("games", n(*games)),
+                        ("from_places", from_places.to_string()),
+                    ],
+                ),
+            },
+        ),
+        V::Unmet(s) => (
+            "check-unmet",
+            match s {
+                // What the rule looks for is the rule file's (its id names it); the English line spells it.
+                Shortfall::NoMatchingResult { wanted } => {
+                    ta(lang, "check-short-no-result", &[("wanted", wanted.clone())])
+                }
+                Shortfall::TooFewWins { wins, needed, rounds } => {
+                    ta(lang, "check-short-wins", &[("wins", n(*wins)), ("rounds", n(*rounds)), ("needed", n(*needed))])
+                }
+                Shortfall::PlaceTooLow { place, max_place } => {
+                    ta(lang, "check-short-place", &[("place", n(*place)), ("max", n(*max_place))])
+                }
+                Shortfall::NotWon { place } => ta(lang, "check-short-not-won", &[("place", n(*place))]),
+                Shortfall::OutsideQuota { place, slots, eligible } => ta(
+                    lang,
+                    "check-short-quota",
+                    &[("place", n(*place)), ("slots", n(*slots)), ("eligible", n(*eligible))],
+                ),
+                Shortfall::NoRating { system } => {
+                    ta(lang, "check-short-no-rating", &[("system", system_name(lang, system))])
+                }
+                Shortfall::RatingTooLow { rating, threshold } => ta(
+                    lang,
+                    "check-short-rating",
+                    &[("rating", format!("{rating:.1}")), ("threshold", threshold.to_string())],
+                ),
+                Shortfall::TooFewRatedGames { games, needed } => {
+                    ta(lang, "check-short-games", &[("games", n(*games)), ("needed", n(*needed))])
+                }
+                Shortfall::DeviationTooHigh { deviation, max } => ta(
+                    lang,
+                    "check-short-deviation",
+                    &[("deviation", format!("{deviation:.1}")), ("max", max.to_string())],
+                ),
+                Shortfall::TooFewPoints { points, needed } => {
+                    ta(lang, "check-short-points", &[("points", points.to_string()), ("needed", needed.to_string())])
+                }
+            },
+        ),
+        V::NotEligible(i) => (
+            "check-not-eligible",
+            match i {
+                Ineligible::AlreadyAtOrAbove { current } => {
+                    ta(lang, "check-already", &[("grade", grade_text(lang, ladder, current))])
+                }
+                Ineligible::NotFromGrade { current, allowed } => {
+                    let allowed: Vec<String> = allowed.iter().map(|g| grade_text(lang, ladder, g)).collect();
+                    ta(
+                        lang,
+                        "check-not-from",
+                        &[
+                            ("grade", grade_text(lang, ladder, current)),
+                            ("allowed", allowed.join(&t(lang, "list-separator"))),
+                        ],
+                    )
+                }
+            },
+        ),
+    };
+    ta(lang, verdict, &[("rule", o.rule.clone()), ("grade", grade_text(lang, ladder, &o.to)), ("why", why)])
+}
+
+/// A rating system's name as its readers know it (Glicko-2, Elo, EGF).
+fn system_name(lang: Lang, system: &str) -> String {
+    try_t(lang, &format!("rating-system-{system}")).unwrap_or_else(|| system.to_owned())
 }
 
 /// Which rules of the check use an item, in the page's language.
@@ -510,5 +641,58 @@ pub async fn apply(
         Err(e) => {
             with_status(render_apply(&web, &viewer, Some((false, refused_text(lang, &e)))).await, refused_status(&e))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use weiqi_ranking::views::Verdict as V;
+
+    fn outcome(verdict: V) -> RuleOutcome {
+        RuleOutcome {
+            rule: "dan-1d-by-group".into(),
+            kind: "wins-in-group".into(),
+            to: "1d".into(),
+            verdict,
+            evidence: vec![],
+        }
+    }
+
+    /// Issue 30 item 6: the check's lines in the page's language, from the check's data: on a Chinese
+    /// page no word of English but the rule's id (a code of the association's rule file).
+    #[test]
+    fn a_check_line_is_said_in_the_pages_language() {
+        let event = EventRef {
+            id: weiqi_ranking::views::EventId("hz-mcmahon".into()),
+            name: "2026 杭州麦克马洪赛".into(),
+            kind: "dan-qualification".into(),
+            level: weiqi_ranking::views::EventLevel::City,
+        };
+        let lines = [
+            outcome(V::Met(Basis::WinsInGroup { event: event.clone(), group: Some("1d".into()), wins: 5, rounds: 7 })),
+            outcome(V::Met(Basis::WinsInGroup { event, group: None, wins: 5, rounds: 7 })),
+            outcome(V::Unmet(Shortfall::TooFewWins { wins: 4, needed: 5, rounds: 7 })),
+            outcome(V::Unmet(Shortfall::NoMatchingResult {
+                wanted: "events of kind dan-qualification (7 rounds)".into(),
+            })),
+            outcome(V::Unmet(Shortfall::DeviationTooHigh { deviation: 150.0, max: 110.0 })),
+            outcome(V::NotEligible(Ineligible::NotFromGrade {
+                current: "unranked".into(),
+                allowed: vec!["2k".into(), "1k".into()],
+            })),
+        ];
+        let zh: Vec<String> = lines.iter().map(|o| check_line(Lang::ZhCn, "amateur", o)).collect();
+        assert_eq!(zh[0], "dan-1d-by-group（→ 业余1段）：满足：在2026 杭州麦克马洪赛业余1段组7轮中胜5局");
+        assert_eq!(zh[1], "dan-1d-by-group（→ 业余1段）：满足：在2026 杭州麦克马洪赛7轮中胜5局");
+        assert_eq!(zh[2], "dan-1d-by-group（→ 业余1段）：未满足：7轮中胜4局，需胜5局");
+        assert_eq!(zh[5], "dan-1d-by-group（→ 业余1段）：不适用：本条规则只适用于2级、1级，不适用于无段级");
+        for line in &zh {
+            let words = line.replace("dan-1d-by-group", "");
+            let latin: Vec<&str> = words.split(|c: char| !c.is_ascii_alphabetic()).filter(|w| !w.is_empty()).collect();
+            assert!(latin.is_empty(), "{line}: {latin:?}");
+        }
+        let en = check_line(Lang::En, "amateur", &lines[2]);
+        assert_eq!(en, "dan-1d-by-group (→ 1 dan (amateur)): not met: 4 wins of 7, 5 needed");
     }
 }
