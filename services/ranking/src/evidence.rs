@@ -26,20 +26,20 @@ pub async fn verify_game<L: EventLog>(
     results: &dyn TournamentResults,
     player: &PlayerId,
     game: &str,
-) -> Result<Result<VerifiedGame, String>, RankingError> {
+) -> Result<Result<VerifiedGame, EvidenceProblem>, RankingError> {
     let record = match load_game(log, game).await {
         Ok(Some(r)) => r,
-        Ok(None) => return Ok(Err(format!("game {game}: no such game"))),
+        Ok(None) => return Ok(Err(EvidenceProblem::NoSuchGame { game: game.to_owned() })),
         Err(GameLogError::Corrupt { reason, .. }) => {
-            return Ok(Err(format!("game {game}: its log does not replay ({reason})")));
+            return Ok(Err(EvidenceProblem::GameUnreadable { game: game.to_owned(), reason }));
         }
         Err(e) => return Err(e.into()),
     };
     let Some((opponent, opponent_rank)) = record.opponent_of(player) else {
-        return Ok(Err(format!("game {game}: {player} did not play in it")));
+        return Ok(Err(EvidenceProblem::NotInGame { game: game.to_owned(), player: player.clone() }));
     };
     let (Some(outcome), Some(at)) = (record.outcome_for(player), record.ended_at) else {
-        return Ok(Err(format!("game {game}: not ended with a result")));
+        return Ok(Err(EvidenceProblem::GameNotEnded { game: game.to_owned() }));
     };
     let event = match &record.tournament {
         Some(t) => results.final_results(t).await?.map(|r| r.event),
@@ -64,49 +64,125 @@ pub async fn verify_placing<L: EventLog>(
     results: &dyn TournamentResults,
     player: &PlayerId,
     tournament: &str,
-) -> Result<Result<Evidence, String>, RankingError> {
+) -> Result<Result<Evidence, EvidenceProblem>, RankingError> {
     let Some(results) = results.final_results(tournament).await? else {
-        return Ok(Err(format!("tournament {tournament}: no final results")));
+        return Ok(Err(EvidenceProblem::NoFinalResults { tournament: tournament.to_owned() }));
     };
     let Some((group, placing)) = results.placing_of(player) else {
-        return Ok(Err(format!("tournament {tournament}: {player} is not placed")));
+        return Ok(Err(EvidenceProblem::NotPlaced { tournament: tournament.to_owned(), player: player.clone() }));
     };
     if !placing.games.is_empty() {
         let mut wins = 0u32;
         for game in &placing.games {
             let record = match load_game(log, &game.0).await {
                 Ok(Some(r)) => r,
-                Ok(None) => return Ok(Err(format!("tournament {tournament}: game {game} does not exist"))),
+                Ok(None) => {
+                    return Ok(Err(EvidenceProblem::EventGameMissing {
+                        tournament: tournament.to_owned(),
+                        game: game.0.clone(),
+                    }));
+                }
                 Err(GameLogError::Corrupt { reason, .. }) => {
-                    return Ok(Err(format!("tournament {tournament}: game {game} does not replay ({reason})")));
+                    return Ok(Err(EvidenceProblem::EventGameUnreadable {
+                        tournament: tournament.to_owned(),
+                        game: game.0.clone(),
+                        reason,
+                    }));
                 }
                 Err(e) => return Err(e.into()),
             };
             if record.tournament.as_deref() != Some(tournament) {
-                return Ok(Err(format!("tournament {tournament}: game {game} belongs to another event")));
+                return Ok(Err(EvidenceProblem::GameOfAnotherEvent {
+                    tournament: tournament.to_owned(),
+                    game: game.0.clone(),
+                }));
             }
             match record.outcome_for(player) {
                 Some(GameOutcome::Win) => wins += 1,
                 Some(_) => {}
                 None if record.opponent_of(player).is_none() => {
-                    return Ok(Err(format!("tournament {tournament}: {player} did not play game {game}")));
+                    return Ok(Err(EvidenceProblem::NotInEventGame {
+                        tournament: tournament.to_owned(),
+                        player: player.clone(),
+                        game: game.0.clone(),
+                    }));
                 }
-                None => return Ok(Err(format!("tournament {tournament}: game {game} has no result"))),
+                None => {
+                    return Ok(Err(EvidenceProblem::EventGameNoResult {
+                        tournament: tournament.to_owned(),
+                        game: game.0.clone(),
+                    }));
+                }
             }
         }
         if wins + placing.byes != placing.wins {
-            return Ok(Err(format!(
-                "tournament {tournament}: {} wins claimed, the game logs show {wins} and {} byes",
-                placing.wins, placing.byes
-            )));
+            return Ok(Err(EvidenceProblem::WinsDiffer {
+                tournament: tournament.to_owned(),
+                claimed: placing.wins,
+                wins,
+                byes: placing.byes,
+            }));
         }
         let played = u32::try_from(placing.games.len()).unwrap_or(u32::MAX);
         if played + placing.byes > group.rounds {
-            return Ok(Err(format!(
-                "tournament {tournament}: {played} games and {} byes in {} rounds",
-                placing.byes, group.rounds
-            )));
+            return Ok(Err(EvidenceProblem::TooManyGames {
+                tournament: tournament.to_owned(),
+                played,
+                byes: placing.byes,
+                rounds: group.rounds,
+            }));
         }
     }
-    Ok(results.evidence_for(player).map(Evidence::Placing).ok_or_else(|| "not placed".to_owned()))
+    Ok(results
+        .evidence_for(player)
+        .map(Evidence::Placing)
+        .ok_or_else(|| EvidenceProblem::NotPlaced { tournament: tournament.to_owned(), player: player.clone() }))
+}
+
+/// Why one item of evidence does not verify against the logs: its English line for programs and
+/// logs, and its data for pages to say it in their words.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum EvidenceProblem {
+    /// No game has this id.
+    #[error("game {game}: no such game")]
+    NoSuchGame { game: String },
+    /// The game's log does not replay.
+    #[error("game {game}: its log does not replay ({reason})")]
+    GameUnreadable { game: String, reason: String },
+    /// The applicant did not play the game.
+    #[error("game {game}: {player} did not play in it")]
+    NotInGame { game: String, player: PlayerId },
+    /// The game has no result yet.
+    #[error("game {game}: not ended with a result")]
+    GameNotEnded { game: String },
+    /// The tournament has not published its final results.
+    #[error("tournament {tournament}: no final results")]
+    NoFinalResults { tournament: String },
+    /// The applicant has no place in the tournament's final results.
+    #[error("tournament {tournament}: {player} is not placed")]
+    NotPlaced { tournament: String, player: PlayerId },
+    /// A game the results list does not exist.
+    #[error("tournament {tournament}: game {game} does not exist")]
+    EventGameMissing { tournament: String, game: String },
+    /// A game the results list does not replay.
+    #[error("tournament {tournament}: game {game} does not replay ({reason})")]
+    EventGameUnreadable { tournament: String, game: String, reason: String },
+    /// A game the results list was played in another event.
+    #[error("tournament {tournament}: game {game} belongs to another event")]
+    GameOfAnotherEvent { tournament: String, game: String },
+    /// The applicant did not play a game the results list for them.
+    #[error("tournament {tournament}: {player} did not play game {game}")]
+    NotInEventGame { tournament: String, player: PlayerId, game: String },
+    /// A game the results list has no result.
+    #[error("tournament {tournament}: game {game} has no result")]
+    EventGameNoResult { tournament: String, game: String },
+    /// The wins the results claim are not the games' wins and byes.
+    #[error("tournament {tournament}: {claimed} wins claimed, the game logs show {wins} and {byes} byes")]
+    WinsDiffer { tournament: String, claimed: u32, wins: u32, byes: u32 },
+    /// More games and byes than rounds.
+    #[error("tournament {tournament}: {played} games and {byes} byes in {rounds} rounds")]
+    TooManyGames { tournament: String, played: u32, byes: u32, rounds: u32 },
+    /// The applicant has no rating to show.
+    #[error("{player} has no {system} rating")]
+    NoRating { player: PlayerId, system: String },
 }

@@ -490,6 +490,7 @@ mod tests {
             "deviation",
             "allowed",
             "wanted",
+            "game",
         ];
         let args: HashMap<Cow<'static, str>, FluentValue> =
             names.iter().map(|a| (Cow::Borrowed(*a), FluentValue::from("x"))).collect();

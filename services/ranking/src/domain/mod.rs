@@ -23,3 +23,5 @@ pub use player::{
     RankEntry, RatingPoint,
 };
 pub use rejection::{RankingRejection, RejectionKind};
+/// The rating core's refusals a [`RankingRejection`] carries (for pages to say them in their words).
+pub use weiqi_rating::{CaseRejection, RatingRejection};

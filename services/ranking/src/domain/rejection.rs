@@ -100,8 +100,8 @@ pub enum RankingRejection {
     #[error("name games, tournaments or the rating as evidence")]
     NoEvidenceNamed,
     /// Evidence that did not verify against the logs, with the reasons.
-    #[error("{}", .0.join("; "))]
-    EvidenceRefused(Vec<String>),
+    #[error("{}", .0.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))]
+    EvidenceRefused(Vec<crate::evidence::EvidenceProblem>),
 
     // ---- the request ----
     /// A request without its id.
@@ -300,7 +300,7 @@ mod tests {
             (R::Case(CaseRejection::NoReviewer), "no_reviewer", K::FailedPrecondition),
             (R::Case(CaseRejection::CheckDoesNotSupport("2d".into())), "check_does_not_support", K::FailedPrecondition),
             (R::Rating(RatingRejection::AlreadyRated(PlayerId::from("li"))), "already_rated", K::FailedPrecondition),
-            (R::EvidenceRefused(vec!["a".into(), "b".into()]), "evidence_refused", K::InvalidArgument),
+            (R::EvidenceRefused(vec![]), "evidence_refused", K::InvalidArgument),
             (R::NoSuchCase(CaseId::from("case-1")), "no_such_case", K::NotFound),
             (R::MissingRequestId, "missing_request_id", K::InvalidArgument),
             (R::RequestIdReused { other: None }, "request_id_reused", K::InvalidArgument),
@@ -310,6 +310,9 @@ mod tests {
         for (r, code, kind) in table {
             assert_eq!((r.code(), r.kind()), (code, kind), "{r:?}");
         }
-        assert_eq!(R::EvidenceRefused(vec!["a".into(), "b".into()]).to_string(), "a; b");
+        use crate::evidence::EvidenceProblem as P;
+        let refused =
+            R::EvidenceRefused(vec![P::NoSuchGame { game: "g1".into() }, P::NoFinalResults { tournament: "t".into() }]);
+        assert_eq!(refused.to_string(), "game g1: no such game; tournament t: no final results");
     }
 }

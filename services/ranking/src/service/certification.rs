@@ -21,7 +21,7 @@ use crate::cases::{Application, CaseRecord, Verdict};
 use crate::domain::case::{certificate_date, certificate_serial, grade_name, revocations};
 use crate::domain::{Actor, CaseOrder, PlayerCommand, ProposalRecord, RankingRejection};
 use crate::error::RankingError;
-use crate::evidence::{verify_game, verify_placing};
+use crate::evidence::{EvidenceProblem, verify_game, verify_placing};
 use crate::logs::hex_id;
 use crate::tournaments::FinalResults;
 
@@ -35,7 +35,10 @@ impl RankingService {
     }
 
     /// Verifies an application's evidence: every item, or the reasons it was refused.
-    async fn verify_evidence(&self, app: &Application) -> Result<Result<Vec<Evidence>, Vec<String>>, RankingError> {
+    async fn verify_evidence(
+        &self,
+        app: &Application,
+    ) -> Result<Result<Vec<Evidence>, Vec<EvidenceProblem>>, RankingError> {
         let mut items = Vec::new();
         let mut reasons = Vec::new();
         for g in &app.games {
@@ -54,7 +57,10 @@ impl RankingService {
             let now = self.now();
             match self.ledger.read(|book, _, _| book.sample(&app.player, now)).await? {
                 Some(s) => items.push(Evidence::Rating(s)),
-                None => reasons.push(format!("{} has no {} rating", app.player, self.config.system.name())),
+                None => reasons.push(EvidenceProblem::NoRating {
+                    player: app.player.clone(),
+                    system: self.config.system.name().to_owned(),
+                }),
             }
         }
         Ok(if reasons.is_empty() { Ok(items) } else { Err(reasons) })

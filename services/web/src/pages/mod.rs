@@ -10,6 +10,7 @@ pub mod home;
 pub mod login;
 pub mod office;
 pub mod players;
+pub mod ranking_refusal;
 pub mod register;
 pub mod setup;
 pub mod tournament;
@@ -217,6 +218,11 @@ pub trait Refused: std::fmt::Display {
     fn code(&self) -> &str;
     /// The kind of refusal; `None` for a fault (unavailable, or data that does not decode).
     fn kind(&self) -> Option<weiqi_aggregate::RejectionKind>;
+    /// The refusal in the page's language when its words need its data (who, which grade); `None`:
+    /// said by its code.
+    fn said(&self, _lang: Lang) -> Option<String> {
+        None
+    }
 }
 
 /// Each service's API error is a refusal the pages render the same way.
@@ -233,13 +239,25 @@ macro_rules! refused_by {
     };
 }
 
-refused_by!(weiqi_game::api::ApiError, weiqi_tournament::api::ApiError, weiqi_ranking::api::ApiError);
+refused_by!(weiqi_game::api::ApiError, weiqi_tournament::api::ApiError);
+
+impl Refused for weiqi_ranking::api::ApiError {
+    fn code(&self) -> &str {
+        weiqi_ranking::api::ApiError::code(self)
+    }
+    fn kind(&self) -> Option<weiqi_aggregate::RejectionKind> {
+        weiqi_ranking::api::ApiError::kind(self)
+    }
+    fn said(&self, lang: Lang) -> Option<String> {
+        ranking_refusal::said(lang, self)
+    }
+}
 
 /// A domain API's refusal in the page's language: the catalogue's words for its code, else the
 /// service's own; a fault as "unavailable".
 pub fn refused_text(lang: Lang, e: &impl Refused) -> String {
     match e.kind() {
-        Some(_) => crate::i18n::refusal(lang, e.code(), &e.to_string()),
+        Some(_) => e.said(lang).unwrap_or_else(|| crate::i18n::refusal(lang, e.code(), &e.to_string())),
         None => t(lang, "refusal-unavailable"),
     }
 }

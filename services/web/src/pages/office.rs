@@ -51,7 +51,7 @@ pub fn status_name(status: CaseStatus) -> &'static str {
     }
 }
 
-fn status_text_of(lang: Lang, status: CaseStatus) -> String {
+pub(crate) fn status_text_of(lang: Lang, status: CaseStatus) -> String {
     t(lang, &format!("case-status-{}", status_name(status)))
 }
 
