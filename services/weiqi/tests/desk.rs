@@ -1079,6 +1079,17 @@ async fn a_chinese_director_runs_a_twelve_player_mcmahon_and_one_result_is_every
     )
     .await;
     notice_ok(&org, "the McMahon created").await;
+    let facts = [
+        ("start", "2026-12-05"),
+        ("end", "2026-12-06"),
+        ("city", "杭州"),
+        ("city_latin", "Hangzhou"),
+        ("country", "CN"),
+        ("director", "王立诚"),
+        ("clubs", "杭州棋院 = Hang"),
+    ];
+    submit(&org, "#facts", "set-facts", &facts).await;
+    notice_ok(&org, "the event's facts").await;
 
     // Eleven players from Excel: a GBK file, ranks as Chinese clubs write them.
     let players = [
@@ -1212,6 +1223,20 @@ async fn a_chinese_director_runs_a_twelve_player_mcmahon_and_one_result_is_every
     assert!(sgf.contains("RE[W+"), "the game record follows the correction: {sgf}");
     let (_, _, h9) = org.download(&format!("/desk/tournaments/{T}/export/results.h9")).await;
     assert!(h9.lines().filter(|l| !l.starts_with(';')).count() == 12, "{h9}");
+    assert!(h9.contains("; PC[CN,Hangzhou]") && h9.contains("; DT[2026-12-05,2026-12-06]"), "{h9}");
+    let players: Vec<&str> = h9.lines().filter(|l| !l.starts_with(';')).collect();
+    assert_eq!(
+        players.iter().filter(|l| l.contains(" Hang ")).count(),
+        11,
+        "club codes (the late entry has no club): {h9}"
+    );
+    // Names the EGD can read: the Chinese names in pinyin.
+    assert!(
+        players.iter().any(|l| l.contains(" Li Ming ")) && players.iter().all(|l| l.is_ascii() && !l.contains(" - - ")),
+        "{h9}"
+    );
+    // The header the EGD reads (quoted in the note).
+    eprintln!("the .h9 header:\n{}", h9.lines().filter(|l| l.starts_with(';')).collect::<Vec<_>>().join("\n"));
     let public = driver.session(Viewport::PHONE, "zh-CN").await.unwrap();
     public.open(&server.base, &format!("/tournaments/{T}")).await;
     public.wait_for("the standings", "return document.querySelectorAll('[data-player]').length === 12").await;

@@ -140,9 +140,9 @@ pub fn export_h9(t: &Tournament, header: &H9Header) -> String {
     let _ = writeln!(out, "; Pl Name Rk Co Club {}", columns.join(" "));
     for (i, (player, values)) in rows.iter().enumerate() {
         let reg = &t.players[player].registration;
-        let mut parts = reg.name_latin.split_whitespace();
-        let surname = token(parts.next().unwrap_or(""));
-        let given = token(&parts.collect::<Vec<_>>().join(" "));
+        // The EGD's table is ASCII: the Latin name the organiser wrote, else the Chinese one in pinyin.
+        let (surname, given) = crate::romanize::latin_name(reg);
+        let (surname, given) = (token(&surname), token(&given));
         let country = reg.country.clone().unwrap_or_else(|| "CN".into());
         let club = club_column(reg.club.as_deref().unwrap_or(""), &header.club_codes);
         let mut line = format!("{:>4} {surname} {given} {} {country} {club}", i + 1, reg.rank);

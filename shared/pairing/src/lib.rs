@@ -95,6 +95,7 @@ pub mod ratio;
 pub mod record;
 pub mod registration;
 pub mod rejection;
+pub mod romanize;
 pub mod rounds;
 pub mod seeding;
 pub mod simulate;
