@@ -12,7 +12,7 @@ use std::net::IpAddr;
 use std::time::Duration;
 
 use governor::DefaultKeyedRateLimiter;
-use governor::clock::{Clock, DefaultClock};
+use governor::clock::Clock;
 
 /// Attempts per account before the limit bites.
 pub const ACCOUNT_BURST: u32 = 5;
@@ -49,14 +49,15 @@ pub fn with_retry_after(mut response: axum::response::Response, seconds: u64) ->
 impl LoginLimits {
     /// Counts an attempt on `account` from `address`; `Err(wait)` if either limit is reached.
     pub fn attempt(&self, account: &str, address: Option<IpAddr>) -> Result<(), Duration> {
-        let now = DefaultClock::default().now();
+        // The limiters' own clock, read only to say how long to wait (a clock built per call costs a
+        // CPUID calibration).
         if let Some(ip) = address
             && let Err(until) = self.by_address.check_key(&ip)
         {
-            return Err(until.wait_time_from(now));
+            return Err(until.wait_time_from(self.by_address.clock().now()));
         }
         let key = account.to_lowercase();
-        self.by_account.check_key(&key).map_err(|until| until.wait_time_from(now))?;
+        self.by_account.check_key(&key).map_err(|until| until.wait_time_from(self.by_account.clock().now()))?;
         // Keep the maps small: forget keys whose limit has fully replenished.
         if self.by_account.len() > 10_000 {
             self.by_account.retain_recent();
