@@ -31,7 +31,7 @@
 //! `R` (0) and count `d`, as they were decided.
 
 use crate::ids::{Color, PlayerId};
-use crate::matching::Weight;
+use crate::matching::{TIERS, Weight};
 use crate::seeding::{SEEDING_SCALE, Seat, Seeding, seeding_cost};
 use serde::{Deserialize, Serialize};
 
@@ -224,12 +224,20 @@ impl EdgeCost {
 
     /// The cost as one number (see the table in this module's doc).
     pub fn scalar(&self) -> Weight {
-        Weight::from(self.rematch) * REMATCH
-            + Weight::from(self.score_cost()) * SCORE
-            + Weight::from(self.color.min(15)) * COLOR
-            + Weight::from(self.seeding.min(SEEDING_SCALE)) * SEEDING
-            + Weight::from(self.handicap.min(9)) * HANDICAP
-            + Weight::from(self.separation.min(3)) * SEPARATION
+        tiers_scalar(&self.capped_tiers())
+    }
+
+    /// The criteria values the matching weighs, in priority order, each within its tier's cap (the
+    /// score difference as its cost): what [`crate::matching::lexicographic_matching`] minimises.
+    pub fn capped_tiers(&self) -> [u32; TIERS] {
+        [
+            u32::from(self.rematch.min(1)),
+            self.score_cost(),
+            self.color.min(15),
+            self.seeding.min(SEEDING_SCALE),
+            u32::from(self.handicap.min(9)),
+            u32::from(self.separation.min(3)),
+        ]
     }
 
     /// The edge weight given to the matching.
@@ -248,6 +256,17 @@ impl EdgeCost {
             (Criterion::Separation, u32::from(self.separation)),
         ]
     }
+}
+
+/// Capped tiers ([`EdgeCost::capped_tiers`]) stacked with the fixed multipliers of the table above.
+pub fn tiers_scalar(tiers: &[u32; TIERS]) -> Weight {
+    let [rematch, score, color, seeding, handicap, separation] = tiers.map(Weight::from);
+    rematch * REMATCH
+        + score * SCORE
+        + color * COLOR
+        + seeding * SEEDING
+        + handicap * HANDICAP
+        + separation * SEPARATION
 }
 
 /// Whether `a` has met `b`.

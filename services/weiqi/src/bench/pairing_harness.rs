@@ -16,7 +16,8 @@
 //!   pairing's matching weight against the exact dense optimum (one blossom over the whole field).
 //!   Because every edge carries the `BASE` weight this figure is tiny by construction;
 //!   `optimum_cost_gap_pct` compares the criteria costs alone (`Σ cost`, lower is better), which is
-//!   the stricter measure, and both score-difference sums are printed.
+//!   the stricter measure, and both score-difference sums are printed, as are both sums of the
+//!   lower tiers, color imbalance and seeding cost (`compared_*` windowed, `optimum_*` exact).
 //! - `standings_ms`: computing full standings of the final state.
 
 use serde::Serialize;
@@ -67,6 +68,14 @@ pub struct PairingBenchReport {
     pub compared_score_diff_sum: u64,
     /// Σ |score difference| of the exact pairings on the comparison field.
     pub optimum_score_diff_sum: u64,
+    /// Σ color-imbalance units of the windowed pairings on the comparison field.
+    pub compared_color_sum: u64,
+    /// Σ color-imbalance units of the exact pairings on the comparison field.
+    pub optimum_color_sum: u64,
+    /// Σ seeding cost of the windowed pairings on the comparison field.
+    pub compared_seeding_sum: u64,
+    /// Σ seeding cost of the exact pairings on the comparison field.
+    pub optimum_seeding_sum: u64,
     /// Matching weight of the windowed pairing, worst round (as a decimal string: i128).
     pub windowed_weight: String,
     /// Matching weight of the exact pairing in that round.
@@ -150,6 +159,10 @@ pub fn bench_pairing_with(
     let (mut gap, mut cost_gap) = (0.0f64, 0.0f64);
     let (mut w_win, mut w_opt): (Weight, Weight) = (0, 0);
     let (mut sd_win, mut sd_opt) = (0u64, 0u64);
+    let (mut color_win, mut color_opt, mut seed_win, mut seed_opt) = (0u64, 0u64, 0u64, 0u64);
+    let tier = |plan: &weiqi_pairing::swiss::RoundPlan, f: fn(&weiqi_pairing::weights::EdgeCost) -> u32| {
+        plan.pairs.iter().map(|p| u64::from(f(&p.cost))).sum::<u64>()
+    };
     for _ in 0..rounds {
         let cands = next_round_candidates(&cmp.state);
         let forbidden = cmp.state.forbidden_in(cmp.state.current_round() + 1);
@@ -157,6 +170,10 @@ pub fn bench_pairing_with(
         let exact = pair_round(&cands, &forbidden, &policy, &PairingParams::exact(cands.len())).expect("pairable");
         sd_win += windowed.pairs.iter().map(|p| u64::from(p.cost.score_diff)).sum::<u64>();
         sd_opt += exact.pairs.iter().map(|p| u64::from(p.cost.score_diff)).sum::<u64>();
+        color_win += tier(&windowed, |c| c.color);
+        color_opt += tier(&exact, |c| c.color);
+        seed_win += tier(&windowed, |c| c.seeding);
+        seed_opt += tier(&exact, |c| c.seeding);
         let (ww, wo) = (windowed.weight(), exact.weight());
         let g = if wo > 0 { (wo - ww) as f64 / wo as f64 * 100.0 } else { 0.0 };
         if g >= gap {
@@ -191,6 +208,10 @@ pub fn bench_pairing_with(
         optimum_cost_gap_pct: cost_gap,
         compared_score_diff_sum: sd_win,
         optimum_score_diff_sum: sd_opt,
+        compared_color_sum: color_win,
+        optimum_color_sum: color_opt,
+        compared_seeding_sum: seed_win,
+        optimum_seeding_sum: seed_opt,
         windowed_weight: w_win.to_string(),
         optimum_weight: w_opt.to_string(),
         compared_players: compared,
