@@ -23,10 +23,15 @@ struct Up {
 
 impl Up {
     fn start(dir: &Path, grpc: u16, http: u16, run: usize) -> Up {
+        Up::start_with(dir, grpc, http, run, &[])
+    }
+
+    fn start_with(dir: &Path, grpc: u16, http: u16, run: usize, extra: &[&str]) -> Up {
         let out = dir.join(format!("up-{run}.out"));
         let err = dir.join(format!("up-{run}.err"));
         let child = Command::new(WEIQI)
             .args(["up", "--grpc", &format!("127.0.0.1:{grpc}"), "--http", &format!("127.0.0.1:{http}")])
+            .args(extra)
             .arg("--data-dir")
             .arg(dir.join("data"))
             .env("RUST_LOG", "info")
@@ -249,4 +254,33 @@ fn bench_e2e_runs_twice_against_the_same_nats_server() {
         let json: serde_json::Value = serde_json::from_str(&last).unwrap_or_else(|e| panic!("{e}: {last}"));
         assert!(json["moves_per_sec"].as_f64().unwrap_or(0.0) > 0.0, "run {run}: {json}");
     }
+}
+
+/// Issue 31 item 3: the README's `weiqi play demo` waits out the gateway's rate limit instead of
+/// stopping with "too many requests with this token". The limit here is tight (10 calls a second
+/// per token, bursts of 20), so the demo's ~100 moves per player are refused many times.
+#[test]
+fn play_demo_waits_out_a_tight_rate_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let (grpc, http) = (free_port(), free_port());
+    let server = format!("http://127.0.0.1:{grpc}");
+    let up = Up::start_with(dir.path(), grpc, http, 1, &["--rate-per-token", "10"]);
+    let quick = up.wait_ready();
+    let (org, alice, bob) = (token(&quick, "ORGANISER"), token(&quick, "ALICE"), token(&quick, "BOB"));
+    let args = ["play", "--server", &server, "demo", "--organiser", &org, "--black", &alice, "--white", &bob];
+    let out = weiqi(&args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("game "), "{}", String::from_utf8_lossy(&out.stdout));
+    // The gateway did refuse, and the demo waited each refusal out.
+    let mut metrics = String::new();
+    let mut s = TcpStream::connect(("127.0.0.1", http)).unwrap();
+    s.write_all(b"GET /metrics HTTP/1.0\r\nHost: x\r\n\r\n").unwrap();
+    std::io::Read::read_to_string(&mut s, &mut metrics).unwrap();
+    let refused: f64 = metrics
+        .lines()
+        .filter(|l| l.starts_with("weiqi_rate_limited_total") && l.contains("token"))
+        .filter_map(|l| l.rsplit(' ').next()?.parse::<f64>().ok())
+        .sum();
+    assert!(refused > 0.0, "no refusal counted: the limit did not bite\n{metrics}");
 }

@@ -9,6 +9,7 @@
 //! * [`grpc_telemetry`]: every gRPC call a `server` span and counted, timed metrics.
 //! * [`limits`]: requests per second per token and per address, calls open per token
 //!   (`ResourceExhausted` with `retry-after`).
+//! * [`patience`]: the clients' side of the limits, a channel that waits out `retry-after-ms`.
 //! * [`serve`]: gRPC with gRPC-web (HTTP/1.1 accepted, `TCP_NODELAY`), the HTTP side, binding.
 //! * [`ready`]: readiness (`/readyz`): the event log answers, the followers run and have caught up,
 //!   and the process's own checks (Redis) pass; with the `weiqi_ready` and follower-lag gauges.
@@ -22,6 +23,7 @@ pub mod auth;
 pub mod grpc_telemetry;
 pub mod headers;
 pub mod limits;
+pub mod patience;
 pub mod read_your_writes;
 pub mod ready;
 pub mod serve;

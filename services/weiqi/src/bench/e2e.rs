@@ -13,12 +13,16 @@ use hdrhistogram::Histogram;
 use prost::Message;
 use serde::Serialize;
 use tonic::transport::Channel;
+use weiqi_edge::patience::Patient;
 use weiqi_proto::v1 as pb;
 use weiqi_proto::v1::game_service_client::GameServiceClient;
 use weiqi_rules::random::SplitMix64;
 use weiqi_rules::{Color, Game, Move, Ruleset};
 
 use crate::output::report;
+
+/// The game service through a channel that waits out the gateway's rate limit.
+type Client = GameServiceClient<Patient<Channel>>;
 
 /// (scheduled µs since start, latency µs) of every move, when tracing.
 type Trace = Arc<Mutex<Vec<(u64, u64)>>>;
@@ -134,9 +138,8 @@ async fn start_server(nats_url: &str) -> Result<Server> {
             &format!("127.0.0.1:{grpc}"),
             "--http",
             &format!("127.0.0.1:{http}"),
-            // The load comes from one address with few tokens, far above what one caller may ask.
-            "--rate-per-token",
-            "0",
+            // The load comes from one address: only the limit per address is lifted. Every player has
+            // a token of their own and keeps its limits, as real clients do.
             "--rate-per-address",
             "0",
         ])
@@ -191,7 +194,7 @@ fn authed<T>(m: T, token: &str) -> tonic::Request<T> {
 }
 
 /// Plays one move of a bot; returns the encoded size of the event it produced.
-async fn step(client: &mut GameServiceClient<Channel>, bot: &mut Bot) -> Result<Option<usize>> {
+async fn step(client: &mut Client, bot: &mut Bot) -> Result<Option<usize>> {
     let Some((color, mv, token)) = bot.next() else { return Ok(None) };
     let number = bot.game.move_number() as u32 + 1;
     let rid = uuid::Uuid::new_v4().to_string();
@@ -235,11 +238,12 @@ pub async fn run(args: E2eArgs) -> Result<ExitCode> {
     let server = start_server(&nats_url).await?;
     let auth = crate::suite::authority(server.data_dir.path())?;
     let ttl = Duration::from_secs(3600);
-    let organiser = auth.issue("bench-organiser", &[weiqi_gateway::auth::Role::Organiser], &["*"], ttl);
-    let channels: Vec<GameServiceClient<Channel>> = {
+    // Clients wait out a rate limit as `weiqi play` and `weiqi bot` do (`retry-after-ms`).
+    let channels: Vec<Client> = {
         let mut v = Vec::new();
         for _ in 0..4 {
-            v.push(GameServiceClient::new(Channel::from_shared(server.url.clone())?.connect().await?));
+            let channel = Channel::from_shared(server.url.clone())?.connect().await?;
+            v.push(GameServiceClient::new(Patient::new(channel)));
         }
         v
     };
@@ -254,7 +258,10 @@ pub async fn run(args: E2eArgs) -> Result<ExitCode> {
     let per = args.games.div_ceil(args.concurrency.max(1));
     for w in 0..args.concurrency.max(1) {
         let mut client = channels[w % channels.len()].clone();
-        let (bots, organiser, auth) = (bots.clone(), organiser.clone(), auth.clone());
+        // One organiser per creating worker: a token holds at most 32 calls open.
+        let organiser =
+            auth.issue(&format!("bench-organiser-{w}"), &[weiqi_gateway::auth::Role::Organiser], &["*"], ttl);
+        let (bots, auth) = (bots.clone(), auth.clone());
         let size = args.size;
         let run_id = run_id.clone();
         tasks.spawn(async move {

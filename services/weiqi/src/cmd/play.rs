@@ -6,6 +6,7 @@ use anyhow::{Context, Result, bail};
 use clap::{Args, Subcommand};
 use futures::StreamExt;
 use tonic::transport::Channel;
+use weiqi_edge::patience::Patient;
 use weiqi_proto::v1 as pb;
 use weiqi_proto::v1::game_service_client::GameServiceClient;
 use weiqi_rules::{Color, Game, Move, Point, Ruleset};
@@ -218,7 +219,8 @@ pub async fn run(args: PlayArgs) -> Result<ExitCode> {
         .connect()
         .await
         .with_context(|| format!("cannot reach {} (is `weiqi up` running?)", args.server))?;
-    let mut client = GameServiceClient::new(channel);
+    // Waits out the gateway's rate limit (`retry-after-ms`) rather than stop.
+    let mut client = GameServiceClient::new(Patient::new(channel));
     let token = || args.token.clone().context("a token is needed: --token or WEIQI_TOKEN");
     let print_reply = |r: pb::CommandReply| {
         let size = r
@@ -396,7 +398,7 @@ pub fn describe(e: &pb::EventEnvelope, size: u8) -> String {
 
 #[allow(clippy::too_many_arguments)]
 async fn demo(
-    client: &mut GameServiceClient<Channel>,
+    client: &mut GameServiceClient<Patient<Channel>>,
     organiser: &str,
     black: &str,
     white: &str,
