@@ -11,6 +11,8 @@ const fmt = (key, args = {}) => String(S[key] || key).replace(/\{ ?\$?(\w+) ?\}/
 
 let view = config.view, board = null, receivedAt = Date.now(), pending = null, confirming = null;
 let sealMode = false, muted = localStorage.getItem("weiqi-muted") === "1", lastCall = "";
+// Who the viewer is in this game: the stream's first event (views are the same for every viewer).
+let seat = { me: view.me, seated: view.seated, referee: view.referee, chief: view.chief, viewer: view.viewer };
 
 function rid() { return (crypto.randomUUID ? crypto.randomUUID() : String(Math.random()).slice(2) + Date.now()); }
 
@@ -187,9 +189,19 @@ function tickClocks() {
   }
 }
 
+// The call due now: the view's latest, or the last of its calls to come whose time has passed (the
+// server sends nothing while a player thinks; the page says each call on time by itself).
+function currentCall() {
+  if (view.phase !== "playing") return null;
+  const elapsed = Date.now() - receivedAt;
+  let call = view.call;
+  for (const c of view.calls || []) { if (c.in_ms <= elapsed) call = c; else break; }
+  return call;
+}
+
 function announce() {
   for (const side of ["black", "white"]) document.querySelector(`.side[data-side="${side}"] .call`).textContent = "";
-  const call = view.phase === "playing" ? view.call : null;
+  const call = currentCall();
   if (!call) { lastCall = ""; return; }
   document.querySelector(`.side[data-side="${call.side}"] .call`).textContent = call.text;
   const key = `${view.move_number}:${call.side}:${call.text}`;
@@ -283,12 +295,16 @@ for (const form of document.querySelectorAll("form[data-referee]")) {
   for (const b of form.querySelectorAll('button[type="button"]')) b.addEventListener("click", () => send(b.dataset.action));
 }
 
-// Live: one view per event; EventSource reconnects by itself and the server starts again from the log.
+// Live: the viewer's seat, then one view per event; EventSource reconnects by itself and the server
+// starts with the latest view.
 let lostAt = 0;
 function connect() {
   const source = new EventSource(`/games/${encodeURIComponent(GAME)}/live?lang=${LANG}`);
+  current = source;
+  source.addEventListener("seat", (e) => { seat = JSON.parse(e.data); Object.assign(view, seat); heard = Date.now(); });
+  source.addEventListener("beat", () => { heard = Date.now(); });
   source.addEventListener("view", (e) => {
-    view = JSON.parse(e.data); receivedAt = Date.now();
+    view = Object.assign(JSON.parse(e.data), seat); receivedAt = heard = Date.now();
     if (lostAt) { lostAt = 0; document.body.classList.remove("offline"); status(S.reconnected); }
     draw();
   });
@@ -298,6 +314,11 @@ function connect() {
     document.body.classList.add("offline"); status(S.reconnecting);
   });
 }
+// A stream that has said nothing for three beats is dead (a phone's network gone quiet): open anew.
+let heard = Date.now(), current = null;
 draw();
 connect();
-setInterval(tickClocks, 250);
+setInterval(() => { tickClocks(); announce(); }, 250);
+setInterval(() => {
+  if (Date.now() - heard > 45000 && current) { current.close(); heard = Date.now(); lostAt = lostAt || Date.now(); document.body.classList.add("offline"); status(S.reconnecting); connect(); }
+}, 5000);

@@ -17,11 +17,20 @@ for (const article of document.querySelectorAll("article.mini")) {
     const name = (p) => (p && (p.name || p.id)) || "";
     article.querySelector(".names").textContent = `${S.black} ${name(v.black)} – ${S.white} ${name(v.white)}`;
     article.querySelector(".status").textContent = v.result ? v.result.sgf : (S[`phase-${v.phase}`] || "") + (v.move_number ? " · " + v.move_number : "");
-    for (const side of ["black", "white"]) {
-      const c = v.clock && v.clock[side], el = article.querySelector(`[data-clock="${side}"]`);
-      el.textContent = c ? clock(c.main_ms > 0 ? c.main_ms : c.period_left_ms) : "—";
-    }
+    view = v; receivedAt = Date.now(); tick();
   });
+  // The clocks count down here between views: the server sends a view only when the game changes.
+  let view = null, receivedAt = 0;
+  const tick = () => {
+    if (!view) return;
+    for (const side of ["black", "white"]) {
+      const c = view.clock && view.clock[side], el = article.querySelector(`[data-clock="${side}"]`);
+      const running = view.phase === "playing" && view.to_move === side, elapsed = running ? Date.now() - receivedAt : 0;
+      const left = c ? (c.main_ms > 0 ? Math.max(0, c.main_ms - elapsed) || c.period_left_ms : Math.max(0, c.period_left_ms - elapsed)) : 0;
+      el.textContent = c ? clock(left) : "—";
+    }
+  };
+  setInterval(tick, 500);
   source.addEventListener("error", () => article.classList.add("offline"));
   source.addEventListener("view", () => article.classList.remove("offline"));
 }

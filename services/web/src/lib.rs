@@ -53,6 +53,7 @@ pub mod act;
 pub mod assets;
 pub mod challenges;
 pub mod charts;
+pub mod fanout;
 pub mod i18n;
 pub mod index;
 pub mod limits;
@@ -99,10 +100,18 @@ pub struct Services {
 }
 
 /// How the web is set up.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct WebConfig {
     /// Mark cookies `Secure` (the site is served over TLS, directly or behind a proxy).
     pub secure_cookies: bool,
+    /// Open public live streams per address ([`fanout::PER_ADDRESS`] by default; `None`: no limit).
+    pub streams_per_address: Option<u32>,
+}
+
+impl Default for WebConfig {
+    fn default() -> Self {
+        WebConfig { secure_cookies: false, streams_per_address: Some(fanout::PER_ADDRESS) }
+    }
 }
 
 /// Server time, from the environment (the only reader of the system clock).
@@ -123,6 +132,7 @@ pub struct Web {
     pub(crate) ranking: Option<weiqi_ranking::api::RankingApi>,
     pub(crate) index: index::Index,
     pub(crate) challenges: challenges::Challenges,
+    pub(crate) fanout: Arc<fanout::Fanout>,
     pub(crate) limits: limits::LoginLimits,
     pub(crate) config: WebConfig,
     /// The one-time secret of the first-administrator link, while no administrator exists.
@@ -156,6 +166,7 @@ impl Web {
             ranking,
             index: index::Index::default(),
             challenges: challenges::Challenges::default(),
+            fanout: fanout::Fanout::new(log.clone(), config.streams_per_address),
             limits: limits::LoginLimits::default(),
             setup: Mutex::new(None),
             log,

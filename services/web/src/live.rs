@@ -1,23 +1,25 @@
 //! `GET /games/{id}/live`: the game page's Server-Sent Events.
 //!
-//! Each event is a `view`: the overlay's view of the game (board, players, clocks read at the server's
-//! time, the byo-yomi call, the last moves, the result in words) plus what the page needs on top: the
-//! move list, the dead-chain proposal during the count with who has accepted it and the live count it
-//! gives (points and stones), the nigiri's guesser, whether a move is sealed (never which), and who the
-//! viewer is in this game. A view is sent when the stream opens (folded from the log), after every
-//! event, and once a second while a clock runs, so byo-yomi calls are announced on time.
+//! The stream opens with a `seat` event: who the viewer is in this game (`me`, `seated`, `referee`,
+//! `chief`, `viewer`). Then each event is a `view`: the overlay's view of the game (board, players,
+//! clocks read at the server's time, the byo-yomi call, the last moves, the result in words) plus
+//! what the page needs on top: the move list, the dead-chain proposal during the count with who has
+//! accepted it and the live count it gives (points and stones), the nigiri's guesser, whether a move
+//! is sealed (never which), and the calls to come (`calls`), which the page says on time by itself.
+//! A view is sent when the stream opens and after every event of the game, the same bytes to every
+//! viewer ([`crate::fanout`]); a `beat` every 15 s says the stream is alive.
 //!
 //! `EventSource` reconnects by itself after a lost connection (a restarted gateway, a phone changing
-//! networks); the new stream starts again from the log, so the page resumes without a reload. The
+//! networks); the new stream starts with the latest view, so the page resumes without a reload. The
 //! session cookie is sent with it (same origin), so no token is in the URL.
 
 use std::sync::Arc;
-use std::time::Duration;
 
-use crate::overlay::{follow_views, view_value};
+use crate::fanout::{sse, viewer_stream};
+use crate::overlay::{upcoming_calls, view_value};
+use crate::pages::ClientAddr;
 use axum::extract::{Path, State};
 use axum::http::{StatusCode, header};
-use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
 use weiqi_eventlog::{AggregateId, AggregateKind, EventLog};
@@ -77,19 +79,6 @@ pub fn page_view(game: &str, lang: Lang, state: &GameState, seat: &Seat, at: wei
             }
         }
     }
-    let me = seat.name.as_deref().and_then(|n| {
-        if state.black.as_ref().is_some_and(|b| b.id.0 == n) {
-            Some("black")
-        } else if state.white.as_ref().is_some_and(|w| w.id.0 == n) {
-            Some("white")
-        } else {
-            None
-        }
-    });
-    let seated = seat
-        .name
-        .as_deref()
-        .is_some_and(|n| state.setup.as_ref().is_some_and(|s| s.first.id.0 == n || s.second.id.0 == n));
     let scoring = (state.phase == Phase::Scoring).then(|| {
         let count =
             state.game.as_ref().and_then(|g| weiqi_rules::score(g, &state.proposal.points, state.warnings).ok());
@@ -115,34 +104,57 @@ pub fn page_view(game: &str, lang: Lang, state: &GameState, seat: &Seat, at: wei
     obj.insert("nigiri".into(), nigiri.unwrap_or(Value::Null));
     // That a move is sealed, never which: the point stays in the log until the referee resumes.
     obj.insert("sealed".into(), json!(state.sealed.is_some()));
-    obj.insert("me".into(), json!(me));
-    obj.insert("seated".into(), json!(seated));
-    obj.insert("referee".into(), json!(seat.referee));
-    obj.insert("chief".into(), json!(seat.chief));
-    obj.insert("viewer".into(), json!(seat.name));
+    obj.insert("calls".into(), upcoming_calls(state, lang, at));
+    obj.extend(seat_value(state, seat).as_object().cloned().unwrap_or_default());
     v
 }
 
-/// `GET /games/{id}/live`.
-pub async fn live(State(web): State<Arc<Web>>, viewer: Viewer, Path(game): Path<String>) -> Response {
+/// Who `seat` is in the game `state`: the part of a page's view that differs per viewer (the live
+/// stream sends it once, as its first event, and shares the rest).
+pub fn seat_value(state: &GameState, seat: &Seat) -> Value {
+    let me = seat.name.as_deref().and_then(|n| {
+        if state.black.as_ref().is_some_and(|b| b.id.0 == n) {
+            Some("black")
+        } else if state.white.as_ref().is_some_and(|w| w.id.0 == n) {
+            Some("white")
+        } else {
+            None
+        }
+    });
+    let seated = seat
+        .name
+        .as_deref()
+        .is_some_and(|n| state.setup.as_ref().is_some_and(|s| s.first.id.0 == n || s.second.id.0 == n));
+    json!({ "me": me, "seated": seated, "referee": seat.referee, "chief": seat.chief, "viewer": seat.name })
+}
+
+/// `GET /games/{id}/live`: the viewer's `seat`, then the game's shared views ([`crate::fanout`]).
+pub async fn live(
+    State(web): State<Arc<Web>>,
+    viewer: Viewer,
+    ClientAddr(address): ClientAddr,
+    Path(game): Path<String>,
+) -> Response {
     let Ok(id) = AggregateId::new(&game) else {
         return (StatusCode::BAD_REQUEST, "bad game id").into_response();
     };
-    let last = match web.log.last_sequence(AggregateKind::Game, &id).await {
+    match web.log.last_sequence(AggregateKind::Game, &id).await {
         Ok(0) => return (StatusCode::NOT_FOUND, "no such game").into_response(),
-        Ok(n) => n,
+        Ok(_) => {}
         Err(e) => return (StatusCode::SERVICE_UNAVAILABLE, e.to_string()).into_response(),
+    }
+    // Signed-in viewers are counted by their session's limits; the public by their address.
+    let Some(ticket) = web.fanout.admit(if viewer.member.is_some() { None } else { address }) else {
+        let text = crate::i18n::t(viewer.lang, "too-many-streams");
+        return (StatusCode::TOO_MANY_REQUESTS, [(header::RETRY_AFTER, "30")], text).into_response();
     };
-    let seat = web.index.game(&game).map(|g| Seat::of(&viewer, &g.state)).unwrap_or_default();
-    let events = match web.log.watch(AggregateKind::Game, &id, 1).await {
-        Ok(s) => s,
-        Err(e) => return (StatusCode::SERVICE_UNAVAILABLE, e.to_string()).into_response(),
-    };
-    let lang = viewer.lang;
-    // The stream stays open after the game's end (a page left open keeps its connection quiet).
-    let views = follow_views(last, events, false, move |state| {
-        Event::default().event("view").data(page_view(&game, lang, state, &seat, crate::now()).to_string())
-    });
+    let seat = web
+        .index
+        .game(&game)
+        .map(|g| seat_value(&g.state, &Seat::of(&viewer, &g.state)))
+        .unwrap_or_else(|| seat_value(&GameState::default(), &Seat::default()));
+    let frames = web.fanout.subscribe(&game, id);
+    let views = viewer_stream(sse("seat", &seat.to_string()), frames, viewer.lang, ticket);
     // A signed-in viewer's stream lasts as long as the session's authority is what it was: signed
     // out, disabled, or a role granted or revoked, the stream ends and the page's `EventSource`
     // opens it again as whoever the viewer is now.
@@ -153,7 +165,13 @@ pub async fn live(State(web): State<Arc<Web>>, viewer: Viewer, Path(game): Path<
         }
         None => Box::pin(views),
     };
-    let sse = Sse::new(views).keep_alive(KeepAlive::new().interval(Duration::from_secs(15)));
-    ([(header::HeaderName::from_static("x-accel-buffering"), "no"), (header::CACHE_CONTROL, "no-store")], sse)
+    (
+        [
+            (header::CONTENT_TYPE, "text/event-stream"),
+            (header::HeaderName::from_static("x-accel-buffering"), "no"),
+            (header::CACHE_CONTROL, "no-store"),
+        ],
+        axum::body::Body::from_stream(views),
+    )
         .into_response()
 }

@@ -375,6 +375,27 @@ fn latest_call(state: &GameState, lang: Lang, at: weiqi_clock::Millis) -> Option
     Some(json!({ "side": side, "text": words::call(lang, call) }))
 }
 
+/// The referee's calls to come for the player to move, read at `at`: how long after `at` each is
+/// due, which side, and the words (at most 400, within an hour), so that a page says them on time
+/// without the server sending anything while the player thinks.
+pub(crate) fn upcoming_calls(state: &GameState, lang: Lang, at: weiqi_clock::Millis) -> Value {
+    let Some(clock) = state.clock.as_ref().filter(|_| state.phase == Phase::Playing) else {
+        return json!([]);
+    };
+    let side = match clock.to_move() {
+        weiqi_clock::Side::Black => "black",
+        weiqi_clock::Side::White => "white",
+    };
+    let until = at + weiqi_clock::DurationMs(3_600_000);
+    let calls: Vec<Value> = clock
+        .calls_between(at, until)
+        .into_iter()
+        .take(400)
+        .map(|(t, call)| json!({ "in_ms": (t - at).0, "side": side, "text": words::call(lang, call) }))
+        .collect();
+    json!(calls)
+}
+
 fn color_name(c: Color) -> &'static str {
     match c {
         Color::Black => "black",

@@ -251,6 +251,14 @@ impl weiqi_web::Registry for WebRegistry {
     }
 }
 
+/// The web's settings from the command line.
+fn web_config(args: &UpArgs) -> weiqi_web::WebConfig {
+    weiqi_web::WebConfig {
+        secure_cookies: args.secure_cookies || args.tls_cert.is_some(),
+        streams_per_address: (args.streams_per_address > 0).then_some(args.streams_per_address),
+    }
+}
+
 /// The web (WEB.md) over this gateway's game RPCs, with its index caught up with the logs.
 async fn web(
     backbone: &Backbone,
@@ -258,7 +266,7 @@ async fn web(
     game: &GameClient,
     ranking: (&Arc<RankingService>, &weiqi_ranking::AnyReadModel),
     tournaments: (&Arc<TournamentService<AnyEventLog>>, &AnyReadModel),
-    secure_cookies: bool,
+    config: weiqi_web::WebConfig,
 ) -> Result<Arc<weiqi_web::Web>> {
     let (ranking, ranking_model) = ranking;
     // The office, the leaderboards and the certificates call the ranking's API, as its gRPC server does.
@@ -281,7 +289,7 @@ async fn web(
             tournaments: Some(tournament_api),
             ranking: Some(ranking_api),
         },
-        weiqi_web::WebConfig { secure_cookies },
+        config,
     );
     web.start().await.context("reading the logs for the web's lists")?;
     Ok(web)
@@ -427,15 +435,8 @@ async fn run_up(args: UpArgs, shutdown: Shutdown) -> Result<ExitCode> {
     let ready = readiness(&backbone, args.redis.as_deref())?;
     let grpc = weiqi_gateway::server::bind(args.grpc).await?;
     let http = weiqi_gateway::server::bind(args.http).await?;
-    let web = web(
-        &backbone,
-        &auth,
-        &client,
-        (&ranking, &rank_model),
-        (&tournaments, &model),
-        args.secure_cookies || args.tls_cert.is_some(),
-    )
-    .await?;
+    let web =
+        web(&backbone, &auth, &client, (&ranking, &rank_model), (&tournaments, &model), web_config(&args)).await?;
     let routes = gateway_routes(&backbone, &auth, client, tournaments, model, ranking, rank_model).await;
     print_web(&args, &web);
     if !args.quiet {
@@ -536,15 +537,9 @@ async fn run_serve(service: Service, args: UpArgs, shutdown: Shutdown) -> Result
             }
             let grpc = weiqi_gateway::server::bind(args.grpc).await?;
             let http = weiqi_gateway::server::bind(args.http).await?;
-            let web = web(
-                &backbone,
-                &auth,
-                &remote_game,
-                (&ranking, &rank_model),
-                (&tournaments, &model),
-                args.secure_cookies || args.tls_cert.is_some(),
-            )
-            .await?;
+            let web =
+                web(&backbone, &auth, &remote_game, (&ranking, &rank_model), (&tournaments, &model), web_config(&args))
+                    .await?;
             let routes = gateway_routes(&backbone, &auth, remote_game, tournaments, model, ranking, rank_model).await;
             eprintln!("weiqi: gateway on {} (gRPC, gRPC-web), HTTP on {}", args.grpc, args.http);
             print_web(&args, &web);

@@ -161,6 +161,7 @@ to-move-black = Black to play
 to-move-white = White to play
 your-turn = Your move
 reconnecting = Connection lost: reconnecting…
+too-many-streams = Too many live games are open from your network. Close some and try again in half a minute.
 reconnected = Reconnected.
 nigiri-you-guess = Guess: odd or even?
 nigiri-wait = Waiting for the nigiri guess

@@ -161,6 +161,7 @@ to-move-black = 黑方行棋
 to-move-white = 白方行棋
 your-turn = 轮到你下
 reconnecting = 连接中断，正在重新连接…
+too-many-streams = 您所在的网络已打开太多直播对局。请关闭一些，半分钟后再试。
 reconnected = 已重新连接。
 nigiri-you-guess = 请猜先：单还是双？
 nigiri-wait = 等待对方猜先
