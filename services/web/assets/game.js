@@ -11,8 +11,16 @@ const fmt = (key, args = {}) => String(S[key] || key).replace(/\{ ?\$?(\w+) ?\}/
 
 let view = config.view, board = null, receivedAt = Date.now(), pending = null, confirming = null;
 let sealMode = false, muted = localStorage.getItem("weiqi-muted") === "1", lastCall = "";
-// Who the viewer is in this game: the stream's first event (views are the same for every viewer).
-let seat = { me: view.me, seated: view.seated, referee: view.referee, chief: view.chief, viewer: view.viewer };
+// Who the viewer is: the stream's first event (views are the same for every viewer); their color and
+// whether they sit at this game are read from each view.
+let seat = { referee: view.referee, chief: view.chief, viewer: view.viewer };
+function seated(v) {
+  const n = seat.viewer, id = (p) => p && p.id;
+  return Object.assign(v, seat, {
+    me: n ? (id(v.black) === n ? "black" : id(v.white) === n ? "white" : null) : null,
+    seated: !!n && (v.seats || []).includes(n),
+  });
+}
 
 function rid() { return (crypto.randomUUID ? crypto.randomUUID() : String(Math.random()).slice(2) + Date.now()); }
 
@@ -301,10 +309,10 @@ let lostAt = 0;
 function connect() {
   const source = new EventSource(`/games/${encodeURIComponent(GAME)}/live?lang=${LANG}`);
   current = source;
-  source.addEventListener("seat", (e) => { seat = JSON.parse(e.data); Object.assign(view, seat); heard = Date.now(); });
+  source.addEventListener("seat", (e) => { seat = JSON.parse(e.data); seated(view); heard = Date.now(); });
   source.addEventListener("beat", () => { heard = Date.now(); });
   source.addEventListener("view", (e) => {
-    view = Object.assign(JSON.parse(e.data), seat); receivedAt = heard = Date.now();
+    view = seated(JSON.parse(e.data)); receivedAt = heard = Date.now();
     if (lostAt) { lostAt = 0; document.body.classList.remove("offline"); status(S.reconnected); }
     draw();
   });

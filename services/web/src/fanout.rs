@@ -17,8 +17,9 @@
 //! so the page counts the clock down and says each call itself; nothing is sent while a player
 //! thinks. A `beat` event every [`BEAT`] lets the page notice a dead stream.
 //!
-//! **What differs per viewer is sent once**: a `seat` event opens every stream (who the viewer is in
-//! this game: `me`, `seated`, `referee`, `chief`, `viewer`), and the shared views carry no seat.
+//! **What differs per viewer is sent once**: a `seat` event opens every stream (who the viewer is and
+//! whether they referee the game), and the shared views carry no seat: the page reads its viewer's
+//! color from each view.
 //! Nothing hidden is in a view for anyone (a sealed move is `sealed: true`, never its point).
 //!
 //! **Public streams are limited per address** ([`Fanout::new`]'s `per_address`, 2,000 by default:

@@ -1,11 +1,13 @@
 //! `GET /games/{id}/live`: the game page's Server-Sent Events.
 //!
-//! The stream opens with a `seat` event: who the viewer is in this game (`me`, `seated`, `referee`,
-//! `chief`, `viewer`). Then each event is a `view`: the overlay's view of the game (board, players,
-//! clocks read at the server's time, the byo-yomi call, the last moves, the result in words) plus
-//! what the page needs on top: the move list, the dead-chain proposal during the count with who has
-//! accepted it and the live count it gives (points and stones), the nigiri's guesser, whether a move
-//! is sealed (never which), and the calls to come (`calls`), which the page says on time by itself.
+//! The stream opens with a `seat` event: who the viewer is (`viewer`, and whether they referee this
+//! game: `referee`, `chief`); the page reads their color (`me`) and whether they sit at it (`seated`)
+//! from each view (`black`, `white`, `seats`). Then each event is a `view`: the overlay's view of the
+//! game (board, players, clocks read at the server's time, the byo-yomi call, the last moves, the
+//! result in words) plus what the page needs on top: the move list, the dead-chain proposal during
+//! the count with who has accepted it and the live count it gives (points and stones), the nigiri's
+//! guesser, whether a move is sealed (never which), and the calls to come (`calls`), which the page
+//! says on time by itself.
 //! A view is sent when the stream opens and after every event of the game, the same bytes to every
 //! viewer ([`crate::fanout`]); a `beat` every 15 s says the stream is alive.
 //!
@@ -105,6 +107,9 @@ pub fn page_view(game: &str, lang: Lang, state: &GameState, seat: &Seat, at: wei
     // That a move is sealed, never which: the point stays in the log until the referee resumes.
     obj.insert("sealed".into(), json!(state.sealed.is_some()));
     obj.insert("calls".into(), upcoming_calls(state, lang, at));
+    // Who sits at this game (before colors are decided too): the page tells its viewer's seat from it.
+    let sitting = state.setup.as_ref().map(|s| vec![s.first.id.0.clone(), s.second.id.0.clone()]).unwrap_or_default();
+    obj.insert("seats".into(), json!(sitting));
     obj.extend(seat_value(state, seat).as_object().cloned().unwrap_or_default());
     v
 }
@@ -148,11 +153,9 @@ pub async fn live(
         let text = crate::i18n::t(viewer.lang, "too-many-streams");
         return (StatusCode::TOO_MANY_REQUESTS, [(header::RETRY_AFTER, "30")], text).into_response();
     };
-    let seat = web
-        .index
-        .game(&game)
-        .map(|g| seat_value(&g.state, &Seat::of(&viewer, &g.state)))
-        .unwrap_or_else(|| seat_value(&GameState::default(), &Seat::default()));
+    // Who the viewer is; the page reads their color and whether they sit here from each view.
+    let seat = web.index.game(&game).map(|g| Seat::of(&viewer, &g.state)).unwrap_or_default();
+    let seat = json!({ "viewer": seat.name, "referee": seat.referee, "chief": seat.chief });
     let frames = web.fanout.subscribe(&game, id);
     let views = viewer_stream(sse("seat", &seat.to_string()), frames, viewer.lang, ticket);
     // A signed-in viewer's stream lasts as long as the session's authority is what it was: signed
