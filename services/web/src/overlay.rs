@@ -596,4 +596,25 @@ mod tests {
         let state = started(TimeControl::absolute(DurationMs::from_mins(10)).unwrap());
         assert_eq!(latest_call(&state, Lang::En, Millis(60_000)), None);
     }
+
+    /// The calls a view announces ahead are the calls the referee makes when their time comes: a page
+    /// that says each one at its `in_ms` says what a view read then would say.
+    #[test]
+    fn the_calls_to_come_are_the_calls_made_when_their_time_comes() {
+        let state = started(TimeControl::japanese(DurationMs::ZERO, 3, DurationMs::from_secs(30)).unwrap());
+        let at = Millis(5_000);
+        let calls = upcoming_calls(&state, Lang::ZhCn, at);
+        let calls = calls.as_array().unwrap();
+        assert!(calls.len() >= 3, "{calls:?}");
+        for c in calls {
+            let due = Millis(at.0 + c["in_ms"].as_i64().unwrap());
+            assert!(due > at);
+            let then = latest_call(&state, Lang::ZhCn, due).unwrap();
+            assert_eq!((&then["side"], &then["text"]), (&c["side"], &c["text"]), "at {due:?}");
+        }
+        assert_eq!(calls[0]["text"], "10秒");
+        // Nothing to come without a running byo-yomi.
+        let state = started(TimeControl::absolute(DurationMs::from_mins(10)).unwrap());
+        assert_eq!(upcoming_calls(&state, Lang::En, Millis(60_000)), json!([]));
+    }
 }
