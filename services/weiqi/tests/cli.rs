@@ -284,3 +284,36 @@ fn play_demo_waits_out_a_tight_rate_limit() {
         .sum();
     assert!(refused > 0.0, "no refusal counted: the limit did not bite\n{metrics}");
 }
+
+/// Issue 31 item 2: `weiqi bench spectators` runs and names its keys (a small crowd: figures on this
+/// machine are in the issue's note, not asserted).
+#[test]
+fn bench_spectators_reports_its_keys() {
+    let Some(nats) = weiqi_testkit::nats_or_skip() else { return };
+    let out = Command::new(WEIQI)
+        .args(["bench", "spectators", "--watchers", "40", "--games", "4", "--rate", "20", "--seconds", "2"])
+        .args(["--nats", &nats.url(), "--json"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let last = String::from_utf8(out.stdout).unwrap().lines().last().unwrap_or_default().to_string();
+    let json: serde_json::Value = serde_json::from_str(&last).unwrap_or_else(|e| panic!("{e}: {last}"));
+    for key in [
+        "watchers",
+        "games",
+        "moves_per_sec",
+        "move_p50_ms",
+        "move_p99_ms",
+        "deliver_p50_ms",
+        "deliver_p99_ms",
+        "dropped",
+        "rss_mb",
+        "server_cpu_s_per_1k_msgs",
+    ] {
+        assert!(json.get(key).is_some(), "{key} missing: {json}");
+    }
+    assert_eq!(json["open_streams"], 40, "{json}");
+    assert!(json["delivered"].as_u64().unwrap_or(0) > 0, "views reached the viewers: {json}");
+    assert_eq!(json["dropped"], 0, "{json}");
+}

@@ -22,7 +22,7 @@ use weiqi_rules::{Color, Game, Move, Ruleset};
 use crate::output::report;
 
 /// The game service through a channel that waits out the gateway's rate limit.
-type Client = GameServiceClient<Patient<Channel>>;
+pub(super) type Client = GameServiceClient<Patient<Channel>>;
 
 /// (scheduled µs since start, latency µs) of every move, when tracing.
 type Trace = Arc<Mutex<Vec<(u64, u64)>>>;
@@ -58,11 +58,11 @@ struct E2eReport {
 }
 
 /// The suite under test, as a child process.
-struct Server {
-    child: Child,
-    data_dir: tempfile::TempDir,
-    url: String,
-    http: u16,
+pub(super) struct Server {
+    pub(super) child: Child,
+    pub(super) data_dir: tempfile::TempDir,
+    pub(super) url: String,
+    pub(super) http: u16,
 }
 
 /// Quantiles (ms) of the server's own time per `play` command (decide + append + fold), from the
@@ -110,7 +110,7 @@ fn free_port() -> Result<u16> {
     Ok(std::net::TcpListener::bind("127.0.0.1:0")?.local_addr()?.port())
 }
 
-fn rss_mb(pid: u32) -> Result<f64> {
+pub(super) fn rss_mb(pid: u32) -> Result<f64> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).context("reading /proc (Linux only)")?;
     let kb: f64 = status
         .lines()
@@ -122,6 +122,11 @@ fn rss_mb(pid: u32) -> Result<f64> {
 }
 
 async fn start_server(nats_url: &str) -> Result<Server> {
+    start_server_with(nats_url, &[]).await
+}
+
+/// `weiqi up --nats` with `extra` arguments, ready to answer.
+pub(super) async fn start_server_with(nats_url: &str, extra: &[&str]) -> Result<Server> {
     let data_dir = tempfile::tempdir()?;
     let grpc = free_port()?;
     let http = free_port()?;
@@ -143,6 +148,7 @@ async fn start_server(nats_url: &str) -> Result<Server> {
             "--rate-per-address",
             "0",
         ])
+        .args(extra)
         .arg("--data-dir")
         .arg(data_dir.path())
         .env("RUST_LOG", "warn")
@@ -165,12 +171,12 @@ async fn start_server(nats_url: &str) -> Result<Server> {
     }
 }
 
-struct Bot {
-    id: String,
-    game: Game,
-    black: String,
-    white: String,
-    rng: SplitMix64,
+pub(super) struct Bot {
+    pub(super) id: String,
+    pub(super) game: Game,
+    pub(super) black: String,
+    pub(super) white: String,
+    pub(super) rng: SplitMix64,
 }
 
 impl Bot {
@@ -187,14 +193,14 @@ impl Bot {
     }
 }
 
-fn authed<T>(m: T, token: &str) -> tonic::Request<T> {
+pub(super) fn authed<T>(m: T, token: &str) -> tonic::Request<T> {
     let mut r = tonic::Request::new(m);
     r.metadata_mut().insert("authorization", format!("Bearer {token}").parse().expect("ASCII token"));
     r
 }
 
 /// Plays one move of a bot; returns the encoded size of the event it produced.
-async fn step(client: &mut Client, bot: &mut Bot) -> Result<Option<usize>> {
+pub(super) async fn step(client: &mut Client, bot: &mut Bot) -> Result<Option<usize>> {
     let Some((color, mv, token)) = bot.next() else { return Ok(None) };
     let number = bot.game.move_number() as u32 + 1;
     let rid = uuid::Uuid::new_v4().to_string();

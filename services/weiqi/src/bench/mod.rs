@@ -12,6 +12,7 @@ mod pairing_harness;
 mod ratings;
 mod ratings_harness;
 mod rules;
+mod spectators;
 pub(crate) mod tournament;
 mod web;
 
@@ -58,6 +59,28 @@ pub enum BenchCommand {
         /// Board size of the random games.
         #[arg(long, default_value_t = 19)]
         size: u32,
+        #[arg(long)]
+        json: bool,
+    },
+    /// A broadcast: viewers on the game pages' live streams (half on one top board) while moves are
+    /// played through gRPC at a fixed rate against `weiqi up --nats` (a separate process): move and
+    /// delivery latency, dropped viewers, server memory and CPU per 1,000 views delivered.
+    Spectators {
+        /// Viewers (one live stream each). One process holds at most `ulimit -n` sockets.
+        #[arg(long, default_value_t = 20_000)]
+        watchers: usize,
+        /// Games.
+        #[arg(long, default_value_t = 500)]
+        games: usize,
+        /// Offered moves per second, round-robin over the games.
+        #[arg(long, default_value_t = 100.0)]
+        rate: f64,
+        /// Length of the measured phase.
+        #[arg(long, default_value_t = 20.0)]
+        seconds: f64,
+        /// NATS server URL (default: start a fresh nats-server).
+        #[arg(long)]
+        nats: Option<String>,
         #[arg(long)]
         json: bool,
     },
@@ -165,6 +188,8 @@ pub fn run(command: BenchCommand) -> Result<ExitCode> {
         BenchCommand::Clocks { clocks, nats, min_secs, max_secs, json } => {
             crate::runtime().block_on(clocks::run(clocks, nats, min_secs, max_secs, json))
         }
+        BenchCommand::Spectators { watchers, games, rate, seconds, nats, json } => crate::runtime()
+            .block_on(spectators::run(spectators::SpectatorArgs { watchers, games, rate, seconds, nats, json })),
         BenchCommand::E2e { games, concurrency, rate, nats, seconds, warmup, size, json } => crate::runtime()
             .block_on(e2e::run(e2e::E2eArgs { games, concurrency, rate, nats, seconds, warmup, size, json })),
     }
