@@ -3,9 +3,13 @@
 //! through the gateway's `CreateGame` with the accepter's session, so the same checks apply: a player
 //! may create an unrated casual game of their own), declines, or the challenger cancels.
 //!
-//! Open challenges live in this process's memory: they are offers, not records. The game a challenge
-//! becomes is an ordinary game log like every other. (A restart withdraws the open offers; the
-//! lobby says so on the challenge form.)
+//! Open challenges are offers, not records: the game a challenge becomes is an ordinary game log
+//! like every other. On the embedded log (one process) they live in its memory (a restart withdraws
+//! them; the lobby says so on the challenge form). On JetStream they are a key-value bucket every
+//! gateway sees (issue 31 item 5): `weiqi_challenges`, one key per offer, kept at most a week. Each
+//! gateway mirrors the bucket (a watch of it) for its lobby pages and pokes them when it changes;
+//! accepting, declining and cancelling delete the key *at the revision read*, so of two gateways
+//! taking one offer at once exactly one succeeds.
 
 use std::collections::BTreeMap;
 use std::sync::Mutex;
@@ -13,7 +17,7 @@ use std::sync::Mutex;
 use weiqi_clock::{ControlError, DurationMs, TimeControl, TimeSystem};
 
 /// The time systems a challenge offers: every system the clock core has.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum TimeChoice {
     /// No clock.
     None,
@@ -63,7 +67,7 @@ impl TimeChoice {
 }
 
 /// A time control as the form gives it (minutes and seconds), range-checked.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct TimeSpec {
     /// The system.
     pub system: TimeChoice,
@@ -189,7 +193,7 @@ impl TimeSpec {
 }
 
 /// Who plays Black.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum ColorChoice {
     /// Nigiri (猜先).
     Nigiri,
@@ -200,7 +204,7 @@ pub enum ColorChoice {
 }
 
 /// An offer.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Challenge {
     /// Its id.
     pub id: String,
@@ -233,54 +237,173 @@ pub enum ChallengeError {
     NotYours,
 }
 
-/// The open challenges.
+/// The open challenges: this process's mirror, and the bucket behind it when there is one.
 #[derive(Default)]
 pub struct Challenges {
-    open: Mutex<BTreeMap<String, Challenge>>,
+    open: std::sync::Arc<Mutex<BTreeMap<String, Challenge>>>,
+    bucket: std::sync::OnceLock<async_nats::jetstream::kv::Store>,
+}
+
+/// The bucket of open challenges on JetStream.
+pub const BUCKET: &str = "weiqi_challenges";
+
+/// Why the shared challenges could not be read or written.
+#[derive(Debug, thiserror::Error)]
+#[error("the challenges' store is unreachable: {0}")]
+pub struct StoreError(String);
+
+fn store_error(e: impl std::fmt::Display) -> StoreError {
+    StoreError(e.to_string())
 }
 
 impl Challenges {
+    /// Shares the challenges through JetStream from now on: opens (or creates) the bucket, mirrors
+    /// it, and calls `changed` whenever an offer comes or goes, from any gateway.
+    ///
+    /// # Errors
+    /// JetStream is unreachable or refuses the bucket.
+    pub async fn share_through(
+        &self,
+        client: async_nats::Client,
+        changed: impl Fn() + Send + Sync + 'static,
+    ) -> Result<(), StoreError> {
+        use futures::StreamExt;
+        let js = async_nats::jetstream::new(client);
+        let bucket = match js.get_key_value(BUCKET).await {
+            Ok(b) => b,
+            Err(_) => js
+                .create_key_value(async_nats::jetstream::kv::Config {
+                    bucket: BUCKET.into(),
+                    description: "open casual-game offers (weiqi web lobby)".into(),
+                    history: 1,
+                    max_age: std::time::Duration::from_secs(7 * 24 * 3600),
+                    ..Default::default()
+                })
+                .await
+                .map_err(store_error)?,
+        };
+        let mut watch = bucket.watch_with_history(">").await.map_err(store_error)?;
+        let mirror = self.open.clone();
+        tokio::spawn(async move {
+            while let Some(entry) = watch.next().await {
+                let Ok(entry) = entry else { continue };
+                let mut open = mirror.lock().expect("challenges lock");
+                match entry.operation {
+                    async_nats::jetstream::kv::Operation::Put => match serde_json::from_slice(&entry.value) {
+                        Ok(c) => {
+                            open.insert(entry.key, c);
+                        }
+                        Err(e) => tracing::warn!(key = entry.key, "an unreadable challenge is skipped: {e}"),
+                    },
+                    _ => {
+                        open.remove(&entry.key);
+                    }
+                }
+                drop(open);
+                changed();
+            }
+            tracing::warn!("the challenges' watch ended: this gateway's lobby no longer sees other gateways' offers");
+        });
+        let _ = self.bucket.set(bucket);
+        Ok(())
+    }
+
+    /// Whether the challenges are shared through JetStream (they then outlive a restart, for a week).
+    pub fn shared(&self) -> bool {
+        self.bucket.get().is_some()
+    }
+
+    fn mirror(&self) -> std::sync::MutexGuard<'_, BTreeMap<String, Challenge>> {
+        self.open.lock().expect("challenges lock")
+    }
+
     /// Offers `c`.
-    pub fn offer(&self, c: Challenge) {
-        self.open.lock().expect("challenges lock").insert(c.id.clone(), c);
+    ///
+    /// # Errors
+    /// The shared store is unreachable (nothing is offered).
+    pub async fn offer(&self, c: Challenge) -> Result<(), StoreError> {
+        if let Some(bucket) = self.bucket.get() {
+            let value = serde_json::to_vec(&c).map_err(store_error)?;
+            bucket.put(&c.id, value.into()).await.map_err(store_error)?;
+        }
+        self.mirror().insert(c.id.clone(), c);
+        Ok(())
     }
 
     /// The challenges `member` may see: their own, those to them, and open ones.
     pub fn visible_to(&self, member: &str) -> Vec<Challenge> {
-        let open = self.open.lock().expect("challenges lock");
+        let open = self.mirror();
         open.values().filter(|c| c.by == member || c.to.as_deref().is_none_or(|t| t == member)).cloned().collect()
+    }
+
+    /// Removes `id` if `allowed` says `member` may: from the bucket at the revision read, so that
+    /// one remover only succeeds.
+    async fn remove_if(
+        &self,
+        id: &str,
+        allowed: impl Fn(&Challenge) -> bool,
+    ) -> Result<Result<Challenge, ChallengeError>, StoreError> {
+        let Some(bucket) = self.bucket.get() else {
+            let mut open = self.mirror();
+            let Some(c) = open.get(id) else { return Ok(Err(ChallengeError::Gone)) };
+            if !allowed(c) {
+                return Ok(Err(ChallengeError::NotYours));
+            }
+            return Ok(Ok(open.remove(id).expect("present")));
+        };
+        let entry = match bucket.entry(id).await {
+            Ok(Some(e)) if e.operation == async_nats::jetstream::kv::Operation::Put => e,
+            Ok(_) => return Ok(Err(ChallengeError::Gone)),
+            // Not a key a challenge could have (ids are UUIDs).
+            Err(e) if matches!(e.kind(), async_nats::jetstream::kv::EntryErrorKind::InvalidKey) => {
+                return Ok(Err(ChallengeError::Gone));
+            }
+            Err(e) => return Err(store_error(e)),
+        };
+        let c: Challenge = serde_json::from_slice(&entry.value).map_err(store_error)?;
+        if !allowed(&c) {
+            return Ok(Err(ChallengeError::NotYours));
+        }
+        match bucket.delete_expect_revision(id, Some(entry.revision)).await {
+            Ok(()) => {
+                self.mirror().remove(id);
+                Ok(Ok(c))
+            }
+            // Another gateway took, declined or cancelled it first.
+            Err(e) if matches!(e.kind(), async_nats::jetstream::kv::DeleteErrorKind::WrongLastRevision) => {
+                Ok(Err(ChallengeError::Gone))
+            }
+            Err(e) => Err(store_error(e)),
+        }
     }
 
     /// Takes `id` out to accept it (anyone but the challenger, if it is open or addressed to them).
     ///
     /// # Errors
-    /// Gone, or not addressed to `member`.
-    pub fn take_for(&self, id: &str, member: &str) -> Result<Challenge, ChallengeError> {
-        let mut open = self.open.lock().expect("challenges lock");
-        let c = open.get(id).ok_or(ChallengeError::Gone)?;
-        if c.by == member || c.to.as_deref().is_some_and(|t| t != member) {
-            return Err(ChallengeError::NotYours);
-        }
-        Ok(open.remove(id).expect("present"))
+    /// The shared store is unreachable; inside, gone or not addressed to `member`.
+    pub async fn take_for(&self, id: &str, member: &str) -> Result<Result<Challenge, ChallengeError>, StoreError> {
+        self.remove_if(id, |c| c.by != member && c.to.as_deref().is_none_or(|t| t == member)).await
     }
 
     /// Puts a taken challenge back (the game could not be created).
-    pub fn put_back(&self, c: Challenge) {
-        self.offer(c);
+    ///
+    /// # Errors
+    /// The shared store is unreachable.
+    pub async fn put_back(&self, c: Challenge) -> Result<(), StoreError> {
+        self.offer(c).await
     }
 
     /// Declines (the one challenged) or cancels (the challenger) `id`.
     ///
     /// # Errors
-    /// Gone, or `member` is neither.
-    pub fn withdraw(&self, id: &str, member: &str, cancel: bool) -> Result<Challenge, ChallengeError> {
-        let mut open = self.open.lock().expect("challenges lock");
-        let c = open.get(id).ok_or(ChallengeError::Gone)?;
-        let allowed = if cancel { c.by == member } else { c.to.as_deref() == Some(member) };
-        if !allowed {
-            return Err(ChallengeError::NotYours);
-        }
-        Ok(open.remove(id).expect("present"))
+    /// The shared store is unreachable; inside, gone or `member` is neither.
+    pub async fn withdraw(
+        &self,
+        id: &str,
+        member: &str,
+        cancel: bool,
+    ) -> Result<Result<Challenge, ChallengeError>, StoreError> {
+        self.remove_if(id, |c| if cancel { c.by == member } else { c.to.as_deref() == Some(member) }).await
     }
 }
 
@@ -302,30 +425,66 @@ mod tests {
         }
     }
 
-    #[test]
-    fn given_a_challenge_to_wang_when_li_or_zhao_act_then_only_the_right_one_may() {
+    #[tokio::test]
+    async fn given_a_challenge_to_wang_when_li_or_zhao_act_then_only_the_right_one_may() {
         let all = Challenges::default();
-        all.offer(offer("li", Some("wang")));
+        all.offer(offer("li", Some("wang"))).await.unwrap();
         assert_eq!(all.visible_to("zhao").len(), 0, "a challenge to wang is not shown to zhao");
-        assert_eq!(all.take_for("c-li", "zhao"), Err(ChallengeError::NotYours));
-        assert_eq!(all.take_for("c-li", "li"), Err(ChallengeError::NotYours), "no accepting one's own");
+        assert_eq!(all.take_for("c-li", "zhao").await.unwrap(), Err(ChallengeError::NotYours));
+        assert_eq!(all.take_for("c-li", "li").await.unwrap(), Err(ChallengeError::NotYours), "no accepting one's own");
         assert_eq!(
-            all.withdraw("c-li", "li", false),
+            all.withdraw("c-li", "li", false).await.unwrap(),
             Err(ChallengeError::NotYours),
             "the challenger cancels, not declines"
         );
-        assert!(all.take_for("c-li", "wang").is_ok());
-        assert_eq!(all.take_for("c-li", "wang"), Err(ChallengeError::Gone));
+        assert!(all.take_for("c-li", "wang").await.unwrap().is_ok());
+        assert_eq!(all.take_for("c-li", "wang").await.unwrap(), Err(ChallengeError::Gone));
     }
 
-    #[test]
-    fn an_open_challenge_is_for_anyone_and_the_challenger_cancels_it() {
+    #[tokio::test]
+    async fn an_open_challenge_is_for_anyone_and_the_challenger_cancels_it() {
         let all = Challenges::default();
-        all.offer(offer("li", None));
+        all.offer(offer("li", None)).await.unwrap();
         assert_eq!(all.visible_to("zhao").len(), 1);
-        assert_eq!(all.withdraw("c-li", "zhao", true), Err(ChallengeError::NotYours));
-        assert!(all.withdraw("c-li", "li", true).is_ok());
+        assert_eq!(all.withdraw("c-li", "zhao", true).await.unwrap(), Err(ChallengeError::NotYours));
+        assert!(all.withdraw("c-li", "li", true).await.unwrap().is_ok());
         assert!(all.visible_to("zhao").is_empty());
+    }
+
+    /// Two gateways on one nats-server: an offer made through one is seen and taken through the
+    /// other, and of two takers at once exactly one has it.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn gateways_on_one_nats_server_share_their_challenges() {
+        let Some(nats) = weiqi_testkit::skip_or_fail(weiqi_testkit::NatsServer::start_async().await) else { return };
+        let connect = || async { async_nats::connect(nats.url()).await.unwrap() };
+        let pokes = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let (a, b) = (Challenges::default(), Challenges::default());
+        a.share_through(connect().await, || {}).await.unwrap();
+        let seen = pokes.clone();
+        b.share_through(connect().await, move || {
+            seen.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        })
+        .await
+        .unwrap();
+        let mut c = offer("li", None);
+        c.id = uuid::Uuid::new_v4().to_string();
+        a.offer(c.clone()).await.unwrap();
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        while b.visible_to("wang").is_empty() {
+            assert!(std::time::Instant::now() < deadline, "B never saw A's offer");
+            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+        }
+        assert!(pokes.load(std::sync::atomic::Ordering::Relaxed) > 0, "B's lobby was told");
+        assert_eq!(b.visible_to("wang")[0], c);
+        // Wang through B and Zhao through A accept at once: one game, not two.
+        let (x, y) = tokio::join!(b.take_for(&c.id, "wang"), a.take_for(&c.id, "zhao"));
+        let (x, y) = (x.unwrap(), y.unwrap());
+        assert!(x.is_ok() != y.is_ok(), "exactly one taker: {x:?} {y:?}");
+        assert_eq!([&x, &y].iter().filter(|r| r.as_ref().err() == Some(&ChallengeError::Gone)).count(), 1);
+        while !a.visible_to("li").is_empty() || !b.visible_to("li").is_empty() {
+            assert!(std::time::Instant::now() < deadline, "the taken offer stayed listed");
+            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+        }
     }
 
     #[test]

@@ -183,7 +183,21 @@ impl Web {
     /// # Errors
     /// The log is unreachable.
     pub async fn start(self: &Arc<Web>) -> Result<(), weiqi_eventlog::LogError> {
-        index::spawn(self.clone()).await
+        index::spawn(self.clone()).await?;
+        // On JetStream, every gateway sees every open challenge; its lobby pages hear of each change.
+        if let AnyEventLog::JetStream(js) = &self.log {
+            let web = Arc::downgrade(self);
+            let changed = move || {
+                if let Some(web) = web.upgrade() {
+                    web.index.poke();
+                }
+            };
+            self.challenges
+                .share_through(js.client().clone(), changed)
+                .await
+                .map_err(|e| weiqi_eventlog::LogError::Unavailable(Box::new(e)))?;
+        }
+        Ok(())
     }
 
     /// The path of the first-administrator page (`/setup/{secret}`), made once while no account holds

@@ -137,6 +137,7 @@ challenge-no-such-player = There is no player with that account name.
 challenge-gone = This challenge is no longer open.
 challenge-not-yours = This challenge is not yours to answer.
 challenge-memory-note = Open challenges are offers: a server restart withdraws them. Games, once accepted, are kept.
+challenge-shared-note = Open challenges are offers, open for a week at most. Games, once accepted, are kept.
 color-nigiri = nigiri
 color-black = I take Black
 color-white = I take White

@@ -137,6 +137,7 @@ challenge-no-such-player = 没有这个账号名的棋手。
 challenge-gone = 此挑战已不再有效。
 challenge-not-yours = 此挑战不由你回应。
 challenge-memory-note = 待接受的挑战只是邀请：服务器重启后会撤回。已接受的对局会保存。
+challenge-shared-note = 待接受的挑战只是邀请，最长保留一周。已接受的对局会保存。
 color-nigiri = 猜先
 color-black = 我执黑
 color-white = 我执白

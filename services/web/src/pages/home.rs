@@ -98,7 +98,7 @@ fn time_label(lang: Lang, c: TimeChoice) -> String {
     t(lang, &format!("time-{}", c.key()))
 }
 
-fn challenge_form(lang: Lang, viewer: &Viewer, error: Option<&str>) -> Markup {
+fn challenge_form(lang: Lang, viewer: &Viewer, error: Option<&str>, shared: bool) -> Markup {
     let d = TimeSpec::default();
     html! {
         section.card id="challenge" {
@@ -132,7 +132,7 @@ fn challenge_form(lang: Lang, viewer: &Viewer, error: Option<&str>) -> Markup {
                 label { (t(lang, "field-increment")) input name="increment_seconds" type="number" min="0" max="600" value=(d.increment_seconds); }
                 button type="submit" data-action="challenge" { (t(lang, "challenge-offer")) }
             }
-            p.small { (t(lang, "challenge-memory-note")) }
+            p.small { (t(lang, if shared { "challenge-shared-note" } else { "challenge-memory-note" })) }
         }
     }
 }
@@ -294,7 +294,7 @@ async fn render(web: &Web, viewer: &Viewer, error: Option<&str>) -> Response {
     let leaders = leaders(web, lang).await;
     let body = html! {
         (lobby(web, viewer))
-        @if viewer.member.is_some() { (challenge_form(lang, viewer, error)) }
+        @if viewer.member.is_some() { (challenge_form(lang, viewer, error, web.challenges.shared())) }
         (leaders)
     };
     page(web, viewer, &t(lang, "nav-home"), body, &["lobby.js"])
@@ -439,7 +439,10 @@ pub async fn create_challenge(
     }
     match parse_challenge(&web, m.name(), &form) {
         Ok(c) => {
-            web.challenges.offer(c);
+            if let Err(e) = web.challenges.offer(c).await {
+                tracing::warn!("{e}");
+                return message(&web, &viewer, StatusCode::SERVICE_UNAVAILABLE, &t(viewer.lang, "refusal-unavailable"));
+            }
             web.index.poke();
             redirect("/#challenges", vec![])
         }
@@ -480,11 +483,16 @@ pub async fn answer_challenge(
         *r.status_mut() = StatusCode::CONFLICT;
         r
     };
+    let unavailable = |e: crate::challenges::StoreError| {
+        tracing::warn!("{e}");
+        message(&web, &viewer, StatusCode::SERVICE_UNAVAILABLE, &t(lang, "refusal-unavailable"))
+    };
     match verb.as_str() {
         "accept" => {
-            let c = match web.challenges.take_for(&id, m.name()) {
-                Ok(c) => c,
-                Err(e) => return gone(e).await,
+            let c = match web.challenges.take_for(&id, m.name()).await {
+                Ok(Ok(c)) => c,
+                Ok(Err(e)) => return gone(e).await,
+                Err(e) => return unavailable(e),
             };
             match create_game(&web, lang, &m, &c).await {
                 Ok(game) => {
@@ -492,19 +500,22 @@ pub async fn answer_challenge(
                     redirect(&format!("/games/{game}"), vec![])
                 }
                 Err(why) => {
-                    web.challenges.put_back(c);
+                    if let Err(e) = web.challenges.put_back(c).await {
+                        tracing::warn!("a challenge whose game could not be made is lost: {e}");
+                    }
                     let mut r = render(&web, &viewer, Some(&why)).await;
                     *r.status_mut() = StatusCode::CONFLICT;
                     r
                 }
             }
         }
-        "decline" | "cancel" => match web.challenges.withdraw(&id, m.name(), verb == "cancel") {
-            Ok(_) => {
+        "decline" | "cancel" => match web.challenges.withdraw(&id, m.name(), verb == "cancel").await {
+            Ok(Ok(_)) => {
                 web.index.poke();
                 redirect("/#challenges", vec![])
             }
-            Err(e) => gone(e).await,
+            Ok(Err(e)) => gone(e).await,
+            Err(e) => unavailable(e),
         },
         _ => message(&web, &viewer, StatusCode::NOT_FOUND, &t(lang, "not-found")),
     }
