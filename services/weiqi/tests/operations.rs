@@ -589,3 +589,134 @@ async fn limits_refuse_a_token_an_address_and_a_stream_too_many_with_when_to_ret
     assert!(refused.metadata().get("retry-after").is_some());
     server.kill();
 }
+
+/// An HTTP/1.0 request with the session and CSRF cookies of `token`; the status, the `Location`
+/// header and the body.
+fn http(base: &str, method: &str, path: &str, token: &str, form: &str) -> (u16, String, String) {
+    let addr = base.trim_start_matches("http://");
+    let mut s = std::net::TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    const CSRF: &str = "0123456789abcdef0123456789abcdef";
+    let body = if form.is_empty() { String::new() } else { format!("{form}&csrf={CSRF}") };
+    write!(
+        s,
+        "{method} {path} HTTP/1.0\r\nHost: {addr}\r\nCookie: wq_session={token}; wq_csrf={CSRF}; lang=en\r\n\
+         Content-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut out = String::new();
+    let _ = s.read_to_string(&mut out);
+    let status = out.split_whitespace().nth(1).and_then(|c| c.parse().ok()).unwrap_or(0);
+    let (head, body) = out.split_once("\r\n\r\n").unwrap_or((&out, ""));
+    if path == "/login" {
+        return (status, String::new(), head.to_string());
+    }
+    let location = head
+        .lines()
+        .find_map(|l| l.strip_prefix("location: ").or_else(|| l.strip_prefix("Location: ")))
+        .unwrap_or_default()
+        .to_string();
+    (status, location, body.to_string())
+}
+
+/// Issue 31 item 5: two `weiqi serve gateway` and one game service on one nats-server. A challenge
+/// offered through gateway A is listed and accepted through gateway B, and a move played through A's
+/// gRPC reaches a viewer of the game's live page on B.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_gateways_share_challenges_and_live_games() {
+    let Some(nats) = weiqi_testkit::nats_or_skip() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().to_path_buf();
+    let url = nats.url();
+    let (grpc_a, grpc_b) = (format!("127.0.0.1:{}", free_port()), format!("127.0.0.1:{}", free_port()));
+    let (_game, game_http) = start("game", &["serve", "game", "--nats", &url], &data, &[]);
+    let (_a, a) = start("gateway-a", &["serve", "gateway", "--nats", &url, "--grpc", &grpc_a], &data, &[]);
+    let (_b, b) = start("gateway-b", &["serve", "gateway", "--nats", &url, "--grpc", &grpc_b], &data, &[]);
+    for (name, base) in [("game", &game_http), ("gateway-a", &a), ("gateway-b", &b)] {
+        let since = Instant::now();
+        while get(base, "/readyz").0 != 200 {
+            let log = std::fs::read_to_string(data.join(format!("{name}.log"))).unwrap_or_default();
+            assert!(since.elapsed() < Duration::from_secs(60), "{name} is not ready: {log}");
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+    }
+    let weiqi = |args: &[&str]| {
+        let out = Command::new(WEIQI).args(args).arg("--data-dir").arg(&data).output().unwrap();
+        assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).unwrap().trim().to_string()
+    };
+    let password = data.join("password");
+    std::fs::write(&password, "correct horse battery staple\n").unwrap();
+    for name in ["li", "wang"] {
+        weiqi(&[
+            "account",
+            "--nats",
+            &url,
+            "add",
+            name,
+            "--role",
+            "player",
+            "--password-file",
+            password.to_str().unwrap(),
+        ]);
+    }
+    // Sessions: Li signs in on A, Wang on B (a session made on one gateway holds on the other too).
+    let login = |base: &str, name: &str| {
+        let (status, _, head) =
+            http(base, "POST", "/login", "", &format!("name={name}&password=correct+horse+battery+staple"));
+        assert_eq!(status, 303, "{name} signs in: {head}");
+        head.split("wq_session=").nth(1).and_then(|v| v.split(';').next()).expect("a session cookie").to_string()
+    };
+    let (li, wang) = (login(&a, "li"), login(&b, "wang"));
+
+    // Li offers a game through A (Li plays Black, no clock).
+    let (status, _, body) = http(&a, "POST", "/challenges", &li, "size=9&rules=chinese&color=black&time=none");
+    assert_eq!(status, 303, "{body}");
+    // B lists it to Wang, who accepts it there.
+    let since = Instant::now();
+    let id = loop {
+        let (_, _, home) = http(&b, "GET", "/", &wang, "");
+        if let Some(at) = home.find("/accept\"") {
+            let start = home[..at].rfind("/challenges/").expect("the accept form") + "/challenges/".len();
+            break home[start..at].to_string();
+        }
+        assert!(since.elapsed() < Duration::from_secs(20), "B never listed A's challenge: {home}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    let (status, location, body) = http(&b, "POST", &format!("/challenges/{id}/accept"), &wang, "x=1");
+    assert_eq!(status, 303, "{body}");
+    let game = location.strip_prefix("/games/").expect("to the game's page").to_string();
+    // Taken: A no longer lists it, and accepting it again through A finds it gone.
+    let (status, _, _) = http(&a, "POST", &format!("/challenges/{id}/accept"), &wang, "x=1");
+    assert_eq!(status, 409, "a taken challenge is gone on every gateway");
+
+    // A viewer of the game's live page on B.
+    let mut viewer = std::net::TcpStream::connect(b.trim_start_matches("http://")).unwrap();
+    viewer.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    write!(viewer, "GET /games/{game}/live?lang=en HTTP/1.0\r\nHost: b\r\n\r\n").unwrap();
+    // Li moves through A's gRPC, with an API token.
+    let li_api = weiqi(&["token", "--sub", "li", "--role", "player"]);
+    let mut games = pb::game_service_client::GameServiceClient::connect(format!("http://{grpc_a}")).await.unwrap();
+    games
+        .play_move(common::bearer(
+            pb::PlayMoveRequest {
+                game_id: game.clone(),
+                request_id: "through-a".into(),
+                point: Some(pb::Point { x: 3, y: 3 }),
+                expected_move_number: 1,
+                lag: None,
+            },
+            &li_api,
+        ))
+        .await
+        .unwrap();
+    let mut seen = String::new();
+    let mut buf = [0u8; 8192];
+    while !seen.contains("\"move_number\":1") {
+        let n = viewer.read(&mut buf).expect("B's stream carries the move played through A");
+        assert!(n > 0, "B's stream ended: {seen}");
+        seen.push_str(&String::from_utf8_lossy(&buf[..n]));
+    }
+    assert!(seen.contains("\"last_move\":{\"color\":\"black\""), "{seen}");
+}
