@@ -17,14 +17,16 @@
 //!   it asks of the game; the authority decides, then the [`client`] runs it. The web's pages call it
 //!   directly (no protobuf, no token round trip); [`grpc`], the `weiqi.v1.GameService` server, turns
 //!   each request's token and protobuf into the same call.
+//! * [`watch_hub`] follows each watched game once per process for every `Watch` viewer of it.
 //! * [`record`] writes a game as an SGF record (players, ranks, rules, handicap, moves, result),
 //!   folded from its log for the gRPC `GetRecord` and `GET /games/{id}/sgf`.
 //!
 //! # Invariants
 //!
 //! * `domain` imports nothing async and no client library; time is a parameter.
-//! * Only `convert/`, `aggregate.rs` (its codec), `client.rs`, `bus.rs` and `grpc.rs` know protobuf
-//!   types; `api.rs` speaks the domain.
+//! * Only `convert/`, `aggregate.rs` (its codec), `client.rs`, `bus.rs`, `grpc.rs` and `watch_hub.rs`
+//!   know protobuf types; `api.rs` speaks the domain.
+//! * A process follows a watched game's log once, however many watch it.
 //! * A game whose log does not replay (hash mismatch, illegal move, clock refusal) is never acted on.
 
 pub mod aggregate;
@@ -37,3 +39,4 @@ pub mod domain;
 pub mod grpc;
 pub mod record;
 pub mod service;
+pub mod watch_hub;

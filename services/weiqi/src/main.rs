@@ -134,8 +134,9 @@ pub struct UpArgs {
     /// gRPC calls (streams: Watch, WatchClock, MyGames) one token may hold open at once; 0: no limit.
     #[arg(long, default_value_t = 32, env = "WEIQI_OPEN_PER_TOKEN")]
     pub open_per_token: u32,
-    /// Live game pages (public viewers, not signed in) one address may hold open at once; 0: no
-    /// limit. Generous: a school's pupils share one address; behind a proxy, raise it.
+    /// Public streams (live game pages of viewers not signed in, gRPC Watch without a token) one
+    /// address may hold open at once; 0: no limit. Generous: a school's pupils share one address;
+    /// behind a proxy, raise it.
     #[arg(long, default_value_t = 2_000, env = "WEIQI_STREAMS_PER_ADDRESS")]
     pub streams_per_address: u32,
     /// Which services run besides the game service and the gateway (default: all of them). The

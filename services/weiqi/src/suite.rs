@@ -599,6 +599,7 @@ fn edge_config(args: &UpArgs) -> weiqi_edge::serve::EdgeConfig {
             per_token: Rate::per_second(args.rate_per_token),
             per_address: Rate::per_second(args.rate_per_address),
             open_per_token: (args.open_per_token > 0).then_some(args.open_per_token),
+            open_per_address: (args.streams_per_address > 0).then_some(args.streams_per_address),
         },
     }
 }

@@ -525,7 +525,12 @@ async fn until_refused(
 async fn limits_refuse_a_token_an_address_and_a_stream_too_many_with_when_to_retry() {
     let dir = tempfile::tempdir().unwrap();
     let mut server = Server::new(Path::new(WEIQI), &dir.path().join("data"), None);
-    for (k, v) in [("WEIQI_RATE_PER_TOKEN", "5"), ("WEIQI_RATE_PER_ADDRESS", "0"), ("WEIQI_OPEN_PER_TOKEN", "2")] {
+    for (k, v) in [
+        ("WEIQI_RATE_PER_TOKEN", "5"),
+        ("WEIQI_RATE_PER_ADDRESS", "0"),
+        ("WEIQI_OPEN_PER_TOKEN", "2"),
+        ("WEIQI_STREAMS_PER_ADDRESS", "2"),
+    ] {
         server.env.push((k.into(), v.into()));
     }
     server.start();
@@ -570,6 +575,38 @@ async fn limits_refuse_a_token_an_address_and_a_stream_too_many_with_when_to_ret
         }
     };
     drop((second, again));
+
+    // Public streams: a game is watched without a token, two at once from this address, the
+    // third refused until one closes; an anonymous stream carries the game's events.
+    let organiser = server.token("org", "organiser");
+    let player = |id: &str| Some(pb::PlayerRef { id: id.into(), ..Default::default() });
+    let created = games
+        .create_game(common::bearer(
+            pb::CreateGameRequest {
+                request_id: "public-watch".into(),
+                size: 9,
+                rules: "chinese".into(),
+                first: player("alice"),
+                second: player("bob"),
+                start: true,
+                ..Default::default()
+            },
+            &organiser,
+        ))
+        .await
+        .unwrap()
+        .into_inner();
+    let watch = |games: &pb::game_service_client::GameServiceClient<tonic::transport::Channel>| {
+        let (mut games, game_id) = (games.clone(), created.game_id.clone());
+        async move { games.watch(pb::WatchRequest { game_id, from_sequence: 1 }).await }
+    };
+    let first = watch(&games).await.expect("no token needed to watch");
+    let _second = watch(&games).await.unwrap();
+    let third = watch(&games).await.unwrap_err();
+    assert_eq!(third.code(), tonic::Code::ResourceExhausted, "{third:?}");
+    assert!(third.message().contains("public streams"), "{third:?}");
+    let mut events = first.into_inner();
+    assert_eq!(events.message().await.unwrap().expect("the game's first event").sequence, 1);
     let metrics = get(&server.base, "/metrics").1;
     for limit in ["token", "streams"] {
         assert!(metrics.contains(&format!("weiqi_rate_limited_total{{limit=\"{limit}\"}}")), "{limit}: {metrics}");

@@ -69,16 +69,24 @@ pub struct Limits {
     pub per_address: Option<Rate>,
     /// Calls (streams) open at once per token.
     pub open_per_token: Option<u32>,
+    /// Calls without a token (public streams: `Watch`) open at once per peer address.
+    pub open_per_address: Option<u32>,
 }
 
 impl Limits {
     /// The defaults of `weiqi up` and `weiqi serve`: 50 requests a second per token (bursts of
     /// 100), 500 a second per address (bursts of 1,000: many players may share a school's or a
     /// club's address), and 32 calls open at once per token. A player moves far more slowly; a
-    /// bot playing many games, a broadcaster watching many boards, stay well within.
+    /// bot playing many games, a broadcaster watching many boards, stay well within. Public
+    /// streams without a token: 2,000 open at once per address (a school's pupils share one).
     #[must_use]
     pub fn standard() -> Limits {
-        Limits { per_token: Rate::per_second(50), per_address: Rate::per_second(500), open_per_token: Some(32) }
+        Limits {
+            per_token: Rate::per_second(50),
+            per_address: Rate::per_second(500),
+            open_per_token: Some(32),
+            open_per_address: Some(2_000),
+        }
     }
 }
 
@@ -294,6 +302,25 @@ where
                 *n += 1;
                 Some(Open { state: st.clone(), token: t.clone(), watch })
             }
+            (None, _) => match (peer(&request), st.limits.open_per_address) {
+                // Public calls (no token) are counted per address, under a key no token can have.
+                (Some(ip), Some(max)) => {
+                    let key = format!("@{ip}");
+                    let mut open = st.open();
+                    let n = open.entry(key.clone()).or_insert(0);
+                    if *n >= max {
+                        drop(open);
+                        return refuse(refusal(
+                            "streams",
+                            format!("{ip} has {max} public streams open, the most it may: close one first"),
+                            Duration::from_secs(1),
+                        ));
+                    }
+                    *n += 1;
+                    Some(Open { state: st.clone(), token: key, watch })
+                }
+                _ => None,
+            },
             _ => None,
         };
         if watch {
@@ -335,7 +362,10 @@ mod tests {
         assert_eq!(Rate::per_second(0), None);
         let r = Rate::per_second(50).unwrap();
         assert_eq!((r.per_second.get(), r.burst.get()), (50, 100));
-        assert_eq!(Limits::default(), Limits { per_token: None, per_address: None, open_per_token: None });
+        assert_eq!(
+            Limits::default(),
+            Limits { per_token: None, per_address: None, open_per_token: None, open_per_address: None }
+        );
     }
 
     #[test]
