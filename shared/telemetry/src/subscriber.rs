@@ -50,7 +50,7 @@ where
 
 /// Installs the global subscriber. Returns the problems with `RUST_LOG`/`WEIQI_OTEL_FILTER` to
 /// report (they fell back to the defaults).
-pub(crate) fn install(tracer: SdkTracer, output: Output) -> Result<Vec<String>, crate::TelemetryError> {
+pub(crate) fn install(tracer: Option<SdkTracer>, output: Output) -> Result<Vec<String>, crate::TelemetryError> {
     use tracing_subscriber::layer::SubscriberExt;
     use tracing_subscriber::util::SubscriberInitExt;
 
@@ -83,7 +83,7 @@ pub(crate) fn install(tracer: SdkTracer, output: Output) -> Result<Vec<String>, 
 
     tracing_subscriber::registry()
         .with(fmt)
-        .with(otel_layer(tracer, trace_filter))
+        .with(tracer.map(|tracer| otel_layer(tracer, trace_filter)))
         .try_init()
         .map_err(|e| crate::TelemetryError::Subscriber(e.to_string()))?;
     Ok(problems)
