@@ -507,6 +507,19 @@ fn pause_time_is_not_charged() {
     assert!(white > DurationMs::from_mins(9), "White used seconds, not the hour of pause: {white:?}");
 }
 
+/// Issue 32 item 3: a player of a casual game (no event, no referee) cannot seal alone and freeze
+/// the clocks; a game of an event can be adjourned.
+#[test]
+fn a_casual_game_cannot_be_sealed_by_one_player() {
+    let mut g = Game::given(GameSetup { event_id: None, tournament: None, ..setup(9, Ruleset::chinese()) });
+    g.moves(&["E5"]);
+    assert_eq!(
+        g.when(BOB(), Command::Seal { mv: Move::from_gtp("C3", 9).unwrap(), lag: None }),
+        Err(Rejection::SealNeedsReferee)
+    );
+    g.play(BOB(), "C3").unwrap();
+}
+
 #[test]
 fn an_adjourned_game_resumes_with_the_sealed_move() {
     let mut g = Game::given(setup(9, Ruleset::chinese()));

@@ -114,7 +114,8 @@ function drawControls() {
     if (view.phase === "playing" && view.me) {
       wanted.push(["pass", S.pass, () => ask("pass", S["confirm-pass"], () => send("pass", { move_number: view.move_number + 1 }))]);
       wanted.push(["resign", S.resign, () => ask("resign", S["confirm-resign"], () => send("resign")), "danger"]);
-      if (myTurn()) wanted.push(["seal", S["seal"], () => { sealMode = true; status(S["seal-help"]); }]);
+      // Only a game of an event is adjourned (its referee opens the sealed move; Art. 14).
+      if (myTurn() && view.event) wanted.push(["seal", S["seal"], () => { sealMode = true; status(S["seal-help"]); }]);
     }
     if (view.phase === "scoring" && view.me) {
       wanted.push(["accept", S["accept-count"], () => send("accept"), "primary"], ["dispute", S["dispute-count"], () => send("dispute")]);

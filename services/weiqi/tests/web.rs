@@ -30,6 +30,27 @@ async fn challenge(server: &Server, li: &Session, wang: &Session) -> String {
     weiqi_browser::site::challenge(&server.base, li, "wang", wang, 9).await
 }
 
+/// A 9×9 game of the event `city-open`, `black` against `white`, started, made by its organiser.
+async fn event_game(server: &Server, black: &str, white: &str) -> String {
+    use weiqi_proto::v1 as pb;
+    let organiser = server.token("org", "organiser");
+    let mut games =
+        pb::game_service_client::GameServiceClient::connect(format!("http://{}", server.grpc)).await.unwrap();
+    let player = |id: &str| Some(pb::PlayerRef { id: id.into(), ..Default::default() });
+    let request = pb::CreateGameRequest {
+        request_id: format!("event-game-{black}-{white}"),
+        size: 9,
+        rules: "chinese".into(),
+        first: player(black),
+        second: player(white),
+        color_method: pb::game_created::ColorMethod::Fixed as i32,
+        event_id: "city-open".into(),
+        start: true,
+        ..Default::default()
+    };
+    games.create_game(bearer(request, &organiser)).await.unwrap().into_inner().game_id
+}
+
 /// The moves of the test game: Black builds a wall on E, White on F (then White invades at B5 and dies).
 fn walls() -> Vec<(&'static str, &'static str)> {
     let black = ["E5", "E4", "E6", "E3", "E7", "E2", "E8", "E1", "E9"];
@@ -66,6 +87,9 @@ async fn game_to_the_count(nats: Option<&str>, with_screenshots: bool) {
     play(&li, &wang, "C3", "black").await;
     play(&wang, &li, "B5", "white").await;
     li.wait_to_move("black").await;
+    // A casual game has no referee to open a sealed move: no player may seal it (issue 32 item 3).
+    let seal = "return !!document.querySelector('[data-action=seal]')";
+    assert_eq!(li.js(seal, vec![]).await, json!(false), "no seal control in a casual game");
     li.command("pass", true).await;
     wang.wait_to_move("white").await;
     wang.command("pass", true).await;
@@ -137,7 +161,10 @@ async fn a_ko_is_refused_with_the_reason_and_the_board_left_as_it_was_and_specta
     let base = server.base.clone();
     let li = signed_in(&driver, &base, Viewport::DESKTOP, "en", "li").await;
     let wang = signed_in(&driver, &base, Viewport::DESKTOP, "zh-CN", "wang").await;
-    let game = challenge(&server, &li, &wang).await;
+    // A game of an event (only those may be adjourned), made by its organiser through gRPC.
+    let game = event_game(&server, "li", "wang").await;
+    li.open(&base, &format!("/games/{game}")).await;
+    wang.open(&base, &format!("/games/{game}")).await;
     // A spectator, not signed in, follows the game from the start.
     let spectator = driver.session(Viewport::PHONE, "en").await.unwrap();
     spectator.open(&base, &format!("/games/{game}")).await;

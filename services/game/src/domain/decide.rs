@@ -132,6 +132,11 @@ fn decide_events(
         Command::Seal { mv, lag } => {
             require(state, &[Phase::Playing])?;
             let color = player_color(state, actor)?;
+            // One player alone may not stop a casual game's clocks: no referee would open the move.
+            let setup = state.setup.as_ref().ok_or(Rejection::NotFound)?;
+            if setup.tournament.is_none() && setup.event_id.is_none() {
+                return Err(Rejection::SealNeedsReferee);
+            }
             if state.to_move() != Some(color) {
                 return Err(Rejection::NotTheSealer);
             }

@@ -71,6 +71,10 @@ pub enum Rejection {
     /// Only the player to move seals.
     #[error("only the player to move seals a move")]
     NotTheSealer,
+    /// A casual game has no referee to open a sealed move (Art. 14: adjournment is a referee's
+    /// decision, or both players'): sealing is for games of an event.
+    #[error("a casual game has no referee to open a sealed move: only games of an event are adjourned")]
+    SealNeedsReferee,
     /// The setup is not a valid game.
     #[error("invalid setup: {0}")]
     InvalidSetup(String),
@@ -131,6 +135,7 @@ impl Rejection {
             Rejection::FlagOutdated { .. } => "flag_outdated",
             Rejection::OverrunPassNotAllowed => "overrun_pass_not_allowed",
             Rejection::NotTheSealer => "not_the_sealer",
+            Rejection::SealNeedsReferee => "seal_needs_referee",
             Rejection::InvalidSetup(_) => "invalid_setup",
             Rejection::BadPoint(_) => "bad_point",
             Rejection::Clock(_) => "clock",

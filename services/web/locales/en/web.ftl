@@ -287,6 +287,7 @@ refusal-not-expired = The time has not run out.
 refusal-flag-outdated = The clock reading was outdated.
 refusal-overrun-pass-not-allowed = This event does not count an overrun as a pass.
 refusal-not-the-sealer = Only the player to move seals a move.
+refusal-seal-needs-referee = A casual game has no referee to open a sealed move: only games of an event are adjourned. Play on, or resign.
 refusal-invalid-setup = These game settings are not valid.
 refusal-bad-point = That is not a point on this board.
 refusal-clock = The clock refused that correction.

@@ -287,6 +287,7 @@ refusal-not-expired = 时间尚未用完。
 refusal-flag-outdated = 计时读数已过时。
 refusal-overrun-pass-not-allowed = 本赛事不把超时算作停一手。
 refusal-not-the-sealer = 只有轮到下的一方可以封盘。
+refusal-seal-needs-referee = 自由对局没有裁判来开封：只有赛事对局可以封盘。请继续下棋或认输。
 refusal-invalid-setup = 对局设置无效。
 refusal-bad-point = 这不是本棋盘上的点。
 refusal-clock = 计时器拒绝了这次校正。
