@@ -251,15 +251,18 @@ pub fn viewer_stream(
 mod tests {
     use super::*;
     use std::net::Ipv4Addr;
+    use weiqi_clock::{DurationMs, TimeControl};
     use weiqi_eventlog::{EmbeddedConfig, EmbeddedLog};
-    use weiqi_game::bus::answer;
-    use weiqi_game::convert::wire_command;
-    use weiqi_game::domain::{Actor, PlayerId};
-    use weiqi_game::service::GameService;
-    use weiqi_proto::v1 as pb;
-    use weiqi_proto::v1::game_command::Command as C;
+    use weiqi_game::domain::{Actor, ColorMethod, Command, GameSetup, PlayerId, PlayerRef};
+    use weiqi_game::service::{GameRequest, GameService};
 
     const G: &str = "g-fanout";
+
+    async fn run(svc: &GameService<AnyEventLog>, id: &str, actor: Actor, command: Command) {
+        let request =
+            GameRequest { game_id: G.into(), command_id: id.into(), correlation_id: String::new(), actor, command };
+        svc.execute(&request, &[]).await.unwrap_or_else(|e| panic!("{id}: {e:?}"));
+    }
 
     async fn game() -> (tempfile::TempDir, AnyEventLog, GameService<AnyEventLog>) {
         let dir = tempfile::tempdir().unwrap();
@@ -267,29 +270,34 @@ mod tests {
             EmbeddedLog::open(dir.path().join("events.redb"), EmbeddedConfig::default()).unwrap(),
         );
         let svc = GameService::new(log.clone());
-        let create = C::Create(pb::CreateGameRequest {
-            game_id: G.into(),
+        let player = |id: &str| PlayerRef { id: PlayerId(id.into()), name: id.into(), rank: "1d".into() };
+        let setup = GameSetup {
+            ruleset: weiqi_rules::Ruleset::chinese(),
             size: 9,
-            rules: "chinese".into(),
-            first: Some(pb::PlayerRef { id: "ann".into(), name: "Ann".into(), rank: "2d".into() }),
-            second: Some(pb::PlayerRef { id: "bob".into(), name: "Bob".into(), rank: "1d".into() }),
-            start: true,
-            ..Default::default()
-        });
-        let r = answer(&svc, &wire_command(G, "create", &Actor::Organiser("org".into()), create), &[]).await;
-        assert!(matches!(r.outcome, Some(pb::game_command_reply::Outcome::Accepted(_))), "{r:?}");
+            handicap: 0,
+            handicap_points: Vec::new(),
+            first: player("ann"),
+            second: player("bob"),
+            color_method: ColorMethod::Fixed,
+            time_control: TimeControl::absolute(DurationMs::from_mins(10)).unwrap(),
+            tournament: None,
+            event_id: None,
+            scheduled_start: None,
+            rated: false,
+            start_immediately: true,
+            lateness_limit: DurationMs::from_mins(15),
+            offered_by: None,
+        };
+        let create = Command::Create { setup: Box::new(setup), nigiri_secret: [0; 32] };
+        run(&svc, "create", Actor::Organiser("org".into()), create).await;
         (dir, log, svc)
     }
 
     async fn play(svc: &GameService<AnyEventLog>, n: u32) {
         let who = if n % 2 == 1 { "ann" } else { "bob" };
-        let play = C::Play(pb::PlayMoveRequest {
-            game_id: G.into(),
-            point: Some(pb::Point { x: n % 9, y: n / 9 }),
-            ..Default::default()
-        });
-        let r = answer(svc, &wire_command(G, &format!("m{n}"), &Actor::Player(PlayerId(who.into())), play), &[]).await;
-        assert!(matches!(r.outcome, Some(pb::game_command_reply::Outcome::Accepted(_))), "move {n}: {r:?}");
+        let mv = weiqi_rules::Move::Play(weiqi_rules::Point::new((n % 9) as u8, (n / 9) as u8));
+        let command = Command::Play { mv, expected_number: 0, lag: None };
+        run(svc, &format!("m{n}"), Actor::Player(PlayerId(who.into())), command).await;
     }
 
     /// The next frame a receiver is given (waits for the feed).
