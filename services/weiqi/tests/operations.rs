@@ -706,6 +706,9 @@ async fn two_gateways_share_challenges_and_live_games() {
         head.split("wq_session=").nth(1).and_then(|v| v.split(';').next()).expect("a session cookie").to_string()
     };
     let (li, wang) = (login(&a, "li"), login(&b, "wang"));
+    // A session made on one gateway holds on the other: B's home page shows Li signed in.
+    let (_, _, home) = http(&b, "GET", "/", &li, "");
+    assert!(!home.contains("href=\"/login\""), "Li's session from A holds on B: {home}");
 
     // Li offers a game through A (Li plays Black, no clock).
     let (status, _, body) = http(&a, "POST", "/challenges", &li, "size=9&rules=chinese&color=black&time=none");
