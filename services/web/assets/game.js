@@ -286,6 +286,21 @@ function drawMute() { mute.textContent = muted ? S["sound-off"] : S["sound-on"];
 mute.addEventListener("click", () => { muted = !muted; localStorage.setItem("weiqi-muted", muted ? "1" : "0"); if (muted && window.speechSynthesis) speechSynthesis.cancel(); drawMute(); });
 drawMute();
 
+// The clock correction starts from the clocks as they read now: filled in when the referee turns to
+// the form (and not again while they edit it).
+const correction = document.querySelector('form[data-referee="correct-clock"]');
+if (correction) correction.addEventListener("focusin", (e) => {
+  if (e.relatedTarget && correction.contains(e.relatedTarget)) return; // moving between its fields
+  for (const side of ["black", "white"]) {
+    const c = view.clock && view.clock[side];
+    if (!c) continue;
+    const running = view.phase === "playing" && view.to_move === side, elapsed = running ? Date.now() - receivedAt : 0;
+    const main = Math.max(0, c.main_ms - elapsed);
+    correction.querySelector(`[data-clock-main="${side}"]`).value = String(Math.floor(main / 1000));
+    correction.querySelector(`[data-clock-periods="${side}"]`).value = String(c.periods_left || 0);
+  }
+});
+
 // The referee panel: each form is one command.
 for (const form of document.querySelectorAll("form[data-referee]")) {
   form.addEventListener("submit", (e) => {

@@ -181,7 +181,9 @@ fn text(lang: Lang, s: &str) -> Result<String, Refusal> {
     if s.chars().count() > MAX_TEXT { Err(bad(lang, "text_too_long")) } else { Ok(s.trim().to_string()) }
 }
 
-fn side(lang: Lang, s: &SideForm) -> Result<Bank, Refusal> {
+/// A side's clock as the referee's form says it (main seconds, periods or reserved minutes left, and
+/// optionally the time and moves left in the current period), made a bank of the game's control.
+fn side(lang: Lang, s: &SideForm, control: &weiqi_clock::TimeControl) -> Result<Bank, Refusal> {
     let day = 24 * 3600;
     if !(0..=day).contains(&s.main_s)
         || !(0..=day).contains(&s.period_left_s)
@@ -190,11 +192,24 @@ fn side(lang: Lang, s: &SideForm) -> Result<Bank, Refusal> {
     {
         return Err(bad(lang, "out_of_range"));
     }
-    Ok(Bank {
-        main: DurationMs(s.main_s * 1000),
-        period: 0,
-        period_left: DurationMs(s.period_left_s * 1000),
-        moves_left: s.moves_left,
+    let some = |n: u32| (n > 0).then_some(n);
+    Bank::corrected(
+        control,
+        DurationMs(s.main_s * 1000),
+        some(s.periods_left),
+        (s.period_left_s > 0).then_some(DurationMs(s.period_left_s * 1000)),
+        some(s.moves_left),
+    )
+    .map_err(|e| {
+        let code = match e {
+            weiqi_clock::BankError::Negative => "bank_negative",
+            weiqi_clock::BankError::Empty => "bank_empty",
+            weiqi_clock::BankError::Phase => "bank_phase",
+            weiqi_clock::BankError::Period => "bank_period",
+            weiqi_clock::BankError::PeriodLeft => "bank_period_left",
+            weiqi_clock::BankError::MovesLeft => "bank_moves_left",
+        };
+        bad(lang, code)
     })
 }
 
@@ -230,15 +245,22 @@ pub async fn act(
     {
         return bad(lang, "bad_request_id").into_response();
     }
-    let size = web.index.game(&game).and_then(|g| g.state.setup.map(|s| s.size)).unwrap_or(19);
-    match run(&web, &member, &game, &body.request_id, body.action, size, lang).await {
+    let setup = web.index.game(&game).and_then(|g| g.state.setup);
+    let size = setup.as_ref().map_or(19, |s| s.size);
+    let control = setup.map_or_else(weiqi_clock::TimeControl::no_clock, |s| s.time_control.clone());
+    match run(&web, &member, &game, &body.request_id, body.action, size, &control, lang).await {
         Ok(sequence) => Json(json!({ "ok": true, "sequence": sequence })).into_response(),
         Err(refusal) => refusal.into_response(),
     }
 }
 
 /// The domain command a page's action is, and what it asks of the game.
-fn command(action: Action, size: u8, lang: Lang) -> Result<(Asks, Command), Refusal> {
+fn command(
+    action: Action,
+    size: u8,
+    control: &weiqi_clock::TimeControl,
+    lang: Lang,
+) -> Result<(Asks, Command), Refusal> {
     let referee = |c: Command| Ok((Asks::Referee, c));
     match action {
         Action::Start => Ok((Asks::Start, Command::Start)),
@@ -285,8 +307,8 @@ fn command(action: Action, size: u8, lang: Lang) -> Result<(Asks, Command), Refu
             referee(Command::ReportLateness { color: color(lang, &c)?, late })
         }
         Action::CorrectClock { black, white, reason } => referee(Command::CorrectClock {
-            black: black.as_ref().map(|s| side(lang, s)).transpose()?,
-            white: white.as_ref().map(|s| side(lang, s)).transpose()?,
+            black: black.as_ref().map(|s| side(lang, s, control)).transpose()?,
+            white: white.as_ref().map(|s| side(lang, s, control)).transpose()?,
             reason: text(lang, &reason)?,
         }),
         Action::Adjudicate { outcome, note } => {
@@ -304,6 +326,7 @@ fn command(action: Action, size: u8, lang: Lang) -> Result<(Asks, Command), Refu
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 async fn run(
     web: &Web,
     member: &Member,
@@ -311,9 +334,10 @@ async fn run(
     request_id: &str,
     action: Action,
     size: u8,
+    control: &weiqi_clock::TimeControl,
     lang: Lang,
 ) -> Result<u64, Refusal> {
-    let (asks, command) = command(action, size, lang)?;
+    let (asks, command) = command(action, size, control, lang)?;
     match web.game.act(&member.caller(), game, request_id, asks, command).await {
         Ok((_, accepted)) => Ok(accepted.sequence),
         Err(e) => Err(api_refusal(lang, &e)),

@@ -471,6 +471,32 @@ async fn a_referee_warns_and_pauses_from_the_panel_and_a_player_has_no_panel_and
     referee.click("[data-action=resume]").await;
     wang.wait_to_move("white").await;
     play(&wang, &li, "C3", "white").await;
+
+    // Issue 32 item 2: the referee corrects Black's clock in this Chinese byo-yomi game (10 min of
+    // basic time, 3 of them reserved: 7:00 of main time): the form opens on the clocks as they read,
+    // the referee sets Black's main time to 5:00, and both pages show it.
+    referee
+        .js(
+            "const f = document.querySelector('form[data-referee=\"correct-clock\"]'); f.querySelector('[data-clock-main=black]').focus(); f.querySelector('[data-clock-main=black]').value = '300'; f.reason.value = '钟表故障';",
+            vec![],
+        )
+        .await;
+    let white_main = referee.js("return document.querySelector('[data-clock-main=white]').value", vec![]).await;
+    assert!(
+        white_main.as_str().is_some_and(|v| v.parse::<u32>().is_ok_and(|s| (400..=420).contains(&s))),
+        "White's clock as it reads: {white_main}"
+    );
+    referee.click("[data-action=correct-clock]").await;
+    for page in [&li, &wang] {
+        page.wait_for(
+            "Black's clock corrected to 5:00",
+            "const t = document.querySelector('[data-clock=black]').textContent; return t.startsWith('5:00') || t.startsWith('4:5');",
+        )
+        .await;
+    }
+    let error =
+        referee.js("const e = document.querySelector('[data-error]'); return e ? e.textContent : ''", vec![]).await;
+    assert_eq!(error, json!(""), "the correction was accepted");
 }
 
 #[test]

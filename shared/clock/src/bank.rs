@@ -79,6 +79,49 @@ impl Bank {
         bank
     }
 
+    /// The bank a referee's correction sets, as a referee says it: `main` main time left and
+    /// `periods_left` byo-yomi periods (or reserved minutes) left, the current one included; in
+    /// overtime, optionally the time (`period_left`) and moves (`moves_left`) left in the current
+    /// period, else a full one. While main time is left every period is still there: fewer is
+    /// refused (`Phase`). Checked against `control` ([`Bank::validate`]).
+    ///
+    /// # Errors
+    /// The bank does not fit the control.
+    pub fn corrected(
+        control: &TimeControl,
+        main: DurationMs,
+        periods_left: Option<u32>,
+        period_left: Option<DurationMs>,
+        moves_left: Option<u32>,
+    ) -> Result<Bank, BankError> {
+        if main.is_negative() || period_left.is_some_and(DurationMs::is_negative) {
+            return Err(BankError::Negative);
+        }
+        let mut bank = Bank::with_main(control, main);
+        match control.rule() {
+            Rule::ByoYomi { periods, .. } => {
+                let left = periods_left.unwrap_or(periods);
+                if left == 0 || left > periods {
+                    return Err(BankError::Period);
+                }
+                if !bank.in_overtime() && left != periods {
+                    return Err(BankError::Phase);
+                }
+                if bank.in_overtime() {
+                    bank.period = periods + 1 - left;
+                    bank.period_left = period_left.filter(|p| !p.is_zero()).unwrap_or(bank.period_left);
+                }
+            }
+            Rule::Moves { .. } if bank.in_overtime() => {
+                bank.period_left = period_left.filter(|p| !p.is_zero()).unwrap_or(bank.period_left);
+                bank.moves_left = moves_left.filter(|m| *m > 0).unwrap_or(bank.moves_left);
+            }
+            _ => {}
+        }
+        bank.validate(control)?;
+        Ok(bank)
+    }
+
     pub(crate) fn start(rule: Rule) -> Bank {
         match rule {
             Rule::NoClock => Bank::default(),

@@ -222,8 +222,13 @@ fn referee_panel(lang: crate::i18n::Lang, chief: bool) -> maud::Markup {
                     legend { (t(lang, "referee-correct-clock")) }
                     @for side in ["black", "white"] {
                         label { input type="checkbox" name={ (side) "_on" } checked[!chief]; " " (t(lang, side)) }
-                        input name={ (side) "_main" } type="number" min="0" max="86400" value="600" aria-label={ (t(lang, side)) " " (t(lang, "field-main-seconds")) };
-                        input name={ (side) "_periods" } type="number" min="0" max="1000" value="3" aria-label={ (t(lang, side)) " " (t(lang, "field-periods")) };
+                        // Visible labels; the page fills in the side's clock as the referee opens the form.
+                        label { (t(lang, "field-main-seconds")) " "
+                            input name={ (side) "_main" } type="number" min="0" max="86400" value="600" data-clock-main=(side);
+                        }
+                        label { (t(lang, "field-periods")) " "
+                            input name={ (side) "_periods" } type="number" min="0" max="1000" value="3" data-clock-periods=(side);
+                        }
                     }
                     p.small { (t(lang, if chief { "referee-chief-note" } else { "referee-both-sides-note" })) }
                     input name="reason" required maxlength="500" placeholder=(t(lang, "field-reason")) aria-label=(t(lang, "field-reason"));
