@@ -95,6 +95,8 @@ async fn suite(s: &Suite) {
     ))
     .await
     .unwrap();
+    // Marking is not accepting: the marker accepts too (issue 32 item 4).
+    c.accept_score(authed(pb::GameRequest { game_id: g.clone(), request_id: rid() }, &t.alice)).await.unwrap();
     let r = c
         .accept_score(authed(pb::GameRequest { game_id: g.clone(), request_id: rid() }, &t.bob))
         .await

@@ -310,7 +310,9 @@ fn two_passes_start_the_count_then_dead_chains_are_agreed() {
         Err(Rejection::NotAStone(_))
     ));
     g.ok(ANN(), Command::MarkDead { points: vec![a1] });
-    let ev = g.ok(BOB(), Command::AcceptScore);
+    assert_eq!(g.state.proposal.accepted, [false, false], "marking is not accepting, not even for the marker");
+    assert_eq!(names(&g.ok(BOB(), Command::AcceptScore)), ["ScoreAccepted"]);
+    let ev = g.ok(ANN(), Command::AcceptScore);
     assert_eq!(ended(&ev), (Outcome::BlackWins, EndReason::Score));
     let GameEvent::Ended { result, dead, .. } = ev.last().unwrap() else { unreachable!() };
     assert_eq!(dead, &vec![a1]);
@@ -356,6 +358,26 @@ fn the_count_starts_from_the_estimate_and_the_players_accept_it() {
     let GameEvent::Ended { result, dead, .. } = ev.last().unwrap() else { panic!("{ev:?}") };
     assert_eq!(dead, &vec![b5]);
     assert_eq!(result.to_sgf(), "B+1.5", "45 points to 36, less 7.5 komi");
+}
+
+/// Issue 32 item 4: a change of marks withdraws every acceptance; only the accept button accepts.
+#[test]
+fn a_change_of_marks_withdraws_every_acceptance() {
+    let mut g = Game::given(setup(9, Ruleset::chinese()));
+    g.moves(&["E5", "A1", "pass", "pass"]);
+    let a1 = Point::from_gtp("A1", 9).unwrap();
+    g.ok(BOB(), Command::AcceptScore);
+    assert_eq!(g.state.proposal.accepted, [false, true]);
+    // Black marks a chain: White's acceptance of the earlier proposal is gone, and Black has not accepted.
+    g.ok(ANN(), Command::MarkDead { points: vec![a1] });
+    assert_eq!(g.state.proposal.accepted, [false, false]);
+    // One acceptance does not end the count; both do.
+    assert_eq!(names(&g.ok(BOB(), Command::AcceptScore)), ["ScoreAccepted"]);
+    g.ok(BOB(), Command::MarkDead { points: vec![] });
+    assert_eq!(g.state.proposal.accepted, [false, false], "White's new marks withdraw White's own acceptance");
+    g.ok(ANN(), Command::AcceptScore);
+    let ev = g.ok(BOB(), Command::AcceptScore);
+    assert_eq!(ended(&ev).1, EndReason::Score);
 }
 
 #[test]

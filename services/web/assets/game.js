@@ -11,6 +11,7 @@ const fmt = (key, args = {}) => String(S[key] || key).replace(/\{ ?\$?(\w+) ?\}/
 
 let view = config.view, board = null, receivedAt = Date.now(), pending = null, confirming = null;
 let sealMode = false, muted = localStorage.getItem("weiqi-muted") === "1", lastCall = "";
+let lastMarks = null, marksChanged = false; // the count's marks as last drawn
 // Who the viewer is: the stream's first event (views are the same for every viewer); their color and
 // whether they sit at this game are read from each view.
 let seat = { referee: view.referee, chief: view.chief, viewer: view.viewer };
@@ -156,10 +157,15 @@ function drawPanel() {
       c.textContent = fmt("count-line", { sgf: sc.count.sgf, stones: sc.count.stones });
       count.append(c);
     }
-    const a = document.createElement("p"); a.className = "small";
-    a.textContent = [sc.accepted.black ? S["scoring-accepted-black"] : "", sc.accepted.white ? S["scoring-accepted-white"] : ""].filter(Boolean).join(" · ") || S["scoring-waiting"];
+    // A change of marks withdraws every acceptance: said to both players, highlighted.
+    const marks = (sc.marks || []).join(" ");
+    if (lastMarks !== null && marks !== lastMarks) { marksChanged = true; status(S["scoring-marks-changed"]); }
+    if (sc.accepted.black || sc.accepted.white) marksChanged = false;
+    lastMarks = marks;
+    const a = document.createElement("p"); a.className = marksChanged ? "small changed" : "small";
+    a.textContent = [sc.accepted.black ? S["scoring-accepted-black"] : "", sc.accepted.white ? S["scoring-accepted-white"] : ""].filter(Boolean).join(" · ") || (marksChanged ? S["scoring-marks-changed"] : S["scoring-waiting"]);
     count.append(a);
-  }
+  } else lastMarks = null;
   const rb = $("#result"); rb.replaceChildren();
   if (view.result) {
     const label = document.createElement("span"); label.textContent = S["result-label"] + " ";

@@ -114,6 +114,27 @@ async fn game_to_the_count(nats: Option<&str>, with_screenshots: bool) {
         li.wait_for("the scoring phase again", "return !!document.querySelector('[data-action=accept]')").await;
         wang.wait_for("the scoring phase again", "return !!document.querySelector('[data-action=accept]')").await;
     }
+    // Issue 32 item 4: White accepts, then Black taps a live chain of its own. The marks change, White's
+    // acceptance is withdrawn, both pages say so, and Black has accepted nothing by tapping.
+    wang.command("accept", false).await;
+    wang.wait_for(
+        "White's acceptance shown",
+        "return document.querySelector('#count').textContent.includes('White has accepted')",
+    )
+    .await;
+    li.click("[data-vertex=C3]").await;
+    wang.wait_for("the marks changed, said to White", "return !!document.querySelector('#count .small.changed')").await;
+    let said = wang.js("return document.querySelector('#count').textContent", vec![]).await;
+    assert!(!said.as_str().unwrap_or_default().contains("has accepted"), "a tap accepts nothing: {said}");
+    // Black takes the mark back; then both accept.
+    li.click("[data-vertex=C3]").await;
+    for page in [&li, &wang] {
+        page.wait_for(
+            "C3 alive again",
+            "return document.querySelector('[data-vertex=C3]').getAttribute('data-dead') !== 'true'",
+        )
+        .await;
+    }
     li.command("accept", false).await;
     wang.wait_for("black's acceptance shown", "return !!document.querySelector('[data-action=accept]')").await;
     wang.command("accept", false).await;

@@ -432,8 +432,9 @@ impl GameState {
                 self.proposal = Proposal { by: None, points: points.clone(), accepted: [false, false] };
             }
             GameEvent::DeadChainsMarked { by, points } => {
+                // A change of marks withdraws every acceptance, the marker's too: only accepting
+                // accepts (issue 32 item 4: one tap on a chain must not end the count for its marker).
                 self.proposal = Proposal { by: Some(*by), points: points.clone(), accepted: [false, false] };
-                self.proposal.accepted[by.index()] = true;
             }
             GameEvent::ScoreAccepted { by } => self.proposal.accepted[by.index()] = true,
             GameEvent::ScoreDisputed { .. } => {}

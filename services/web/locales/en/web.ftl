@@ -177,6 +177,7 @@ dispute-count = Dispute
 scoring-help = Click a chain to mark it dead or alive. The estimator's suggestion is shown first.
 scoring-accepted-black = Black has accepted
 scoring-accepted-white = White has accepted
+scoring-marks-changed = The marks changed: each player accepts again.
 scoring-waiting = Waiting for both players to accept
 count-line = Count: { $sgf } ({ $stones })
 result-label = Result:

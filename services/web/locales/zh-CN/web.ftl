@@ -177,6 +177,7 @@ dispute-count = 有异议
 scoring-help = 点击棋块可标记死活。先显示的是形势判断给出的建议。
 scoring-accepted-black = 黑方已同意
 scoring-accepted-white = 白方已同意
+scoring-marks-changed = 死子标记已更改，双方需重新确认。
 scoring-waiting = 等待双方同意
 count-line = 数子：{ $sgf }（{ $stones }）
 result-label = 结果：

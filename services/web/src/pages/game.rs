@@ -46,6 +46,7 @@ pub const SCRIPT_KEYS: &[&str] = &[
     "scoring-accepted-black",
     "scoring-accepted-white",
     "scoring-waiting",
+    "scoring-marks-changed",
     "count-line",
     "seal-help",
     "sealed-note",

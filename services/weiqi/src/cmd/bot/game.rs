@@ -595,7 +595,8 @@ async fn answer_count(
             request_id: request_id(&id, "dead"),
             points: engine_dead.iter().map(|p| pb::Point { x: u32::from(p.x), y: u32::from(p.y) }).collect(),
         };
-        return refusal_is_fine(gateway.ask(r, |mut c, r| async move { c.mark_dead(r).await }).await);
+        refusal_is_fine(gateway.ask(r, |mut c, r| async move { c.mark_dead(r).await }).await)?;
+        return accept_own(gateway, &id).await;
     };
     if f.answered || by == Some(mine) {
         return Ok(());
@@ -617,10 +618,18 @@ async fn answer_count(
             request_id: request_id(&id, "dead"),
             points: ours.iter().map(|p| pb::Point { x: u32::from(p.x), y: u32::from(p.y) }).collect(),
         };
-        return refusal_is_fine(gateway.ask(r, |mut c, r| async move { c.mark_dead(r).await }).await);
+        refusal_is_fine(gateway.ask(r, |mut c, r| async move { c.mark_dead(r).await }).await)?;
+        return accept_own(gateway, &id).await;
     }
     tally.disputes += 1;
     refusal_is_fine(gateway.ask(req("dispute"), |mut c, r| async move { c.dispute_score(r).await }).await)
+}
+
+/// Accepts the bot's own marks: marking is not accepting (the opponent's acceptance ends the count
+/// only once the marker has accepted too).
+async fn accept_own(gateway: &Gateway, id: &str) -> Result<(), Stop> {
+    let r = pb::GameRequest { game_id: id.to_string(), request_id: request_id(id, "accept-own") };
+    refusal_is_fine(gateway.ask(r, |mut c, r| async move { c.accept_score(r).await }).await)
 }
 
 #[cfg(test)]
