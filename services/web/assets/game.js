@@ -159,7 +159,8 @@ function drawPanel() {
     }
     // A change of marks withdraws every acceptance: said to both players, highlighted.
     const marks = (sc.marks || []).join(" ");
-    if (lastMarks !== null && marks !== lastMarks) { marksChanged = true; status(S["scoring-marks-changed"]); }
+    // (a player's marks only: the estimator's suggestion opening the count is no change)
+    if (lastMarks !== null && marks !== lastMarks && sc.by) { marksChanged = true; status(S["scoring-marks-changed"]); }
     if (sc.accepted.black || sc.accepted.white) marksChanged = false;
     lastMarks = marks;
     const a = document.createElement("p"); a.className = marksChanged ? "small changed" : "small";

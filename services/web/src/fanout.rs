@@ -35,7 +35,7 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
 use axum::body::Bytes;
-use futures::StreamExt;
+use futures::{FutureExt, StreamExt};
 use tokio::sync::watch;
 use weiqi_eventlog::{AggregateId, AggregateKind, AnyEventLog, EventLog};
 use weiqi_game::convert::fold_recorded;
@@ -174,11 +174,21 @@ impl Fanout {
             Ok((caught_up_at, mut events)) => loop {
                 tokio::select! {
                     item = events.next() => {
-                        let folded = match item {
+                        let mut folded = match item {
                             Some(Ok(recorded)) => fold_recorded(&mut state, &recorded),
                             Some(Err(e)) => Err(e.to_string()),
                             None => Err("the game's log closed".to_string()),
                         };
+                        // The events one command appended arrive together: fold them all, then render
+                        // once (no view of a state between them, e.g. the count before its suggestion).
+                        while folded.is_ok() {
+                            match events.next().now_or_never() {
+                                Some(Some(Ok(recorded))) => folded = fold_recorded(&mut state, &recorded),
+                                Some(Some(Err(e))) => folded = Err(e.to_string()),
+                                Some(None) => folded = Err("the game's log closed".to_string()),
+                                None => break,
+                            }
+                        }
                         if let Err(e) = folded {
                             feed.tx.send_replace(Some(Arc::new(Frame::problem(state.version, &e))));
                             feed.tx.closed().await;
