@@ -718,6 +718,8 @@ async fn two_gateways_share_challenges_and_live_games() {
     let id = loop {
         let (_, _, home) = http(&b, "GET", "/", &wang, "");
         if let Some(at) = home.find("/accept\"") {
+            // An open offer is said as one (issue 32 item 8), not as a challenge to the reader.
+            assert!(home.contains("li offers a game to anyone") && !home.contains("challenges you"), "{home}");
             let start = home[..at].rfind("/challenges/").expect("the accept form") + "/challenges/".len();
             break home[start..at].to_string();
         }

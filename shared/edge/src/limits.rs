@@ -287,41 +287,29 @@ where
             ));
         }
         let watch = request.uri().path().rsplit('/').next().is_some_and(|m| m.starts_with("Watch"));
-        let open = match (&token, st.limits.open_per_token) {
-            (Some(t), Some(max)) => {
+        // Calls open at once: per token; public calls (no token) per address, under a key no token
+        // can have.
+        let counted = match (&token, peer(&request)) {
+            (Some(t), _) => st.limits.open_per_token.map(|max| {
+                (t.clone(), max, format!("this token has {max} calls open, the most it may: close one first"))
+            }),
+            (None, Some(ip)) => st.limits.open_per_address.map(|max| {
+                (format!("@{ip}"), max, format!("{ip} has {max} public streams open, the most it may: close one first"))
+            }),
+            (None, None) => None,
+        };
+        let open = match counted {
+            Some((key, max, message)) => {
                 let mut open = st.open();
-                let n = open.entry(t.clone()).or_insert(0);
+                let n = open.entry(key.clone()).or_insert(0);
                 if *n >= max {
                     drop(open);
-                    return refuse(refusal(
-                        "streams",
-                        format!("this token has {max} calls open, the most it may: close one first"),
-                        Duration::from_secs(1),
-                    ));
+                    return refuse(refusal("streams", message, Duration::from_secs(1)));
                 }
                 *n += 1;
-                Some(Open { state: st.clone(), token: t.clone(), watch })
+                Some(Open { state: st.clone(), token: key, watch })
             }
-            (None, _) => match (peer(&request), st.limits.open_per_address) {
-                // Public calls (no token) are counted per address, under a key no token can have.
-                (Some(ip), Some(max)) => {
-                    let key = format!("@{ip}");
-                    let mut open = st.open();
-                    let n = open.entry(key.clone()).or_insert(0);
-                    if *n >= max {
-                        drop(open);
-                        return refuse(refusal(
-                            "streams",
-                            format!("{ip} has {max} public streams open, the most it may: close one first"),
-                            Duration::from_secs(1),
-                        ));
-                    }
-                    *n += 1;
-                    Some(Open { state: st.clone(), token: key, watch })
-                }
-                _ => None,
-            },
-            _ => None,
+            None => None,
         };
         if watch {
             weiqi_telemetry::metrics::gauge!(names::WATCH_STREAMS).increment(1.0);

@@ -130,6 +130,7 @@ challenge-accept = Accept
 challenge-decline = Decline
 challenge-cancel = Cancel
 challenge-from = { $by } challenges you
+challenge-open-from = { $by } offers a game to anyone
 challenge-yours = Your challenge to { $to }
 challenge-terms = { $size }×{ $size }, { $rules } rules, handicap { $handicap }, komi { $komi }, { $time }, { $color }
 challenge-yourself = You cannot challenge yourself.

@@ -130,6 +130,7 @@ challenge-accept = 接受
 challenge-decline = 拒绝
 challenge-cancel = 撤回
 challenge-from = { $by } 向你发起挑战
+challenge-open-from = { $by } 发起公开挑战，任何人可接受
 challenge-yours = 你向 { $to } 发起的挑战
 challenge-terms = { $size }路，{ $rules }，让{ $handicap }子，贴目 { $komi }，{ $time }，{ $color }
 challenge-yourself = 不能挑战自己。

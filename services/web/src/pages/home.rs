@@ -174,6 +174,9 @@ fn challenges_list(lang: Lang, viewer: &Viewer, member: &Member, list: &[Challen
                         span {
                             @if c.by == member.name() {
                                 (ta(lang, "challenge-yours", &[("to", c.to.clone().unwrap_or_else(|| t(lang, "challenge-anyone")))]))
+                            } @else if c.to.is_none() {
+                                // An open offer is to anyone, not to the one reading it.
+                                (ta(lang, "challenge-open-from", &[("by", c.by.clone())]))
                             } @else {
                                 (ta(lang, "challenge-from", &[("by", c.by.clone())]))
                             }

@@ -199,8 +199,8 @@ pub(super) fn authed<T>(m: T, token: &str) -> tonic::Request<T> {
     r
 }
 
-/// Plays one move of a bot; returns the encoded size of the event it produced.
-pub(super) async fn step(client: &mut Client, bot: &mut Bot) -> Result<Option<usize>> {
+/// Plays one move of a bot; returns the encoded size of the event it produced and its sequence.
+pub(super) async fn step(client: &mut Client, bot: &mut Bot) -> Result<Option<(usize, u64)>> {
     let Some((color, mv, token)) = bot.next() else { return Ok(None) };
     let number = bot.game.move_number() as u32 + 1;
     let rid = uuid::Uuid::new_v4().to_string();
@@ -223,7 +223,8 @@ pub(super) async fn step(client: &mut Client, bot: &mut Bot) -> Result<Option<us
     }?
     .into_inner();
     bot.game.play(color, mv)?;
-    Ok(Some(reply.events.first().map(|e| e.encoded_len()).unwrap_or(0)))
+    let first = reply.events.first();
+    Ok(Some((first.map_or(0, |e| e.encoded_len()), reply.events.last().map_or(0, |e| e.sequence))))
 }
 
 pub async fn run(args: E2eArgs) -> Result<ExitCode> {
@@ -322,7 +323,7 @@ pub async fn run(args: E2eArgs) -> Result<ExitCode> {
                         let Some(mut bot) = bots.lock().expect("bots").pop_front() else { break };
                         let t = Instant::now();
                         match step(&mut client, &mut bot).await {
-                            Ok(Some(size)) => {
+                            Ok(Some((size, _))) => {
                                 if t >= measured_from {
                                     hist.lock().expect("hist").record(t.elapsed().as_micros().max(1) as u64).ok();
                                     moves.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -382,7 +383,7 @@ pub async fn run(args: E2eArgs) -> Result<ExitCode> {
                         tokio::time::sleep(Duration::from_micros(200)).await;
                     };
                     match step(&mut client, &mut bot).await {
-                        Ok(Some(size)) => {
+                        Ok(Some((size, _))) => {
                             let us = due.elapsed().as_micros().max(1) as u64;
                             if due >= measured_from {
                                 hist.lock().expect("hist").record(us).ok();

@@ -29,9 +29,9 @@ use weiqi_edge::patience::Patient;
 use weiqi_proto::v1 as pb;
 use weiqi_proto::v1::game_service_client::GameServiceClient;
 use weiqi_rules::random::SplitMix64;
-use weiqi_rules::{Game, Move, Ruleset};
+use weiqi_rules::{Game, Ruleset};
 
-use super::e2e::{Bot, Client, authed, rss_mb, start_server_with};
+use super::e2e::{Bot, Client, authed, rss_mb, start_server_with, step};
 use crate::output::report;
 
 /// Options of the run.
@@ -153,39 +153,6 @@ fn sequence(frame: &[u8]) -> Option<u64> {
     let at = find(frame, b"\"sequence\":")? + 11;
     let digits: Vec<u8> = frame[at..].iter().take_while(|b| b.is_ascii_digit()).copied().collect();
     std::str::from_utf8(&digits).ok()?.parse().ok()
-}
-
-/// One move of `bot`; the sequence of the event it appended.
-async fn step(client: &mut Client, bot: &mut Bot) -> Result<Option<u64>> {
-    if bot.game.consecutive_passes() >= 2 {
-        return Ok(None);
-    }
-    let color = bot.game.to_move();
-    let rng = &mut bot.rng;
-    let mv = bot.game.random_move(color, |n| rng.below(n));
-    let token = if color == weiqi_rules::Color::Black { bot.black.clone() } else { bot.white.clone() };
-    let number = bot.game.move_number() as u32 + 1;
-    let rid = uuid::Uuid::new_v4().to_string();
-    let reply = match mv {
-        Move::Play(p) => {
-            let req = pb::PlayMoveRequest {
-                game_id: bot.id.clone(),
-                request_id: rid,
-                point: Some(pb::Point { x: p.x as u32, y: p.y as u32 }),
-                expected_move_number: number,
-                lag: None,
-            };
-            client.play_move(authed(req, &token)).await
-        }
-        Move::Pass => {
-            let req =
-                pb::PassRequest { game_id: bot.id.clone(), request_id: rid, expected_move_number: number, lag: None };
-            client.pass(authed(req, &token)).await
-        }
-    }?
-    .into_inner();
-    bot.game.play(color, mv)?;
-    Ok(reply.events.last().map(|e| e.sequence))
 }
 
 pub async fn run(args: SpectatorArgs) -> Result<std::process::ExitCode> {
@@ -311,7 +278,7 @@ pub async fn run(args: SpectatorArgs) -> Result<std::process::ExitCode> {
             shared.replies[g].lock().expect("replies").insert(next, None);
             let sent = Instant::now();
             match step(&mut client, &mut bot).await {
-                Ok(Some(seq)) => {
+                Ok(Some((_, seq))) => {
                     let now = Instant::now();
                     hist.lock().expect("hist").record(now.duration_since(sent).as_micros().max(1) as u64).ok();
                     moves.fetch_add(1, Ordering::Relaxed);
