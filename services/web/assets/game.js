@@ -195,7 +195,8 @@ function tickClocks() {
     const el = document.querySelector(`[data-clock="${side}"]`), per = el.nextElementSibling;
     const c = view.clock && view.clock[side];
     if (!c) { el.textContent = "—"; per.textContent = ""; continue; }
-    const running = view.phase === "playing" && view.to_move === side;
+    // While the connection is not live, the clocks stop at the last reading the server sent.
+    const running = view.phase === "playing" && view.to_move === side && !lostAt;
     let elapsed = running ? Date.now() - receivedAt : 0, main = c.main_ms, period = c.period_left_ms;
     if (main > 0) { const used = Math.min(main, elapsed); main -= used; elapsed -= used; if (main > 0) elapsed = 0; }
     if (main <= 0 && elapsed > 0) period = Math.max(0, period - elapsed);
@@ -332,24 +333,34 @@ let lostAt = 0;
 function connect() {
   const source = new EventSource(`/games/${encodeURIComponent(GAME)}/live?lang=${LANG}`);
   current = source;
-  source.addEventListener("seat", (e) => { seat = JSON.parse(e.data); seated(view); heard = Date.now(); });
-  source.addEventListener("beat", () => { heard = Date.now(); });
-  source.addEventListener("view", (e) => {
-    view = seated(JSON.parse(e.data)); receivedAt = heard = Date.now();
+  const back = () => {
+    heard = Date.now(); connection("live");
     if (lostAt) { lostAt = 0; document.body.classList.remove("offline"); status(S.reconnected); }
+  };
+  source.addEventListener("seat", (e) => { seat = JSON.parse(e.data); seated(view); back(); });
+  source.addEventListener("beat", back);
+  source.addEventListener("view", (e) => {
+    view = seated(JSON.parse(e.data)); receivedAt = Date.now(); back();
     draw();
   });
-  source.addEventListener("open", () => { if (lostAt) document.body.classList.remove("offline"); });
   source.addEventListener("error", () => {
     if (!lostAt) lostAt = Date.now();
-    document.body.classList.add("offline"); status(S.reconnecting);
+    connection("lost"); document.body.classList.add("offline"); status(S.reconnecting);
   });
 }
-// A stream that has said nothing for three beats is dead (a phone's network gone quiet): open anew.
+// The connection's state on the board's container (WEB.md: [data-connection="live"|"stale"|"lost"]).
+// A player's stream beats every second: three seconds of silence make the page stale (a phone's network
+// gone quiet): the clocks stop at the last reading, the page says so and opens the stream anew.
+// A spectator's stream beats every 15 s: three beats missed.
 let heard = Date.now(), current = null;
+const connection = (state) => { const w = document.querySelector(".board-wrap"); if (w) w.dataset.connection = state; };
 draw();
 connect();
 setInterval(() => { tickClocks(); announce(); }, 250);
 setInterval(() => {
-  if (Date.now() - heard > 45000 && current) { current.close(); heard = Date.now(); lostAt = lostAt || Date.now(); document.body.classList.add("offline"); status(S.reconnecting); connect(); }
-}, 5000);
+  const quiet = view.seated ? 3000 : 45000;
+  if (Date.now() - heard > quiet && current) {
+    current.close(); heard = Date.now(); lostAt = lostAt || Date.now();
+    connection("stale"); document.body.classList.add("offline"); status(S.reconnecting); connect();
+  }
+}, 500);

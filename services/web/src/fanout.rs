@@ -15,7 +15,8 @@
 //! **Clocks cost viewers nothing between moves.** A view carries the clock readings at the server's
 //! time and the referee's calls to come (`calls`: how long from the reading, which side, the words),
 //! so the page counts the clock down and says each call itself; nothing is sent while a player
-//! thinks. A `beat` event every [`BEAT`] lets the page notice a dead stream.
+//! thinks. A `beat` event every [`BEAT`] (every [`PLAYER_BEAT`] on a player's own stream) lets the
+//! page notice a dead stream.
 //!
 //! **What differs per viewer is sent once**: a `seat` event opens every stream (who the viewer is and
 //! whether they referee the game), and the shared views carry no seat: the page reads its viewer's
@@ -46,6 +47,10 @@ use crate::live::{Seat, page_view};
 
 /// How often a viewer's stream says it is alive.
 pub const BEAT: Duration = Duration::from_secs(15);
+
+/// How often a player's own stream says it is alive: their page marks itself stale after three
+/// seconds of silence (issue 32 item 1), so a stalled phone is noticed before its clock misleads.
+pub const PLAYER_BEAT: Duration = Duration::from_secs(1);
 
 /// Open public streams per address, by default.
 pub const PER_ADDRESS: u32 = 2_000;
@@ -224,14 +229,16 @@ fn render(game: &str, state: &GameState) -> Frame {
 }
 
 /// A viewer's stream: their `seat` first, then the latest view whenever it changes, and a `beat`
-/// every [`BEAT`]. `ticket` is held as long as the stream.
+/// `every` so long ([`BEAT`] for spectators, [`PLAYER_BEAT`] for the game's players). `ticket` is held
+/// as long as the stream.
 pub fn viewer_stream(
     seat: Bytes,
     mut frames: watch::Receiver<Option<Arc<Frame>>>,
     lang: Lang,
     ticket: Ticket,
+    every: Duration,
 ) -> impl futures::Stream<Item = Result<Bytes, std::convert::Infallible>> + Send + 'static {
-    let mut beat = tokio::time::interval_at(tokio::time::Instant::now() + BEAT, BEAT);
+    let mut beat = tokio::time::interval_at(tokio::time::Instant::now() + every, every);
     beat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let start = futures::stream::iter([Ok(seat)]);
     let rest = futures::stream::unfold((frames.clone(), beat, ticket, true), move |(mut rx, mut beat, t, first)| {
@@ -386,7 +393,8 @@ mod tests {
         let (_dir, log, _svc) = game().await;
         let fanout = Fanout::new(log, None);
         let ticket = fanout.admit(None).unwrap();
-        let stream = viewer_stream(sse("seat", "{\"me\":\"black\"}"), fanout.subscribe(G, id()), Lang::En, ticket);
+        let stream =
+            viewer_stream(sse("seat", "{\"me\":\"black\"}"), fanout.subscribe(G, id()), Lang::En, ticket, BEAT);
         let items: Vec<Bytes> =
             tokio::time::timeout(Duration::from_secs(10), stream.take(2).map(Result::unwrap).collect()).await.unwrap();
         assert_eq!(items[0], Bytes::from_static(b"event: seat\ndata: {\"me\":\"black\"}\n\n"));

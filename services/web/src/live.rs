@@ -9,7 +9,8 @@
 //! guesser, whether a move is sealed (never which), and the calls to come (`calls`), which the page
 //! says on time by itself.
 //! A view is sent when the stream opens and after every event of the game, the same bytes to every
-//! viewer ([`crate::fanout`]); a `beat` every 15 s says the stream is alive.
+//! viewer ([`crate::fanout`]); a `beat` every 15 s (every second on a player's own stream) says the
+//! stream is alive.
 //!
 //! `EventSource` reconnects by itself after a lost connection (a restarted gateway, a phone changing
 //! networks); the new stream starts with the latest view, so the page resumes without a reload. The
@@ -154,10 +155,18 @@ pub async fn live(
         return (StatusCode::TOO_MANY_REQUESTS, [(header::RETRY_AFTER, "30")], text).into_response();
     };
     // Who the viewer is; the page reads their color and whether they sit here from each view.
-    let seat = web.index.game(&game).map(|g| Seat::of(&viewer, &g.state)).unwrap_or_default();
+    let indexed = web.index.game(&game);
+    let seat = indexed.as_ref().map(|g| Seat::of(&viewer, &g.state)).unwrap_or_default();
+    // A player's page hears from the server every second, so it notices a stall within three.
+    let seated = indexed
+        .as_ref()
+        .and_then(|g| g.state.setup.as_ref())
+        .zip(seat.name.as_deref())
+        .is_some_and(|(s, n)| s.first.id.0 == n || s.second.id.0 == n);
+    let every = if seated { crate::fanout::PLAYER_BEAT } else { crate::fanout::BEAT };
     let seat = json!({ "viewer": seat.name, "referee": seat.referee, "chief": seat.chief });
     let frames = web.fanout.subscribe(&game, id);
-    let views = viewer_stream(sse("seat", &seat.to_string()), frames, viewer.lang, ticket);
+    let views = viewer_stream(sse("seat", &seat.to_string()), frames, viewer.lang, ticket, every);
     // A signed-in viewer's stream lasts as long as the session's authority is what it was: signed
     // out, disabled, or a role granted or revoked, the stream ends and the page's `EventSource`
     // opens it again as whoever the viewer is now.

@@ -87,6 +87,11 @@ async fn game_to_the_count(nats: Option<&str>, with_screenshots: bool) {
     play(&li, &wang, "C3", "black").await;
     play(&wang, &li, "B5", "white").await;
     li.wait_to_move("black").await;
+    // WEB.md: the connection's state on the board's container; a player's stream beats every second,
+    // so it stays live while nothing happens for longer than the three seconds that make it stale.
+    tokio::time::sleep(Duration::from_secs(4)).await;
+    let live = "return document.querySelector('.board-wrap').getAttribute('data-connection')";
+    assert_eq!(li.js(live, vec![]).await, json!("live"), "a quiet but live stream is not stale");
     // A casual game has no referee to open a sealed move: no player may seal it (issue 32 item 3).
     let seal = "return !!document.querySelector('[data-action=seal]')";
     assert_eq!(li.js(seal, vec![]).await, json!(false), "no seal control in a casual game");

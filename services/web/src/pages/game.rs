@@ -119,7 +119,7 @@ pub async fn page(State(web): State<Arc<Web>>, viewer: Viewer, Path(game): Path<
     let sides = ["black", "white"];
     let body = html! {
         section.game data-game=(game) {
-            div.board-wrap {
+            div.board-wrap data-connection="live" {
                 svg id="board" class="board" viewBox="0 0 100 100" role="application" tabindex="0"
                     aria-label=(t(lang, "board-label")) aria-describedby="board-help" {}
                 p id="board-help" class="sr-only" { (t(lang, "board-help")) }
