@@ -180,6 +180,40 @@ pub(super) struct Bot {
 }
 
 impl Bot {
+    /// Creates and starts a game of `size` between `players` (Black, White) as `organiser`, each
+    /// player with a token of their own, and the bot that plays it with random legal moves (`seed`).
+    pub(super) async fn create(
+        client: &mut Client,
+        auth: &weiqi_gateway::auth::Authority,
+        organiser: &str,
+        request_id: &str,
+        players: (String, String),
+        size: u32,
+        seed: u64,
+    ) -> Result<Bot> {
+        let (black, white) = players;
+        let player = |id: &str| Some(pb::PlayerRef { id: id.to_string(), ..Default::default() });
+        let req = pb::CreateGameRequest {
+            request_id: request_id.to_string(),
+            size,
+            rules: "chinese".into(),
+            first: player(&black),
+            second: player(&white),
+            start: true,
+            ..Default::default()
+        };
+        let id = client.create_game(authed(req, organiser)).await?.into_inner().game_id;
+        let ttl = Duration::from_secs(3600);
+        let token = |name: &str| auth.issue(name, &[weiqi_gateway::auth::Role::Player], &[], ttl);
+        Ok(Bot {
+            id,
+            game: Game::new(size as u8, Ruleset::chinese())?,
+            black: token(&black),
+            white: token(&white),
+            rng: SplitMix64(seed),
+        })
+    }
+
     /// The next move and who plays it; `None` when the game is over.
     fn next(&mut self) -> Option<(Color, Move, String)> {
         if self.game.consecutive_passes() >= 2 {
@@ -273,24 +307,9 @@ pub async fn run(args: E2eArgs) -> Result<ExitCode> {
         let run_id = run_id.clone();
         tasks.spawn(async move {
             for i in (w * per)..((w + 1) * per).min(args.games) {
-                let (b, wh) = (format!("b{i}"), format!("w{i}"));
-                let req = pb::CreateGameRequest {
-                    request_id: format!("bench-{run_id}-create-{i}"),
-                    size,
-                    rules: "chinese".into(),
-                    first: Some(pb::PlayerRef { id: b.clone(), ..Default::default() }),
-                    second: Some(pb::PlayerRef { id: wh.clone(), ..Default::default() }),
-                    start: true,
-                    ..Default::default()
-                };
-                let id = client.create_game(authed(req, &organiser)).await?.into_inner().game_id;
-                let bot = Bot {
-                    id,
-                    game: Game::new(size as u8, Ruleset::chinese())?,
-                    black: auth.issue(&b, &[weiqi_gateway::auth::Role::Player], &[], ttl),
-                    white: auth.issue(&wh, &[weiqi_gateway::auth::Role::Player], &[], ttl),
-                    rng: SplitMix64(i as u64),
-                };
+                let request_id = format!("bench-{run_id}-create-{i}");
+                let players = (format!("b{i}"), format!("w{i}"));
+                let bot = Bot::create(&mut client, &auth, &organiser, &request_id, players, size, i as u64).await?;
                 bots.lock().expect("bots").push_back(bot);
             }
             anyhow::Ok(())

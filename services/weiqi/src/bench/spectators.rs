@@ -26,12 +26,9 @@ use serde::Serialize;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tonic::transport::Channel;
 use weiqi_edge::patience::Patient;
-use weiqi_proto::v1 as pb;
 use weiqi_proto::v1::game_service_client::GameServiceClient;
-use weiqi_rules::random::SplitMix64;
-use weiqi_rules::{Game, Ruleset};
 
-use super::e2e::{Bot, Client, authed, rss_mb, start_server_with, step};
+use super::e2e::{Bot, Client, rss_mb, start_server_with, step};
 use crate::output::report;
 
 /// Options of the run.
@@ -188,25 +185,9 @@ pub async fn run(args: SpectatorArgs) -> Result<std::process::ExitCode> {
         creating.spawn(async move {
             let mut made = Vec::new();
             for i in (w..games).step_by(8) {
-                let (b, wh) = (format!("sb{i}"), format!("sw{i}"));
-                let req = pb::CreateGameRequest {
-                    request_id: format!("spectators-{run_id}-{i}"),
-                    size: 19,
-                    rules: "chinese".into(),
-                    first: Some(pb::PlayerRef { id: b.clone(), ..Default::default() }),
-                    second: Some(pb::PlayerRef { id: wh.clone(), ..Default::default() }),
-                    start: true,
-                    ..Default::default()
-                };
-                let id = client.create_game(authed(req, &organiser)).await?.into_inner().game_id;
-                let bot = Bot {
-                    id,
-                    game: Game::new(19, Ruleset::chinese())?,
-                    black: auth.issue(&b, &[weiqi_gateway::auth::Role::Player], &[], ttl),
-                    white: auth.issue(&wh, &[weiqi_gateway::auth::Role::Player], &[], ttl),
-                    rng: SplitMix64(i as u64),
-                };
-                made.push((i, bot));
+                let request_id = format!("spectators-{run_id}-{i}");
+                let players = (format!("sb{i}"), format!("sw{i}"));
+                made.push((i, Bot::create(&mut client, &auth, &organiser, &request_id, players, 19, i as u64).await?));
             }
             anyhow::Ok(made)
         });
