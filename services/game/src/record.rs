@@ -4,8 +4,9 @@
 //! stones, every move and pass (a turn forfeited by a void move is written as a pass), the players
 //! with their ranks as frozen at creation, the ruleset and komi, the tournament round, and the result
 //! in SGF form (`B+R`, `W+3.5`, `B+T`, `B+F`, `Draw`, `Void`). The game comment says how the game
-//! ended, with a referee's reason when a ruling ended it. A sealed move is not in the record until it
-//! is revealed.
+//! ended, with a referee's reason when a ruling ended it. Each of the game's notes (a warning, a pause,
+//! a void on its article and the turn it forfeits, a disputed count and who moves first after it) is a
+//! `C` comment on the node it follows. A sealed move is not in the record until it is revealed.
 
 use weiqi_eventlog::{AggregateId, AggregateKind, AnyEventLog, EventLog};
 
@@ -46,6 +47,8 @@ pub fn game_record(game_id: &str, state: &GameState, date: Option<&str>) -> Opti
         }
         text
     });
+    // The rulings and turns a reader must be told about, each on the node it follows.
+    let notes: Vec<(usize, String)> = state.notes.iter().map(|n| (n.actions, n.english(game.size()))).collect();
     let info = weiqi_sgf::GameInfo {
         black: black.as_deref(),
         white: white.as_deref(),
@@ -57,6 +60,7 @@ pub fn game_record(game_id: &str, state: &GameState, date: Option<&str>) -> Opti
         round: round.as_deref(),
         name: Some(game_id),
         comment: comment.as_deref(),
+        notes: &notes,
     };
     Some(weiqi_sgf::from_game_with(game, &info))
 }

@@ -4,7 +4,7 @@ use sha2::{Digest, Sha256};
 use weiqi_clock::{DurationMs, LagConfig, Millis, TimeControl};
 use weiqi_game::domain::{
     Actor, ColorMethod, Command, Corrupt, EndReason, GameEvent, GameSetup, GameState, Outcome, Phase, PlayerId,
-    PlayerRef, Rejection, decide, nigiri_stones,
+    PlayerRef, Rejection, VoidGround, decide, nigiri_stones,
 };
 use weiqi_rules::{Color, Illegal, IllegalMovePolicy, Komi, Move, Point, Ruleset};
 
@@ -508,11 +508,48 @@ fn a_voided_move_is_taken_back_and_the_turn_forfeited() {
     g.moves(&["E5", "C3"]);
     let before = g.state.game.as_ref().unwrap().hash();
     g.moves(&["G7"]);
-    let ev = g.ok(REF(), Command::VoidLastMove { reason: "played twice (Art. 17.2)".into() });
+    let ev = g.ok(
+        REF(),
+        Command::VoidLastMove { reason: "played twice (Art. 17.2)".into(), ground: VoidGround::ForbiddenPoint },
+    );
     assert!(matches!(&ev[0], GameEvent::MoveVoided { color: Color::Black, taken_back: true, .. }));
     assert_eq!(g.state.game.as_ref().unwrap().hash(), before, "the stone is gone");
     assert_eq!(g.state.to_move(), Some(Color::White), "Black forfeited the turn");
-    assert_eq!(g.when(REF(), Command::VoidLastMove { reason: "again".into() }), Err(Rejection::NothingToVoid));
+    assert_eq!(
+        g.when(REF(), Command::VoidLastMove { reason: "again".into(), ground: VoidGround::Unspecified }),
+        Err(Rejection::NothingToVoid)
+    );
+}
+
+/// RULES.md § 3: what each ground of a void brings with it.
+///
+/// ```text
+///   ground            article  stone  next to move  warning
+///   double-move       17.2     gone   White         yes
+///   ko                18.3     gone   White         yes
+///   forbidden-point   19       gone   White         no
+/// ```
+#[test]
+fn a_void_warns_on_the_grounds_that_warn_and_a_second_warning_loses() {
+    for (ground, warns) in
+        [(VoidGround::DoubleMove, true), (VoidGround::KoWithoutThreat, true), (VoidGround::ForbiddenPoint, false)]
+    {
+        let mut g = Game::given(setup(9, Ruleset::chinese()));
+        g.moves(&["E5", "C3", "G7"]);
+        let ev = g.ok(REF(), Command::VoidLastMove { reason: "ruling".into(), ground });
+        assert!(matches!(&ev[0], GameEvent::MoveVoided { color: Color::Black, ground: gr, .. } if *gr == ground));
+        assert_eq!(ev.len(), if warns { 2 } else { 1 }, "{ground:?}: {ev:?}");
+        assert_eq!(g.state.warnings[0], u32::from(warns), "{ground:?}");
+        assert_eq!(g.state.to_move(), Some(Color::White), "{ground:?}");
+    }
+    // A second warning loses the game (Art. 24).
+    let mut g = Game::given(setup(9, Ruleset::chinese()));
+    g.moves(&["E5", "C3", "G7"]);
+    g.ok(REF(), Command::VoidLastMove { reason: "ko".into(), ground: VoidGround::KoWithoutThreat });
+    g.moves(&["D4", "G7"]);
+    let ev = g.ok(REF(), Command::VoidLastMove { reason: "twice".into(), ground: VoidGround::DoubleMove });
+    assert!(matches!(ev.last(), Some(GameEvent::Ended { .. })), "{ev:?}");
+    assert_eq!(g.state.phase, Phase::Ended);
 }
 
 #[test]
@@ -646,7 +683,7 @@ fn texts_are_limited_where_commands_are_decided() {
     for command in [
         Command::Warn { color: Color::Black, reason: long.clone() },
         Command::Pause { reason: long.clone() },
-        Command::VoidLastMove { reason: long.clone() },
+        Command::VoidLastMove { reason: long.clone(), ground: VoidGround::Unspecified },
         Command::Adjudicate { outcome: Outcome::Draw, reason: EndReason::Referee, note: long.clone() },
         Command::CorrectResult { outcome: Outcome::Draw, reason: EndReason::Referee, note: long.clone() },
     ] {

@@ -6,7 +6,7 @@ use weiqi_clock::{DurationMs, LagConfig, Millis, TimeControl};
 use weiqi_game::convert::{event_from_pb, event_to_pb};
 use weiqi_game::domain::{
     Actor, ColorMethod, Command, EndReason, GameEvent, GameSetup, GameState, Outcome, Phase, PlayerId, PlayerRef,
-    Rejection, decide,
+    Rejection, VoidGround, decide,
 };
 use weiqi_rules::{Color, Komi, Move, Ruleset};
 
@@ -346,7 +346,9 @@ fn command_of(g: &GameState, step: &Step) -> (Actor, Command) {
             referee(),
             Command::Warn { color: if black { Color::Black } else { Color::White }, reason: "phone".into() },
         ),
-        Step::Void => (referee(), Command::VoidLastMove { reason: "double move".into() }),
+        Step::Void => {
+            (referee(), Command::VoidLastMove { reason: "double move".into(), ground: VoidGround::Unspecified })
+        }
         Step::Swap => (referee(), Command::SwapColors),
         Step::Expire => (Actor::System("clock".into()), Command::ExpireTime { seen: g.version }),
         Step::MarkDead(x, y) => (mover, Command::MarkDead { points: vec![weiqi_rules::Point::new(x, y)] }),

@@ -97,7 +97,7 @@ export class Board {
     for (const [x, y] of stars(n)) svg.append(el("circle", { cx: this.at(x), cy: this.at(y), r: s * 0.11, fill: "#1a1a1a" }));
     const layer = el("g", {});
     for (let y = 0; y < n; y++) for (let x = 0; x < n; x++) {
-      const g = el("g", { "data-vertex": vertexName(x, y, n), class: "vertex" });
+      const g = el("g", { "data-vertex": vertexName(x, y, n), class: "vertex", role: "img", "aria-label": vertexName(x, y, n) });
       g.append(el("rect", { x: this.at(x) - s / 2, y: this.at(y) - s / 2, width: s, height: s, fill: "transparent" }));
       const stone = el("circle", { cx: this.at(x), cy: this.at(y), r: s * 0.47, class: "stone" });
       const mark = el("circle", { cx: this.at(x), cy: this.at(y), r: s * 0.2, class: "mark" });
@@ -125,11 +125,21 @@ export class Board {
   cell(x, y) { return this.cells[y * this.n + x]; }
 
   // Draws `rows`; `dead` and `owner` are sets/arrays by index; `last` is [x, y] or null.
-  draw(rows, { dead = new Set(), owner = null, last = null } = {}) {
+  // `numbers`: the move number to write on each point's stone (null: none); `words`: { black, white }
+  // for each intersection's label ("D4 black"), read by screen readers.
+  draw(rows, { dead = new Set(), owner = null, last = null, numbers = null, words = null } = {}) {
     const n = this.n;
     for (let y = 0; y < n; y++) for (let x = 0; x < n; x++) {
       const g = this.cell(x, y), c = rows[y] ? rows[y][x] : ".";
       const stone = c === "X" ? "black" : c === "O" ? "white" : null;
+      if (words) {
+        const label = vertexName(x, y, n) + (stone ? " " + words[stone] : "");
+        if (g.getAttribute("aria-label") !== label) g.setAttribute("aria-label", label);
+      }
+      const num = numbers && stone ? numbers[y * n + x] : null;
+      let t = g.querySelector(".num");
+      if (num && !t) { t = el("text", { x: this.at(x), y: this.at(y), class: "num", "font-size": (this.s * 0.45).toFixed(2), "aria-hidden": "true" }); g.append(t); }
+      if (t) t.textContent = num ? String(num) : "";
       g.classList.remove("pending");
       if (stone) g.setAttribute("data-stone", stone); else g.removeAttribute("data-stone");
       if (stone && dead.has(y * n + x)) g.setAttribute("data-dead", "true"); else g.removeAttribute("data-dead");

@@ -11,6 +11,7 @@ const fmt = (key, args = {}) => String(S[key] || key).replace(/\{ ?\$?(\w+) ?\}/
 
 let view = config.view, board = null, receivedAt = Date.now(), pending = null, confirming = null;
 let sealMode = false, muted = localStorage.getItem("weiqi-muted") === "1", lastCall = "";
+let numbersOn = localStorage.getItem("weiqi-numbers") === "1", pendingTimer = 0, warnedAt = -1, heardMove = null;
 let lastMarks = null, marksChanged = false; // the count's marks as last drawn
 // Who the viewer is: the stream's first event (views are the same for every viewer); their color and
 // whether they sit at this game are read from each view.
@@ -34,10 +35,13 @@ async function act(action, body = {}, requestId = rid()) {
   for (let attempt = 0; attempt < 3; attempt++) {
     let res;
     try {
+      // A request that hears nothing for 10 s (a stalled network) is sent again with the same id: the
+      // server does what one id asks once.
       res = await fetch(`/games/${encodeURIComponent(GAME)}/act?lang=${LANG}`, {
         method: "POST",
         headers: { "content-type": "application/json", "x-csrf-token": csrf },
         body: JSON.stringify({ request_id: requestId, action, ...body }),
+        signal: AbortSignal.timeout ? AbortSignal.timeout(10000) : undefined,
       });
     } catch (_) { await new Promise((r) => setTimeout(r, 400 * (attempt + 1))); continue; }
     let answer = {};
@@ -69,10 +73,17 @@ function draw() {
   const owner = view.phase === "scoring" || (view.phase === "ended" && view.result && /\+\d/.test(view.result.sgf || "")) ? territory(rows(), dead) : null;
   let last = null;
   if (view.last_move && view.last_move.move !== "pass") last = parseVertex(view.last_move.move, n);
-  board.draw(rows(), { dead, owner, last });
+  board.draw(rows(), { dead, owner, last, numbers: numbersOn ? stoneNumbers() : null, words: { black: S.black, white: S.white } });
   board.ghostColor = myTurn() ? view.me : null;
-  pending = null;
+  if (pending) { pending = null; clearTimeout(pendingTimer); }
   drawPanel();
+}
+
+// The number of the stone standing on each point (the latest move there), for the move numbers.
+function stoneNumbers() {
+  const n = view.size, out = new Array(n * n).fill(null);
+  (view.all_moves || []).forEach(([_, m], i) => { const p = m !== "pass" && parseVertex(m, n); if (p) out[p[1] * n + p[0]] = i + 1; });
+  return out;
 }
 
 function sideText(side) {
@@ -145,6 +156,7 @@ function drawPanel() {
     let text = S[`phase-${view.phase}`] || view.phase;
     if (view.phase === "nigiri" && view.nigiri) text += " · " + (view.nigiri.guesser === view.viewer ? S["nigiri-you-guess"] : S["nigiri-wait"]);
     if (view.sealed) text += " · " + S["sealed-note"];
+    if (view.phase === "paused") { const why = lastNote("paused"); if (why) text += " · " + why; }
     st.textContent = text;
   }
   const count = $("#count"); count.replaceChildren();
@@ -174,15 +186,34 @@ function drawPanel() {
     const w = document.createElement("p"); w.className = "words"; w.textContent = view.result.words || "";
     rb.append(label, r, w);
   }
+  // The move list: the latest move is always in sight (the list scrolls to its end as it grows).
   const list = $("#moves"); const moves = view.all_moves || [];
-  if (list.children.length !== moves.length) {
+  const movesKey = moves.length + ":" + (moves.length ? moves[moves.length - 1].join("") : "");
+  if (list.dataset.key !== movesKey) {
+    list.dataset.key = movesKey;
     list.replaceChildren(...moves.map(([c, m], i) => {
-      const li = document.createElement("li"); li.textContent = `${i + 1}. ${S[c]} ${m === "pass" ? S.pass : m}`; return li;
+      const li = document.createElement("li"); li.textContent = `${i + 1}. ${S[c]} ${m === "pass" ? S.pass : m}`;
+      if (i === moves.length - 1) li.setAttribute("aria-current", "step");
+      return li;
     }));
     list.scrollTop = list.scrollHeight;
   }
+  // The rulings and turns of play both players are told about (a warning's reason, a void, a dispute).
+  const notes = view.notes || [], box = $("#notes");
+  box.hidden = !notes.length;
+  if (box.dataset.count !== String(notes.length)) {
+    box.dataset.count = String(notes.length);
+    box.querySelector("ol").replaceChildren(...notes.map((n) => {
+      const li = document.createElement("li"); li.dataset.note = n.kind; li.textContent = n.text; return li;
+    }));
+  }
   $("#vertex-entry").hidden = !(view.me && (view.phase === "playing" || view.phase === "scoring"));
   drawControls(); tickClocks(); announce();
+}
+
+function lastNote(kind) {
+  const list = (view.notes || []).filter((n) => n.kind === kind);
+  return list.length ? list[list.length - 1].text : "";
 }
 
 function clockText(ms) {
@@ -195,13 +226,19 @@ function tickClocks() {
     const el = document.querySelector(`[data-clock="${side}"]`), per = el.nextElementSibling;
     const c = view.clock && view.clock[side];
     if (!c) { el.textContent = "—"; per.textContent = ""; continue; }
-    // While the connection is not live, the clocks stop at the last reading the server sent.
-    const running = view.phase === "playing" && view.to_move === side && !lostAt;
-    let elapsed = running ? Date.now() - receivedAt : 0, main = c.main_ms, period = c.period_left_ms;
+    // While the connection is not live, the clocks stand still where they were when it was lost (the
+    // server's next view sets them right).
+    const running = view.phase === "playing" && view.to_move === side;
+    let elapsed = running ? Math.max(0, (lostAt || Date.now()) - receivedAt) : 0, main = c.main_ms, period = c.period_left_ms;
     if (main > 0) { const used = Math.min(main, elapsed); main -= used; elapsed -= used; if (main > 0) elapsed = 0; }
     if (main <= 0 && elapsed > 0) period = Math.max(0, period - elapsed);
     if (main > 0) { el.textContent = clockText(main); per.textContent = c.periods_left ? fmt("periods-left", { n: c.periods_left }) : ""; }
+    else if (period <= 0) { el.textContent = clockText(0); per.textContent = S["time-up"]; } // flagged (or about to be)
     else { el.textContent = clockText(period); per.textContent = `${S["byo-yomi"]} ` + (c.moves_left ? fmt("moves-left", { n: c.moves_left }) : fmt("periods-left", { n: c.periods_left })); }
+    // A warning, once per move, as the player's own main time drops under a minute.
+    if (side === view.me && running && !lostAt && main > 0 && main <= 60000 && c.main_ms > 60000 && warnedAt !== view.move_number) {
+      warnedAt = view.move_number; status(S["main-time-ending"]); beep(880, 0.25);
+    }
     el.setAttribute("aria-label", `${S[side]} ${el.textContent} ${per.textContent}`);
   }
 }
@@ -243,13 +280,20 @@ async function playAt(x, y) {
     return;
   }
   if (view.phase === "scoring" && view.me) { toggleDead(x, y); return; }
+  if (view.me && (view.phase === "paused" || view.phase === "adjourned")) {
+    const why = lastNote("paused");
+    showError(S["paused-tap"] + (why ? " " + why : "")); return;
+  }
   if (!myTurn() || pending) return;
   const cell = board.cell(x, y);
   if (cell.hasAttribute("data-stone")) { showError(S["vertex-" + cell.getAttribute("data-stone")]); return; }
   showError("");
   pending = vertex; board.place(x, y, view.me); board.ghostColor = null;
+  // A move the server has not confirmed soon says that it is pending (a stalled network).
+  clearTimeout(pendingTimer);
+  pendingTimer = setTimeout(() => { if (pending === vertex) status(lostAt ? offline() : fmt("move-pending", { vertex })); }, 700);
   const answer = await act("play", { vertex, move_number: view.move_number + 1 });
-  if (!answer.ok) { pending = null; showError(answer.message || answer.code); draw(); }
+  if (!answer.ok) { pending = null; clearTimeout(pendingTimer); showError(answer.message || answer.code); draw(); }
 }
 
 function toggleDead(x, y) {
@@ -289,6 +333,61 @@ $("#vertex-entry").addEventListener("submit", (e) => {
   input.value = ""; playAt(p[0], p[1]);
 });
 
+// A short sound (WebAudio: nothing to download), unless muted.
+let audio = null;
+function beep(freq = 520, seconds = 0.06) {
+  if (muted) return;
+  try {
+    audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+    const o = audio.createOscillator(), g = audio.createGain();
+    o.frequency.value = freq; g.gain.setValueAtTime(0.15, audio.currentTime); g.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + seconds);
+    o.connect(g).connect(audio.destination); o.start(); o.stop(audio.currentTime + seconds);
+  } catch (_) { /* no audio here */ }
+}
+
+// What a new view tells: each new move is said to screen readers (the opponent's, or every move for a
+// spectator) with a click of a stone; the player's turn, while the tab is hidden, in its title and a
+// notification (if they asked for them).
+const title = document.title;
+function told() {
+  const key = view.move_number + ":" + (view.last_move ? view.last_move.move : "");
+  if (heardMove === null) { heardMove = key; return; }
+  if (key === heardMove || !view.last_move) { heardMove = key; return; }
+  heardMove = key;
+  const lm = view.last_move;
+  if (lm.color !== view.me) {
+    $("#announce").textContent = fmt("played", { side: S[lm.color], vertex: lm.move === "pass" ? S.pass : lm.move });
+  }
+  if (lm.move !== "pass") beep();
+  if (myTurn() && document.hidden) {
+    document.title = "● " + S["your-turn"] + " – " + title;
+    if (window.Notification && Notification.permission === "granted" && localStorage.getItem("weiqi-notify") === "1") {
+      try { new Notification(fmt("notify-title", { name: title }), { body: fmt("played", { side: S[lm.color], vertex: lm.move }), tag: GAME }); } catch (_) { /* not here */ }
+    }
+  }
+}
+document.addEventListener("visibilitychange", () => { if (!document.hidden) document.title = title; });
+const notify = document.querySelector('[data-action="notify"]');
+function drawNotify() {
+  const on = localStorage.getItem("weiqi-notify") === "1" && window.Notification && Notification.permission === "granted";
+  notify.textContent = on ? S["notify-off"] : S["notify-on"]; notify.setAttribute("aria-pressed", String(!!on));
+  notify.hidden = !window.Notification || !(view.me || view.seated);
+}
+notify.addEventListener("click", async () => {
+  const on = localStorage.getItem("weiqi-notify") === "1";
+  if (on) localStorage.setItem("weiqi-notify", "0");
+  else if (window.Notification) {
+    const answer = Notification.permission === "granted" ? "granted" : await Notification.requestPermission();
+    localStorage.setItem("weiqi-notify", answer === "granted" ? "1" : "0");
+  }
+  drawNotify();
+});
+drawNotify();
+const numbers = document.querySelector('[data-action="numbers"]');
+function drawNumbers() { numbers.setAttribute("aria-pressed", String(numbersOn)); }
+numbers.addEventListener("click", () => { numbersOn = !numbersOn; localStorage.setItem("weiqi-numbers", numbersOn ? "1" : "0"); drawNumbers(); draw(); });
+drawNumbers();
+
 const mute = document.querySelector('[data-action="mute"]');
 function drawMute() { mute.textContent = muted ? S["sound-off"] : S["sound-on"]; mute.setAttribute("aria-pressed", String(muted)); }
 mute.addEventListener("click", () => { muted = !muted; localStorage.setItem("weiqi-muted", muted ? "1" : "0"); if (muted && window.speechSynthesis) speechSynthesis.cancel(); drawMute(); });
@@ -316,7 +415,7 @@ for (const form of document.querySelectorAll("form[data-referee]")) {
     const f = new FormData(form), kind = form.dataset.referee;
     if (kind === "warn") send("warn", { color: f.get("color"), reason: f.get("reason") });
     else if (kind === "pause") send("pause", { reason: f.get("reason") || "" });
-    else if (kind === "void") send("void", { reason: f.get("reason") });
+    else if (kind === "void") send("void", { reason: f.get("reason"), ground: f.get("ground") });
     else if (kind === "lateness") send("lateness", { color: f.get("color"), minutes: Number(f.get("minutes")) });
     else if (kind === "adjudicate") send("adjudicate", { outcome: f.get("outcome"), note: f.get("note") });
     else if (kind === "correct-clock") {
@@ -330,6 +429,8 @@ for (const form of document.querySelectorAll("form[data-referee]")) {
 // Live: the viewer's seat, then one view per event; EventSource reconnects by itself and the server
 // starts with the latest view.
 let lostAt = 0;
+// What the page says while it cannot hear the server (and the move it is still sending, if any).
+const offline = () => S.reconnecting + (pending ? " " + fmt("move-pending", { vertex: pending }) : "");
 function connect() {
   const source = new EventSource(`/games/${encodeURIComponent(GAME)}/live?lang=${LANG}`);
   current = source;
@@ -341,16 +442,17 @@ function connect() {
   source.addEventListener("beat", back);
   source.addEventListener("view", (e) => {
     view = seated(JSON.parse(e.data)); receivedAt = Date.now(); back();
-    draw();
+    draw(); told();
   });
   source.addEventListener("error", () => {
     if (!lostAt) lostAt = Date.now();
-    connection("lost"); document.body.classList.add("offline"); status(S.reconnecting);
+    connection("lost"); document.body.classList.add("offline"); status(offline());
   });
 }
 // The connection's state on the board's container (WEB.md: [data-connection="live"|"stale"|"lost"]).
-// A player's stream beats every second: three seconds of silence make the page stale (a phone's network
-// gone quiet): the clocks stop at the last reading, the page says so and opens the stream anew.
+// A player's stream beats every second: two and a half seconds of silence (checked four times a second,
+// so stale within three) make the page stale (a phone's network gone quiet): the clocks stop, the page
+// says so and opens the stream anew.
 // A spectator's stream beats every 15 s: three beats missed.
 let heard = Date.now(), current = null;
 const connection = (state) => { const w = document.querySelector(".board-wrap"); if (w) w.dataset.connection = state; };
@@ -358,9 +460,9 @@ draw();
 connect();
 setInterval(() => { tickClocks(); announce(); }, 250);
 setInterval(() => {
-  const quiet = view.seated ? 3000 : 45000;
+  const quiet = view.seated ? 2500 : 45000;
   if (Date.now() - heard > quiet && current) {
     current.close(); heard = Date.now(); lostAt = lostAt || Date.now();
-    connection("stale"); document.body.classList.add("offline"); status(S.reconnecting); connect();
+    connection("stale"); document.body.classList.add("offline"); status(offline()); tickClocks(); connect();
   }
-}, 500);
+}, 250);

@@ -1,5 +1,6 @@
 // The lobby follows /lobby/live and fetches itself again when a game, an account or a challenge
-// changes, replacing only the lists (forms being filled in are left alone).
+// changes, replacing only the lists (forms being filled in are left alone). When one of the viewer's
+// own challenges has been accepted, the page goes to its game.
 function localTimes(root) {
   for (const t of root.querySelectorAll("time[data-time]")) {
     const d = new Date(Number(t.dataset.time));
@@ -16,8 +17,19 @@ async function refresh() {
     if (res.ok) {
       const doc = new DOMParser().parseFromString(await res.text(), "text/html");
       const fresh = doc.getElementById("lobby"), here = document.getElementById("lobby");
+      // A challenge of mine that became a game (its id is the game's): the challenger is taken to it.
+      const mine = [...document.querySelectorAll("[data-challenge][data-mine]")].map((li) => li.dataset.challenge);
+      const taken = fresh && mine.find((id) => fresh.querySelector(`#my-games tr[data-game="${CSS.escape(id)}"]`));
+      if (taken) { location.assign(`/games/${encodeURIComponent(taken)}`); return; }
       if (fresh && here) { here.replaceWith(fresh); localTimes(fresh); }
     }
   } finally { busy = false; }
 }
 new EventSource("/lobby/live").addEventListener("changed", refresh);
+
+// The challenge form shows only the chosen time system's fields.
+const system = document.querySelector("select[data-time-system]");
+function showSystem() {
+  for (const f of document.querySelectorAll("fieldset[data-time-for]")) f.hidden = !f.dataset.timeFor.split(" ").includes(system.value);
+}
+if (system) { system.addEventListener("change", showSystem); showSystem(); }

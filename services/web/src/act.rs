@@ -91,10 +91,13 @@ pub enum Action {
         /// Why.
         reason: String,
     },
-    /// Void the last move.
+    /// Void the last move, on a ground (`double-move`, `ko`, `forbidden-point`; empty: none named).
     Void {
         /// Why.
         reason: String,
+        /// The article ruled on.
+        #[serde(default)]
+        ground: String,
     },
     /// Pause the clocks.
     Pause {
@@ -292,7 +295,15 @@ fn command(
         Action::Warn { color: c, reason } => {
             referee(Command::Warn { color: color(lang, &c)?, reason: text(lang, &reason)? })
         }
-        Action::Void { reason } => referee(Command::VoidLastMove { reason: text(lang, &reason)? }),
+        Action::Void { reason, ground } => {
+            let ground = if ground.is_empty() {
+                Some(weiqi_game::domain::VoidGround::Unspecified)
+            } else {
+                weiqi_game::domain::VoidGround::parse(&ground)
+            };
+            let ground = ground.ok_or_else(|| bad(lang, "bad_request"))?;
+            referee(Command::VoidLastMove { reason: text(lang, &reason)?, ground })
+        }
         Action::Pause { reason } => referee(Command::Pause { reason: text(lang, &reason)? }),
         Action::Resume => referee(Command::Resume),
         Action::ResumeAdjourned => referee(Command::ResumeAdjourned),

@@ -73,6 +73,9 @@ pub struct TimeSpec {
     pub system: TimeChoice,
     /// Main (basic) time, minutes.
     pub main_minutes: u32,
+    /// And seconds (0–59), for fast games.
+    #[serde(default)]
+    pub main_seconds: u32,
     /// Periods (Japanese) or reserved minutes (Chinese).
     pub periods: u32,
     /// A period's length, seconds (Japanese, moves per period, Canadian).
@@ -89,6 +92,7 @@ impl Default for TimeSpec {
         TimeSpec {
             system: TimeChoice::Chinese,
             main_minutes: 10,
+            main_seconds: 0,
             periods: 3,
             period_seconds: 30,
             moves: 10,
@@ -133,12 +137,20 @@ impl TimeSpec {
     pub fn check(&self) -> Result<(), FormError> {
         use TimeChoice as T;
         if self.system != T::None {
-            let min = if self.system == T::Absolute || self.system == T::Fischer { 1 } else { 0 };
-            ranged("field-main-minutes", self.main_minutes.into(), min, 600)?;
+            ranged("field-main-minutes", self.main_minutes.into(), 0, 600)?;
+            ranged("field-main-extra-seconds", self.main_seconds.into(), 0, 59)?;
+            // Absolute time and Fischer need some time to start with.
+            if matches!(self.system, T::Absolute | T::Fischer) && self.main_minutes == 0 && self.main_seconds == 0 {
+                return Err(FormError::OutOfRange { field: "field-main-extra-seconds", min: 1, max: 59 });
+            }
         }
         match self.system {
-            T::Chinese | T::Japanese => {
+            T::Japanese => {
                 ranged("field-periods", self.periods.into(), 1, 60)?;
+            }
+            // The reserved minutes are part of the basic time (Chinese rules): no more than it holds.
+            T::Chinese => {
+                ranged("field-reserved-minutes", self.periods.into(), 1, self.main_minutes.clamp(1, 60).into())?;
             }
             _ => {}
         }
@@ -159,34 +171,24 @@ impl TimeSpec {
     /// # Errors
     /// A control the clock refuses.
     pub fn to_control(&self) -> Result<TimeControl, ControlError> {
-        let minutes = |m: u32| DurationMs(i64::from(m) * 60_000);
         let seconds = |x: u32| DurationMs(i64::from(x) * 1000);
+        let main = DurationMs(i64::from(self.main_minutes) * 60_000 + i64::from(self.main_seconds) * 1000);
         let system = match self.system {
             TimeChoice::None => TimeSystem::NoClock,
-            TimeChoice::Absolute => TimeSystem::Absolute { main: minutes(self.main_minutes) },
-            TimeChoice::Chinese => {
-                TimeSystem::ChineseByoYomi { basic: minutes(self.main_minutes), reserved_minutes: self.periods }
+            TimeChoice::Absolute => TimeSystem::Absolute { main },
+            TimeChoice::Chinese => TimeSystem::ChineseByoYomi { basic: main, reserved_minutes: self.periods },
+            TimeChoice::Japanese => {
+                TimeSystem::JapaneseByoYomi { main, periods: self.periods, period: seconds(self.period_seconds) }
             }
-            TimeChoice::Japanese => TimeSystem::JapaneseByoYomi {
-                main: minutes(self.main_minutes),
-                periods: self.periods,
-                period: seconds(self.period_seconds),
-            },
-            TimeChoice::MovesPerPeriod => TimeSystem::MovesPerPeriod {
-                main: minutes(self.main_minutes),
-                moves: self.moves,
-                period: seconds(self.period_seconds),
-            },
-            TimeChoice::Canadian => TimeSystem::Canadian {
-                main: minutes(self.main_minutes),
-                moves: self.moves,
-                period: seconds(self.period_seconds),
-            },
-            TimeChoice::Fischer => TimeSystem::Fischer {
-                initial: minutes(self.main_minutes),
-                increment: seconds(self.increment_seconds),
-                cap: None,
-            },
+            TimeChoice::MovesPerPeriod => {
+                TimeSystem::MovesPerPeriod { main, moves: self.moves, period: seconds(self.period_seconds) }
+            }
+            TimeChoice::Canadian => {
+                TimeSystem::Canadian { main, moves: self.moves, period: seconds(self.period_seconds) }
+            }
+            TimeChoice::Fischer => {
+                TimeSystem::Fischer { initial: main, increment: seconds(self.increment_seconds), cap: None }
+            }
         };
         TimeControl::new(system)
     }
@@ -496,8 +498,21 @@ mod tests {
         t.system = TimeChoice::Fischer;
         assert!(t.check().is_ok(), "Fischer has no periods");
         t.main_minutes = 0;
-        assert!(t.check().is_err());
+        assert!(t.check().is_err(), "Fischer needs time to start with");
+        t.main_seconds = 45;
+        assert!(t.check().is_ok(), "45 seconds is some");
+        assert_eq!(
+            t.to_control().unwrap().system,
+            TimeSystem::Fischer { initial: DurationMs(45_000), increment: DurationMs(10_000), cap: None }
+        );
+        t.main_seconds = 60;
+        assert!(t.check().is_err(), "seconds are 0 to 59");
         let chinese = TimeSpec::default().to_control().expect("a usable control");
         assert_eq!(chinese.system, TimeSystem::ChineseByoYomi { basic: DurationMs(600_000), reserved_minutes: 3 });
+        // Chinese byo-yomi reserves whole minutes of the basic time: never more than it holds.
+        let mut c = TimeSpec { main_minutes: 2, periods: 3, ..TimeSpec::default() };
+        assert_eq!(c.check(), Err(FormError::OutOfRange { field: "field-reserved-minutes", min: 1, max: 2 }));
+        c.periods = 2;
+        assert!(c.check().is_ok());
     }
 }

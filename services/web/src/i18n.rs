@@ -379,6 +379,10 @@ mod tests {
             used.insert(k.to_string());
         }
         let names = [
+            "side",
+            "count",
+            "number",
+            "article",
             "n",
             "sgf",
             "stones",

@@ -108,11 +108,32 @@ pub fn page_view(game: &str, lang: Lang, state: &GameState, seat: &Seat, at: wei
     // That a move is sealed, never which: the point stays in the log until the referee resumes.
     obj.insert("sealed".into(), json!(state.sealed.is_some()));
     obj.insert("calls".into(), upcoming_calls(state, lang, at));
+    // The referee's rulings and the turns of play both players are told about (issue 32 items 5, 8).
+    let notes: Vec<Value> = state
+        .notes
+        .iter()
+        .map(|n| json!({ "move_number": n.move_number, "kind": note_kind(&n.kind), "text": crate::words::note(lang, size, n) }))
+        .collect();
+    obj.insert("notes".into(), json!(notes));
     // Who sits at this game (before colors are decided too): the page tells its viewer's seat from it.
     let sitting = state.setup.as_ref().map(|s| vec![s.first.id.0.clone(), s.second.id.0.clone()]).unwrap_or_default();
     obj.insert("seats".into(), json!(sitting));
     obj.extend(seat_value(state, seat).as_object().cloned().unwrap_or_default());
     v
+}
+
+fn note_kind(k: &weiqi_game::domain::NoteKind) -> &'static str {
+    use weiqi_game::domain::NoteKind as K;
+    match k {
+        K::Warning { .. } => "warning",
+        K::Paused => "paused",
+        K::Resumed => "resumed",
+        K::Voided { .. } => "voided",
+        K::Disputed { .. } => "disputed",
+        K::PlayResumed { .. } => "play-resumed",
+        K::ClockCorrected => "clock-corrected",
+        K::ColorsSwapped => "colors-swapped",
+    }
 }
 
 /// Who `seat` is in the game `state`: the part of a page's view that differs per viewer (the live

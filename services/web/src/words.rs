@@ -97,6 +97,48 @@ fn duration(lang: Lang, d: DurationMs) -> String {
     parts.join(&t(lang, "duration-join"))
 }
 
+/// A game's note (a ruling, a turn of play; [`weiqi_game::domain::Note`]) in the reader's words.
+pub fn note(lang: Lang, size: u8, n: &weiqi_game::domain::Note) -> String {
+    use weiqi_game::domain::NoteKind as K;
+    let mut text = match &n.kind {
+        K::Warning { color, count } => {
+            ta(lang, "note-warning", &[("side", side(lang, *color)), ("count", count.to_string())])
+        }
+        K::Paused => t(lang, "note-paused"),
+        K::Resumed => t(lang, "note-resumed"),
+        K::Voided { color, number, mv, ground, refused } => {
+            let vertex = match mv {
+                weiqi_rules::Move::Play(p) => p.to_gtp(size),
+                weiqi_rules::Move::Pass => t(lang, "pass"),
+            };
+            let article =
+                ground.article().map(|a| ta(lang, "note-article", &[("article", a.to_string())])).unwrap_or_default();
+            let args = [
+                ("side", side(lang, *color)),
+                ("number", number.to_string()),
+                ("vertex", vertex),
+                ("article", article),
+            ];
+            let what = ta(lang, if *refused { "note-refused" } else { "note-voided" }, &args);
+            let then = if ground.forfeits() {
+                ta(lang, "note-forfeits", &[("side", side(lang, *color))])
+            } else {
+                ta(lang, "note-next", &[("side", side(lang, color.opponent()))])
+            };
+            format!("{what} {then}")
+        }
+        K::Disputed { by } => ta(lang, "note-disputed", &[("side", side(lang, *by))]),
+        K::PlayResumed { first } => ta(lang, "note-play-resumed", &[("side", side(lang, *first))]),
+        K::ClockCorrected => t(lang, "note-clock-corrected"),
+        K::ColorsSwapped => t(lang, "note-colors-swapped"),
+    };
+    if !n.reason.is_empty() {
+        text.push(' ');
+        text.push_str(&ta(lang, "note-reason", &[("reason", n.reason.clone())]));
+    }
+    text
+}
+
 /// The time system with its figures.
 pub fn time_system(lang: Lang, t: &TimeSystem) -> String {
     let d = |x| duration(lang, x);

@@ -490,10 +490,24 @@ async fn a_referee_warns_and_pauses_from_the_panel_and_a_player_has_no_panel_and
         "return document.querySelector('.side[data-side=white] .warnings').textContent.includes('1')",
     )
     .await;
+    // Issue 32 item 8: the warning's reason reaches the players, and so does the pause's.
+    wang.wait_for(
+        "the warning's reason in White's notes",
+        "return document.querySelector('#notes [data-note=warning]')?.textContent.includes('拖延时间')",
+    )
+    .await;
+    referee.js("document.querySelector('form[data-referee=pause]').reason.value = '棋钟故障';", vec![]).await;
     referee.click("[data-action=pause]").await;
     for page in [&li, &wang] {
-        page.wait_for("the pause", "return !document.querySelector('[data-to-move]') && document.querySelector('#status').textContent.includes('Paused')").await;
+        page.wait_for("the pause and why", "return !document.querySelector('[data-to-move]') && document.querySelector('#status').textContent.includes('Paused') && document.querySelector('#status').textContent.includes('棋钟故障')").await;
     }
+    // A tap while paused says why nothing happens.
+    wang.click("[data-vertex=C3]").await;
+    wang.wait_for(
+        "a tap while paused answered",
+        "return document.querySelector('[data-error]')?.textContent.includes('clocks are stopped')",
+    )
+    .await;
     referee.click("[data-action=resume]").await;
     wang.wait_to_move("white").await;
     play(&wang, &li, "C3", "white").await;
@@ -523,6 +537,219 @@ async fn a_referee_warns_and_pauses_from_the_panel_and_a_player_has_no_panel_and
     let error =
         referee.js("const e = document.querySelector('[data-error]'); return e ? e.textContent : ''", vec![]).await;
     assert_eq!(error, json!(""), "the correction was accepted");
+
+    // Issue 32 item 5: Black retakes a ko without a threat (transcribed from the board, say): the
+    // referee voids Black's move 3 on Art. 18.3. The stone goes, Black forfeits the turn and is
+    // warned, both pages say so, and so does the record.
+    play(&li, &wang, "G7", "black").await;
+    referee.js("const f = document.querySelector('form[data-referee=void]'); f.ground.value = 'ko'; f.reason.value = '提劫未找劫材';", vec![]).await;
+    referee.click("[data-action=void]").await;
+    for page in [&li, &wang] {
+        page.wait_for(
+            "the void said on the page",
+            "const n = document.querySelector('#notes [data-note=voided]'); return !document.querySelector('[data-vertex=G7]').hasAttribute('data-stone') && n && n.textContent.includes('18.3') && n.textContent.includes('Black forfeits the turn');",
+        )
+        .await;
+    }
+    li.wait_for(
+        "Black's warning",
+        "return document.querySelector('.side[data-side=black] .warnings').textContent.includes('1')",
+    )
+    .await;
+    wang.wait_to_move("white").await;
+    let (status, _, sgf) = li.download(&format!("/games/{game}/sgf")).await;
+    assert_eq!(status, 200);
+    assert!(
+        sgf.contains(
+            "B[]C[Black's move 3 at G7 voided by the referee (Art. 18.3): Black forfeits the turn. Reason: 提劫未找劫材"
+        ),
+        "the void and the forfeited turn in the record: {sgf}"
+    );
+    assert!(sgf.contains("Referee: warning 1 to White. Reason: 拖延时间"), "{sgf}");
+    assert!(sgf.contains("Referee: the game is paused. Reason: 棋钟故障"), "{sgf}");
+    // The referee's page in Chinese says it in Chinese.
+    referee
+        .wait_for(
+            "the void in Chinese",
+            "return document.querySelector('#notes [data-note=voided]')?.textContent.includes('黑停一手')",
+        )
+        .await;
+
+    // Items 6 and 7: the game page says the exact time settings; the move list ends on the latest
+    // move, and the stones can carry their numbers.
+    let settings = wang.text("[data-time-settings]").await.unwrap_or_default();
+    assert!(settings.contains("10 min") && settings.contains("3 min byo-yomi"), "{settings}");
+    let current = wang.text("#moves li[aria-current]").await.unwrap_or_default();
+    assert!(
+        current.starts_with("2.") && current.contains("C3"),
+        "the latest move marked (the void one is gone): {current}"
+    );
+    wang.click("[data-action=numbers]").await;
+    wang.wait_for(
+        "numbers on the stones",
+        "return document.querySelector('[data-vertex=E5] .num')?.textContent === '1'",
+    )
+    .await;
+}
+
+/// A TCP proxy the test controls: it forwards both ways until told to stall, then holds every byte
+/// (keeping the connections open, as a phone's network gone quiet does) until told to flow again.
+struct StallingProxy {
+    base: String,
+    stalled: std::sync::Arc<std::sync::atomic::AtomicBool>,
+}
+
+impl StallingProxy {
+    async fn start(upstream: &str) -> StallingProxy {
+        use std::sync::atomic::AtomicBool;
+        let target = upstream.trim_start_matches("http://").to_string();
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let base = format!("http://{}", listener.local_addr().unwrap());
+        let stalled = std::sync::Arc::new(AtomicBool::new(false));
+        let flag = stalled.clone();
+        tokio::spawn(async move {
+            while let Ok((client, _)) = listener.accept().await {
+                let Ok(server) = tokio::net::TcpStream::connect(&target).await else { continue };
+                let (cr, cw) = client.into_split();
+                let (sr, sw) = server.into_split();
+                tokio::spawn(pump(cr, sw, flag.clone()));
+                tokio::spawn(pump(sr, cw, flag.clone()));
+            }
+        });
+        StallingProxy { base, stalled }
+    }
+
+    fn stall(&self, on: bool) {
+        self.stalled.store(on, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
+/// Copies `from` to `to`, holding each chunk while `stalled` is set.
+async fn pump(
+    mut from: impl tokio::io::AsyncRead + Unpin,
+    mut to: impl tokio::io::AsyncWrite + Unpin,
+    stalled: std::sync::Arc<std::sync::atomic::AtomicBool>,
+) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut buf = vec![0u8; 16 * 1024];
+    loop {
+        let n = match from.read(&mut buf).await {
+            Ok(0) | Err(_) => break,
+            Ok(n) => n,
+        };
+        while stalled.load(std::sync::atomic::Ordering::SeqCst) {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        if to.write_all(&buf[..n]).await.is_err() {
+            break;
+        }
+    }
+    let _ = to.shutdown().await;
+}
+
+/// Issue 32 item 1: a phone's connection stops forwarding without closing. Its page marks itself stale
+/// within three seconds, stops the clocks at the last reading and says so; a stone tapped meanwhile
+/// says it is pending; when the network flows again the page is live, the message goes, and the move
+/// reaches the opponent.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stalled_connection_is_noticed_within_three_seconds_and_recovers() {
+    let Some(driver) = driver().await else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let mut server = server(dir.path(), None);
+    server.start();
+    let base = server.base.clone();
+    let proxy = StallingProxy::start(&base).await;
+    let li = signed_in(&driver, &base, Viewport::DESKTOP, "en", "li").await;
+    let wang = signed_in(&driver, &base, Viewport::PHONE, "en", "wang").await;
+    let game = challenge(&server, &li, &wang).await;
+    // Wang's phone reaches the site through the proxy (the session cookie is the host's, whatever port).
+    wang.open(&proxy.base, &format!("/games/{game}")).await;
+    wang.wait_for("the game through the proxy", "return !!document.querySelector('[data-vertex]')").await;
+    play(&li, &wang, "E5", "black").await;
+    let state = "return document.querySelector('.board-wrap').getAttribute('data-connection')";
+    assert_eq!(wang.js(state, vec![]).await, json!("live"));
+
+    proxy.stall(true);
+    let stalled_at = std::time::Instant::now();
+    wang.wait_for(
+        "the page stale",
+        "return document.querySelector('.board-wrap').getAttribute('data-connection') !== 'live'",
+    )
+    .await;
+    eprintln!("stale after {:?} of silence", stalled_at.elapsed());
+    let said = wang.text("#status").await.unwrap_or_default();
+    assert!(said.contains("reconnecting"), "the page says so: {said}");
+    // The clocks stand at the last reading while the page cannot hear the server.
+    let clocks = "return [...document.querySelectorAll('[data-clock]')].map(e => e.textContent).join(' ')";
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let before = wang.js(clocks, vec![]).await;
+    tokio::time::sleep(Duration::from_millis(2200)).await;
+    assert_eq!(wang.js(clocks, vec![]).await, before, "frozen clocks while stale");
+    // A stone tapped now is pending, and says so.
+    wang.click("[data-vertex=C3]").await;
+    wang.wait_for(
+        "the pending move said",
+        "return document.querySelector('#status').textContent.includes('Sending C3')",
+    )
+    .await;
+
+    proxy.stall(false);
+    wang.wait_for(
+        "live again",
+        "return document.querySelector('.board-wrap').getAttribute('data-connection') === 'live'",
+    )
+    .await;
+    li.wait_stone("C3", "white").await;
+    wang.wait_for("the move confirmed", "return !document.querySelector('#status').textContent.includes('Sending') && !document.querySelector('#status').textContent.includes('reconnecting')").await;
+    wang.wait_stone("C3", "white").await;
+}
+
+/// Issue 32 items 6 and 13: the challenge form shows only the chosen system's fields, takes seconds,
+/// the offer says the exact settings, and the challenger is taken to the game when it is accepted.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_challenge_says_its_exact_time_settings_and_the_challenger_is_taken_to_the_game() {
+    let Some(driver) = driver().await else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let mut server = server(dir.path(), None);
+    server.start();
+    let base = server.base.clone();
+    let li = signed_in(&driver, &base, Viewport::PHONE, "zh-CN", "li").await;
+    let wang = signed_in(&driver, &base, Viewport::DESKTOP, "en", "wang").await;
+    li.open(&base, "/").await;
+    let visible = "return [...document.querySelectorAll('fieldset[data-time-for]')].filter(f => !f.hidden).map(f => f.dataset.timeFor).join('|')";
+    let shown = li.js(visible, vec![]).await;
+    assert!(
+        shown.as_str().is_some_and(|s| s.split('|').any(|f| f == "chinese") && !s.split('|').any(|f| f == "japanese")),
+        "Chinese byo-yomi's fields only: {shown}"
+    );
+    li.js("const s = document.querySelector('select[data-time-system]'); s.value = 'japanese'; s.dispatchEvent(new Event('change'));", vec![]).await;
+    let shown = li.js(visible, vec![]).await;
+    assert!(
+        shown.as_str().is_some_and(|s| s.split('|').any(|f| f == "japanese") && !s.split('|').any(|f| f == "chinese")),
+        "Japanese byo-yomi's fields only: {shown}"
+    );
+    li.fill("#challenge input[name=to]", "wang").await;
+    li.js("const f = document.querySelector('#challenge form'); f.size.value = '9'; f.color.value = 'black'; f.main_minutes.value = '0'; f.main_seconds.value = '45'; f.periods.value = '3'; f.period_seconds.value = '30';", vec![]).await;
+    li.click("[data-action=challenge]").await;
+    let terms = li
+        .wait_for(
+            "the offer listed",
+            "const c = document.querySelector('[data-challenge][data-mine]'); return c && c.textContent",
+        )
+        .await;
+    assert!(
+        terms.as_str().is_some_and(|t| t.contains("45秒") && t.contains("读秒30秒3次")),
+        "the exact settings: {terms}"
+    );
+    wang.open(&base, "/").await;
+    let offered = wang.text("[data-challenge]").await.unwrap_or_default();
+    assert!(offered.contains("45 s + 3 × 30 s byo-yomi"), "{offered}");
+    wang.click("[data-action=accept-challenge]").await;
+    let game = wang.game_id().await;
+    // The challenger did nothing: their lobby takes them to the game.
+    assert_eq!(li.game_id().await, game, "the challenger's page moved to the game");
+    let settings = li.text("[data-time-settings]").await.unwrap_or_default();
+    assert!(settings.contains("45秒") && settings.contains("30秒3次"), "{settings}");
 }
 
 #[test]

@@ -298,12 +298,7 @@ pub async fn challenge(base: &str, challenger: &Session, opponent: &str, accepte
     accepter.open(base, "/").await;
     accepter.click("[data-action=accept-challenge]").await;
     let game = accepter.game_id().await;
-    // The challenger's lobby updates by itself (Server-Sent Events) and lists the game.
-    let link = format!("#my-games a[href=\"/games/{game}\"]");
-    challenger
-        .wait_for("the game in the challenger's lobby", &format!("return !!document.querySelector('{link}')"))
-        .await;
-    challenger.click(&link).await;
-    assert_eq!(challenger.game_id().await, game);
+    // The challenger's lobby hears of it (Server-Sent Events) and takes them to the game by itself.
+    assert_eq!(challenger.game_id().await, game, "the challenger's page moved to the game");
     game
 }

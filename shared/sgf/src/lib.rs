@@ -93,6 +93,8 @@ pub struct GameInfo<'a> {
     pub name: Option<&'a str>,
     /// `GC`: a comment on the whole game (e.g. how it ended).
     pub comment: Option<&'a str>,
+    /// `C`: comments on nodes, each after the given number of actions (0: the root), in order.
+    pub notes: &'a [(usize, String)],
 }
 
 /// [`from_game`] with the full game information.
@@ -146,7 +148,16 @@ pub fn from_game_with(game: &Game, info: &GameInfo<'_>) -> String {
     if !aw.is_empty() {
         root.properties.push(Property { ident: "AW".into(), values: aw, offset: 0 });
     }
+    // Each note becomes a `C` comment on the node it follows (notes at one node are joined by lines).
+    let comment = |tree: &mut GameTree, node: usize, done: usize| {
+        let text: Vec<&str> = info.notes.iter().filter(|(at, _)| *at == done).map(|(_, t)| t.as_str()).collect();
+        if !text.is_empty() {
+            tree.nodes[node].set("C", text.join("\n"));
+        }
+    };
     let mut parent = 0;
+    let mut done = 0;
+    comment(&mut tree, parent, done);
     for action in game.actions() {
         let props = match action {
             Action::Play(c, p) => vec![prop(if *c == Color::Black { "B" } else { "W" }, vec![p.to_sgf()])],
@@ -165,6 +176,8 @@ pub fn from_game_with(game: &Game, info: &GameInfo<'_>) -> String {
             Action::SetToMove(c) => vec![prop("PL", vec![c.letter().to_string()])],
         };
         parent = tree.add_child(parent, props);
+        done += 1;
+        comment(&mut tree, parent, done);
     }
     let mut out = String::new();
     write_tree(&mut out, &tree);

@@ -120,6 +120,7 @@ fn a_game_played_through_the_rules_core_is_written_and_read_back() {
 fn game_information_is_written_and_read_back() {
     let mut g = weiqi_rules::Game::new(9, Ruleset::japanese()).unwrap();
     g.play(Color::Black, Move::from_gtp("E5", 9).unwrap()).unwrap();
+    g.play(Color::White, Move::Pass).unwrap();
     let info = GameInfo {
         black: Some("李 [Li]"),
         white: Some("Wang"),
@@ -131,8 +132,11 @@ fn game_information_is_written_and_read_back() {
         round: Some("3"),
         name: Some("t-city-r3-b1"),
         comment: Some(""),
+        notes: &[(0, "before [1]".to_string()), (2, "after move 2".to_string()), (2, "and again".to_string())],
     };
     let text = from_game_with(&g, &info);
+    assert!(text.contains("C[before [1\\]]"), "a note on the root, escaped: {text}");
+    assert!(text.contains("C[after move 2\nand again]"), "two notes on one node: {text}");
     assert!(!text.contains("GC["), "empty fields are left out: {text}");
     let (record, replayed) = load(text.as_bytes()).unwrap();
     assert_eq!((record.black.name.as_deref(), record.black.rank.as_deref()), (Some("李 [Li]"), Some("3d")));

@@ -61,7 +61,10 @@ pub fn command_from_kind(cmd: &pb::game_command::Command) -> Result<Option<Comma
             None => return err("referee action", "empty"),
             Some(A::Warn(w)) => Command::Warn { color: color_from_pb(w.color)?, reason: w.reason.clone() },
             Some(A::SwapColors(_)) => Command::SwapColors,
-            Some(A::VoidLastMove(v)) => Command::VoidLastMove { reason: v.reason.clone() },
+            Some(A::VoidLastMove(v)) => Command::VoidLastMove {
+                reason: v.reason.clone(),
+                ground: super::events::void_ground_from_pb(v.ground)?,
+            },
             Some(A::Pause(p)) => Command::Pause { reason: p.reason.clone() },
             Some(A::Resume(_)) => Command::Resume,
             Some(A::ResumeAdjourned(_)) => Command::ResumeAdjourned,
@@ -172,9 +175,10 @@ fn kind_to_pb(game_id: &str, command: &Command) -> pb::game_command::Command {
             referee(A::Warn(pb::referee_request::Warn { color: color_to_pb(*color), reason: reason.clone() }))
         }
         Command::SwapColors => referee(A::SwapColors(pb::referee_request::SwapColors {})),
-        Command::VoidLastMove { reason } => {
-            referee(A::VoidLastMove(pb::referee_request::VoidLastMove { reason: reason.clone() }))
-        }
+        Command::VoidLastMove { reason, ground } => referee(A::VoidLastMove(pb::referee_request::VoidLastMove {
+            reason: reason.clone(),
+            ground: super::events::void_ground_to_pb(*ground),
+        })),
         Command::Pause { reason } => referee(A::Pause(pb::referee_request::Pause { reason: reason.clone() })),
         Command::Resume => referee(A::Resume(pb::referee_request::Resume {})),
         Command::ResumeAdjourned => referee(A::ResumeAdjourned(pb::referee_request::ResumeAdjourned {})),

@@ -79,7 +79,7 @@ pub fn event_to_pb(e: &GameEvent) -> pb::GameEvent {
         }
         GameEvent::ColorsSwapped => K::ColorsSwapped(pb::ColorsSwapped::default()),
         GameEvent::OfferAccepted { by } => K::OfferAccepted(pb::OfferAccepted { by: by.0.clone() }),
-        GameEvent::MoveVoided { color, mv, reason, taken_back, at } => K::MoveVoided(pb::MoveVoided {
+        GameEvent::MoveVoided { color, mv, reason, taken_back, ground, at } => K::MoveVoided(pb::MoveVoided {
             color: color_to_pb(*color),
             point: match mv {
                 Move::Play(p) => Some(point_to_pb(*p)),
@@ -87,6 +87,7 @@ pub fn event_to_pb(e: &GameEvent) -> pb::GameEvent {
             },
             reason: reason.clone(),
             taken_back: *taken_back,
+            ground: void_ground_to_pb(*ground),
             at_ms: at.0,
         }),
         GameEvent::Paused { reason, at } => K::Paused(pb::Paused { reason: reason.clone(), at_ms: at.0 }),
@@ -238,6 +239,7 @@ pub fn event_from_pb(e: &pb::GameEvent) -> Result<GameEvent, DecodeError> {
             },
             reason: v.reason.clone(),
             taken_back: v.taken_back,
+            ground: void_ground_from_pb(v.ground)?,
             at: Millis(v.at_ms),
         },
         K::Paused(p) => GameEvent::Paused { reason: p.reason.clone(), at: Millis(p.at_ms) },
@@ -351,5 +353,33 @@ pub fn outage_reason_from_pb(r: i32) -> Result<crate::domain::OutageReason, Deco
         Ok(Reason::Restart) => Ok(crate::domain::OutageReason::Restart),
         Ok(Reason::LogUnavailable) => Ok(crate::domain::OutageReason::LogUnavailable),
         _ => err("outage reason", format!("{r} is not a reason")),
+    }
+}
+
+/// A void's ground on the wire.
+pub fn void_ground_to_pb(g: crate::domain::VoidGround) -> i32 {
+    use crate::domain::VoidGround as G;
+    use pb::VoidGround as P;
+    (match g {
+        G::Unspecified => P::Unspecified,
+        G::DoubleMove => P::DoubleMove,
+        G::KoWithoutThreat => P::KoWithoutThreat,
+        G::ForbiddenPoint => P::ForbiddenPoint,
+    }) as i32
+}
+
+/// A void's ground from the wire (unspecified: none named).
+///
+/// # Errors
+/// A value no version of the schema has.
+pub fn void_ground_from_pb(g: i32) -> Result<crate::domain::VoidGround, DecodeError> {
+    use crate::domain::VoidGround as G;
+    use pb::VoidGround as P;
+    match P::try_from(g) {
+        Ok(P::Unspecified) => Ok(G::Unspecified),
+        Ok(P::DoubleMove) => Ok(G::DoubleMove),
+        Ok(P::KoWithoutThreat) => Ok(G::KoWithoutThreat),
+        Ok(P::ForbiddenPoint) => Ok(G::ForbiddenPoint),
+        Err(_) => err("void ground", format!("{g} is not a ground")),
     }
 }

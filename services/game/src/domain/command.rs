@@ -62,10 +62,13 @@ pub enum Command {
     },
     /// Referee: swap colors (Art. 17.1, up to move 10).
     SwapColors,
-    /// Referee: the last move is void and its player forfeits the turn (Art. 17.2, 18.3, 19).
+    /// Referee: the last move is void and its player does not move again at once (Art. 17.2, 18.3,
+    /// 19); the ground decides whether a warning follows.
     VoidLastMove {
         /// Why.
         reason: String,
+        /// The article ruled on.
+        ground: crate::domain::VoidGround,
     },
     /// Referee: pause.
     Pause {

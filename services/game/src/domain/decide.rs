@@ -11,7 +11,7 @@ use weiqi_rules::{
 use super::command::Command;
 use super::event::{
     ClockSnapshot, ColorMethod, CycleRulingExt, EndReason, GameEvent, GameResult, GameSetup, LagReport, Outcome,
-    SideClock,
+    SideClock, VoidGround,
 };
 use super::ids::{Actor, PlayerId};
 use super::rejection::Rejection;
@@ -180,15 +180,27 @@ fn decide_events(
             }
             Ok(vec![GameEvent::ColorsSwapped])
         }
-        Command::VoidLastMove { reason } => {
+        Command::VoidLastMove { reason, ground } => {
             require_referee(actor)?;
             require(state, &[Phase::Playing, Phase::Paused])?;
-            match state.last_move {
-                Some((color, mv @ Move::Play(_))) => {
-                    Ok(vec![GameEvent::MoveVoided { color, mv, reason: reason.clone(), taken_back: true, at: now }])
+            let Some((color, mv @ Move::Play(_))) = state.last_move else { return Err(Rejection::NothingToVoid) };
+            let mut events = vec![GameEvent::MoveVoided {
+                color,
+                mv,
+                reason: reason.clone(),
+                taken_back: true,
+                ground: *ground,
+                at: now,
+            }];
+            // Art. 17.2 and 18.3: the void comes with a warning (and a second warning loses, Art. 24).
+            if ground.warns() {
+                let count = state.warnings[color.index()] + 1;
+                events.push(GameEvent::WarningIssued { color, reason: reason.clone(), count });
+                if count >= 2 {
+                    events.push(ended(Outcome::win(color.opponent()), EndReason::Warnings, None, now));
                 }
-                _ => Err(Rejection::NothingToVoid),
             }
+            Ok(events)
         }
         Command::Pause { reason } => {
             require_referee(actor)?;
@@ -231,6 +243,7 @@ fn decide_events(
                         mv,
                         reason: format!("sealed move: {reason}"),
                         taken_back: false,
+                        ground: VoidGround::Unspecified,
                         at: now,
                     }),
                 },
@@ -474,7 +487,14 @@ fn play(
             Err(reason @ (Illegal::Ko | Illegal::Superko | Illegal::Suicide))
                 if game.ruleset().illegal_move == IllegalMovePolicy::VoidAndForfeitTurn =>
             {
-                Ok(vec![GameEvent::MoveVoided { color, mv, reason: reason.to_string(), taken_back: false, at: now }])
+                Ok(vec![GameEvent::MoveVoided {
+                    color,
+                    mv,
+                    reason: reason.to_string(),
+                    taken_back: false,
+                    ground: VoidGround::Unspecified,
+                    at: now,
+                }])
             }
             Err(reason) => Err(Rejection::Illegal(reason)),
         },
@@ -560,7 +580,7 @@ fn text(field: &'static str, value: &str, max: usize, lines: bool) -> Result<(),
 /// service in process, where no transport caps a message).
 fn check_texts(command: &Command) -> Result<(), Rejection> {
     match command {
-        Command::Warn { reason, .. } | Command::VoidLastMove { reason } | Command::Pause { reason } => {
+        Command::Warn { reason, .. } | Command::VoidLastMove { reason, .. } | Command::Pause { reason } => {
             text("reason", reason, MAX_NOTE, true)
         }
         Command::CorrectClock { reason, .. } => text("reason", reason, MAX_NOTE, true),

@@ -313,6 +313,9 @@ pub enum GameEvent {
         reason: String,
         /// The move had been played and is taken back (else it was refused).
         taken_back: bool,
+        /// The referee's ground (RULES.md § 3); `Unspecified` for a move the server refused by itself
+        /// and for rulings recorded before grounds were named.
+        ground: VoidGround,
         /// Server time.
         at: Millis,
     },
@@ -579,6 +582,66 @@ pub mod types {
     pub const PASS_ON_OVERRUN_REQUESTED: &str = "weiqi.v1.PassOnOverrunRequested";
     /// `GameEnded`.
     pub const GAME_ENDED: &str = "weiqi.v1.GameEnded";
+}
+
+/// Why a referee voids the last move (RULES.md § 3): the article decides what follows. Online the
+/// player whose move is void never plays again at once: the opponent is to move.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum VoidGround {
+    /// No ground named (a refused move, an older record).
+    #[default]
+    Unspecified,
+    /// Art. 17.2: one side played twice in a row: the second move is void and the player is warned.
+    DoubleMove,
+    /// Art. 18.3: a ko retaken without a threat: void, the turn forfeited, a warning.
+    KoWithoutThreat,
+    /// Art. 19: a stone on a forbidden point: void, the turn forfeited.
+    ForbiddenPoint,
+}
+
+impl VoidGround {
+    /// Whether the ruling carries a warning (Art. 17.2, 18.3).
+    #[must_use]
+    pub fn warns(self) -> bool {
+        matches!(self, VoidGround::DoubleMove | VoidGround::KoWithoutThreat)
+    }
+
+    /// Whether the record says the player forfeited a turn (Art. 18.3, 19). After a double move the
+    /// turn simply passes to the opponent, whose turn it was.
+    #[must_use]
+    pub fn forfeits(self) -> bool {
+        !matches!(self, VoidGround::DoubleMove)
+    }
+
+    /// The article, for the record (`None`: unspecified).
+    #[must_use]
+    pub fn article(self) -> Option<&'static str> {
+        match self {
+            VoidGround::Unspecified => None,
+            VoidGround::DoubleMove => Some("17.2"),
+            VoidGround::KoWithoutThreat => Some("18.3"),
+            VoidGround::ForbiddenPoint => Some("19"),
+        }
+    }
+
+    /// Its name in forms and on the wire's edge (`double-move`, `ko`, `forbidden-point`).
+    #[must_use]
+    pub fn key(self) -> &'static str {
+        match self {
+            VoidGround::Unspecified => "unspecified",
+            VoidGround::DoubleMove => "double-move",
+            VoidGround::KoWithoutThreat => "ko",
+            VoidGround::ForbiddenPoint => "forbidden-point",
+        }
+    }
+
+    /// From [`VoidGround::key`].
+    #[must_use]
+    pub fn parse(key: &str) -> Option<VoidGround> {
+        [VoidGround::Unspecified, VoidGround::DoubleMove, VoidGround::KoWithoutThreat, VoidGround::ForbiddenPoint]
+            .into_iter()
+            .find(|g| g.key() == key)
+    }
 }
 
 /// The outcome a cycle ruling gives (Art. 20).

@@ -5,6 +5,7 @@ mod command;
 mod decide;
 mod event;
 mod ids;
+mod note;
 mod recorded;
 mod rejection;
 mod state;
@@ -13,9 +14,10 @@ pub use command::Command;
 pub use decide::{decide, decide_and_fold, nigiri_stones, rank_value};
 pub use event::{
     ClockSnapshot, ColorMethod, CycleRulingExt, EndReason, GameEvent, GameResult, GameSetup, LagReport, OutageReason,
-    Outcome, PlayerRef, SideClock, TournamentRef, types,
+    Outcome, PlayerRef, SideClock, TournamentRef, VoidGround, types,
 };
 pub use ids::{Actor, GameId, PlayerId};
+pub use note::{Note, NoteKind};
 pub use recorded::Recorded;
 pub use rejection::{Rejection, RejectionKind};
 pub use state::{Corrupt, GameState, Lateness, Nigiri, Phase, Proposal, side};

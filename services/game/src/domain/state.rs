@@ -158,6 +158,8 @@ pub struct GameState {
     pub lateness: [Option<Lateness>; 2],
     /// An offered casual game was accepted by the other player (or has started).
     pub offer_accepted: bool,
+    /// The referee's rulings and the turns of play a reader must be told about, in order.
+    pub notes: Vec<super::note::Note>,
     /// Set between SealedMoveRevealed and the move it reveals.
     revealing: bool,
 }
@@ -186,6 +188,7 @@ impl Default for GameState {
             last_move: None,
             last_at: Millis(0),
             lateness: [None, None],
+            notes: Vec::new(),
             revealing: false,
         }
     }
@@ -518,7 +521,36 @@ impl GameState {
                 self.touch(*at);
             }
         }
+        self.note(event);
         self.version += 1;
         Ok(())
+    }
+
+    /// Keeps the note an event makes, if any (after the event is folded: a void's note follows the
+    /// forfeited turn it leaves in the record).
+    fn note(&mut self, event: &GameEvent) {
+        use super::note::{Note, NoteKind};
+        let (kind, reason) = match event {
+            GameEvent::WarningIssued { color, reason, count } => {
+                (NoteKind::Warning { color: *color, count: *count }, reason.clone())
+            }
+            GameEvent::Paused { reason, .. } => (NoteKind::Paused, reason.clone()),
+            GameEvent::Resumed { .. } => (NoteKind::Resumed, String::new()),
+            GameEvent::MoveVoided { color, mv, reason, taken_back, ground, .. } => {
+                // The move taken back (or refused) would have been the next after those on the board.
+                let number = self.move_number + 1;
+                (
+                    NoteKind::Voided { color: *color, number, mv: *mv, ground: *ground, refused: !taken_back },
+                    reason.clone(),
+                )
+            }
+            GameEvent::ScoreDisputed { by } => (NoteKind::Disputed { by: *by }, String::new()),
+            GameEvent::PlayResumed { first, .. } => (NoteKind::PlayResumed { first: *first }, String::new()),
+            GameEvent::ClockCorrected { reason, .. } => (NoteKind::ClockCorrected, reason.clone()),
+            GameEvent::ColorsSwapped => (NoteKind::ColorsSwapped, String::new()),
+            _ => return,
+        };
+        let actions = self.game.as_ref().map_or(0, |g| g.actions().len());
+        self.notes.push(Note { actions, move_number: self.move_number, kind, reason });
     }
 }

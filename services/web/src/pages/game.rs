@@ -75,6 +75,15 @@ pub const SCRIPT_KEYS: &[&str] = &[
     "rank-dan",
     "rank-kyu",
     "rank-pro",
+    "move-pending",
+    "paused-tap",
+    "time-up",
+    "played",
+    "main-time-ending",
+    "notify-on",
+    "notify-off",
+    "notify-title",
+    "notes-title",
 ];
 
 /// The game's state folded from its log (`None`: no such game).
@@ -126,6 +135,12 @@ pub async fn page(State(web): State<Arc<Web>>, viewer: Viewer, Path(game): Path<
             }
             aside.panel {
                 h1.title { (title) }
+                // The exact time settings, as the clock runs them (issue 32 item 6).
+                @if let Some(setup) = state.setup.as_deref() {
+                    p.small.time-settings data-time-settings {
+                        (crate::words::time_system(lang, &setup.time_control.system))
+                    }
+                }
                 div.sides {
                     @for side in sides {
                         div.side data-side=(side) {
@@ -140,6 +155,8 @@ pub async fn page(State(web): State<Arc<Web>>, viewer: Viewer, Path(game): Path<
                     }
                 }
                 p id="status" class="status" aria-live="polite" {}
+                // The opponent's moves (every move, for a spectator), said by screen readers.
+                p id="announce" class="sr-only" aria-live="polite" {}
                 p id="error" class="error" role="alert" {}
                 div id="controls" class="controls" {}
                 form id="vertex-entry" class="vertex-entry" autocomplete="off" {
@@ -149,6 +166,10 @@ pub async fn page(State(web): State<Arc<Web>>, viewer: Viewer, Path(game): Path<
                 }
                 div id="count" class="count" aria-live="polite" {}
                 div id="result" class="result-box" {}
+                section id="notes" class="notes" aria-live="polite" hidden {
+                    h2 { (t(lang, "notes-title")) }
+                    ol {}
+                }
                 details.moves-box open {
                     summary { (t(lang, "moves-title")) }
                     ol id="moves" class="moves" {}
@@ -163,6 +184,10 @@ pub async fn page(State(web): State<Arc<Web>>, viewer: Viewer, Path(game): Path<
                     }
                     " · "
                     button type="button" class="link" data-action="mute" aria-pressed="false" { (t(lang, "sound-on")) }
+                    " · "
+                    button type="button" class="link" data-action="numbers" aria-pressed="false" { (t(lang, "move-numbers")) }
+                    " · "
+                    button type="button" class="link" data-action="notify" aria-pressed="false" { (t(lang, "notify-on")) }
                 }
                 @if seat.referee {
                     (referee_panel(lang, seat.chief))
@@ -209,6 +234,11 @@ fn referee_panel(lang: crate::i18n::Lang, chief: bool) -> maud::Markup {
                 button type="button" data-action="start-now" { (t(lang, "referee-start-now")) }
             }
             form data-referee="void" {
+                select name="ground" aria-label=(t(lang, "field-ground")) {
+                    @for g in ["ko", "forbidden-point", "double-move"] {
+                        option value=(g) { (t(lang, &format!("void-ground-{g}"))) }
+                    }
+                }
                 input name="reason" required maxlength="500" placeholder=(t(lang, "field-reason")) aria-label=(t(lang, "field-reason"));
                 button type="submit" data-action="void" { (t(lang, "referee-void")) }
                 button type="button" data-action="swap" { (t(lang, "referee-swap")) }

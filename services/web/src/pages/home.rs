@@ -123,17 +123,49 @@ fn challenge_form(lang: Lang, viewer: &Viewer, error: Option<&str>, shared: bool
                 label { (t(lang, "field-handicap")) input name="handicap" type="number" min="0" max="9" value="0"; }
                 label { (t(lang, "komi")) input name="komi" type="number" step="0.5" min="-50" max="50" placeholder=(t(lang, "komi-default")); }
                 label { (t(lang, "field-time"))
-                    select name="time" { @for c in TimeChoice::ALL { option value=(c.key()) selected[c == d.system] { (time_label(lang, c)) } } }
+                    select name="time" data-time-system { @for c in TimeChoice::ALL { option value=(c.key()) selected[c == d.system] { (time_label(lang, c)) } } }
                 }
-                label { (t(lang, "field-main-minutes")) input name="main_minutes" type="number" min="0" max="600" value=(d.main_minutes); }
-                label { (t(lang, "field-periods")) input name="periods" type="number" min="1" max="60" value=(d.periods); }
-                label { (t(lang, "field-period-seconds")) input name="period_seconds" type="number" min="5" max="3600" value=(d.period_seconds); }
-                label { (t(lang, "field-moves")) input name="moves" type="number" min="1" max="100" value=(d.moves); }
-                label { (t(lang, "field-increment")) input name="increment_seconds" type="number" min="0" max="600" value=(d.increment_seconds); }
+                // Only the chosen system's fields are shown (lobby.js), each in that system's words; every
+                // field has a name of its own, so the hidden ones ask nothing.
+                @let shown = |systems: &[TimeChoice]| !systems.contains(&d.system);
+                fieldset data-time-for="chinese japanese canadian moves-per-period fischer absolute" hidden[shown(&[TimeChoice::Chinese, TimeChoice::Japanese, TimeChoice::Canadian, TimeChoice::MovesPerPeriod, TimeChoice::Fischer, TimeChoice::Absolute])] {
+                    legend { (t(lang, "field-main-time")) }
+                    label { (t(lang, "field-main-minutes")) input name="main_minutes" type="number" min="0" max="600" value=(d.main_minutes); }
+                    label { (t(lang, "field-main-extra-seconds")) input name="main_seconds" type="number" min="0" max="59" value=(d.main_seconds); }
+                }
+                fieldset data-time-for="chinese" hidden[shown(&[TimeChoice::Chinese])] {
+                    legend { (t(lang, "time-chinese")) }
+                    label { (t(lang, "field-reserved-minutes")) input name="reserved_minutes" type="number" min="1" max="60" value=(d.periods); }
+                    p.small { (t(lang, "time-chinese-help")) }
+                }
+                fieldset data-time-for="japanese" hidden[shown(&[TimeChoice::Japanese])] {
+                    legend { (t(lang, "time-japanese")) }
+                    label { (t(lang, "field-periods")) input name="periods" type="number" min="1" max="60" value=(d.periods); }
+                    label { (t(lang, "field-period-seconds")) input name="period_seconds" type="number" min="5" max="3600" value=(d.period_seconds); }
+                }
+                fieldset data-time-for="canadian moves-per-period" hidden[shown(&[TimeChoice::Canadian, TimeChoice::MovesPerPeriod])] {
+                    legend { (t(lang, "field-overtime")) }
+                    label { (t(lang, "field-moves")) input name="moves" type="number" min="1" max="100" value=(d.moves); }
+                    label { (t(lang, "field-block-seconds")) input name="block_seconds" type="number" min="5" max="3600" value=(d.period_seconds * 10); }
+                }
+                fieldset data-time-for="fischer" hidden[shown(&[TimeChoice::Fischer])] {
+                    legend { (t(lang, "time-fischer")) }
+                    label { (t(lang, "field-increment")) input name="increment_seconds" type="number" min="0" max="600" value=(d.increment_seconds); }
+                }
                 button type="submit" data-action="challenge" { (t(lang, "challenge-offer")) }
             }
             p.small { (t(lang, if shared { "challenge-shared-note" } else { "challenge-memory-note" })) }
         }
+    }
+}
+
+/// The challenge's time control as exactly as the game will have it ("基本用时10分，留3分钟读秒").
+fn exact_time(lang: Lang, time: &TimeSpec) -> String {
+    match time.to_control() {
+        Ok(control) => {
+            format!("{} · {}", time_label(lang, time.system), crate::words::time_system(lang, &control.system))
+        }
+        Err(_) => time_label(lang, time.system),
     }
 }
 
@@ -147,7 +179,7 @@ fn describe(lang: Lang, c: &Challenge) -> String {
             ("rules", t(lang, &format!("rules-{}", c.rules))),
             ("handicap", c.handicap.to_string()),
             ("komi", komi),
-            ("time", time_label(lang, c.time.system)),
+            ("time", exact_time(lang, &c.time)),
             (
                 "color",
                 t(
@@ -170,7 +202,7 @@ fn challenges_list(lang: Lang, viewer: &Viewer, member: &Member, list: &[Challen
             @if list.is_empty() { p.small { (t(lang, "challenges-none")) } }
             ul.challenges {
                 @for c in list {
-                    li data-challenge=(c.id) data-by=(c.by) {
+                    li data-challenge=(c.id) data-by=(c.by) data-mine[c.by == member.name()] {
                         span {
                             @if c.by == member.name() {
                                 (ta(lang, "challenge-yours", &[("to", c.to.clone().unwrap_or_else(|| t(lang, "challenge-anyone")))]))
@@ -331,7 +363,13 @@ pub struct ChallengeForm {
     #[serde(default)]
     main_minutes: String,
     #[serde(default)]
+    main_seconds: String,
+    #[serde(default)]
+    reserved_minutes: String,
+    #[serde(default)]
     periods: String,
+    #[serde(default)]
+    block_seconds: String,
     #[serde(default)]
     period_seconds: String,
     #[serde(default)]
@@ -404,11 +442,26 @@ fn parse_challenge(web: &Web, by: &str, f: &ChallengeForm) -> Result<Challenge, 
     };
     let system = TimeChoice::parse(&f.time).ok_or(FormError::Unknown("field-time"))?;
     let d = TimeSpec::default();
+    // Each system reads its own fields: the reserved minutes are Chinese byo-yomi's periods, the block's
+    // seconds Canadian and moves-per-period's.
+    let (periods, period_seconds) = match system {
+        TimeChoice::Chinese => {
+            (number("field-reserved-minutes", &f.reserved_minutes, d.periods, 60)?, d.period_seconds)
+        }
+        TimeChoice::Canadian | TimeChoice::MovesPerPeriod => {
+            (d.periods, number("field-block-seconds", &f.block_seconds, d.period_seconds * 10, 3600)?)
+        }
+        _ => (
+            number("field-periods", &f.periods, d.periods, 60)?,
+            number("field-period-seconds", &f.period_seconds, d.period_seconds, 3600)?,
+        ),
+    };
     let time = TimeSpec {
         system,
         main_minutes: number("field-main-minutes", &f.main_minutes, d.main_minutes, 600)?,
-        periods: number("field-periods", &f.periods, d.periods, 60)?,
-        period_seconds: number("field-period-seconds", &f.period_seconds, d.period_seconds, 3600)?,
+        main_seconds: number("field-main-extra-seconds", &f.main_seconds, 0, 59)?,
+        periods,
+        period_seconds,
         moves: number("field-moves", &f.moves, d.moves, 100)?,
         increment_seconds: number("field-increment", &f.increment_seconds, d.increment_seconds, 600)?,
     };
@@ -577,7 +630,9 @@ async fn create_game(web: &Web, lang: Lang, accepter: &Member, c: &Challenge) ->
         },
         _ => weiqi_game::authority::Caller { id: c.by.clone(), ..Default::default() },
     };
-    let game_id = uuid::Uuid::new_v4().to_string();
+    // The game takes the challenge's id: the challenger's lobby, seeing its challenge become a game,
+    // takes them to it (and a retried acceptance names the same game).
+    let game_id = c.id.clone();
     let request_id = format!("challenge-{}", c.id);
     match web.game.accept_offer(&accepter.caller(), &offerer, &game_id, &request_id, setup).await {
         Ok(game) => Ok(game),
