@@ -392,6 +392,34 @@ fn a_dispute_resumes_play_with_the_claimant_first() {
     assert_eq!(g.state.phase, Phase::Playing);
     assert_eq!(g.play(BOB(), "B1"), Err(Rejection::NotYourTurn));
     g.play(ANN(), "B1").unwrap();
+    // The record says why Black moves again after the two passes (issue 32 item 5).
+    let sgf = weiqi_game::record::game_record("g", &g.state, None).unwrap();
+    assert!(
+        sgf.contains(
+            "W[]C[White disputes the count\nPlay resumes: Black claims stones dead and moves first (Art. 21.4)]"
+        ),
+        "{sgf}"
+    );
+}
+
+/// Art. 21.4 when nobody marked: the estimator's suggestion is no one's claim.
+///
+/// ```text
+///   suggested dead   disputed by   moves first
+///   White's A1       White         Black (Black's claim, that A1 is dead, is disputed)
+///   nothing          White         White (White claims more is dead)
+/// ```
+#[test]
+fn a_dispute_of_the_suggestion_gives_the_first_move_to_the_side_claiming_stones_dead() {
+    let a1 = Point::from_gtp("A1", 9).unwrap();
+    for (suggested, first) in [(vec![a1], Color::Black), (vec![], Color::White)] {
+        let mut g = Game::given(setup(9, Ruleset::japanese()));
+        g.moves(&["E5", "A1", "pass", "pass"]);
+        g.state.proposal =
+            weiqi_game::domain::Proposal { by: None, points: suggested.clone(), accepted: [false, false] };
+        let ev = g.ok(BOB(), Command::DisputeScore);
+        assert!(matches!(ev[1], GameEvent::PlayResumed { first: f, .. } if f == first), "{suggested:?}: {ev:?}");
+    }
 }
 
 #[test]

@@ -126,7 +126,14 @@ fn decide_events(
         Command::DisputeScore => {
             require(state, &[Phase::Scoring])?;
             let by = player_color(state, actor)?;
-            let first = state.proposal.by.unwrap_or(by);
+            // Art. 21.4: the side claiming stones dead moves first. A player's marks are their claim;
+            // the estimator's suggestion is nobody's: if it has the disputer's own stones dead, the
+            // claim is the opponent's, else the disputer says more are dead and is the claimant.
+            let first = state.proposal.by.unwrap_or_else(|| {
+                let board = state.game.as_ref().map(|g| g.board());
+                let own_marked = state.proposal.points.iter().any(|p| board.and_then(|b| b.get(*p)) == Some(by));
+                if own_marked { by.opponent() } else { by }
+            });
             Ok(vec![GameEvent::ScoreDisputed { by }, GameEvent::PlayResumed { first, at: now }])
         }
         Command::Seal { mv, lag } => {
