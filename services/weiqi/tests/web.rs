@@ -165,6 +165,25 @@ async fn game_to_the_count(nats: Option<&str>, with_screenshots: bool) {
         shoot(&wang, &base, &path, "finished-phone", "en", "zh-CN").await;
         eprintln!("screenshots in {}", screenshots().display());
     }
+    // Issue 32 item 8: a player's games read as games (day, colour, opponent by name, result, won or
+    // lost), on the profile and in the rank application, never as ids.
+    li.open(&base, "/players/li").await;
+    let script = format!(
+        "const r = document.querySelector('li[data-game=\"{game}\"]'); return r && [r.textContent, r.dataset.outcome, r.querySelector('time').getAttribute('datetime')]"
+    );
+    let row = li.wait_for("the game on the profile", &script).await;
+    let text = row[0].as_str().unwrap_or_default();
+    assert!(text.contains("执黑对 王芳") && text.contains("胜"), "{row}");
+    assert_eq!(row[1], json!("won"), "{row}");
+    let day = row[2].as_str().unwrap_or_default();
+    assert!(day.len() == 10 && day.as_bytes()[4] == b'-' && day.as_bytes()[7] == b'-', "a day: {row}");
+    li.open(&base, "/account/rank").await;
+    let script = format!(
+        "const i = document.querySelector('[data-evidence=\"{game}\"]'); return i && i.closest('label').textContent"
+    );
+    let line = li.wait_for("the game offered as evidence", &script).await;
+    let line = line.as_str().unwrap_or_default();
+    assert!(line.contains("王芳") && !line.contains(&game), "a game by its opponent and day, not its id: {line}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

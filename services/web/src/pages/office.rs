@@ -578,12 +578,16 @@ async fn render_apply(web: &Web, viewer: &Viewer, note: Option<(bool, String)>) 
                 fieldset {
                     legend { (t(lang, "apply-games")) }
                     @if games.is_empty() { p.small { (t(lang, "apply-no-games")) } }
+                    // Each game as people know it: its day, colour, opponent and result (not its id).
                     @for g in &games {
-                        @let s = g.state.setup.as_ref();
-                        @let opponent = s.map(|s| if s.first.id.0 == me { s.second.id.0.clone() } else { s.first.id.0.clone() }).unwrap_or_default();
+                        @let line = super::players::game_line(web, lang, &me, &g.state);
                         label.check {
                             input type="checkbox" name="game" value=(g.id) data-evidence=(g.id);
-                            (ta(lang, "apply-game-line", &[("opponent", opponent), ("id", g.id.clone())]))
+                            span {
+                                (line.date) " · " (line.words)
+                                @if let Some(r) = &line.result { " · " (r) }
+                                @if let Some(o) = line.outcome { " " strong.outcome { (t(lang, &format!("profile-{o}"))) } }
+                            }
                         }
                     }
                 }

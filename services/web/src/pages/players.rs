@@ -93,6 +93,48 @@ fn date(ms: i64) -> String {
     format!("{:04}-{:02}-{:02}", d.year, d.month, d.day)
 }
 
+/// One game as a player's list shows it: the day it was last played, their colour and opponent (by
+/// name), the result in words and whether they won (issue 32 item 8: not "对 ann · SGF" sixteen times).
+pub(super) struct GameLine {
+    pub date: String,
+    pub words: String,
+    pub result: Option<String>,
+    pub outcome: Option<&'static str>,
+}
+
+pub(super) fn game_line(web: &Web, lang: Lang, id: &str, state: &GameState) -> GameLine {
+    let color = match (&state.black, &state.white) {
+        (Some(b), _) if b.id.0 == id => Some(weiqi_rules::Color::Black),
+        (_, Some(w)) if w.id.0 == id => Some(weiqi_rules::Color::White),
+        _ => None,
+    };
+    let opponent_id = state
+        .setup
+        .as_ref()
+        .map(|s| if s.first.id.0 == id { s.second.id.0.clone() } else { s.first.id.0.clone() })
+        .unwrap_or_default();
+    let opponent =
+        web.index.account(&opponent_id).map(|a| a.display_name).filter(|n| !n.is_empty()).unwrap_or(opponent_id);
+    let color_word = match color {
+        Some(weiqi_rules::Color::Black) => t(lang, "words-black"),
+        Some(weiqi_rules::Color::White) => t(lang, "words-white"),
+        None => String::new(),
+    };
+    let outcome = state.result.as_ref().and_then(|r| match (r.outcome, color) {
+        (Outcome::BlackWins, Some(weiqi_rules::Color::Black))
+        | (Outcome::WhiteWins, Some(weiqi_rules::Color::White)) => Some("won"),
+        (Outcome::BlackWins | Outcome::WhiteWins, Some(_)) | (Outcome::BothLose, _) => Some("lost"),
+        (Outcome::Draw, _) => Some("drawn"),
+        _ => None,
+    });
+    GameLine {
+        date: date(state.last_at.0),
+        words: ta(lang, "profile-game-line", &[("opponent", opponent), ("color", color_word)]),
+        result: state.result.as_ref().map(|r| crate::words::result(lang, r)),
+        outcome,
+    }
+}
+
 /// The player's games, newest first, each with its page and its SGF record (a finished game's record
 /// is public, limited per address; a signed-in viewer's session reads a game in play's too). No token
 /// is minted for the public.
@@ -101,10 +143,12 @@ fn games_list(web: &Web, lang: Lang, id: &str) -> Markup {
     html! {
         @if games.is_empty() { p.small { (t(lang, "profile-no-games")) } }
         ul.games { @for g in &games {
-            @let s = g.state.setup.as_ref();
-            @let opponent = s.map(|s| if s.first.id.0 == id { s.second.id.0.clone() } else { s.first.id.0.clone() }).unwrap_or_default();
-            li data-game=(g.id) {
-                a href={ "/games/" (g.id) } { (ta(lang, "profile-game-line", &[("opponent", opponent)])) }
+            @let line = game_line(web, lang, id, &g.state);
+            li data-game=(g.id) data-outcome=[line.outcome] {
+                time datetime=(line.date) { (line.date) } " · "
+                a href={ "/games/" (g.id) } { (line.words) }
+                @if let Some(r) = &line.result { " · " (r) }
+                @if let Some(o) = line.outcome { " " strong.outcome { (t(lang, &format!("profile-{o}"))) } }
                 " · " a href={ "/games/" (g.id) "/sgf" } download data-sgf=(g.id) { "SGF" }
             }
         } }
