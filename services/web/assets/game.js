@@ -62,6 +62,7 @@ function deadSet() {
 function myTurn() { return view.phase === "playing" && view.me && view.to_move === view.me; }
 
 function draw() {
+  document.body.dataset.phase = view.phase; // (the chat opens the spectators' room to the players at the end)
   const n = view.size;
   if (!n) return;
   if (!board || board.n !== n) {

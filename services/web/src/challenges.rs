@@ -494,6 +494,8 @@ mod tests {
         let mut t = TimeSpec::default();
         assert!(t.check().is_ok());
         t.periods = 0;
+        assert_eq!(t.check(), Err(FormError::OutOfRange { field: "field-reserved-minutes", min: 1, max: 10 }));
+        t.system = TimeChoice::Japanese;
         assert_eq!(t.check(), Err(FormError::OutOfRange { field: "field-periods", min: 1, max: 60 }));
         t.system = TimeChoice::Fischer;
         assert!(t.check().is_ok(), "Fischer has no periods");

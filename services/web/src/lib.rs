@@ -53,6 +53,7 @@ pub mod act;
 pub mod assets;
 pub mod challenges;
 pub mod charts;
+pub mod chat;
 pub mod fanout;
 pub mod i18n;
 pub mod index;
@@ -127,6 +128,7 @@ pub struct Web {
     pub(crate) game: GameApi,
     pub(crate) accounts: AccountService<AnyEventLog>,
     pub(crate) site: weiqi_account::site::SiteService<AnyEventLog>,
+    pub(crate) chat: weiqi_chat::ChatService<AnyEventLog>,
     pub(crate) registry: Option<Arc<dyn Registry>>,
     pub(crate) tournaments: Option<weiqi_tournament::api::TournamentApi>,
     pub(crate) ranking: Option<weiqi_ranking::api::RankingApi>,
@@ -159,8 +161,10 @@ impl Web {
             observed.set_standing(name, Some(session::standing(account)));
         }));
         let site = weiqi_account::site::SiteService::new(log.clone(), Arc::new(weiqi_aggregate::SystemEnvironment));
+        let chat = weiqi_chat::ChatService::new(log.clone(), Arc::new(weiqi_aggregate::SystemEnvironment));
         Arc::new(Web {
             site,
+            chat,
             registry,
             tournaments,
             ranking,

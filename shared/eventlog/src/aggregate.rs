@@ -21,12 +21,15 @@ pub enum AggregateKind {
     /// An archived game: a historical record brought in by `weiqi sgf import`, one event each. Its
     /// own kind, so that no live game follower (clocks, tournaments, ratings) ever reads one.
     Archive,
+    /// A game's chat (id: the game's id) and the chat's moderation (id `moderation`). Its own kind, so
+    /// that no game follower reads a message and a chat never slows a game's log.
+    Chat,
 }
 
 impl AggregateKind {
     /// Every kind, in a fixed order.
-    pub const ALL: [AggregateKind; 7] =
-        [Self::Game, Self::Tournament, Self::Player, Self::Case, Self::Account, Self::Site, Self::Archive];
+    pub const ALL: [AggregateKind; 8] =
+        [Self::Game, Self::Tournament, Self::Player, Self::Case, Self::Account, Self::Site, Self::Archive, Self::Chat];
 
     /// The lower-case name used in subjects and file tables: `game`, `tournament`, …
     pub fn as_str(self) -> &'static str {
@@ -38,6 +41,7 @@ impl AggregateKind {
             Self::Account => "account",
             Self::Site => "site",
             Self::Archive => "archive",
+            Self::Chat => "chat",
         }
     }
 

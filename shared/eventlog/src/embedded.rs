@@ -122,6 +122,7 @@ fn batches(kind: AggregateKind) -> Batches {
         AggregateKind::Account => "account.batches",
         AggregateKind::Site => "site.batches",
         AggregateKind::Archive => "archive.batches",
+        AggregateKind::Chat => "chat.batches",
     })
 }
 
@@ -134,6 +135,7 @@ fn index(kind: AggregateKind) -> Index {
         AggregateKind::Account => "account.index",
         AggregateKind::Site => "site.index",
         AggregateKind::Archive => "archive.index",
+        AggregateKind::Chat => "chat.index",
     })
 }
 
@@ -146,6 +148,7 @@ fn commands(kind: AggregateKind) -> Commands {
         AggregateKind::Account => "account.commands",
         AggregateKind::Site => "site.commands",
         AggregateKind::Archive => "archive.commands",
+        AggregateKind::Chat => "chat.commands",
     })
 }
 

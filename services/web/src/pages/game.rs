@@ -86,6 +86,23 @@ pub const SCRIPT_KEYS: &[&str] = &[
     "notes-title",
 ];
 
+/// The catalogue keys `chat.js` uses.
+pub const CHAT_KEYS: &[&str] = &[
+    "chat-players",
+    "chat-spectators",
+    "chat-placeholder",
+    "chat-send",
+    "chat-sign-in",
+    "chat-report",
+    "chat-report-sent",
+    "chat-hide",
+    "chat-mute",
+    "chat-muted",
+    "chat-reason",
+    "chat-hidden-mark",
+    "chat-reported",
+];
+
 /// The game's state folded from its log (`None`: no such game).
 async fn state_of(web: &Web, game: &str) -> Result<Option<GameState>, String> {
     let id = AggregateId::new(game).map_err(|e| e.to_string())?;
@@ -114,11 +131,18 @@ pub async fn page(State(web): State<Arc<Web>>, viewer: Viewer, Path(game): Path<
     };
     let seat = Seat::of(&viewer, &state);
     let view = page_view(game, lang, &state, &seat, crate::now());
+    // The chat's rooms this viewer reads and writes in now (the spectators' room is not among a
+    // player's until the game ends).
+    let who = crate::chat::speaker(web, &viewer, game);
+    let chat = who.as_ref().map(|w| {
+        json!({ "rooms": crate::chat::rooms(w), "write": crate::chat::writable(w), "staff": w.staff, "seated": w.seated, "me": viewer.member.as_ref().map(|m| m.name()) })
+    });
     let config = json!({
         "game": game,
         "lang": lang.tag(),
-        "strings": script_strings(lang, &[SCRIPT_KEYS, &crate::i18n::PHASE_KEYS].concat()),
+        "strings": script_strings(lang, &[SCRIPT_KEYS, CHAT_KEYS, &crate::i18n::PHASE_KEYS].concat()),
         "view": view,
+        "chat": chat.unwrap_or_else(|| json!({ "rooms": [], "write": [] })),
     });
     let title = match (&state.black, &state.white, &state.setup) {
         (Some(b), Some(w), _) => format!("{} – {}", b.name_or_id(), w.name_or_id()),
@@ -189,6 +213,7 @@ pub async fn page(State(web): State<Arc<Web>>, viewer: Viewer, Path(game): Path<
                     " · "
                     button type="button" class="link" data-action="notify" aria-pressed="false" { (t(lang, "notify-on")) }
                 }
+                div id="chat" class="chat-box" hidden {}
                 @if seat.referee {
                     (referee_panel(lang, seat.chief))
                 }
@@ -196,7 +221,7 @@ pub async fn page(State(web): State<Arc<Web>>, viewer: Viewer, Path(game): Path<
         }
         script type="application/json" id="game-config" { (json_block(&config)) }
     };
-    super::page(web, &viewer, &title, body, &["game.js"])
+    super::page(web, &viewer, &title, body, &["game.js", "chat.js"])
 }
 
 trait NameOrId {

@@ -42,6 +42,8 @@ pub fn domain(kind: AggregateKind, id: &str) -> &'static str {
         AggregateKind::Account => "account",
         AggregateKind::Site => "site settings",
         AggregateKind::Archive => "archived game",
+        AggregateKind::Chat if id == weiqi_chat::MODERATION => "chat moderation",
+        AggregateKind::Chat => "chat",
     }
 }
 
@@ -63,6 +65,10 @@ pub fn replay(kind: AggregateKind, id: &str, events: &[RecordedEvent]) -> Result
         AggregateKind::Case => fold::<weiqi_ranking::aggregate::CaseAggregate>(events).map(drop),
         AggregateKind::Account => fold::<weiqi_account::aggregate::Accounts>(events).map(drop),
         AggregateKind::Site => fold::<weiqi_account::site::Site>(events).map(drop),
+        AggregateKind::Chat if id == weiqi_chat::MODERATION => {
+            fold::<weiqi_chat::codec::ModerationAggregate>(events).map(drop)
+        }
+        AggregateKind::Chat => fold::<weiqi_chat::codec::ChatAggregate>(events).map(drop),
         AggregateKind::Archive => {
             for r in events {
                 if r.event_type != weiqi_archive::codec::EVENT_TYPE {
