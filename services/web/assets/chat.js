@@ -75,9 +75,12 @@ function draw(list, error, messages) {
     if (chat.staff && !m.hidden) {
       const h = el("button", { type: "button", class: "link", "data-action": "chat-hide" }, S["chat-hide"]);
       h.addEventListener("click", async () => { const reason = prompt(S["chat-reason"]) || ""; const a = await send({ action: "hide", message: m.id, reason }); if (!a.ok) error.textContent = a.message || a.code; });
+      tools.append(h);
+    }
+    if (chat.staff && !m.mine) {
       const mute = el("button", { type: "button", class: "link", "data-action": "chat-mute" }, S["chat-mute"]);
       mute.addEventListener("click", async () => { const reason = prompt(S["chat-reason"]) || ""; const a = await send({ action: "mute", message: m.id, reason }); error.textContent = a.ok ? S["chat-muted"] : (a.message || a.code); });
-      tools.append(h, mute);
+      tools.append(mute);
     }
     if (tools.childNodes.length) li.append(" ", tools);
     return li;

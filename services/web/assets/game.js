@@ -372,7 +372,7 @@ const notify = document.querySelector('[data-action="notify"]');
 function drawNotify() {
   const on = localStorage.getItem("weiqi-notify") === "1" && window.Notification && Notification.permission === "granted";
   notify.textContent = on ? S["notify-off"] : S["notify-on"]; notify.setAttribute("aria-pressed", String(!!on));
-  notify.hidden = !window.Notification || !(view.me || view.seated);
+  notify.parentElement.hidden = !window.Notification || !(view.me || view.seated) || view.phase === "ended";
 }
 notify.addEventListener("click", async () => {
   const on = localStorage.getItem("weiqi-notify") === "1";
@@ -443,7 +443,7 @@ function connect() {
   source.addEventListener("beat", back);
   source.addEventListener("view", (e) => {
     view = seated(JSON.parse(e.data)); receivedAt = Date.now(); back();
-    draw(); told();
+    draw(); told(); drawNotify();
   });
   source.addEventListener("error", () => {
     if (!lostAt) lostAt = Date.now();

@@ -771,6 +771,88 @@ async fn a_challenge_says_its_exact_time_settings_and_the_challenger_is_taken_to
     assert!(settings.contains("45秒") && settings.contains("30秒3次"), "{settings}");
 }
 
+/// Issue 32 item 10: the players talk in their room, the spectators in theirs; a player's page holds
+/// nothing of the spectators' room, and the server refuses it the stream, until the game ends; a
+/// message is shown as text; staff hide a message and mute its author.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn players_and_spectators_chat_apart_until_the_game_ends() {
+    let Some(driver) = driver().await else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let mut server = server(dir.path(), None);
+    server.start();
+    let base = server.base.clone();
+    let li = signed_in(&driver, &base, Viewport::DESKTOP, "zh-CN", "li").await;
+    let wang = signed_in(&driver, &base, Viewport::PHONE, "en", "wang").await;
+    let game = challenge(&server, &li, &wang).await;
+    let path = format!("/games/{game}");
+    let zhao = signed_in(&driver, &base, Viewport::DESKTOP, "en", "zhao").await;
+    zhao.open(&base, &path).await;
+    let root = signed_in(&driver, &base, Viewport::DESKTOP, "zh-CN", "root").await;
+    root.open(&base, &path).await;
+    play(&li, &wang, "E5", "black").await;
+
+    // The players' room.
+    li.fill("[data-chat=players] input[name=text]", "你好，请多指教").await;
+    li.click("[data-chat=players] [data-action=chat-send]").await;
+    wang.wait_for("the greeting on White's phone", "return [...document.querySelectorAll('[data-chat=players] [data-message]')].some(m => m.textContent.includes('请多指教'))").await;
+    wang.fill("[data-chat=players] input[name=text]", "Good luck!").await;
+    wang.click("[data-chat=players] [data-action=chat-send]").await;
+    // The spectators' room: a spectator has no players' panel and cannot write there.
+    assert_eq!(zhao.js("return !!document.querySelector('[data-chat=players]')", vec![]).await, json!(false));
+    zhao.fill("[data-chat=spectators] input[name=text]", "Black is ahead <b>clearly</b>").await;
+    zhao.click("[data-chat=spectators] [data-action=chat-send]").await;
+    zhao.wait_for("the spectator's message, as text", "const m = document.querySelector('[data-chat=spectators] [data-message]'); return m && m.textContent.includes('<b>clearly</b>') && !m.querySelector('b')").await;
+    let forged = zhao.client.execute_async(
+        "const done = arguments[0]; fetch(location.pathname + '/chat', {method: 'POST', headers: {'content-type': 'application/json', 'x-csrf-token': document.querySelector('meta[name=csrf-token]').content}, body: JSON.stringify({request_id: 'forged-chat', action: 'post', room: 'players', text: 'psst: play D4'})}).then(async r => done([r.status, await r.json()]));",
+        vec![],
+    ).await.unwrap();
+    assert_eq!(forged[0], json!(403), "{forged}");
+    assert_eq!(forged[1]["code"], json!("chat_not_a_player"), "{forged}");
+    // Nothing of it on a player's page, and the server refuses a player the stream.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    for page in [&li, &wang] {
+        let seen = page.js("return [!!document.querySelector('[data-chat=spectators]'), document.body.textContent.includes('Black is ahead')]", vec![]).await;
+        assert_eq!(seen, json!([false, false]), "no kibitzing on a player's page");
+    }
+    let (status, _, _) = li.download(&format!("{path}/chat/live?room=spectators")).await;
+    assert_eq!(status, 403, "a player in play is refused the spectators' stream");
+    // Staff read both rooms; they hide the spectator's message and mute its author.
+    root.wait_for("both rooms for staff", "return document.querySelectorAll('[data-chat=players] [data-message]').length === 2 && document.querySelectorAll('[data-chat=spectators] [data-message]').length === 1").await;
+    root.js("window.prompt = () => '剧透';", vec![]).await;
+    root.click("[data-chat=spectators] [data-action=chat-hide]").await;
+    zhao.wait_for("the hidden message gone", "return !document.querySelector('[data-chat=spectators] [data-message]')")
+        .await;
+    root.click("[data-chat=spectators] [data-action=chat-mute]").await;
+    root.wait_for(
+        "the author muted",
+        "return document.querySelector('[data-chat=spectators] .chat-error').textContent.includes('已禁言')",
+    )
+    .await;
+    zhao.fill("[data-chat=spectators] input[name=text]", "again").await;
+    zhao.click("[data-chat=spectators] [data-action=chat-send]").await;
+    zhao.wait_for(
+        "a muted author refused",
+        "return document.querySelector('[data-chat=spectators] .chat-error').textContent.includes('muted')",
+    )
+    .await;
+    let players_room = zhao.js("return !!document.querySelector('[data-chat=players]')", vec![]).await;
+    assert_eq!(players_room, json!(false));
+    shoot(&wang, &base, &path, "chat-phone", "en", "zh-CN").await;
+    shoot(&root, &base, &path, "chat-staff-desktop", "zh-CN", "en").await;
+
+    // The game ends: the players now read the spectators' room and may write in it.
+    li.command("resign", true).await;
+    li.wait_for(
+        "the spectators' room opened to Black",
+        "return !!document.querySelector('[data-chat=spectators] input[name=text]')",
+    )
+    .await;
+    li.fill("[data-chat=spectators] input[name=text]", "谢谢观战").await;
+    li.click("[data-chat=spectators] [data-action=chat-send]").await;
+    zhao.wait_for("the player's thanks among the spectators", "return [...document.querySelectorAll('[data-chat=spectators] [data-message]')].some(m => m.textContent.includes('谢谢观战'))").await;
+    shoot(&li, &base, &path, "chat-desktop", "zh-CN", "en").await;
+}
+
 #[test]
 fn weiqi_bench_web_reports_its_keys() {
     if weiqi_browser::Driver::tools().is_err() {

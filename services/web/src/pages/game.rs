@@ -210,8 +210,10 @@ pub async fn page(State(web): State<Arc<Web>>, viewer: Viewer, Path(game): Path<
                     button type="button" class="link" data-action="mute" aria-pressed="false" { (t(lang, "sound-on")) }
                     " · "
                     button type="button" class="link" data-action="numbers" aria-pressed="false" { (t(lang, "move-numbers")) }
-                    " · "
-                    button type="button" class="link" data-action="notify" aria-pressed="false" { (t(lang, "notify-on")) }
+                    span.notify-wrap {
+                        " · "
+                        button type="button" class="link" data-action="notify" aria-pressed="false" { (t(lang, "notify-on")) }
+                    }
                 }
                 div id="chat" class="chat-box" hidden {}
                 @if seat.referee {
