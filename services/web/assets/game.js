@@ -12,6 +12,10 @@ const fmt = (key, args = {}) => String(S[key] || key).replace(/\{ ?\$?(\w+) ?\}/
 let view = config.view, board = null, receivedAt = Date.now(), pending = null, confirming = null;
 let sealMode = false, muted = localStorage.getItem("weiqi-muted") === "1", lastCall = "";
 let numbersOn = localStorage.getItem("weiqi-numbers") === "1", pendingTimer = 0, warnedAt = -1, heardMove = null;
+// On a touch screen a tap shows the stone where it would go and a second tap (or the confirm button)
+// plays it: 19×19 points are 18 px apart on a phone. A setting, on by default where the pointer is coarse.
+const touch = window.matchMedia && matchMedia("(pointer: coarse)").matches;
+let confirmTaps = (localStorage.getItem("weiqi-confirm-taps") ?? (touch ? "1" : "0")) === "1", candidate = null;
 let lastMarks = null, marksChanged = false; // the count's marks as last drawn
 // Who the viewer is: the stream's first event (views are the same for every viewer); their color and
 // whether they sit at this game are read from each view.
@@ -77,6 +81,7 @@ function draw() {
   board.draw(rows(), { dead, owner, last, numbers: numbersOn ? stoneNumbers() : null, words: { black: S.black, white: S.white } });
   board.ghostColor = myTurn() ? view.me : null;
   if (pending) { pending = null; clearTimeout(pendingTimer); }
+  if (candidate) { const p = parseVertex(candidate, n); if (!myTurn() || !p || board.cell(p[0], p[1]).hasAttribute("data-stone")) candidate = null; else choose(p[0], p[1]); }
   drawPanel();
 }
 
@@ -119,6 +124,9 @@ function drawControls() {
   if (confirming) {
     wanted.push(["question", confirming.question], ["confirm", S.confirm, async () => { const run = confirming.run; confirming = null; drawControls(); await run(); }, "primary"],
       ["cancel", S.cancel, () => { confirming = null; sealMode = false; drawControls(); }]);
+  } else if (candidate && myTurn()) {
+    wanted.push(["confirm", fmt("play-vertex", { vertex: candidate }), () => { const p = parseVertex(candidate, view.size); if (p) playAt(p[0], p[1]); }, "primary"],
+      ["cancel", S.cancel, () => { choose(null); draw(); }]);
   } else if (view.me || view.seated) {
     if (view.phase === "nigiri" && view.nigiri && view.nigiri.guesser === view.viewer) {
       wanted.push(["guess-even", S["guess-even"], () => send("guess", { even: true })], ["guess-odd", S["guess-odd"], () => send("guess", { even: false })]);
@@ -274,7 +282,7 @@ async function send(action, body = {}) {
   return answer;
 }
 
-async function playAt(x, y) {
+async function playAt(x, y, tapped = false) {
   const n = view.size, vertex = vertexName(x, y, n);
   if (sealMode) {
     ask("seal", fmt("confirm-seal", { vertex }), async () => { sealMode = false; await send("seal", { vertex }); });
@@ -288,6 +296,8 @@ async function playAt(x, y) {
   if (!myTurn() || pending) return;
   const cell = board.cell(x, y);
   if (cell.hasAttribute("data-stone")) { showError(S["vertex-" + cell.getAttribute("data-stone")]); return; }
+  if (tapped && confirmTaps && candidate !== vertex) { choose(x, y); return; }
+  choose(null);
   showError("");
   pending = vertex; board.place(x, y, view.me); board.ghostColor = null;
   // A move the server has not confirmed soon says that it is pending (a stalled network).
@@ -295,6 +305,20 @@ async function playAt(x, y) {
   pendingTimer = setTimeout(() => { if (pending === vertex) status(lostAt ? offline() : fmt("move-pending", { vertex })); }, 700);
   const answer = await act("play", { vertex, move_number: view.move_number + 1 });
   if (!answer.ok) { pending = null; clearTimeout(pendingTimer); showError(answer.message || answer.code); draw(); }
+}
+
+// The stone a first tap proposes (null: none): a ghost on the point, the point marked
+// [data-candidate], and a confirm control beside the others.
+function choose(x, y) {
+  if (candidate && board) { const p = parseVertex(candidate, board.n); if (p) board.cell(p[0], p[1]).removeAttribute("data-candidate"); }
+  candidate = x === null ? null : vertexName(x, y, view.size);
+  if (candidate) {
+    board.cell(x, y).setAttribute("data-candidate", "true");
+    board.ghost.setAttribute("cx", board.at(x)); board.ghost.setAttribute("cy", board.at(y));
+    board.ghost.setAttribute("class", "ghost candidate " + view.me); board.ghost.setAttribute("visibility", "visible");
+    status(fmt("tap-again", { vertex: candidate }));
+  }
+  drawControls();
 }
 
 function toggleDead(x, y) {
@@ -311,7 +335,7 @@ function onBoardClick(e) {
   const g = e.target.closest && e.target.closest("[data-vertex]");
   if (!g || !board) return;
   const p = parseVertex(g.getAttribute("data-vertex"), board.n);
-  if (p) playAt(p[0], p[1]);
+  if (p) playAt(p[0], p[1], true);
 }
 
 function onBoardKey(e) {
@@ -384,6 +408,10 @@ notify.addEventListener("click", async () => {
   drawNotify();
 });
 drawNotify();
+const taps = document.querySelector('[data-action="confirm-taps"]');
+function drawTaps() { taps.setAttribute("aria-pressed", String(confirmTaps)); }
+taps.addEventListener("click", () => { confirmTaps = !confirmTaps; localStorage.setItem("weiqi-confirm-taps", confirmTaps ? "1" : "0"); choose(null); drawTaps(); });
+drawTaps();
 const numbers = document.querySelector('[data-action="numbers"]');
 function drawNumbers() { numbers.setAttribute("aria-pressed", String(numbersOn)); }
 numbers.addEventListener("click", () => { numbersOn = !numbersOn; localStorage.setItem("weiqi-numbers", numbersOn ? "1" : "0"); drawNumbers(); draw(); });

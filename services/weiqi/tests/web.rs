@@ -184,6 +184,20 @@ async fn game_to_the_count(nats: Option<&str>, with_screenshots: bool) {
     let line = li.wait_for("the game offered as evidence", &script).await;
     let line = line.as_str().unwrap_or_default();
     assert!(line.contains("王芳") && !line.contains(&game), "a game by its opponent and day, not its id: {line}");
+    // Item 15: "My games", filtered.
+    li.open(&base, "/my/games?outcome=won&size=9&opponent=王").await;
+    li.wait_for(
+        "the won game listed",
+        &format!("return !!document.querySelector('li[data-game=\"{game}\"][data-outcome=won]')"),
+    )
+    .await;
+    li.open(&base, "/my/games?outcome=lost").await;
+    let none = li.wait_for("no lost game", "return document.body.textContent.includes('没有符合条件的对局') && !document.querySelector('li[data-game]')").await;
+    assert_eq!(none, json!(true));
+    if with_screenshots {
+        li.open(&base, "/my/games").await;
+        shoot(&li, &base, "/my/games", "my-games-desktop", "zh-CN", "en").await;
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -687,6 +701,17 @@ async fn a_stalled_connection_is_noticed_within_three_seconds_and_recovers() {
     play(&li, &wang, "E5", "black").await;
     let state = "return document.querySelector('.board-wrap').getAttribute('data-connection')";
     assert_eq!(wang.js(state, vec![]).await, json!("live"));
+    // Issue 32 item 15: on a phone the first tap only proposes the stone (a ghost, a confirm control);
+    // cancel takes it away, and nothing was played.
+    wang.click("[data-vertex=D4]").await;
+    wang.wait_for("the proposed stone", "return document.querySelector('[data-vertex=D4]').getAttribute('data-candidate') === 'true' && !document.querySelector('[data-vertex=D4]').hasAttribute('data-stone') && !!document.querySelector('[data-action=confirm]')").await;
+    wang.click("[data-action=cancel]").await;
+    wang.wait_for(
+        "the proposal withdrawn",
+        "return !document.querySelector('[data-candidate]') && !document.querySelector('[data-action=confirm]')",
+    )
+    .await;
+    assert_eq!(li.stone("D4").await, None, "a first tap plays nothing");
 
     proxy.stall(true);
     let stalled_at = std::time::Instant::now();
@@ -704,8 +729,8 @@ async fn a_stalled_connection_is_noticed_within_three_seconds_and_recovers() {
     let before = wang.js(clocks, vec![]).await;
     tokio::time::sleep(Duration::from_millis(2200)).await;
     assert_eq!(wang.js(clocks, vec![]).await, before, "frozen clocks while stale");
-    // A stone tapped now is pending, and says so.
-    wang.click("[data-vertex=C3]").await;
+    // A stone tapped now (twice: a phone proposes it first) is pending, and says so.
+    wang.tap_to_play("C3").await;
     wang.wait_for(
         "the pending move said",
         "return document.querySelector('#status').textContent.includes('Sending C3')",

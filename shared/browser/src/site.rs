@@ -229,6 +229,17 @@ impl Session {
         v.as_str().expect("a string").to_string()
     }
 
+    /// Plays at `vertex` as a person does: a click or tap, and on a touch screen (where the first tap
+    /// only proposes the stone, `[data-candidate]`) a second tap.
+    pub async fn tap_to_play(&self, vertex: &str) {
+        let css = format!("[data-vertex=\"{vertex}\"]");
+        self.click(&css).await;
+        let proposed = format!("return document.querySelector('{css}').getAttribute('data-candidate') === 'true'");
+        if self.js(&proposed, vec![]).await == json!(true) {
+            self.click(&css).await;
+        }
+    }
+
     /// The stone on `vertex` (`black`, `white`) or `None`.
     pub async fn stone(&self, vertex: &str) -> Option<String> {
         let v = self.js("const e = document.querySelector(`[data-vertex=\"${arguments[0]}\"]`); return e ? e.getAttribute('data-stone') : null", vec![json!(vertex)]).await;
@@ -272,7 +283,7 @@ impl Session {
 /// One move: `mover` (to play `color`) clicks `vertex`; both pages then show the stone.
 pub async fn play(mover: &Session, other: &Session, vertex: &str, color: &str) {
     mover.wait_to_move(color).await;
-    mover.click(&format!("[data-vertex=\"{vertex}\"]")).await;
+    mover.tap_to_play(vertex).await;
     mover.wait_stone(vertex, color).await;
     other.wait_stone(vertex, color).await;
     // The mover's own page has the server's view (not only its optimistic stone) before the next move.

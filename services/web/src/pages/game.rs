@@ -84,6 +84,8 @@ pub const SCRIPT_KEYS: &[&str] = &[
     "notify-off",
     "notify-title",
     "notes-title",
+    "tap-again",
+    "play-vertex",
 ];
 
 /// The catalogue keys `chat.js` uses.
@@ -210,6 +212,8 @@ pub async fn page(State(web): State<Arc<Web>>, viewer: Viewer, Path(game): Path<
                     button type="button" class="link" data-action="mute" aria-pressed="false" { (t(lang, "sound-on")) }
                     " · "
                     button type="button" class="link" data-action="numbers" aria-pressed="false" { (t(lang, "move-numbers")) }
+                    " · "
+                    button type="button" class="link" data-action="confirm-taps" aria-pressed="false" { (t(lang, "confirm-taps")) }
                     span.notify-wrap {
                         " · "
                         button type="button" class="link" data-action="notify" aria-pressed="false" { (t(lang, "notify-on")) }

@@ -93,6 +93,7 @@ pub fn router(web: Arc<Web>) -> axum::Router {
         .route("/account/rank", get(office::apply_form).post(office::apply))
         .route("/players", get(players::leaderboard))
         .route("/players/{id}", get(players::profile))
+        .route("/my/games", get(players::my_games))
         .route("/certificates/{serial}", get(certificate::page_get))
         .route("/verify", get(certificate::verify_get).post(certificate::verify_post))
         .route("/assets/{file}", get(crate::assets::serve))
@@ -144,6 +145,7 @@ pub fn page(web: &Web, viewer: &Viewer, title: &str, body: Markup, scripts: &[&s
                         @if desk::staff(viewer).is_some() { a href="/desk" { (t(lang, "nav-desk")) } }
                         @if let Some(m) = &viewer.member {
                             @if m.has(weiqi_edge::auth::Role::Reviewer) { a href="/office" { (t(lang, "nav-office")) } }
+                            @if m.has(weiqi_edge::auth::Role::Player) { a href="/my/games" { (t(lang, "my-games")) } }
                             @if m.has(weiqi_edge::auth::Role::Player) { a href="/account/rank" { (t(lang, "nav-rank")) } }
                             a href="/account" { (m.account.display_name) }
                             @if m.has(weiqi_edge::auth::Role::Admin) {

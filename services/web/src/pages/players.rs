@@ -367,3 +367,84 @@ mod tests {
         assert_eq!(super::date(1_796_083_200_000), "2026-12-01");
     }
 }
+
+/// The filters of `/my/games`.
+#[derive(Debug, Default, serde::Deserialize)]
+pub struct MyGamesQuery {
+    /// `won`, `lost`, `drawn`, `playing` (empty: every game).
+    #[serde(default)]
+    outcome: String,
+    /// 9, 13, 19 (empty: every size).
+    #[serde(default)]
+    size: String,
+    /// Part of the opponent's name or account.
+    #[serde(default)]
+    opponent: String,
+}
+
+/// `GET /my/games`: the signed-in player's games, newest first, with their day, colour, opponent,
+/// result and won or lost, filtered by outcome, board size and opponent (issue 32 item 15).
+pub async fn my_games(
+    State(web): State<Arc<Web>>,
+    viewer: Viewer,
+    axum::extract::Query(q): axum::extract::Query<MyGamesQuery>,
+) -> Response {
+    let lang = viewer.lang;
+    let Some(m) = &viewer.member else { return super::redirect("/login?next=/my/games", vec![]) };
+    let me = m.name().to_string();
+    let size: Option<u8> = q.size.parse().ok();
+    let wanted = q.opponent.trim().to_lowercase();
+    let games = web.index.games(500, |g| g.seats(&me) && !g.state.awaiting_acceptance());
+    let rows: Vec<(&crate::index::Listed, GameLine)> = games
+        .iter()
+        .map(|g| (g, game_line(&web, lang, &me, &g.state)))
+        .filter(|(g, line)| match q.outcome.as_str() {
+            "playing" => g.state.result.is_none(),
+            "" => true,
+            o => line.outcome == Some(o),
+        })
+        .filter(|(g, _)| size.is_none_or(|s| g.state.setup.as_ref().is_some_and(|x| x.size == s)))
+        .filter(|(g, line)| {
+            wanted.is_empty()
+                || line.words.to_lowercase().contains(&wanted)
+                || g.state.setup.as_ref().is_some_and(|s| {
+                    s.first.id.0.to_lowercase().contains(&wanted) || s.second.id.0.to_lowercase().contains(&wanted)
+                })
+        })
+        .collect();
+    let body = maud::html! {
+        h1 { (t(lang, "my-games")) }
+        form.grid.no-print method="get" action="/my/games" data-form="my-games" {
+            label { (t(lang, "my-games-outcome"))
+                select name="outcome" {
+                    @for (v, key) in [("", "my-games-all"), ("won", "profile-won"), ("lost", "profile-lost"), ("drawn", "profile-drawn"), ("playing", "my-games-playing")] {
+                        option value=(v) selected[q.outcome == v] { (t(lang, key)) }
+                    }
+                }
+            }
+            label { (t(lang, "field-size"))
+                select name="size" {
+                    option value="" { (t(lang, "my-games-all")) }
+                    @for n in [19u8, 13, 9] { option value=(n) selected[size == Some(n)] { (n) "×" (n) } }
+                }
+            }
+            label { (t(lang, "my-games-opponent")) input name="opponent" value=(q.opponent); }
+            button type="submit" data-action="filter" { (t(lang, "my-games-filter")) }
+        }
+        section.card {
+            p.small { (ta(lang, "my-games-count", &[("n", rows.len().to_string())])) }
+            @if rows.is_empty() { p.small { (t(lang, "my-games-none-found")) } }
+            ul.games { @for (g, line) in &rows {
+                li data-game=(g.id) data-outcome=[line.outcome] {
+                    time datetime=(line.date) { (line.date) } " · "
+                    @if let Some(s) = g.state.setup.as_ref() { (s.size) "×" (s.size) " · " }
+                    a href={ "/games/" (g.id) } { (line.words) }
+                    @if let Some(r) = &line.result { " · " (r) } @else { " · " (t(lang, "my-games-playing")) }
+                    @if let Some(o) = line.outcome { " " strong.outcome { (t(lang, &format!("profile-{o}"))) } }
+                    " · " a href={ "/games/" (g.id) "/sgf" } download data-sgf=(g.id) { "SGF" }
+                }
+            } }
+        }
+    };
+    page(&web, &viewer, &t(lang, "my-games"), body, &[])
+}
