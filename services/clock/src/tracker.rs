@@ -206,6 +206,7 @@ mod tests {
             rated: false,
             start_immediately: true,
             lateness_limit: DurationMs::from_hours(1),
+            absence_claim: None,
             offered_by: None,
         };
         let mut t = Tracked::new();

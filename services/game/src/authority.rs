@@ -299,6 +299,7 @@ mod tests {
             rated,
             start_immediately: true,
             lateness_limit: weiqi_clock::DurationMs::from_mins(15),
+            absence_claim: None,
             offered_by: None,
         }
     }

@@ -28,6 +28,7 @@ fn setup(size: u8, ruleset: Ruleset) -> GameSetup {
         rated: true,
         start_immediately: true,
         lateness_limit: DurationMs::from_mins(15),
+        absence_claim: None,
         offered_by: None,
     }
 }
@@ -578,6 +579,31 @@ fn a_void_warns_on_the_grounds_that_warn_and_a_second_warning_loses() {
     let ev = g.ok(REF(), Command::VoidLastMove { reason: "twice".into(), ground: VoidGround::DoubleMove });
     assert!(matches!(ev.last(), Some(GameEvent::Ended { .. })), "{ev:?}");
     assert_eq!(g.state.phase, Phase::Ended);
+}
+
+/// Issue 32 item 14: a claim over an absent opponent.
+///
+/// ```text
+///   game         away     claim
+///   casual       2:59     refused (not long enough)
+///   casual       3:00     the claimant wins by forfeit
+///   of an event  10:00    refused: the referee decides
+/// ```
+#[test]
+fn a_casual_games_player_claims_the_win_over_an_opponent_away_three_minutes() {
+    let casual = GameSetup { event_id: None, ..setup(9, Ruleset::chinese()) };
+    let mut g = Game::given(casual);
+    g.moves(&["E5"]);
+    let early = Command::ClaimAbsence { away: DurationMs(179_000) };
+    assert!(matches!(g.when(BOB(), early), Err(Rejection::OpponentNotAwayLongEnough { .. })));
+    let ev = g.ok(BOB(), Command::ClaimAbsence { away: DurationMs::from_mins(3) });
+    assert_eq!(ended(&ev), (Outcome::WhiteWins, EndReason::Forfeit));
+    let mut g = Game::given(setup(9, Ruleset::chinese()));
+    g.moves(&["E5"]);
+    assert_eq!(
+        g.when(BOB(), Command::ClaimAbsence { away: DurationMs::from_mins(10) }),
+        Err(Rejection::AbsenceClaimInEvent)
+    );
 }
 
 #[test]

@@ -30,6 +30,7 @@ fn setup(control: TimeControl) -> GameSetup {
         rated: true,
         start_immediately: false,
         lateness_limit: DurationMs::from_mins(15),
+        absence_claim: None,
         offered_by: None,
     }
 }

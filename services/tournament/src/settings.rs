@@ -80,6 +80,7 @@ impl GameSettings {
             rated: self.rated,
             start_immediately: !self.manual_start,
             lateness_limit: self.lateness_limit.unwrap_or(DurationMs::from_hours(1)),
+            absence_claim: None,
             offered_by: None,
         }
     }

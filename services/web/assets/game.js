@@ -138,6 +138,9 @@ function drawControls() {
       // Only a game of an event is adjourned (its referee opens the sealed move; Art. 14).
       if (myTurn() && view.event) wanted.push(["seal", S["seal"], () => { sealMode = true; status(S["seal-help"]); }]);
     }
+    if (view.phase === "playing" && view.me && absence && absence.claimable) {
+      wanted.push(["claim-absence", S["claim-absence"], () => ask("claim-absence", S["confirm-claim-absence"], () => send("claim-absence")), "primary"]);
+    }
     if (view.phase === "scoring" && view.me) {
       wanted.push(["accept", S["accept-count"], () => send("accept"), "primary"], ["dispute", S["dispute-count"], () => send("dispute")]);
     }
@@ -357,6 +360,31 @@ $("#vertex-entry").addEventListener("submit", (e) => {
   if (!p) { showError(fmt("board-label", { n: view.size })); return; }
   input.value = ""; playAt(p[0], p[1]);
 });
+
+// Who is away: each player's page (and the referee's) asks every three seconds while the game is
+// played; a player away is said on their side, and a casual game's opponent away long enough may be
+// claimed against (the server measures the absence, not this page).
+let absence = null;
+async function presence() {
+  if (view.phase !== "playing" || !(view.seated || view.referee)) { absence = null; return; }
+  let p;
+  try { const r = await fetch(`/games/${encodeURIComponent(GAME)}/presence`); if (!r.ok) return; p = await r.json(); } catch (_) { return; }
+  const opponent = view.me === "black" ? "white" : view.me === "white" ? "black" : null;
+  for (const side of ["black", "white"]) {
+    const el = document.querySelector(`.side[data-side="${side}"] .presence`), ms = p[side];
+    // A page that only just opened is not yet "away": a few seconds' grace.
+    const away = ms !== null && ms !== undefined && ms > 5000 && side !== view.me;
+    el.textContent = away ? fmt("away", { time: clockText(ms) }) : "";
+    el.toggleAttribute("data-away", away);
+  }
+  const ms = opponent ? p[opponent] : null;
+  absence = { claimable: !!opponent && p.claim_after_ms !== null && ms !== null && ms >= p.claim_after_ms };
+  if (opponent && p.claim_after_ms !== null && ms !== null && ms > 5000 && ms < p.claim_after_ms) {
+    document.querySelector(`.side[data-side="${opponent}"] .presence`).textContent += " · " + fmt("claim-in", { time: clockText(p.claim_after_ms - ms) });
+  }
+  drawControls();
+}
+setInterval(presence, 3000);
 
 // A short sound (WebAudio: nothing to download), unless muted.
 let audio = null;

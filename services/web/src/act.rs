@@ -65,6 +65,8 @@ pub enum Action {
     },
     /// Resign.
     Resign,
+    /// Claim the win over an opponent away too long (a casual game; the server measures the absence).
+    ClaimAbsence,
     /// Guess the nigiri: even or odd.
     Guess {
         /// Even (two stones shown).
@@ -275,6 +277,8 @@ fn command(
             Ok((Asks::Play, Command::Play { mv: Move::Pass, expected_number: move_number, lag: None }))
         }
         Action::Resign => Ok((Asks::Play, Command::Resign)),
+        // Filled in by `run` with the opponent's absence as this server saw it.
+        Action::ClaimAbsence => Ok((Asks::Play, Command::ClaimAbsence { away: DurationMs::ZERO })),
         Action::Guess { even } => Ok((Asks::Play, Command::GuessNigiri { even })),
         Action::Mark { vertices } => {
             if vertices.len() > 361 {
@@ -348,7 +352,19 @@ async fn run(
     control: &weiqi_clock::TimeControl,
     lang: Lang,
 ) -> Result<u64, Refusal> {
-    let (asks, command) = command(action, size, control, lang)?;
+    let (asks, mut command) = command(action, size, control, lang)?;
+    if let Command::ClaimAbsence { away } = &mut command {
+        // The opponent of the claimant, and how long they have been away: the server's own measure.
+        let state = web.index.game(game).map(|g| g.state);
+        let opponent = state.as_ref().and_then(|s| match (&s.black, &s.white) {
+            (Some(b), Some(w)) if b.id.0 == member.name() => Some(w.id.0.clone()),
+            (Some(b), Some(w)) if w.id.0 == member.name() => Some(b.id.0.clone()),
+            _ => None,
+        });
+        if let Some(o) = opponent {
+            *away = web.presence.away(game, &o).await.unwrap_or(DurationMs::ZERO);
+        }
+    }
     match web.game.act(&member.caller(), game, request_id, asks, command).await {
         Ok((_, accepted)) => Ok(accepted.sequence),
         Err(e) => Err(api_refusal(lang, &e)),

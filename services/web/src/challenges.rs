@@ -220,6 +220,9 @@ pub struct Challenge {
     pub rules: String,
     /// Handicap stones (0: even).
     pub handicap: u32,
+    /// Seconds the opponent may be away before a player may claim the win (`None`: 3 minutes).
+    #[serde(default)]
+    pub absence_claim_seconds: Option<u32>,
     /// Komi in half points (`None`: the preset's).
     pub komi_half_points: Option<i32>,
     /// Colours.
@@ -422,6 +425,7 @@ mod tests {
             rules: "chinese".into(),
             handicap: 0,
             komi_half_points: None,
+            absence_claim_seconds: None,
             color: ColorChoice::Nigiri,
             time: TimeSpec::default(),
         }

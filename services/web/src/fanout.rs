@@ -303,6 +303,7 @@ mod tests {
             rated: false,
             start_immediately: true,
             lateness_limit: DurationMs::from_mins(15),
+            absence_claim: None,
             offered_by: None,
         };
         let create = Command::Create { setup: Box::new(setup), nigiri_secret: [0; 32] };

@@ -19,6 +19,11 @@ fluent_templates::static_loader! {
     };
 }
 
+/// The catalogues, named so that cargo rebuilds this crate when one changes: the loader above reads
+/// them at compile time without telling cargo, and a catalogue edited alone left a binary with the
+/// old words.
+const _CATALOGUES: [&str; 2] = [include_str!("../locales/zh-CN/web.ftl"), include_str!("../locales/en/web.ftl")];
+
 /// A language the platform speaks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Lang {
@@ -174,7 +179,7 @@ pub const PHASE_KEYS: [&str; 8] = [
 ];
 
 /// The placeholders scripts fill in themselves (`{n}` in the text they receive).
-const SCRIPT_ARGS: [&str; 5] = ["n", "sgf", "stones", "vertex", "seconds"];
+const SCRIPT_ARGS: [&str; 8] = ["n", "sgf", "stones", "vertex", "seconds", "side", "time", "name"];
 
 /// The strings the page scripts need, as one JSON object (`key` → text), so scripts speak the
 /// page's language from the same catalogue. A message's arguments come as `{name}` for the script

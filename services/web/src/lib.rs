@@ -61,6 +61,7 @@ pub mod limits;
 pub mod live;
 pub mod overlay;
 pub mod pages;
+pub mod presence;
 pub mod session;
 pub mod words;
 
@@ -129,6 +130,7 @@ pub struct Web {
     pub(crate) accounts: AccountService<AnyEventLog>,
     pub(crate) site: weiqi_account::site::SiteService<AnyEventLog>,
     pub(crate) chat: weiqi_chat::ChatService<AnyEventLog>,
+    pub(crate) presence: Arc<presence::Presence>,
     pub(crate) registry: Option<Arc<dyn Registry>>,
     pub(crate) tournaments: Option<weiqi_tournament::api::TournamentApi>,
     pub(crate) ranking: Option<weiqi_ranking::api::RankingApi>,
@@ -165,6 +167,7 @@ impl Web {
         Arc::new(Web {
             site,
             chat,
+            presence: Arc::default(),
             registry,
             tournaments,
             ranking,
@@ -200,6 +203,11 @@ impl Web {
                 .share_through(js.client().clone(), changed)
                 .await
                 .map_err(|e| weiqi_eventlog::LogError::Unavailable(Box::new(e)))?;
+            // And who has a game's page open, on any gateway.
+            self.presence
+                .share_through(js.client().clone())
+                .await
+                .map_err(|e| weiqi_eventlog::LogError::Unavailable(e.into()))?;
         }
         Ok(())
     }

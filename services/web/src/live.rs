@@ -21,9 +21,11 @@ use std::sync::Arc;
 use crate::fanout::{sse, viewer_stream};
 use crate::overlay::{upcoming_calls, view_value};
 use crate::pages::ClientAddr;
+use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
+use futures::StreamExt as _;
 use serde_json::{Value, json};
 use weiqi_eventlog::{AggregateId, AggregateKind, EventLog};
 use weiqi_game::authority::{self, Table};
@@ -185,9 +187,14 @@ pub async fn live(
         .zip(seat.name.as_deref())
         .is_some_and(|(s, n)| s.first.id.0 == n || s.second.id.0 == n);
     let every = if seated { crate::fanout::PLAYER_BEAT } else { crate::fanout::BEAT };
+    // A seated player is here while this stream is open (the other player is told when they are not).
+    let here = seated.then(|| web.presence.join(&game, seat.name.as_deref().unwrap_or_default()));
     let seat = json!({ "viewer": seat.name, "referee": seat.referee, "chief": seat.chief });
     let frames = web.fanout.subscribe(&game, id);
-    let views = viewer_stream(sse("seat", &seat.to_string()), frames, viewer.lang, ticket, every);
+    let views = viewer_stream(sse("seat", &seat.to_string()), frames, viewer.lang, ticket, every).map(move |x| {
+        let _here = &here;
+        x
+    });
     // A signed-in viewer's stream lasts as long as the session's authority is what it was: signed
     // out, disabled, or a role granted or revoked, the stream ends and the page's `EventSource`
     // opens it again as whoever the viewer is now.
@@ -207,4 +214,25 @@ pub async fn live(
         axum::body::Body::from_stream(views),
     )
         .into_response()
+}
+
+/// `GET /games/{id}/presence`: how long each player has been away (`null`: here), and how long a
+/// casual game's claim needs (`null`: a game of an event, whose referee decides).
+pub async fn presence(State(web): State<Arc<Web>>, Path(game): Path<String>) -> Response {
+    let Some(indexed) = web.index.game(&game) else {
+        return (StatusCode::NOT_FOUND, "no such game").into_response();
+    };
+    let state = &indexed.state;
+    let mut out = serde_json::Map::new();
+    for (side, p) in [("black", &state.black), ("white", &state.white)] {
+        let away = match p {
+            Some(p) => web.presence.away(&game, &p.id.0).await.map(|d| d.0),
+            None => None,
+        };
+        out.insert(side.into(), json!(away));
+    }
+    let casual = state.setup.as_ref().is_some_and(|s| s.tournament.is_none() && s.event_id.is_none());
+    let needed = state.setup.as_ref().map(|s| s.absence_claim.unwrap_or(weiqi_game::domain::ABSENCE_CLAIM).0);
+    out.insert("claim_after_ms".into(), json!(if casual { needed } else { None }));
+    Json(Value::Object(out)).into_response()
 }

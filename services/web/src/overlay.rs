@@ -574,6 +574,7 @@ mod tests {
             rated: false,
             start_immediately: true,
             lateness_limit: DurationMs::from_mins(15),
+            absence_claim: None,
             offered_by: None,
         };
         let mut state = GameState::default();

@@ -878,6 +878,49 @@ async fn players_and_spectators_chat_apart_until_the_game_ends() {
     shoot(&li, &base, &path, "chat-desktop", "zh-CN", "en").await;
 }
 
+/// Issue 32 item 14: the opponent leaves; the player is told, and in a casual game whose offer said
+/// 30 seconds, claims the win once they have been away that long (the server measures the absence).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_whose_opponent_stays_away_is_told_and_claims_the_win() {
+    let Some(driver) = driver().await else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let mut server = server(dir.path(), None);
+    server.start();
+    let base = server.base.clone();
+    let li = signed_in(&driver, &base, Viewport::DESKTOP, "en", "li").await;
+    let wang = signed_in(&driver, &base, Viewport::DESKTOP, "zh-CN", "wang").await;
+    li.open(&base, "/").await;
+    li.fill("#challenge input[name=to]", "wang").await;
+    li.js("const f = document.querySelector('#challenge form'); f.size.value = '9'; f.color.value = 'black'; f.absence_claim_seconds.value = '30';", vec![]).await;
+    li.click("[data-action=challenge]").await;
+    li.wait_for("the offer listed", "return !!document.querySelector('[data-challenge][data-mine]')").await;
+    wang.open(&base, "/").await;
+    wang.click("[data-action=accept-challenge]").await;
+    let game = wang.game_id().await;
+    assert_eq!(li.game_id().await, game);
+    play(&li, &wang, "E5", "black").await;
+    // A claim before the time is refused by the server, whatever the page sends.
+    let early = li.client.execute_async(
+        "const done = arguments[0]; fetch(location.pathname + '/act', {method: 'POST', headers: {'content-type': 'application/json', 'x-csrf-token': document.querySelector('meta[name=csrf-token]').content}, body: JSON.stringify({request_id: 'early-claim', action: 'claim-absence'})}).then(async r => done([r.status, await r.json()]));",
+        vec![],
+    ).await.unwrap();
+    assert_eq!(early[1]["code"], json!("opponent_not_away_long_enough"), "{early}");
+    // White leaves the game's page.
+    wang.open(&base, "/").await;
+    li.wait_for(
+        "White said to be away",
+        "return !!document.querySelector('.side[data-side=white] .presence[data-away]')",
+    )
+    .await;
+    let said = li.text(".side[data-side=white] .presence").await.unwrap_or_default();
+    assert!(said.contains("Disconnected"), "{said}");
+    // Thirty seconds of absence (the page's waits are shorter than that).
+    tokio::time::sleep(Duration::from_secs(20)).await;
+    li.wait_for("the claim offered after 30 s", "return !!document.querySelector('[data-action=claim-absence]')").await;
+    li.command("claim-absence", true).await;
+    assert_eq!(li.result().await, "B+F");
+}
+
 #[test]
 fn weiqi_bench_web_reports_its_keys() {
     if weiqi_browser::Driver::tools().is_err() {

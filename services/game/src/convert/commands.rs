@@ -51,6 +51,7 @@ pub fn command_from_kind(cmd: &pb::game_command::Command) -> Result<Option<Comma
         C::DisputeScore(_) => Command::DisputeScore,
         C::Seal(s) => Command::Seal { mv: mv(&s.point, s.pass)?, lag: lag_from_pb(&s.lag) },
         C::RequestPassOnOverrun(_) => Command::RequestPassOnOverrun,
+        C::ClaimAbsence(a) => Command::ClaimAbsence { away: DurationMs(a.away_ms) },
         C::ExpireTime(e) => Command::ExpireTime { seen: e.seen_sequence },
         C::ExcuseOutage(o) => Command::ExcuseOutage {
             from: weiqi_clock::Millis(o.from_ms),
@@ -171,6 +172,7 @@ fn kind_to_pb(game_id: &str, command: &Command) -> pb::game_command::Command {
         Command::RequestPassOnOverrun => {
             C::RequestPassOnOverrun(pb::GameRequest { game_id, request_id: String::new() })
         }
+        Command::ClaimAbsence { away } => C::ClaimAbsence(pb::game_command::ClaimAbsence { away_ms: away.as_millis() }),
         Command::Warn { color, reason } => {
             referee(A::Warn(pb::referee_request::Warn { color: color_to_pb(*color), reason: reason.clone() }))
         }

@@ -81,6 +81,13 @@ pub fn setup_from_request(r: &pb::CreateGameRequest) -> Result<GameSetup, Decode
             }
             ms => DurationMs(ms),
         },
+        absence_claim: match r.absence_claim_ms {
+            0 => None,
+            ms if !(30_000..=3_600_000).contains(&ms) => {
+                return err("setup", format!("absence_claim_ms = {ms} is out of range: 30 s to an hour"));
+            }
+            ms => Some(DurationMs(ms)),
+        },
         // Whether a game is an offer is decided from who creates it, never asked for.
         offered_by: None,
     })
@@ -103,6 +110,7 @@ pub(crate) fn setup_to_pb(s: &GameSetup) -> pb::GameCreated {
         rated: s.rated,
         color_method: color_method_to_pb(s.color_method) as i32,
         lateness_limit_ms: s.lateness_limit.0,
+        absence_claim_ms: s.absence_claim.map_or(0, |d| d.0),
         handicap_points: s.handicap_points.iter().copied().map(point_to_pb).collect(),
         start_immediately: s.start_immediately,
         offered_by: s.offered_by.as_ref().map(|p| p.0.clone()).unwrap_or_default(),
@@ -131,6 +139,7 @@ pub(crate) fn setup_from_pb(c: &pb::GameCreated) -> Result<GameSetup, DecodeErro
         rated: c.rated,
         start_immediately: c.start_immediately,
         lateness_limit: DurationMs(c.lateness_limit_ms),
+        absence_claim: (c.absence_claim_ms > 0).then_some(DurationMs(c.absence_claim_ms)),
         offered_by: (!c.offered_by.is_empty()).then(|| PlayerId(c.offered_by.clone())),
     })
 }
@@ -155,6 +164,7 @@ pub fn setup_to_request(s: &GameSetup) -> pb::CreateGameRequest {
         rated: s.rated,
         start: s.start_immediately,
         lateness_limit_ms: s.lateness_limit.0,
+        absence_claim_ms: s.absence_claim.map_or(0, |d| d.0),
         ..Default::default()
     }
 }

@@ -53,6 +53,12 @@ pub enum Command {
     },
     /// Art. 22.5: count an overrun of the last period as a pass.
     RequestPassOnOverrun,
+    /// A player of a casual game claims the win: the opponent has had no page open for `away` (the
+    /// server measures it; issue 32 item 14). In a game of an event the referee decides instead.
+    ClaimAbsence {
+        /// How long the opponent has been away, as the server saw it.
+        away: weiqi_clock::DurationMs,
+    },
     /// Referee: warn a side (Art. 24).
     Warn {
         /// The side.
@@ -151,6 +157,7 @@ impl Command {
             Command::DisputeScore => "dispute_score",
             Command::Seal { .. } => "seal",
             Command::RequestPassOnOverrun => "request_pass_on_overrun",
+            Command::ClaimAbsence { .. } => "claim_absence",
             Command::ExpireTime { .. } => "expire_time",
             Command::ExcuseOutage { .. } => "excuse_outage",
             Command::Warn { .. }

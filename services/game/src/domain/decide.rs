@@ -166,6 +166,25 @@ fn decide_events(
             check_clock(state, ClockEvent::PassOnOverrunRequested { side: side(color) })?;
             Ok(vec![GameEvent::PassOnOverrunRequested { color }])
         }
+        Command::ClaimAbsence { away } => {
+            require(state, &[Phase::Playing])?;
+            let color = player_color(state, actor)?;
+            let setup = state.setup.as_ref().ok_or(Rejection::NotFound)?;
+            if setup.tournament.is_some() || setup.event_id.is_some() {
+                return Err(Rejection::AbsenceClaimInEvent);
+            }
+            let needed = setup.absence_claim.unwrap_or(ABSENCE_CLAIM);
+            if *away < needed {
+                return Err(Rejection::OpponentNotAwayLongEnough { away: *away, needed });
+            }
+            let minutes = away.as_millis() / 60_000;
+            Ok(vec![GameEvent::Ended {
+                result: GameResult { outcome: Outcome::win(color), reason: EndReason::Forfeit, score: None },
+                dead: Vec::new(),
+                note: format!("the opponent was away for {minutes} min"),
+                at: now,
+            }])
+        }
         Command::Warn { color, reason } => {
             require_referee(actor)?;
             require(
@@ -403,6 +422,10 @@ fn snapshot(clock: &weiqi_clock::Clock, now: Millis) -> ClockSnapshot {
     };
     ClockSnapshot { black: of(weiqi_clock::Side::Black), white: of(weiqi_clock::Side::White) }
 }
+
+/// How long an opponent of a casual game must be away before the player may claim the win (OGS lets
+/// a player claim after 30 s, Tygem after 5 minutes; casual games here take 3).
+pub const ABSENCE_CLAIM: DurationMs = DurationMs(3 * 60_000);
 
 fn ended(outcome: Outcome, reason: EndReason, score: Option<weiqi_rules::Score>, at: Millis) -> GameEvent {
     GameEvent::Ended { result: GameResult { outcome, reason, score }, dead: Vec::new(), note: String::new(), at }

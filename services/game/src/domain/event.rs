@@ -68,6 +68,9 @@ pub struct GameSetup {
     pub start_immediately: bool,
     /// Lateness beyond this forfeits (Art. 22: 1 h, or 15 min at the same venue).
     pub lateness_limit: DurationMs,
+    /// A casual game: how long the opponent may be away before a player may claim the win (`None`:
+    /// [`crate::domain::ABSENCE_CLAIM`]).
+    pub absence_claim: Option<DurationMs>,
     /// The player who offered this casual game (created it as a player): it starts only when the
     /// other player accepts (starts it). `None`: created by staff or the platform.
     pub offered_by: Option<PlayerId>,

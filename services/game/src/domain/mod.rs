@@ -11,7 +11,7 @@ mod rejection;
 mod state;
 
 pub use command::Command;
-pub use decide::{decide, decide_and_fold, nigiri_stones, rank_value};
+pub use decide::{ABSENCE_CLAIM, decide, decide_and_fold, nigiri_stones, rank_value};
 pub use event::{
     ClockSnapshot, ColorMethod, CycleRulingExt, EndReason, GameEvent, GameResult, GameSetup, LagReport, OutageReason,
     Outcome, PlayerRef, SideClock, TournamentRef, VoidGround, types,

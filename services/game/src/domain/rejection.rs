@@ -75,6 +75,17 @@ pub enum Rejection {
     /// decision, or both players'): sealing is for games of an event.
     #[error("a casual game has no referee to open a sealed move: only games of an event are adjourned")]
     SealNeedsReferee,
+    /// A claim of victory over an absent opponent in a game of an event: its referee decides.
+    #[error("in a game of an event the referee decides about an absent opponent")]
+    AbsenceClaimInEvent,
+    /// The opponent has not been away long enough (or is here).
+    #[error("the opponent has been away {away}, a claim needs {needed}")]
+    OpponentNotAwayLongEnough {
+        /// How long so far.
+        away: weiqi_clock::DurationMs,
+        /// How long a claim needs.
+        needed: weiqi_clock::DurationMs,
+    },
     /// The setup is not a valid game.
     #[error("invalid setup: {0}")]
     InvalidSetup(String),
@@ -136,6 +147,8 @@ impl Rejection {
             Rejection::OverrunPassNotAllowed => "overrun_pass_not_allowed",
             Rejection::NotTheSealer => "not_the_sealer",
             Rejection::SealNeedsReferee => "seal_needs_referee",
+            Rejection::AbsenceClaimInEvent => "absence_claim_in_event",
+            Rejection::OpponentNotAwayLongEnough { .. } => "opponent_not_away_long_enough",
             Rejection::InvalidSetup(_) => "invalid_setup",
             Rejection::BadPoint(_) => "bad_point",
             Rejection::Clock(_) => "clock",

@@ -86,6 +86,10 @@ pub const SCRIPT_KEYS: &[&str] = &[
     "notes-title",
     "tap-again",
     "play-vertex",
+    "away",
+    "claim-absence",
+    "confirm-claim-absence",
+    "claim-in",
 ];
 
 /// The catalogue keys `chat.js` uses.
@@ -176,6 +180,7 @@ pub async fn page(State(web): State<Arc<Web>>, viewer: Viewer, Path(game): Path<
                                 span.periods {}
                             }
                             div.call aria-live="assertive" {}
+                            div.presence aria-live="polite" {}
                             div.small { span.captures {} " " span.warnings {} }
                         }
                     }
@@ -305,6 +310,26 @@ fn referee_panel(lang: crate::i18n::Lang, chief: bool) -> maud::Markup {
                 }
                 input name="note" required maxlength="500" placeholder=(t(lang, "field-note")) aria-label=(t(lang, "field-note"));
                 button type="submit" data-action="adjudicate" { (t(lang, "referee-adjudicate")) }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::i18n::Lang;
+
+    /// Every string the game page's scripts get renders in both languages, with its arguments as
+    /// `{name}` placeholders (a message whose argument the scripts are not given would read "Unknown
+    /// localization key" on the page).
+    #[test]
+    fn every_script_string_renders_in_both_languages() {
+        for lang in [Lang::ZhCn, Lang::En] {
+            let strings = script_strings(lang, &[SCRIPT_KEYS, CHAT_KEYS, &crate::i18n::PHASE_KEYS].concat());
+            for (key, text) in strings.as_object().unwrap() {
+                let text = text.as_str().unwrap();
+                assert!(!text.contains("Unknown localization key") && !text.is_empty(), "{lang:?} {key}: {text}");
             }
         }
     }

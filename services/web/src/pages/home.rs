@@ -148,6 +148,7 @@ fn challenge_form(lang: Lang, viewer: &Viewer, error: Option<&str>, shared: bool
                     label { (t(lang, "field-moves")) input name="moves" type="number" min="1" max="100" value=(d.moves); }
                     label { (t(lang, "field-block-seconds")) input name="block_seconds" type="number" min="5" max="3600" value=(d.period_seconds * 10); }
                 }
+                label { (t(lang, "field-absence-claim")) input name="absence_claim_seconds" type="number" min="30" max="600" placeholder="180"; }
                 fieldset data-time-for="fischer" hidden[shown(&[TimeChoice::Fischer])] {
                     legend { (t(lang, "time-fischer")) }
                     label { (t(lang, "field-increment")) input name="increment_seconds" type="number" min="0" max="600" value=(d.increment_seconds); }
@@ -377,6 +378,8 @@ pub struct ChallengeForm {
     #[serde(default)]
     increment_seconds: String,
     #[serde(default)]
+    absence_claim_seconds: String,
+    #[serde(default)]
     csrf: String,
 }
 
@@ -466,6 +469,16 @@ fn parse_challenge(web: &Web, by: &str, f: &ChallengeForm) -> Result<Challenge, 
         increment_seconds: number("field-increment", &f.increment_seconds, d.increment_seconds, 600)?,
     };
     time.check()?;
+    // How long an opponent may be away before the win may be claimed: 30 s (OGS) to 10 minutes.
+    let absence_claim_seconds = if f.absence_claim_seconds.trim().is_empty() {
+        None
+    } else {
+        let s = number("field-absence-claim", &f.absence_claim_seconds, 180, 600)?;
+        if s < 30 {
+            return Err(FormError::OutOfRange { field: "field-absence-claim", min: 30, max: 600 });
+        }
+        Some(s)
+    };
     Ok(Challenge {
         id: uuid::Uuid::new_v4().to_string(),
         by: by.to_string(),
@@ -474,6 +487,7 @@ fn parse_challenge(web: &Web, by: &str, f: &ChallengeForm) -> Result<Challenge, 
         rules: f.rules.clone(),
         handicap,
         komi_half_points,
+        absence_claim_seconds,
         color: if handicap > 0 && color == ColorChoice::Nigiri { ColorChoice::White } else { color },
         time,
     })
@@ -619,6 +633,7 @@ async fn create_game(web: &Web, lang: Lang, accepter: &Member, c: &Challenge) ->
         rated: false,
         start_immediately: true,
         lateness_limit: weiqi_clock::DurationMs::from_hours(1),
+        absence_claim: c.absence_claim_seconds.map(|s| weiqi_clock::DurationMs(i64::from(s) * 1000)),
         offered_by: None,
     };
     // The offer is the challenger's: what their account allows now.

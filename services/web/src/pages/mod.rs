@@ -52,6 +52,7 @@ pub fn router(web: Arc<Web>) -> axum::Router {
         .route("/games/{id}", get(game::page))
         .route("/games/{id}/live", get(crate::live::live))
         .route("/games/{id}/act", post(crate::act::act))
+        .route("/games/{id}/presence", get(crate::live::presence))
         .route("/games/{id}/chat", post(crate::chat::act))
         .route("/games/{id}/chat/live", get(crate::chat::live))
         .route("/watch", get(watch::page))
