@@ -595,11 +595,17 @@ pub async fn answer_challenge(
 /// must still hold the player role now), then the acceptance. Its id, or the refusal in words.
 async fn create_game(web: &Web, lang: Lang, accepter: &Member, c: &Challenge) -> Result<String, String> {
     use weiqi_game::domain::{ColorMethod, GameSetup, PlayerId, PlayerRef};
-    let player = |name: &str| {
-        let shown = web.index.account(name).map(|a| a.display_name).unwrap_or_default();
-        PlayerRef { id: PlayerId(name.to_string()), name: shown, rank: String::new() }
+    // Each player with their shown name and their rank in the registry now (frozen in the game, as an
+    // event's games freeze theirs), so the rank stands beside the name wherever the game is shown.
+    let rank = async |name: &str| match &web.ranking {
+        Some(r) => r.registry_player(name).await.map(|p| p.rank).unwrap_or_default(),
+        None => String::new(),
     };
-    let (challenger, taker) = (player(&c.by), player(accepter.name()));
+    let player = |name: &str, rank: String| {
+        let shown = web.index.account(name).map(|a| a.display_name).unwrap_or_default();
+        PlayerRef { id: PlayerId(name.to_string()), name: shown, rank }
+    };
+    let (challenger, taker) = (player(&c.by, rank(&c.by).await), player(accepter.name(), rank(accepter.name()).await));
     let (first, second, color_method) = match c.color {
         ColorChoice::Nigiri => (challenger, taker, ColorMethod::Nigiri),
         ColorChoice::Black => (challenger, taker, ColorMethod::Fixed),
