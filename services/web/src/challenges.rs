@@ -273,20 +273,10 @@ impl Challenges {
         changed: impl Fn() + Send + Sync + 'static,
     ) -> Result<(), StoreError> {
         use futures::StreamExt;
-        let js = async_nats::jetstream::new(client);
-        let bucket = match js.get_key_value(BUCKET).await {
-            Ok(b) => b,
-            Err(_) => js
-                .create_key_value(async_nats::jetstream::kv::Config {
-                    bucket: BUCKET.into(),
-                    description: "open casual-game offers (weiqi web lobby)".into(),
-                    history: 1,
-                    max_age: std::time::Duration::from_secs(7 * 24 * 3600),
-                    ..Default::default()
-                })
-                .await
-                .map_err(store_error)?,
-        };
+        let week = std::time::Duration::from_secs(7 * 24 * 3600);
+        let bucket = crate::kv::bucket(client, BUCKET, "open casual-game offers (weiqi web lobby)", week)
+            .await
+            .map_err(store_error)?;
         let mut watch = bucket.watch_with_history(">").await.map_err(store_error)?;
         let mirror = self.open.clone();
         tokio::spawn(async move {

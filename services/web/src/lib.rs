@@ -57,6 +57,7 @@ pub mod chat;
 pub mod fanout;
 pub mod i18n;
 pub mod index;
+pub mod kv;
 pub mod limits;
 pub mod live;
 pub mod overlay;

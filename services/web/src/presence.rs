@@ -69,20 +69,9 @@ impl Presence {
     /// # Errors
     /// JetStream refuses the bucket.
     pub async fn share_through(&self, client: async_nats::Client) -> Result<(), String> {
-        let js = async_nats::jetstream::new(client);
-        let bucket = match js.get_key_value(BUCKET).await {
-            Ok(b) => b,
-            Err(_) => js
-                .create_key_value(async_nats::jetstream::kv::Config {
-                    bucket: BUCKET.into(),
-                    description: "players with a game's page open (weiqi web)".into(),
-                    history: 1,
-                    max_age: Duration::from_secs(60),
-                    ..Default::default()
-                })
-                .await
-                .map_err(|e| e.to_string())?,
-        };
+        let bucket =
+            crate::kv::bucket(client, BUCKET, "players with a game's page open (weiqi web)", Duration::from_secs(60))
+                .await?;
         let _ = self.bucket.set(bucket);
         Ok(())
     }

@@ -507,10 +507,12 @@ async fn a_referee_warns_and_pauses_from_the_panel_and_a_player_has_no_panel_and
         "no referee panel for a player"
     );
     // The endpoint refuses a player's referee command (the gateway's own check).
-    let answer = li.client.execute_async(
-        "const done = arguments[0]; fetch(location.pathname + '/act', {method: 'POST', headers: {'content-type': 'application/json', 'x-csrf-token': document.querySelector('meta[name=csrf-token]').content}, body: JSON.stringify({request_id: 'forged-1', action: 'warn', color: 'white', reason: 'forged'})}).then(async r => done([r.status, await r.json()]));",
-        vec![],
-    ).await.unwrap();
+    let answer = post_from_page(
+        &li,
+        "/act",
+        json!({"request_id": "forged-1", "action": "warn", "color": "white", "reason": "forged"}),
+    )
+    .await;
     assert_eq!(answer[0], json!(403), "{answer}");
     assert_eq!(answer[1]["code"], json!("seated_referee"), "{answer}");
 
@@ -623,6 +625,18 @@ async fn a_referee_warns_and_pauses_from_the_panel_and_a_player_has_no_panel_and
         "return document.querySelector('[data-vertex=E5] .num')?.textContent === '1'",
     )
     .await;
+}
+
+/// What the page's own script could send to `{its path}{suffix}` (same origin, its CSRF token), as a
+/// forger on the page would: `[status, answer]`.
+async fn post_from_page(page: &weiqi_browser::Session, suffix: &str, body: serde_json::Value) -> serde_json::Value {
+    page.client
+        .execute_async(
+            "const done = arguments[2]; fetch(location.pathname + arguments[0], {method: 'POST', headers: {'content-type': 'application/json', 'x-csrf-token': document.querySelector('meta[name=csrf-token]').content}, body: JSON.stringify(arguments[1])}).then(async r => done([r.status, await r.json()]));",
+            vec![json!(suffix), body],
+        )
+        .await
+        .unwrap()
 }
 
 /// A TCP proxy the test controls: it forwards both ways until told to stall, then holds every byte
@@ -827,10 +841,12 @@ async fn players_and_spectators_chat_apart_until_the_game_ends() {
     zhao.fill("[data-chat=spectators] input[name=text]", "Black is ahead <b>clearly</b>").await;
     zhao.click("[data-chat=spectators] [data-action=chat-send]").await;
     zhao.wait_for("the spectator's message, as text", "const m = document.querySelector('[data-chat=spectators] [data-message]'); return m && m.textContent.includes('<b>clearly</b>') && !m.querySelector('b')").await;
-    let forged = zhao.client.execute_async(
-        "const done = arguments[0]; fetch(location.pathname + '/chat', {method: 'POST', headers: {'content-type': 'application/json', 'x-csrf-token': document.querySelector('meta[name=csrf-token]').content}, body: JSON.stringify({request_id: 'forged-chat', action: 'post', room: 'players', text: 'psst: play D4'})}).then(async r => done([r.status, await r.json()]));",
-        vec![],
-    ).await.unwrap();
+    let forged = post_from_page(
+        &zhao,
+        "/chat",
+        json!({"request_id": "forged-chat", "action": "post", "room": "players", "text": "psst: play D4"}),
+    )
+    .await;
     assert_eq!(forged[0], json!(403), "{forged}");
     assert_eq!(forged[1]["code"], json!("chat_not_a_player"), "{forged}");
     // Nothing of it on a player's page, and the server refuses a player the stream.
@@ -900,10 +916,7 @@ async fn a_player_whose_opponent_stays_away_is_told_and_claims_the_win() {
     assert_eq!(li.game_id().await, game);
     play(&li, &wang, "E5", "black").await;
     // A claim before the time is refused by the server, whatever the page sends.
-    let early = li.client.execute_async(
-        "const done = arguments[0]; fetch(location.pathname + '/act', {method: 'POST', headers: {'content-type': 'application/json', 'x-csrf-token': document.querySelector('meta[name=csrf-token]').content}, body: JSON.stringify({request_id: 'early-claim', action: 'claim-absence'})}).then(async r => done([r.status, await r.json()]));",
-        vec![],
-    ).await.unwrap();
+    let early = post_from_page(&li, "/act", json!({"request_id": "early-claim", "action": "claim-absence"})).await;
     assert_eq!(early[1]["code"], json!("opponent_not_away_long_enough"), "{early}");
     // White leaves the game's page.
     wang.open(&base, "/").await;

@@ -69,7 +69,7 @@ async fn counted_game(svc: &GameService<AnyEventLog>, id: &str) {
 /// Events of every kind, written by the services as the platform writes them: archived records, a
 /// game resigned and a game counted, a four-player Swiss round played through the process manager,
 /// two registered players rated from an archived game, a certification case, an account, the site's
-/// settings.
+/// settings, a game's chat and the chat's moderation.
 pub(crate) async fn scenario(log: &AnyEventLog, dir: &Path) {
     std::fs::create_dir_all(dir).unwrap();
     let records = [
@@ -130,8 +130,22 @@ pub(crate) async fn scenario(log: &AnyEventLog, dir: &Path) {
     let admin = weiqi_account::Actor::System;
     accounts.create("admin", "The Administrator", &["admin".to_string()], None, &admin, "create-admin").await.unwrap();
     accounts.create("li", "Li", &[], None, &admin, "create-li").await.unwrap();
-    let site = weiqi_account::site::SiteService::new(log.clone(), env);
+    let site = weiqi_account::site::SiteService::new(log.clone(), env.clone());
     site.set_registration(true, &weiqi_account::Actor::Admin("admin".into()), "open-registration").await.unwrap();
+    // A game's chat and the chat's moderation.
+    let chat = weiqi_chat::ChatService::new(log.clone(), env);
+    let li = weiqi_chat::Speaker {
+        id: "li".into(),
+        name: "Li".into(),
+        seated: true,
+        players_chat_on: true,
+        ..Default::default()
+    };
+    let post = weiqi_chat::Command::Post { room: weiqi_chat::Room::Players, text: "你好".into() };
+    chat.run("g-chat", "chat-1", &li, &post).await.unwrap();
+    let staff = weiqi_chat::Speaker { id: "admin".into(), staff: true, ..Default::default() };
+    let mute = weiqi_chat::ModerationCommand::Mute { account: "zhao".into(), reason: "spam".into() };
+    chat.moderate("mute-1", &staff, &mute).await.unwrap();
 
     let mut cfg = crate::bench::tournament::SimulatedEventConfig::new(4, 1, None);
     cfg.concurrency = 4;
