@@ -45,6 +45,7 @@ static ASSETS: LazyLock<Vec<Asset>> = LazyLock::new(|| {
         asset("game.js", JS, import(include_str!("../assets/game.js"))),
         asset("lobby.js", JS, import(include_str!("../assets/lobby.js"))),
         asset("chat.js", JS, include_str!("../assets/chat.js").to_string()),
+        asset("review.js", JS, import(include_str!("../assets/review.js"))),
         asset("watch.js", JS, import(include_str!("../assets/watch.js"))),
         asset("print.js", JS, include_str!("../assets/print.js").to_string()),
         board,

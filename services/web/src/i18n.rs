@@ -179,7 +179,7 @@ pub const PHASE_KEYS: [&str; 8] = [
 ];
 
 /// The placeholders scripts fill in themselves (`{n}` in the text they receive).
-const SCRIPT_ARGS: [&str; 8] = ["n", "sgf", "stones", "vertex", "seconds", "side", "time", "name"];
+const SCRIPT_ARGS: [&str; 10] = ["n", "sgf", "stones", "vertex", "seconds", "side", "time", "name", "total", "moves"];
 
 /// The strings the page scripts need, as one JSON object (`key` → text), so scripts speak the
 /// page's language from the same catalogue. A message's arguments come as `{name}` for the script
@@ -384,6 +384,8 @@ mod tests {
             used.insert(k.to_string());
         }
         let names = [
+            "total",
+            "moves",
             "side",
             "count",
             "number",

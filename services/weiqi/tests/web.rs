@@ -198,6 +198,33 @@ async fn game_to_the_count(nats: Option<&str>, with_screenshots: bool) {
         li.open(&base, "/my/games").await;
         shoot(&li, &base, "/my/games", "my-games-desktop", "zh-CN", "en").await;
     }
+    // Item 11: the review of the finished game: step through it, try a variation, see the territory
+    // and the graph of the estimated lead.
+    let review = format!("/games/{game}/review");
+    li.open(&base, &review).await;
+    li.wait_for("the review loaded", "return document.querySelectorAll('#graph [data-point]').length > 20").await;
+    let stones = "return document.querySelectorAll('[data-vertex][data-stone]').length";
+    li.click("[data-action=review-first]").await;
+    li.wait_for("the empty board", &format!("{stones} === 0")).await;
+    for _ in 0..3 {
+        li.click("[data-action=review-next]").await;
+    }
+    li.wait_for("three stones after move 3", &format!("{stones} === 3")).await;
+    li.click("[data-vertex=A1]").await;
+    li.wait_for("a variation stone", "return document.querySelector('[data-vertex=A1]').getAttribute('data-stone') === 'white' && document.querySelector('#variation').dataset.variation === '1'").await;
+    li.click("[data-action=review-main]").await;
+    li.wait_for("back to the game", "return !document.querySelector('[data-vertex=A1]').hasAttribute('data-stone')")
+        .await;
+    li.click("[data-action=review-last]").await;
+    li.click("[data-action=review-territory]").await;
+    li.wait_for("the territory shown", "return document.querySelectorAll('.own-black').length > 10 && document.querySelectorAll('.own-white').length > 10").await;
+    if with_screenshots {
+        shoot(&li, &base, &review, "review-desktop", "zh-CN", "en").await;
+        wang.open(&base, &review).await;
+        wang.wait_for("the review on the phone", "return document.querySelectorAll('#graph [data-point]').length > 20")
+            .await;
+        shoot(&wang, &base, &review, "review-phone", "en", "zh-CN").await;
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -857,6 +884,9 @@ async fn players_and_spectators_chat_apart_until_the_game_ends() {
     }
     let (status, _, _) = li.download(&format!("{path}/chat/live?room=spectators")).await;
     assert_eq!(status, 403, "a player in play is refused the spectators' stream");
+    // Nor is a game in play reviewed: the estimator must not help its players (issue 32 item 11).
+    let (status, _, _) = li.download(&format!("{path}/review/data")).await;
+    assert_eq!(status, 409, "no review of a game in play");
     // Staff read both rooms; they hide the spectator's message and mute its author.
     root.wait_for("both rooms for staff", "return document.querySelectorAll('[data-chat=players] [data-message]').length === 2 && document.querySelectorAll('[data-chat=spectators] [data-message]').length === 1").await;
     root.js("window.prompt = () => '剧透';", vec![]).await;

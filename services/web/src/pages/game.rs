@@ -209,6 +209,10 @@ pub async fn page(State(web): State<Arc<Web>>, viewer: Viewer, Path(game): Path<
                     a href={ "/games/" (game) "/sgf" } download={ (game) ".sgf" } data-link="sgf" { (t(lang, "link-sgf")) }
                     " · "
                     a href={ "/overlay/" (game) } data-link="overlay" { (t(lang, "link-overlay")) }
+                    // The review, once the game has ended (the estimator must not help a game in play).
+                    span.review-link hidden[state.phase != weiqi_game::domain::Phase::Ended] {
+                        " · " a href={ "/games/" (game) "/review" } data-link="review" { (t(lang, "link-review")) }
+                    }
                     @if let Some(tournament) = state.setup.as_ref().and_then(|s| s.tournament.as_ref()) {
                         " · "
                         a href={ "/tournaments/" (tournament.id) } data-link="tournament" { (t(lang, "link-tournament")) }
@@ -326,7 +330,8 @@ mod tests {
     #[test]
     fn every_script_string_renders_in_both_languages() {
         for lang in [Lang::ZhCn, Lang::En] {
-            let strings = script_strings(lang, &[SCRIPT_KEYS, CHAT_KEYS, &crate::i18n::PHASE_KEYS].concat());
+            let keys = [SCRIPT_KEYS, CHAT_KEYS, super::super::review::SCRIPT_KEYS, &crate::i18n::PHASE_KEYS].concat();
+            let strings = script_strings(lang, &keys);
             for (key, text) in strings.as_object().unwrap() {
                 let text = text.as_str().unwrap();
                 assert!(!text.contains("Unknown localization key") && !text.is_empty(), "{lang:?} {key}: {text}");

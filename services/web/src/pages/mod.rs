@@ -12,6 +12,7 @@ pub mod office;
 pub mod players;
 pub mod ranking_refusal;
 pub mod register;
+pub mod review;
 pub mod setup;
 pub mod tournament;
 pub mod watch;
@@ -53,6 +54,9 @@ pub fn router(web: Arc<Web>) -> axum::Router {
         .route("/games/{id}/live", get(crate::live::live))
         .route("/games/{id}/act", post(crate::act::act))
         .route("/games/{id}/presence", get(crate::live::presence))
+        .route("/games/{id}/review", get(review::page))
+        .route("/games/{id}/review/data", get(review::data))
+        .route("/games/{id}/review/estimate", get(review::estimate))
         .route("/games/{id}/chat", post(crate::chat::act))
         .route("/games/{id}/chat/live", get(crate::chat::live))
         .route("/watch", get(watch::page))

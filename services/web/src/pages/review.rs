@@ -1,0 +1,256 @@
+//! `/games/{id}/review`: the review of a finished game (issue 32 item 11). Step through the moves,
+//! try variations on a private board (in the page, never sent anywhere), see the estimator's territory
+//! at any move and a graph of the estimated score along the game, download the SGF.
+//!
+//! Only a finished game is reviewed: the estimator's view of a game in play would help its players.
+//! `GET /games/{id}/review/data` gives every position of the game (replayed by the rules core from the
+//! log, so captures and forfeited turns are the game's own) and the estimated lead after each move
+//! (a quick estimate per position, computed once per game and kept); `…/review/estimate?at=N` gives
+//! the territory at move N with the full estimate.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use axum::Json;
+use axum::extract::{Path, Query, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use maud::html;
+use serde::Deserialize;
+use serde_json::{Value, json};
+use weiqi_game::domain::{GameState, Phase};
+use weiqi_rules::{Action, Color, Game, Move};
+
+use super::{json_block, message};
+use crate::Web;
+use crate::i18n::{script_strings, t};
+use crate::session::Viewer;
+
+/// The catalogue keys `review.js` uses.
+pub const SCRIPT_KEYS: &[&str] = &[
+    "black",
+    "white",
+    "pass",
+    "board-label",
+    "review-move",
+    "review-variation",
+    "review-lead-black",
+    "review-lead-white",
+    "review-even",
+    "review-territory",
+    "review-territory-off",
+];
+
+/// The positions of `game` from its start: rows of `X`, `O`, `.` after each action (the first is the
+/// position before the first action).
+fn positions(game: &Game) -> Vec<Vec<String>> {
+    let rows = |g: &Game| g.board().to_ascii().lines().map(|l| l.replace(' ', "")).collect::<Vec<_>>();
+    let mut g = game.clone();
+    while g.undo().is_some() {}
+    let mut out = vec![rows(&g)];
+    for a in game.actions() {
+        let _ = match a {
+            Action::Play(c, p) => g.play(*c, Move::Play(*p)).map(drop).map_err(drop),
+            Action::Pass(c) => g.play(*c, Move::Pass).map(drop).map_err(drop),
+            Action::ForfeitTurn(c) => {
+                g.forfeit_turn(*c);
+                Ok(())
+            }
+            Action::Setup(s) => g.setup(&s.black, &s.white, &s.empty).map_err(drop),
+            Action::SetToMove(c) => {
+                g.set_to_move(*c);
+                Ok(())
+            }
+        };
+        out.push(rows(&g));
+    }
+    out
+}
+
+/// The estimated lead of Black in points (komi counted) on `board`.
+fn lead(board: &weiqi_rules::Board, to_move: Color, ruleset: &weiqi_rules::Ruleset, quick: bool) -> (f64, Vec<i8>) {
+    let config = if quick {
+        weiqi_estimate::EstimateConfig { playouts: 48, moves: 6_000, ..Default::default() }
+    } else {
+        weiqi_estimate::EstimateConfig::default()
+    };
+    let e = weiqi_estimate::estimate_with(board, to_move, ruleset, &config);
+    let mut owner = Vec::new();
+    let mut sum = 0i64;
+    for p in board.points() {
+        let o = match e.owner(p) {
+            Some(Color::Black) => 1,
+            Some(Color::White) => -1,
+            None => 0,
+        };
+        sum += i64::from(o);
+        owner.push(o);
+    }
+    #[allow(clippy::cast_precision_loss)]
+    let lead = sum as f64 - f64::from(ruleset.komi.0) / 2.0;
+    (lead, owner)
+}
+
+/// The review's data, per game and version.
+#[derive(Default)]
+pub struct Reviews {
+    cache: Mutex<HashMap<String, (u64, Arc<Value>)>>,
+}
+
+async fn finished(web: &Web, game: &str) -> Result<GameState, StatusCode> {
+    let g = web.index.game(game).ok_or(StatusCode::NOT_FOUND)?;
+    if g.state.phase != Phase::Ended || g.state.game.is_none() {
+        return Err(StatusCode::CONFLICT);
+    }
+    Ok(g.state)
+}
+
+/// `GET /games/{id}/review`.
+pub async fn page(State(web): State<Arc<Web>>, viewer: Viewer, Path(game): Path<String>) -> Response {
+    let lang = viewer.lang;
+    let state = match finished(&web, &game).await {
+        Ok(s) => s,
+        Err(StatusCode::CONFLICT) => return message(&web, &viewer, StatusCode::CONFLICT, &t(lang, "review-not-ended")),
+        Err(_) => return message(&web, &viewer, StatusCode::NOT_FOUND, &t(lang, "game-not-found")),
+    };
+    let name = |p: &Option<weiqi_game::domain::PlayerRef>| {
+        p.as_ref().map(|p| if p.name.is_empty() { p.id.0.clone() } else { p.name.clone() }).unwrap_or_default()
+    };
+    let title = format!("{} – {}", name(&state.black), name(&state.white));
+    let config = json!({
+        "game": game,
+        "lang": lang.tag(),
+        "strings": script_strings(lang, SCRIPT_KEYS),
+    });
+    let body = html! {
+        section.game.review data-game=(game) {
+            div.board-wrap {
+                svg id="board" class="board" viewBox="0 0 100 100" role="img" aria-label=(t(lang, "review-title")) {}
+            }
+            aside.panel {
+                h1.title { (t(lang, "review-title")) " · " (title) }
+                @if let Some(r) = &state.result { p { strong data-result="" { (r.to_sgf()) } " " (crate::words::result(lang, r)) } }
+                p id="position" class="status" aria-live="polite" {}
+                div.controls {
+                    button type="button" data-action="review-first" aria-label=(t(lang, "review-first")) { "|◀" }
+                    button type="button" data-action="review-prev" aria-label=(t(lang, "review-prev")) { "◀" }
+                    button type="button" data-action="review-next" aria-label=(t(lang, "review-next")) { "▶" }
+                    button type="button" data-action="review-last" aria-label=(t(lang, "review-last")) { "▶|" }
+                }
+                input id="scrub" type="range" min="0" max="0" value="0" aria-label=(t(lang, "review-scrub"));
+                p.small { (t(lang, "review-help")) }
+                div.controls {
+                    button type="button" data-action="review-territory" aria-pressed="false" { (t(lang, "review-territory")) }
+                    button type="button" data-action="review-main" hidden { (t(lang, "review-back")) }
+                }
+                p id="variation" class="small" data-variation="0" {}
+                figure.chart {
+                    figcaption.small { (t(lang, "review-graph")) }
+                    svg id="graph" class="graph" viewBox="0 0 300 80" role="img" aria-label=(t(lang, "review-graph")) {}
+                }
+                p.links {
+                    a href={ "/games/" (game) } { (t(lang, "review-to-game")) }
+                    " · "
+                    a href={ "/games/" (game) "/sgf" } download={ (game) ".sgf" } data-link="sgf" { (t(lang, "link-sgf")) }
+                }
+            }
+        }
+        script type="application/json" id="review-config" { (json_block(&config)) }
+    };
+    super::page(&web, &viewer, &t(lang, "review-title"), body, &["review.js"])
+}
+
+/// `GET /games/{id}/review/data`.
+pub async fn data(State(web): State<Arc<Web>>, Path(game): Path<String>) -> Response {
+    let state = match finished(&web, &game).await {
+        Ok(s) => s,
+        Err(status) => return status.into_response(),
+    };
+    if let Some((v, value)) = web.reviews.cache.lock().unwrap_or_else(std::sync::PoisonError::into_inner).get(&game)
+        && *v == state.version
+    {
+        return Json(value.as_ref().clone()).into_response();
+    }
+    let version = state.version;
+    let computed = tokio::task::spawn_blocking(move || {
+        let g = state.game.as_ref().expect("checked");
+        let size = g.size();
+        let positions = positions(g);
+        let mut moves = Vec::new();
+        for a in g.actions() {
+            moves.push(match a {
+                Action::Play(c, p) => json!([if *c == Color::Black { "black" } else { "white" }, p.to_gtp(size)]),
+                Action::Pass(c) | Action::ForfeitTurn(c) => {
+                    json!([if *c == Color::Black { "black" } else { "white" }, "pass"])
+                }
+                _ => json!(["", ""]),
+            });
+        }
+        // The lead after each position, from a quick estimate (the side to move alternates from Black).
+        let mut replay = g.clone();
+        while replay.undo().is_some() {}
+        let mut leads = Vec::with_capacity(positions.len());
+        let actions: Vec<Action> = g.actions().to_vec();
+        leads.push(lead(replay.board(), replay.to_move(), g.ruleset(), true).0);
+        for a in &actions {
+            let _ = match a {
+                Action::Play(c, p) => replay.play(*c, Move::Play(*p)).map(drop).map_err(drop),
+                Action::Pass(c) => replay.play(*c, Move::Pass).map(drop).map_err(drop),
+                Action::ForfeitTurn(c) => {
+                    replay.forfeit_turn(*c);
+                    Ok(())
+                }
+                Action::Setup(s) => replay.setup(&s.black, &s.white, &s.empty).map_err(drop),
+                Action::SetToMove(c) => {
+                    replay.set_to_move(*c);
+                    Ok(())
+                }
+            };
+            leads.push((lead(replay.board(), replay.to_move(), g.ruleset(), true).0 * 10.0).round() / 10.0);
+        }
+        json!({ "size": size, "positions": positions, "moves": moves, "leads": leads })
+    })
+    .await;
+    match computed {
+        Ok(value) => {
+            let value = Arc::new(value);
+            let mut cache = web.reviews.cache.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            if cache.len() > 256 {
+                cache.clear();
+            }
+            cache.insert(game, (version, value.clone()));
+            Json(value.as_ref().clone()).into_response()
+        }
+        Err(_) => StatusCode::SERVICE_UNAVAILABLE.into_response(),
+    }
+}
+
+/// The estimate's query.
+#[derive(Deserialize)]
+pub struct At {
+    at: usize,
+}
+
+/// `GET /games/{id}/review/estimate?at=N`: the territory after N actions (+1 Black, −1 White, 0
+/// neither, per point row by row) and the lead.
+pub async fn estimate(State(web): State<Arc<Web>>, Path(game): Path<String>, Query(q): Query<At>) -> Response {
+    let state = match finished(&web, &game).await {
+        Ok(s) => s,
+        Err(status) => return status.into_response(),
+    };
+    let g = state.game.expect("checked");
+    if q.at > g.actions().len() {
+        return StatusCode::BAD_REQUEST.into_response();
+    }
+    let value = tokio::task::spawn_blocking(move || {
+        let mut replay = g.clone();
+        while replay.actions().len() > q.at && replay.undo().is_some() {}
+        let (lead, owner) = lead(replay.board(), replay.to_move(), g.ruleset(), false);
+        json!({ "at": q.at, "lead": (lead * 10.0).round() / 10.0, "owner": owner })
+    })
+    .await;
+    match value {
+        Ok(v) => Json(v).into_response(),
+        Err(_) => StatusCode::SERVICE_UNAVAILABLE.into_response(),
+    }
+}
