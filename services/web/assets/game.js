@@ -67,7 +67,7 @@ function myTurn() { return view.phase === "playing" && view.me && view.to_move =
 
 function draw() {
   document.body.dataset.phase = view.phase; // (the chat opens the spectators' room to the players at the end)
-  const review = document.querySelector(".review-link"); if (review) review.hidden = view.phase !== "ended";
+  for (const el of document.querySelectorAll(".review-link, .rematch-form")) el.hidden = view.phase !== "ended";
   const n = view.size;
   if (!n) return;
   if (!board || board.n !== n) {

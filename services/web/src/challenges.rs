@@ -130,6 +130,40 @@ fn ranged(field: &'static str, v: i64, min: i64, max: i64) -> Result<i64, FormEr
 }
 
 impl TimeSpec {
+    /// The form's figures of a game's time control (a rematch offers the same clock).
+    #[must_use]
+    pub fn of(control: &TimeControl) -> TimeSpec {
+        let d = TimeSpec::default();
+        let split = |m: DurationMs| {
+            let s = u32::try_from(m.as_millis().max(0) / 1000).unwrap_or(u32::MAX);
+            (s / 60, s % 60)
+        };
+        let secs = |m: DurationMs| u32::try_from(m.as_millis().max(0) / 1000).unwrap_or(u32::MAX);
+        let with = |system, main: DurationMs| {
+            let (main_minutes, main_seconds) = split(main);
+            TimeSpec { system, main_minutes, main_seconds, ..d.clone() }
+        };
+        match control.system {
+            TimeSystem::NoClock => TimeSpec { system: TimeChoice::None, ..d.clone() },
+            TimeSystem::Absolute { main } => with(TimeChoice::Absolute, main),
+            TimeSystem::ChineseByoYomi { basic, reserved_minutes } => {
+                TimeSpec { periods: reserved_minutes, ..with(TimeChoice::Chinese, basic) }
+            }
+            TimeSystem::JapaneseByoYomi { main, periods, period } => {
+                TimeSpec { periods, period_seconds: secs(period), ..with(TimeChoice::Japanese, main) }
+            }
+            TimeSystem::MovesPerPeriod { main, moves, period } => {
+                TimeSpec { moves, period_seconds: secs(period), ..with(TimeChoice::MovesPerPeriod, main) }
+            }
+            TimeSystem::Canadian { main, moves, period } => {
+                TimeSpec { moves, period_seconds: secs(period), ..with(TimeChoice::Canadian, main) }
+            }
+            TimeSystem::Fischer { initial, increment, .. } => {
+                TimeSpec { increment_seconds: secs(increment), ..with(TimeChoice::Fischer, initial) }
+            }
+        }
+    }
+
     /// Checks every field the system uses.
     ///
     /// # Errors

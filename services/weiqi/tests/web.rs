@@ -962,6 +962,27 @@ async fn a_player_whose_opponent_stays_away_is_told_and_claims_the_win() {
     li.wait_for("the claim offered after 30 s", "return !!document.querySelector('[data-action=claim-absence]')").await;
     li.command("claim-absence", true).await;
     assert_eq!(li.result().await, "B+F");
+
+    // Item 12: a rematch, the same game with colours swapped, offered from the finished game's page;
+    // the challenger is taken to it when it is accepted.
+    li.click("[data-action=rematch]").await;
+    let terms = li
+        .wait_for(
+            "the rematch offered",
+            "const c = document.querySelector('[data-challenge][data-mine]'); return c && c.textContent",
+        )
+        .await;
+    assert!(terms.as_str().is_some_and(|t| t.contains("10 min, of which 3 min byo-yomi")), "the same clock: {terms}");
+    wang.open(&base, "/").await;
+    wang.click("[data-action=accept-challenge]").await;
+    let second = wang.game_id().await;
+    assert_ne!(second, game);
+    assert_eq!(li.game_id().await, second, "the challenger is taken to the rematch");
+    wang.wait_for(
+        "colours swapped",
+        "return document.querySelector('.side[data-side=white] .name').textContent === '李明'",
+    )
+    .await;
 }
 
 #[test]

@@ -1130,3 +1130,6 @@ review-scrub = Move
 review-help = Step with the buttons, the slider or the arrow keys; click the board to try a variation (only you see it).
 review-graph = Estimated lead along the game (above the line: Black)
 review-to-game = The game page
+rematch = Offer a rematch
+rematch-not-ended = A rematch is offered after a casual game has ended.
+rematch-not-yours = Only the players of this game may offer a rematch.

@@ -1130,3 +1130,6 @@ review-scrub = 手数
 review-help = 用按钮、滑块或方向键逐手查看；点棋盘可摆变化图（只有你能看到）。
 review-graph = 形势曲线（线上为黑领先）
 review-to-game = 对局页面
+rematch = 再下一局
+rematch-not-ended = 自由对局结束后才能邀请再下一局。
+rematch-not-yours = 只有本局的对局者可以邀请再下一局。

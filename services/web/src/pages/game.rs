@@ -229,6 +229,16 @@ pub async fn page(State(web): State<Arc<Web>>, viewer: Viewer, Path(game): Path<
                     }
                 }
                 div id="chat" class="chat-box" hidden {}
+                // A finished casual game's players may offer the same game again, colours swapped.
+                // (shown once the game has ended: game.js)
+                @if state.setup.as_ref().is_some_and(|s| s.tournament.is_none() && s.event_id.is_none())
+                    && viewer.member.as_ref().is_some_and(|m| state.setup.as_ref().is_some_and(|s| s.first.id.0 == m.name() || s.second.id.0 == m.name()))
+                {
+                    form.inline.rematch-form method="post" action={ "/games/" (game) "/rematch" } hidden[state.phase != weiqi_game::domain::Phase::Ended] {
+                        (super::csrf_field(&viewer))
+                        button type="submit" data-action="rematch" { (t(lang, "rematch")) }
+                    }
+                }
                 @if seat.referee {
                     (referee_panel(lang, seat.chief))
                 }

@@ -661,3 +661,57 @@ async fn create_game(web: &Web, lang: Lang, accepter: &Member, c: &Challenge) ->
         Err(_) => Err(t(lang, "refusal-unavailable")),
     }
 }
+
+/// `POST /games/{id}/rematch`: a player of a finished casual game offers its opponent the same game
+/// again, colours swapped (nigiri stays nigiri), as a challenge the opponent sees in the lobby.
+pub async fn rematch(
+    State(web): State<Arc<Web>>,
+    viewer: Viewer,
+    Path(game): Path<String>,
+    headers: HeaderMap,
+    Form(form): Form<AnswerForm>,
+) -> Response {
+    let lang = viewer.lang;
+    if !csrf_ok(&headers, Some(&form.csrf)) {
+        return csrf_refused(&web, &viewer);
+    }
+    let Some(m) = viewer.member.clone() else { return redirect("/login", vec![]) };
+    let Some(g) = web.index.game(&game) else {
+        return message(&web, &viewer, StatusCode::NOT_FOUND, &t(lang, "game-not-found"));
+    };
+    let state = &g.state;
+    let (Some(setup), Some(black), Some(white)) = (state.setup.as_deref(), &state.black, &state.white) else {
+        return message(&web, &viewer, StatusCode::CONFLICT, &t(lang, "rematch-not-ended"));
+    };
+    if state.phase != Phase::Ended || setup.tournament.is_some() || setup.event_id.is_some() {
+        return message(&web, &viewer, StatusCode::CONFLICT, &t(lang, "rematch-not-ended"));
+    }
+    let me = m.name();
+    let (my_color, opponent) = if black.id.0 == me {
+        (ColorChoice::White, white.id.0.clone())
+    } else if white.id.0 == me {
+        (ColorChoice::Black, black.id.0.clone())
+    } else {
+        return message(&web, &viewer, StatusCode::FORBIDDEN, &t(lang, "rematch-not-yours"));
+    };
+    let color =
+        if setup.color_method == weiqi_game::domain::ColorMethod::Nigiri { ColorChoice::Nigiri } else { my_color };
+    let c = Challenge {
+        id: uuid::Uuid::new_v4().to_string(),
+        by: me.to_string(),
+        to: Some(opponent),
+        size: u32::from(setup.size),
+        rules: setup.ruleset.preset_name().unwrap_or("chinese").to_string(),
+        handicap: u32::from(setup.handicap),
+        komi_half_points: Some(setup.ruleset.komi.0),
+        absence_claim_seconds: setup.absence_claim.and_then(|d| u32::try_from(d.0 / 1000).ok()),
+        color,
+        time: TimeSpec::of(&setup.time_control),
+    };
+    if let Err(e) = web.challenges.offer(c).await {
+        tracing::warn!("{e}");
+        return message(&web, &viewer, StatusCode::SERVICE_UNAVAILABLE, &t(lang, "refusal-unavailable"));
+    }
+    web.index.poke();
+    redirect("/#challenges", vec![])
+}

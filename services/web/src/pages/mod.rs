@@ -55,6 +55,7 @@ pub fn router(web: Arc<Web>) -> axum::Router {
         .route("/games/{id}/act", post(crate::act::act))
         .route("/games/{id}/presence", get(crate::live::presence))
         .route("/games/{id}/review", get(review::page))
+        .route("/games/{id}/rematch", post(home::rematch))
         .route("/games/{id}/review/data", get(review::data))
         .route("/games/{id}/review/estimate", get(review::estimate))
         .route("/games/{id}/chat", post(crate::chat::act))
