@@ -76,13 +76,17 @@ use weiqi_game::api::GameApi;
 /// The player registry a self-registered account is entered in (the ranking service's), seen from
 /// the web without depending on the ranking crate.
 pub trait Registry: Send + Sync {
-    /// Enters `player` with its names and region.
+    /// Enters `player` with its names, region and declared rank (`3段`, `5k`, `业余1段`; `None`: none
+    /// declared), as `by` (an administrator, or `self-registration`).
+    #[allow(clippy::too_many_arguments, reason = "the registry entry's fields, each its own text")]
     fn register<'a>(
         &'a self,
         player: &'a str,
         name_zh: &'a str,
         name_latin: &'a str,
         region: &'a str,
+        rank: Option<&'a str>,
+        by: &'a str,
         request_id: &'a str,
     ) -> futures::future::BoxFuture<'a, Result<(), String>>;
 

@@ -225,6 +225,8 @@ impl weiqi_web::Registry for WebRegistry {
         name_zh: &'a str,
         name_latin: &'a str,
         region: &'a str,
+        rank: Option<&'a str>,
+        by: &'a str,
         request_id: &'a str,
     ) -> futures::future::BoxFuture<'a, Result<(), String>> {
         Box::pin(async move {
@@ -235,11 +237,7 @@ impl weiqi_web::Registry for WebRegistry {
                 region: region.to_string(),
                 ..Default::default()
             };
-            self.0
-                .register_player(profile, None, "self-registration", request_id)
-                .await
-                .map(|_| ())
-                .map_err(|e| e.to_string())
+            self.0.register_player(profile, rank, by, request_id).await.map(|_| ()).map_err(|e| e.to_string())
         })
     }
 

@@ -1083,9 +1083,24 @@ async fn the_first_administrator_link_works_once_and_the_administrator_makes_acc
         .await;
     // The administrator makes a player from the page; the player signs in.
     admin.fill("form[action='/admin/accounts'] input[name=name]", "sun").await;
+    admin.fill("form[action='/admin/accounts'] input[name=display_name]", "孙悦").await;
     admin.fill("form[action='/admin/accounts'] input[name=password]", PASSWORD).await;
+    admin.fill("form[action='/admin/accounts'] input[name=rank]", "3段").await;
+    admin.fill("form[action='/admin/accounts'] input[name=region]", "hangzhou").await;
     admin.click("[data-action=create-account]").await;
     admin.wait_for("the new account", "return !!document.querySelector('tr[data-account=sun]')").await;
+    // Issue 33 item 1: the player's account is in the registry at once, with the declared rank.
+    admin.open(&server.base, "/players/sun?lang=zh-CN").await;
+    let profile = admin.wait_for("sun's registry entry", "return document.querySelector('main').textContent").await;
+    let profile = profile.as_str().unwrap_or_default();
+    assert!(
+        profile.contains("孙悦")
+            && profile.contains("3段")
+            && profile.contains("hangzhou")
+            && !profile.contains("未登记"),
+        "{profile}"
+    );
+    admin.open(&server.base, "/admin/accounts").await;
     let player = signed_in(&driver, &server.base, Viewport::PHONE, "en", "sun").await;
     assert_eq!(player.js("return !!document.querySelector('#challenge')", vec![]).await, json!(true));
     // Self-registration is closed until the administrator opens it; a registered player is in the

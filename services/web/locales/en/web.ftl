@@ -1133,3 +1133,5 @@ review-to-game = The game page
 rematch = Offer a rematch
 rematch-not-ended = A rematch is offered after a casual game has ended.
 rematch-not-yours = Only the players of this game may offer a rematch.
+field-declared-rank = Declared rank (players)
+admin-created-not-registered = The account { $name } is made, but it is not in the player registry: { $reason }

@@ -1133,3 +1133,5 @@ review-to-game = 对局页面
 rematch = 再下一局
 rematch-not-ended = 自由对局结束后才能邀请再下一局。
 rematch-not-yours = 只有本局的对局者可以邀请再下一局。
+field-declared-rank = 申报段级（棋手）
+admin-created-not-registered = 账号 { $name } 已创建，但未登记到棋手名册：{ $reason }

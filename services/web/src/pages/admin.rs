@@ -58,6 +58,9 @@ fn render(web: &Web, viewer: &Viewer, notice: Option<(bool, String)>, registrati
                 label { (t(lang, "field-display-name")) input name="display_name"; }
                 label { (t(lang, "field-role")) select name="role" { @for r in Role::ALL { option value=(r.name()) selected[r == Role::Player] { (t(lang, &format!("role-{}", r.name().replace('_', "-")))) } } } }
                 label { (t(lang, "field-new-password")) input name="password" type="password" minlength="8" autocomplete="new-password" required; }
+                // A player is entered in the player registry at once, with the rank and region declared.
+                label { (t(lang, "field-declared-rank")) input name="rank" placeholder="3段 / 5级 / 2d"; }
+                label { (t(lang, "field-region")) input name="region"; }
                 button type="submit" data-action="create-account" { (t(lang, "admin-create")) }
             }
         }
@@ -124,6 +127,10 @@ pub struct CreateForm {
     role: String,
     password: String,
     #[serde(default)]
+    rank: String,
+    #[serde(default)]
+    region: String,
+    #[serde(default)]
     csrf: String,
 }
 
@@ -159,10 +166,24 @@ pub async fn create(
         .accounts
         .create(name, shown, std::slice::from_ref(&form.role), Some(&form.password), &actor, &request_id())
         .await;
-    let notice = match result {
+    let mut notice = match result {
         Ok(()) => (true, ta(lang, "admin-created", &[("name", name.to_string())])),
         Err(e) => (false, account_error(lang, &e)),
     };
+    // A player's account is a registry entry too (issue 33 item 1): one identity from the first page.
+    if notice.0
+        && form.role == "player"
+        && let Some(registry) = &web.registry
+        && registry.profile(name).await.is_none()
+    {
+        let rank = Some(form.rank.trim()).filter(|r| !r.is_empty());
+        if let Err(why) =
+            registry.register(name, shown, "", form.region.trim(), rank, admin.name(), &request_id()).await
+        {
+            tracing::warn!(account = %name, error = %why, "an administrator's account is not in the player registry");
+            notice = (false, ta(lang, "admin-created-not-registered", &[("name", name.to_string()), ("reason", why)]));
+        }
+    }
     wait_for_index(&web, name).await;
     render(&web, &viewer, Some(notice), super::register::open(&web).await)
 }

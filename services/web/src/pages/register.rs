@@ -129,7 +129,9 @@ pub async fn submit(
         return render(&web, &viewer, &form, Some(account_error(lang, &e)), StatusCode::BAD_REQUEST);
     }
     if let Some(registry) = &web.registry
-        && let Err(why) = registry.register(&name, &shown, form.name_latin.trim(), form.region.trim(), &request).await
+        && let Err(why) = registry
+            .register(&name, &shown, form.name_latin.trim(), form.region.trim(), None, "self-registration", &request)
+            .await
     {
         // The account exists; an organiser can still enter it in the registry by hand.
         tracing::warn!(account = %name, error = %why, "a self-registered account is not in the player registry");
