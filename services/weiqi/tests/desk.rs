@@ -1150,6 +1150,16 @@ async fn a_chinese_director_runs_a_twelve_player_mcmahon_and_one_result_is_every
     applicant.open(&server.base, "/account/rank").await;
     let evidence = format!("[data-evidence='{}']", table_2.game_id);
     applicant.wait_for("the game to choose", &format!("return !!document.querySelector(\"{evidence}\")")).await;
+    // The event is offered by its name (issue 33 item 2).
+    let offered = applicant
+        .js(
+            &format!(
+                "return document.querySelector(\"input[name=tournament][value='{T}']\").closest('label').textContent"
+            ),
+            vec![],
+        )
+        .await;
+    assert!(offered.as_str().is_some_and(|t| t.contains("2026 杭州麦克马洪赛")), "{offered}");
     applicant.js(&format!("document.querySelector(\"{evidence}\").checked = true"), vec![]).await;
     submit(&applicant, "#apply", "apply-for-rank", &[("grade", "1d")]).await;
     notice_ok(&applicant, "the application").await;

@@ -562,7 +562,15 @@ async fn render_apply(web: &Web, viewer: &Viewer, note: Option<(bool, String)>) 
     let me = member.name().to_string();
     let cases = r.my_cases(&member.claims).await.unwrap_or_default();
     let games = web.index.games(200, |g| g.seats(&me) && g.state.result.is_some());
-    let tournaments = web.index.tournaments();
+    // Tournaments by their names, as players know them (issue 33 item 2), not by their ids.
+    let mut tournaments = Vec::new();
+    for id in web.index.tournaments() {
+        let name = match &web.tournaments {
+            Some(api) => api.summary(&id, 0).await.map(|s| s.name).unwrap_or_default(),
+            None => String::new(),
+        };
+        tournaments.push((id, name));
+    }
     let body = html! {
         h1 { (t(lang, "apply-title")) }
         p.small { a href={ "/players/" (me) } data-my-profile="" { (t(lang, "apply-my-profile")) } }
@@ -594,8 +602,11 @@ async fn render_apply(web: &Web, viewer: &Viewer, note: Option<(bool, String)>) 
                 fieldset {
                     legend { (t(lang, "apply-tournaments")) }
                     @if tournaments.is_empty() { p.small { (t(lang, "apply-no-tournaments")) } }
-                    @for id in &tournaments {
-                        label.check { input type="checkbox" name="tournament" value=(id); (id) }
+                    @for (id, name) in &tournaments {
+                        label.check {
+                            input type="checkbox" name="tournament" value=(id);
+                            @if name.is_empty() { (id) } @else { (name) " " span.small { "(" (id) ")" } }
+                        }
                     }
                 }
                 label.check { input type="checkbox" name="rating" value="on"; (t(lang, "apply-include-rating")) }
