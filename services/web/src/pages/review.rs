@@ -41,13 +41,12 @@ pub const SCRIPT_KEYS: &[&str] = &[
     "review-territory-off",
 ];
 
-/// The positions of `game` from its start: rows of `X`, `O`, `.` after each action (the first is the
-/// position before the first action).
-fn positions(game: &Game) -> Vec<Vec<String>> {
-    let rows = |g: &Game| g.board().to_ascii().lines().map(|l| l.replace(' ', "")).collect::<Vec<_>>();
+/// Calls `f` with `game` at its start and after each of its actions, replayed by the rules core (so
+/// captures and forfeited turns are the game's own).
+fn each_position(game: &Game, mut f: impl FnMut(&Game)) {
     let mut g = game.clone();
     while g.undo().is_some() {}
-    let mut out = vec![rows(&g)];
+    f(&g);
     for a in game.actions() {
         let _ = match a {
             Action::Play(c, p) => g.play(*c, Move::Play(*p)).map(drop).map_err(drop),
@@ -62,9 +61,8 @@ fn positions(game: &Game) -> Vec<Vec<String>> {
                 Ok(())
             }
         };
-        out.push(rows(&g));
+        f(&g);
     }
-    out
 }
 
 /// The estimated lead of Black in points (komi counted) on `board`.
@@ -175,7 +173,6 @@ pub async fn data(State(web): State<Arc<Web>>, Path(game): Path<String>) -> Resp
     let computed = tokio::task::spawn_blocking(move || {
         let g = state.game.as_ref().expect("checked");
         let size = g.size();
-        let positions = positions(g);
         let mut moves = Vec::new();
         for a in g.actions() {
             moves.push(match a {
@@ -186,28 +183,12 @@ pub async fn data(State(web): State<Arc<Web>>, Path(game): Path<String>) -> Resp
                 _ => json!(["", ""]),
             });
         }
-        // The lead after each position, from a quick estimate (the side to move alternates from Black).
-        let mut replay = g.clone();
-        while replay.undo().is_some() {}
-        let mut leads = Vec::with_capacity(positions.len());
-        let actions: Vec<Action> = g.actions().to_vec();
-        leads.push(lead(replay.board(), replay.to_move(), g.ruleset(), true).0);
-        for a in &actions {
-            let _ = match a {
-                Action::Play(c, p) => replay.play(*c, Move::Play(*p)).map(drop).map_err(drop),
-                Action::Pass(c) => replay.play(*c, Move::Pass).map(drop).map_err(drop),
-                Action::ForfeitTurn(c) => {
-                    replay.forfeit_turn(*c);
-                    Ok(())
-                }
-                Action::Setup(s) => replay.setup(&s.black, &s.white, &s.empty).map_err(drop),
-                Action::SetToMove(c) => {
-                    replay.set_to_move(*c);
-                    Ok(())
-                }
-            };
-            leads.push((lead(replay.board(), replay.to_move(), g.ruleset(), true).0 * 10.0).round() / 10.0);
-        }
+        // Each position (rows of X, O and .) and the lead after it from a quick estimate, in one replay.
+        let (mut positions, mut leads) = (Vec::new(), Vec::new());
+        each_position(g, |p| {
+            positions.push(p.board().to_ascii().lines().map(|l| l.replace(' ', "")).collect::<Vec<_>>());
+            leads.push((lead(p.board(), p.to_move(), g.ruleset(), true).0 * 10.0).round() / 10.0);
+        });
         json!({ "size": size, "positions": positions, "moves": moves, "leads": leads })
     })
     .await;
