@@ -14,8 +14,8 @@
 //! 3. **Creating a game** ([`creator`]): ids the platform derives are never a caller's (a tournament
 //!    table's game is `t-<tournament>-r<round>-b<table>`, created only by the tournament's process
 //!    manager, and so is any game naming a tournament); organisers create games of their events and
-//!    referees of theirs; a player creates only an *offer*, an unrated casual game with themselves
-//!    seated, which starts only when the other player accepts it (the domain's `Start` from the
+//!    referees of theirs; a player creates only an *offer*, a casual game (rated or not: the domain
+//!    says which may be rated) with themselves seated, which starts only when the other player accepts it (the domain's `Start` from the
 //!    other seat, [`super::domain::Rejection::OfferNotAccepted`] from the offerer).
 //!
 //! The game's domain checks the same things again where it can (a player not seated is refused
@@ -156,7 +156,7 @@ pub enum Denied {
     TournamentGame,
     /// A game the caller may not create.
     #[error(
-        "organisers and referees create games of their events; a player may offer an unrated casual game with \
+        "organisers and referees create games of their events; a player may offer a casual game with \
          themselves seated, which starts when the other player accepts it"
     )]
     CreateNotAllowed,
@@ -228,7 +228,7 @@ pub fn creator(caller: &Caller, game_id: &str, setup: &GameSetup) -> Result<Acto
     if event.is_some() && caller.referees(event) {
         return Ok(caller.referee_actor());
     }
-    if caller.player && event.is_none() && !setup.rated && Table::of_setup(setup).seats(&caller.id) {
+    if caller.player && event.is_none() && Table::of_setup(setup).seats(&caller.id) {
         // An offer: the domain keeps it waiting for the other player.
         return Ok(Actor::Player(PlayerId(caller.id.clone())));
     }
@@ -321,7 +321,8 @@ mod tests {
         let li = caller("li", &["player"], &[]);
         assert_eq!(creator(&li, "g1", &setup("li", "wang", None, false)), Ok(Actor::Player(PlayerId("li".into()))));
         assert_eq!(creator(&li, "g1", &setup("wang", "zhao", None, false)), Err(Denied::CreateNotAllowed));
-        assert_eq!(creator(&li, "g1", &setup("li", "wang", None, true)), Err(Denied::CreateNotAllowed));
+        // A rated casual offer is the player's to make (the domain checks its board and clock).
+        assert_eq!(creator(&li, "g1", &setup("li", "wang", None, true)), Ok(Actor::Player(PlayerId("li".into()))));
         assert_eq!(creator(&li, "g1", &setup("li", "wang", Some("T1"), false)), Err(Denied::CreateNotAllowed));
         let scoped = caller("zhang", &["referee"], &["A"]);
         assert_eq!(creator(&scoped, "g2", &setup("li", "wang", Some("A"), true)), Ok(Actor::Referee("zhang".into())));

@@ -155,23 +155,37 @@ fn a_player_offers_a_casual_game_that_starts_only_when_the_other_accepts() {
         "bob accepts: {accepted:?}"
     );
 
-    // A player cannot seat two others, nor offer a rated or an event's game.
+    // A player cannot seat two others, nor offer an event's game.
     let zed = Actor::Player(PlayerId("zed".into()));
-    let r = decide(
-        &GameState::default(),
-        &zed,
-        &Command::Create { setup: Box::new(casual), nigiri_secret: [0; 32] },
-        secs(0),
-    );
-    assert_eq!(r, Err(Rejection::NotAPlayer));
-    let rated = setup(9, Ruleset::chinese());
-    let r = decide(
-        &GameState::default(),
-        &ANN(),
-        &Command::Create { setup: Box::new(rated), nigiri_secret: [0; 32] },
-        secs(0),
-    );
-    assert!(matches!(r, Err(Rejection::InvalidSetup(_))), "{r:?}");
+    let create = |who: &Actor, s: &GameSetup| {
+        decide(
+            &GameState::default(),
+            who,
+            &Command::Create { setup: Box::new(s.clone()), nigiri_secret: [0; 32] },
+            secs(0),
+        )
+    };
+    assert_eq!(create(&zed, &casual), Err(Rejection::NotAPlayer));
+    let event_game = setup(19, Ruleset::chinese());
+    assert!(matches!(create(&ANN(), &event_game), Err(Rejection::InvalidSetup(_))), "an event's game");
+
+    // A rated casual offer: on 19×19 with a clock, and only then.
+    //
+    //   size   clock      rated offer
+    //   19     absolute   accepted (waits for bob)
+    //    9     absolute   refused
+    //   19     none       refused
+    let mut rated = casual.clone();
+    rated.rated = true;
+    rated.size = 19;
+    let offered = create(&ANN(), &rated).expect("a rated 19×19 offer with a clock");
+    assert!(matches!(offered.first(), Some(GameEvent::Created(s)) if s.rated && !s.start_immediately), "{offered:?}");
+    let mut small = rated.clone();
+    small.size = 9;
+    assert!(matches!(create(&ANN(), &small), Err(Rejection::InvalidSetup(_))), "9×9 is not rated");
+    let mut untimed = rated;
+    untimed.time_control = TimeControl::no_clock();
+    assert!(matches!(create(&ANN(), &untimed), Err(Rejection::InvalidSetup(_))), "no clock is not rated");
 }
 
 /// A game naming a tournament is created only by the platform (the tournament's process manager).

@@ -548,13 +548,18 @@ fn create(
     let mut setup = setup.clone();
     setup.offered_by = None;
     if let Actor::Player(p) = actor {
-        // A player seats another only by an offer the other accepts (starts): an unrated casual game
-        // with the offerer seated, never started by the offerer.
+        // A player seats another only by an offer the other accepts (starts): a casual game with the
+        // offerer seated, never started by the offerer. It may be rated (both players consent: the
+        // offer, then the acceptance) when it is a game ratings can mean something for: 19×19 with a
+        // clock.
         if setup.first.id != *p && setup.second.id != *p {
             return Err(Rejection::NotAPlayer);
         }
-        if setup.rated || setup.event_id.is_some() {
-            return Err(Rejection::InvalidSetup("a player offers only unrated casual games".into()));
+        if setup.event_id.is_some() {
+            return Err(Rejection::InvalidSetup("a player offers only casual games (no event)".into()));
+        }
+        if setup.rated && (setup.size != 19 || setup.time_control.system == weiqi_clock::TimeSystem::NoClock) {
+            return Err(Rejection::InvalidSetup("a rated casual game is played on 19×19 with a clock".into()));
         }
         setup.offered_by = Some(p.clone());
         setup.start_immediately = false;
