@@ -54,6 +54,8 @@ function panel(room) {
   open.set(room, section);
   const source = new EventSource(`/games/${encodeURIComponent(GAME)}/chat/live?room=${room}&lang=${LANG}`);
   source.addEventListener("chat", (e) => draw(list, error, JSON.parse(e.data).messages));
+  // Closed when the page is left (see game.js).
+  addEventListener("pagehide", () => source.close());
 }
 
 function draw(list, error, messages) {

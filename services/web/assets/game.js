@@ -516,6 +516,11 @@ let heard = Date.now(), current = null;
 const connection = (state) => { const w = document.querySelector(".board-wrap"); if (w) w.dataset.connection = state; };
 draw();
 connect();
+// A page left (or kept in the back-forward cache) closes its streams: a browser holds few connections
+// to one host, and a stream left open would starve the next page's requests. A page brought back
+// from that cache loads afresh.
+addEventListener("pagehide", () => { if (current) current.close(); current = null; });
+addEventListener("pageshow", (e) => { if (e.persisted) location.reload(); });
 setInterval(() => { tickClocks(); announce(); }, 250);
 setInterval(() => {
   const quiet = view.seated ? 2500 : 45000;

@@ -25,7 +25,13 @@ async function refresh() {
     }
   } finally { busy = false; }
 }
-new EventSource("/lobby/live").addEventListener("changed", refresh);
+// A page left (or kept in the back-forward cache) closes its streams: a browser holds few connections
+// to one host, and a stream left open would starve the next page's requests. A page brought back
+// from that cache loads afresh.
+const live = new EventSource("/lobby/live");
+live.addEventListener("changed", refresh);
+addEventListener("pagehide", () => live.close());
+addEventListener("pageshow", (e) => { if (e.persisted) location.reload(); });
 
 // The challenge form shows only the chosen time system's fields.
 const system = document.querySelector("select[data-time-system]");

@@ -8,6 +8,8 @@ for (const article of document.querySelectorAll("article.mini")) {
   const id = article.dataset.game, svg = article.querySelector("svg");
   let board = null;
   const source = new EventSource(`/games/${encodeURIComponent(id)}/live?lang=${config.lang}`);
+  // Closed when the page is left (see game.js).
+  addEventListener("pagehide", () => source.close());
   source.addEventListener("view", (e) => {
     const v = JSON.parse(e.data);
     if (!v.size) return;

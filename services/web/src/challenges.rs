@@ -1,7 +1,7 @@
 //! Challenges: a casual game one member offers, to a named member or to anyone, with its board size,
 //! rules preset, handicap and komi, and time system. The other accepts (the game is created at once,
 //! through the gateway's `CreateGame` with the accepter's session, so the same checks apply: a player
-//! may create an unrated casual game of their own), declines, or the challenger cancels.
+//! may create a casual game of their own, rated or not), declines, or the challenger cancels.
 //!
 //! Open challenges are offers, not records: the game a challenge becomes is an ordinary game log
 //! like every other. On the embedded log (one process) they live in its memory (a restart withdraws
@@ -123,6 +123,9 @@ pub enum FormError {
     /// No such account.
     #[error("no such player")]
     NoSuchPlayer,
+    /// A rated game that is not 19×19 with a clock.
+    #[error("a rated game is played on 19×19 with a clock")]
+    RatedNeeds,
 }
 
 fn ranged(field: &'static str, v: i64, min: i64, max: i64) -> Result<i64, FormError> {
@@ -263,6 +266,13 @@ pub struct Challenge {
     pub color: ColorChoice,
     /// Time.
     pub time: TimeSpec,
+    /// Whether the game is rated (19×19 with a clock; the game's domain decides).
+    #[serde(default)]
+    pub rated: bool,
+    /// The challenger's rank in the registry when the offer was made ("" when not registered), for
+    /// the open-seek list's rank band.
+    #[serde(default)]
+    pub by_rank: String,
 }
 
 /// What a challenge may become.
@@ -452,6 +462,8 @@ mod tests {
             absence_claim_seconds: None,
             color: ColorChoice::Nigiri,
             time: TimeSpec::default(),
+            rated: false,
+            by_rank: String::new(),
         }
     }
 

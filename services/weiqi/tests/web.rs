@@ -837,6 +837,104 @@ async fn a_challenge_says_its_exact_time_settings_and_the_challenger_is_taken_to
     assert!(settings.contains("45秒") && settings.contains("30秒3次"), "{settings}");
 }
 
+/// Issue 32 item 12: ranks beside names in the lobby, an open-seek list filtered by rank band, and a
+/// rated casual game (offered rated, 19×19 with a clock) that changes both players' ratings (Elo,
+/// which rates each game at once).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rated_casual_game_changes_both_ratings_and_open_seeks_are_filtered_by_rank() {
+    use weiqi_proto::v1 as pb;
+    let Some(driver) = driver().await else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let mut server = server(dir.path(), None);
+    server.env.push(("WEIQI_RATING_SYSTEM".into(), "elo".into()));
+    server.start();
+    let base = server.base.clone();
+    // The association's registry knows the three players (ranks as the office writes them).
+    let organiser = server.token("org", "organiser");
+    let mut rc =
+        pb::ranking_service_client::RankingServiceClient::connect(format!("http://{}", server.grpc)).await.unwrap();
+    for (id, name, rank) in [("li", "李明", "2段"), ("wang", "王芳", "1d"), ("zhao", "赵强", "5级")] {
+        let profile = pb::RegistryProfile { player_id: id.into(), name_zh: name.into(), ..Default::default() };
+        let r =
+            pb::RegistryRegisterRequest { request_id: format!("reg-{id}"), profile: Some(profile), rank: rank.into() };
+        rc.register_player(bearer(r, &organiser)).await.unwrap();
+    }
+    let rating = |account: &str| {
+        let (mut rc, token) = (rc.clone(), server.token(account, "player"));
+        async move { rc.my_rating(bearer(pb::MyRatingRequest {}, &token)).await.unwrap().into_inner() }
+    };
+    let (li_before, wang_before) = (rating("li").await, rating("wang").await);
+    assert!(
+        li_before.rating > 0.0 && wang_before.rating > 0.0,
+        "seeded from the declared ranks: {li_before:?} {wang_before:?}"
+    );
+
+    let li = signed_in(&driver, &base, Viewport::PHONE, "zh-CN", "li").await;
+    li.open(&base, "/").await;
+    // A rated 9×9 offer is refused with the reason, in the page's language.
+    li.js("const f = document.querySelector('#challenge form'); f.size.value = '9'; f.rated.checked = true;", vec![])
+        .await;
+    li.click("[data-action=challenge]").await;
+    let refused = li
+        .wait_for(
+            "the refusal",
+            "const e = document.querySelector('[data-error=challenge]'); return e && e.textContent",
+        )
+        .await;
+    assert!(refused.as_str().is_some_and(|t| t.contains("19路")), "{refused}");
+    // An open rated 19×19 offer, Black.
+    li.js("const f = document.querySelector('#challenge form'); f.size.value = '19'; f.color.value = 'black'; f.rated.checked = true;", vec![]).await;
+    li.click("[data-action=challenge]").await;
+    li.wait_for("the offer listed", "return !!document.querySelector('[data-challenge][data-mine][data-rated]')").await;
+
+    // zhao (5 kyu) looks for games among the dan players: li's seek (2 dan) is there, with the rank
+    // beside the name; among the kyu players it is not, and the page says one is left out.
+    let zhao = signed_in(&driver, &base, Viewport::DESKTOP, "en", "zhao").await;
+    zhao.open(&base, "/?from=1d&to=9d").await;
+    let seek = zhao.text("[data-challenge][data-by=li]").await.unwrap_or_default();
+    assert!(seek.contains("李明") && seek.contains("2d") && seek.contains("Rated"), "{seek}");
+    zhao.js("const f = document.querySelector('form[data-band]'); f.from.value = '10k'; f.to.value = '3k';", vec![])
+        .await;
+    zhao.click("[data-action=band]").await;
+    zhao.wait_for(
+        "the seek left out",
+        "return !document.querySelector('[data-challenge][data-by=li]') && document.querySelector('[data-band-hidden]')?.dataset.bandHidden === '1'",
+    )
+    .await;
+    li.open(&base, "/").await;
+    shoot(&li, &base, "/", "lobby-ranks-phone", "zh-CN", "en").await;
+
+    // wang (1 dan) accepts; both ratings change when the game ends.
+    let wang = signed_in(&driver, &base, Viewport::DESKTOP, "en", "wang").await;
+    wang.open(&base, "/").await;
+    wang.click("[data-challenge][data-by=li] [data-action=accept-challenge]").await;
+    let game = wang.game_id().await;
+    li.open(&base, &format!("/games/{game}")).await;
+    assert_eq!(li.game_id().await, game);
+    let rated = wang.text("[data-time-settings] [data-rated]").await.unwrap_or_default();
+    assert_eq!(rated, "Rated");
+    play(&li, &wang, "Q16", "black").await;
+    // The lobby lists the game in play with both ranks beside the names.
+    zhao.open(&base, "/?from=1d&to=9d").await;
+    let live = zhao.text("#live-games").await.unwrap_or_default();
+    assert!(live.contains("李明 2d") && live.contains("王芳 1d"), "{live}");
+    shoot(&zhao, &base, "/?from=1d&to=9d", "lobby-ranks-desktop", "en", "zh-CN").await;
+    wang.command("resign", true).await;
+    assert_eq!(li.result().await, "B+R");
+    let mut after = (rating("li").await, rating("wang").await);
+    for _ in 0..100 {
+        if after.0.games > 0 && after.1.games > 0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        after = (rating("li").await, rating("wang").await);
+    }
+    let (li_after, wang_after) = after;
+    assert_eq!((li_after.games, wang_after.games), (1, 1), "{li_after:?} {wang_after:?}");
+    assert!(li_after.rating > li_before.rating, "the winner gains: {li_before:?} → {li_after:?}");
+    assert!(wang_after.rating < wang_before.rating, "the loser drops: {wang_before:?} → {wang_after:?}");
+}
+
 /// Issue 32 item 10: the players talk in their room, the spectators in theirs; a player's page holds
 /// nothing of the spectators' room, and the server refuses it the stream, until the game ends; a
 /// message is shown as text; staff hide a message and mute its author.

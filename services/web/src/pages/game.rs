@@ -169,6 +169,7 @@ pub async fn page(State(web): State<Arc<Web>>, viewer: Viewer, Path(game): Path<
                 @if let Some(setup) = state.setup.as_deref() {
                     p.small.time-settings data-time-settings {
                         (crate::words::time_system(lang, &setup.time_control.system))
+                        " · " span data-rated=(setup.rated) { (t(lang, if setup.rated { "game-rated" } else { "game-unrated" })) }
                     }
                 }
                 div.sides {

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Form;
-use axum::extract::{Path, State};
+use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
@@ -153,6 +153,8 @@ fn challenge_form(lang: Lang, viewer: &Viewer, error: Option<&str>, shared: bool
                     legend { (t(lang, "time-fischer")) }
                     label { (t(lang, "field-increment")) input name="increment_seconds" type="number" min="0" max="600" value=(d.increment_seconds); }
                 }
+                label.check { input type="checkbox" name="rated" value="on"; " " (t(lang, "field-rated")) }
+                p.small { (t(lang, "field-rated-help")) }
                 button type="submit" data-action="challenge" { (t(lang, "challenge-offer")) }
             }
             p.small { (t(lang, if shared { "challenge-shared-note" } else { "challenge-memory-note" })) }
@@ -170,9 +172,12 @@ fn exact_time(lang: Lang, time: &TimeSpec) -> String {
     }
 }
 
-fn describe(lang: Lang, c: &Challenge) -> String {
+/// The challenge's terms; `mine`: read by the challenger ("I take Black"), else by the one offered it
+/// ("the challenger takes Black").
+fn describe(lang: Lang, c: &Challenge, mine: bool) -> String {
     let komi = c.komi_half_points.map_or_else(|| t(lang, "komi-default"), |k| format!("{}", f64::from(k) / 2.0));
-    ta(
+    let rated = t(lang, if c.rated { "game-rated" } else { "game-unrated" });
+    let terms = ta(
         lang,
         "challenge-terms",
         &[
@@ -187,33 +192,105 @@ fn describe(lang: Lang, c: &Challenge) -> String {
                     lang,
                     match c.color {
                         ColorChoice::Nigiri => "color-nigiri",
-                        ColorChoice::Black => "color-black",
-                        ColorChoice::White => "color-white",
+                        ColorChoice::Black if mine => "color-black",
+                        ColorChoice::White if mine => "color-white",
+                        ColorChoice::Black => "color-challenger-black",
+                        ColorChoice::White => "color-challenger-white",
                     },
                 ),
             ),
         ],
-    )
+    );
+    format!("{rated} · {terms}")
 }
 
-fn challenges_list(lang: Lang, viewer: &Viewer, member: &Member, list: &[Challenge]) -> Markup {
+/// The open-seek list's rank band (`/?from=5k&to=2d`): open challenges whose challenger's registry
+/// rank is within it. Either end may be left open; an unreadable rank is no bound.
+#[derive(Clone, Debug, Default, Deserialize)]
+pub struct Band {
+    #[serde(default)]
+    from: String,
+    #[serde(default)]
+    to: String,
+}
+
+type PairingRank = weiqi_pairing::rank::Rank;
+
+impl Band {
+    fn bound(s: &str) -> Option<i32> {
+        s.trim().parse::<PairingRank>().ok().map(PairingRank::value)
+    }
+
+    /// Whether a band is asked for at all.
+    fn set(&self) -> bool {
+        Band::bound(&self.from).is_some() || Band::bound(&self.to).is_some()
+    }
+
+    /// Whether a challenger of rank `rank` is in the band (an unranked challenger is in no band).
+    fn holds(&self, rank: &str) -> bool {
+        if !self.set() {
+            return true;
+        }
+        let Some(v) = Band::bound(rank) else { return false };
+        let (lo, hi) = match (Band::bound(&self.from), Band::bound(&self.to)) {
+            (Some(a), Some(b)) => (a.min(b), a.max(b)),
+            (a, b) => (a.unwrap_or(i32::MIN), b.unwrap_or(i32::MAX)),
+        };
+        (lo..=hi).contains(&v)
+    }
+}
+
+/// The ranks the band's selects offer, weakest first: 30 kyu … 1 kyu, 1 dan … 9 dan.
+fn band_ranks() -> impl Iterator<Item = String> {
+    (1..=30).rev().map(|k| format!("{k}k")).chain((1..=9).map(|d| format!("{d}d")))
+}
+
+fn band_form(lang: Lang, band: &Band) -> Markup {
+    let select = |name: &str, chosen: &str, any: &str| {
+        html! {
+            select name=(name) {
+                option value="" selected[chosen.is_empty()] { (t(lang, any)) }
+                @for r in band_ranks() { option value=(r) selected[r == chosen] { (rank_text(lang, &r)) } }
+            }
+        }
+    };
+    html! {
+        form.inline.band method="get" action="/" data-band {
+            label { (t(lang, "band-from")) " " (select("from", band.from.trim(), "band-any")) }
+            " "
+            label { (t(lang, "band-to")) " " (select("to", band.to.trim(), "band-any")) }
+            " " button type="submit" data-action="band" { (t(lang, "band-apply")) }
+        }
+    }
+}
+
+fn challenges_list(lang: Lang, web: &Web, viewer: &Viewer, member: &Member, band: &Band) -> Markup {
+    // Open seeks outside the band are left out; offers to the viewer and the viewer's own always show.
+    let all = web.challenges.visible_to(member.name());
+    let (list, hidden): (Vec<_>, Vec<_>) =
+        all.into_iter().partition(|c| c.to.is_some() || c.by == member.name() || band.holds(&c.by_rank));
+    let shown = |name: &str| web.index.account(name).map(|a| a.display_name).filter(|n| !n.is_empty());
     html! {
         section.card id="challenges" {
             h2 { (t(lang, "challenges-title")) }
+            (band_form(lang, band))
             @if list.is_empty() { p.small { (t(lang, "challenges-none")) } }
+            @if !hidden.is_empty() { p.small data-band-hidden=(hidden.len()) { (ta(lang, "band-hidden", &[("n", hidden.len().to_string())])) } }
             ul.challenges {
-                @for c in list {
-                    li data-challenge=(c.id) data-by=(c.by) data-mine[c.by == member.name()] {
+                @for c in &list {
+                    @let by = shown(&c.by).unwrap_or_else(|| c.by.clone());
+                    li data-challenge=(c.id) data-by=(c.by) data-mine[c.by == member.name()] data-rated[c.rated] data-rank=(c.by_rank) {
                         span {
                             @if c.by == member.name() {
                                 (ta(lang, "challenge-yours", &[("to", c.to.clone().unwrap_or_else(|| t(lang, "challenge-anyone")))]))
                             } @else if c.to.is_none() {
                                 // An open offer is to anyone, not to the one reading it.
-                                (ta(lang, "challenge-open-from", &[("by", c.by.clone())]))
+                                (ta(lang, "challenge-open-from", &[("by", by.clone())]))
                             } @else {
-                                (ta(lang, "challenge-from", &[("by", c.by.clone())]))
+                                (ta(lang, "challenge-from", &[("by", by.clone())]))
                             }
-                            " — " (describe(lang, c))
+                            @if c.by != member.name() && !c.by_rank.is_empty() { " " span.rank { (rank_text(lang, &c.by_rank)) } }
+                            " — " (describe(lang, c, c.by == member.name()))
                         }
                         @if c.by == member.name() {
                             form.inline method="post" action={ "/challenges/" (c.id) "/cancel" } {
@@ -267,7 +344,7 @@ fn next_paired(lang: Lang, web: &Web, member: &Member) -> Markup {
 }
 
 /// The lobby's content (also what `lobby.js` fetches again).
-fn lobby(web: &Web, viewer: &Viewer) -> Markup {
+fn lobby(web: &Web, viewer: &Viewer, band: &Band) -> Markup {
     let lang = viewer.lang;
     let live = web.index.games(LIVE_LIMIT, Listed::live);
     html! {
@@ -279,7 +356,7 @@ fn lobby(web: &Web, viewer: &Viewer) -> Markup {
                     h2 { (t(lang, "my-games")) }
                     @if mine.is_empty() { p.small { (t(lang, "my-games-none")) } } @else { (games_table(lang, &mine, &t(lang, "my-games"))) }
                 }
-                (challenges_list(lang, viewer, m, &web.challenges.visible_to(m.name())))
+                (challenges_list(lang, web, viewer, m, band))
             } @else {
                 section.card.welcome {
                     h1 { (t(lang, "welcome-title")) }
@@ -297,9 +374,9 @@ fn lobby(web: &Web, viewer: &Viewer) -> Markup {
     }
 }
 
-/// `GET /`.
-pub async fn home(State(web): State<Arc<Web>>, viewer: Viewer) -> Response {
-    render(&web, &viewer, None).await
+/// `GET /` (with `?from=&to=`, the open-seek list's rank band).
+pub async fn home(State(web): State<Arc<Web>>, viewer: Viewer, Query(band): Query<Band>) -> Response {
+    render(&web, &viewer, None, &band).await
 }
 
 /// The top of the leaderboard, for the home page (nothing when the ranking service is not there).
@@ -325,11 +402,16 @@ async fn leaders(web: &Web, lang: Lang) -> Markup {
     }
 }
 
-async fn render(web: &Web, viewer: &Viewer, error: Option<&str>) -> Response {
+/// The home page with a form's refusal (no rank band).
+async fn render_error(web: &Web, viewer: &Viewer, error: Option<&str>) -> Response {
+    render(web, viewer, error, &Band::default()).await
+}
+
+async fn render(web: &Web, viewer: &Viewer, error: Option<&str>, band: &Band) -> Response {
     let lang = viewer.lang;
     let leaders = leaders(web, lang).await;
     let body = html! {
-        (lobby(web, viewer))
+        (lobby(web, viewer, band))
         @if viewer.member.is_some() { (challenge_form(lang, viewer, error, web.challenges.shared())) }
         (leaders)
     };
@@ -380,6 +462,8 @@ pub struct ChallengeForm {
     #[serde(default)]
     absence_claim_seconds: String,
     #[serde(default)]
+    rated: String,
+    #[serde(default)]
     csrf: String,
 }
 
@@ -400,6 +484,7 @@ fn form_error(lang: Lang, e: &FormError) -> String {
         FormError::Unknown(field) => ta(lang, "form-unknown", &[("field", t(lang, field))]),
         FormError::Yourself => t(lang, "challenge-yourself"),
         FormError::NoSuchPlayer => t(lang, "challenge-no-such-player"),
+        FormError::RatedNeeds => t(lang, "challenge-rated-needs"),
     }
 }
 
@@ -479,6 +564,10 @@ fn parse_challenge(web: &Web, by: &str, f: &ChallengeForm) -> Result<Challenge, 
         }
         Some(s)
     };
+    let rated = !f.rated.trim().is_empty();
+    if rated && (f.size != 19 || system == TimeChoice::None) {
+        return Err(FormError::RatedNeeds);
+    }
     Ok(Challenge {
         id: uuid::Uuid::new_v4().to_string(),
         by: by.to_string(),
@@ -490,6 +579,8 @@ fn parse_challenge(web: &Web, by: &str, f: &ChallengeForm) -> Result<Challenge, 
         absence_claim_seconds,
         color: if handicap > 0 && color == ColorChoice::Nigiri { ColorChoice::White } else { color },
         time,
+        rated,
+        by_rank: String::new(),
     })
 }
 
@@ -508,7 +599,8 @@ pub async fn create_challenge(
         return message(&web, &viewer, StatusCode::FORBIDDEN, &t(viewer.lang, "refusal-not-a-player"));
     }
     match parse_challenge(&web, m.name(), &form) {
-        Ok(c) => {
+        Ok(mut c) => {
+            c.by_rank = registry_rank(&web, m.name()).await;
             if let Err(e) = web.challenges.offer(c).await {
                 tracing::warn!("{e}");
                 return message(&web, &viewer, StatusCode::SERVICE_UNAVAILABLE, &t(viewer.lang, "refusal-unavailable"));
@@ -517,7 +609,7 @@ pub async fn create_challenge(
             redirect("/#challenges", vec![])
         }
         Err(e) => {
-            let mut r = render(&web, &viewer, Some(&form_error(viewer.lang, &e))).await;
+            let mut r = render_error(&web, &viewer, Some(&form_error(viewer.lang, &e))).await;
             *r.status_mut() = StatusCode::BAD_REQUEST;
             r
         }
@@ -549,7 +641,7 @@ pub async fn answer_challenge(
             ChallengeError::Gone => "challenge-gone",
             ChallengeError::NotYours => "challenge-not-yours",
         };
-        let mut r = render(&web, &viewer, Some(&t(lang, key))).await;
+        let mut r = render_error(&web, &viewer, Some(&t(lang, key))).await;
         *r.status_mut() = StatusCode::CONFLICT;
         r
     };
@@ -573,7 +665,7 @@ pub async fn answer_challenge(
                     if let Err(e) = web.challenges.put_back(c).await {
                         tracing::warn!("a challenge whose game could not be made is lost: {e}");
                     }
-                    let mut r = render(&web, &viewer, Some(&why)).await;
+                    let mut r = render_error(&web, &viewer, Some(&why)).await;
                     *r.status_mut() = StatusCode::CONFLICT;
                     r
                 }
@@ -591,16 +683,21 @@ pub async fn answer_challenge(
     }
 }
 
+/// A member's rank in the player registry now ("" when not registered or no ranking service).
+async fn registry_rank(web: &Web, name: &str) -> String {
+    match &web.ranking {
+        Some(r) => r.registry_player(name).await.map(|p| p.rank).unwrap_or_default(),
+        None => String::new(),
+    }
+}
+
 /// Creates the challenge's game as `accepter`, through the game's API: the challenger's offer (they
 /// must still hold the player role now), then the acceptance. Its id, or the refusal in words.
 async fn create_game(web: &Web, lang: Lang, accepter: &Member, c: &Challenge) -> Result<String, String> {
     use weiqi_game::domain::{ColorMethod, GameSetup, PlayerId, PlayerRef};
     // Each player with their shown name and their rank in the registry now (frozen in the game, as an
     // event's games freeze theirs), so the rank stands beside the name wherever the game is shown.
-    let rank = async |name: &str| match &web.ranking {
-        Some(r) => r.registry_player(name).await.map(|p| p.rank).unwrap_or_default(),
-        None => String::new(),
-    };
+    let rank = async |name: &str| registry_rank(web, name).await;
     let player = |name: &str, rank: String| {
         let shown = web.index.account(name).map(|a| a.display_name).unwrap_or_default();
         PlayerRef { id: PlayerId(name.to_string()), name: shown, rank }
@@ -636,7 +733,7 @@ async fn create_game(web: &Web, lang: Lang, accepter: &Member, c: &Challenge) ->
         tournament: None,
         event_id: None,
         scheduled_start: None,
-        rated: false,
+        rated: c.rated,
         start_immediately: true,
         lateness_limit: weiqi_clock::DurationMs::from_hours(1),
         absence_claim: c.absence_claim_seconds.map(|s| weiqi_clock::DurationMs(i64::from(s) * 1000)),
@@ -707,6 +804,8 @@ pub async fn rematch(
         absence_claim_seconds: setup.absence_claim.and_then(|d| u32::try_from(d.0 / 1000).ok()),
         color,
         time: TimeSpec::of(&setup.time_control),
+        rated: setup.rated,
+        by_rank: registry_rank(&web, me).await,
     };
     if let Err(e) = web.challenges.offer(c).await {
         tracing::warn!("{e}");
