@@ -116,7 +116,7 @@ pub fn decode(recorded: &RecordedEvent) -> Result<Event, String> {
         })),
         Kind::Reported(r) => Ok(Event::Reported { id: r.id, by: r.by }),
         Kind::Hidden(h) => Ok(Event::Hidden { id: h.id, by: h.by, reason: h.reason }),
-        Kind::Muted(_) | Kind::Unmuted(_) => {
+        Kind::Muted(_) | Kind::Unmuted(_) | Kind::PlayersChat(_) => {
             Err(format!("sequence {}: a moderation event in a game's chat", recorded.sequence))
         }
     }
@@ -162,6 +162,9 @@ impl Aggregate for ModerationAggregate {
             ModerationEvent::Unmuted { account, by } => {
                 Kind::Unmuted(pb::ChatAccountUnmuted { account: account.clone(), by: by.clone() })
             }
+            ModerationEvent::PlayersChatSwitched { event, on, by } => {
+                Kind::PlayersChat(pb::ChatPlayersChatSwitched { event: event.clone(), on: *on, by: by.clone() })
+            }
         };
         (envelope(kind, &meta.event_id, meta.at, &meta.actor.id), event.clone())
     }
@@ -171,6 +174,7 @@ impl Aggregate for ModerationAggregate {
         match open(recorded)? {
             Kind::Muted(m) => Ok(ModerationEvent::Muted { account: m.account, by: m.by, reason: m.reason }),
             Kind::Unmuted(u) => Ok(ModerationEvent::Unmuted { account: u.account, by: u.by }),
+            Kind::PlayersChat(s) => Ok(ModerationEvent::PlayersChatSwitched { event: s.event, on: s.on, by: s.by }),
             _ => Err(format!("sequence {}: a game's chat event in the moderation", recorded.sequence)),
         }
     }

@@ -371,6 +371,16 @@ impl Chat {
 pub struct Moderation {
     /// Muted accounts, with who muted them and why.
     pub muted: std::collections::BTreeMap<String, (String, String)>,
+    /// Events whose players' rooms are switched off, with who switched them off.
+    pub players_chat_off: std::collections::BTreeMap<String, String>,
+}
+
+impl Moderation {
+    /// Whether the players of a game of `event` (`None`: a casual game) may talk in their room.
+    #[must_use]
+    pub fn players_chat_on(&self, event: Option<&str>) -> bool {
+        event.is_none_or(|e| !self.players_chat_off.contains_key(e))
+    }
 }
 
 /// The moderation aggregate's id.
@@ -391,6 +401,14 @@ pub enum ModerationCommand {
         /// Whom.
         account: String,
     },
+    /// Switches the players' room of every game of an event off or on (the event's staff: the
+    /// shell makes the speaker staff only for an event they organise or referee).
+    SwitchPlayersChat {
+        /// The event.
+        event: String,
+        /// On again, or off.
+        on: bool,
+    },
 }
 
 /// What happened to the moderation.
@@ -409,6 +427,15 @@ pub enum ModerationEvent {
     Unmuted {
         /// Whom.
         account: String,
+        /// By whom.
+        by: String,
+    },
+    /// An event's players' rooms switched.
+    PlayersChatSwitched {
+        /// The event.
+        event: String,
+        /// On again, or off.
+        on: bool,
         /// By whom.
         by: String,
     },
@@ -477,6 +504,12 @@ pub fn moderate(
             }
             Ok(vec![ModerationEvent::Unmuted { account: account.clone(), by: who.id.clone() }])
         }
+        ModerationCommand::SwitchPlayersChat { event, on } => {
+            if event.trim().is_empty() || state.players_chat_on(Some(event)) == *on {
+                return Err(ModerationRejection::Unchanged);
+            }
+            Ok(vec![ModerationEvent::PlayersChatSwitched { event: event.clone(), on: *on, by: who.id.clone() }])
+        }
     }
 }
 
@@ -488,6 +521,12 @@ pub fn evolve_moderation(state: &mut Moderation, event: &ModerationEvent) {
         }
         ModerationEvent::Unmuted { account, .. } => {
             state.muted.remove(account);
+        }
+        ModerationEvent::PlayersChatSwitched { event, on: false, by } => {
+            state.players_chat_off.insert(event.clone(), by.clone());
+        }
+        ModerationEvent::PlayersChatSwitched { event, on: true, .. } => {
+            state.players_chat_off.remove(event);
         }
     }
 }
@@ -586,6 +625,27 @@ mod tests {
         }
         assert!(m.muted.contains_key("zhao"));
         assert_eq!(moderate(&m, &referee, &mute), Err(ModerationRejection::Unchanged));
+    }
+
+    /// Given: the event `city-open`. When: its staff switch the players' rooms off. Then: its games'
+    /// players' rooms are off, a casual game's and another event's are not; a player cannot switch it;
+    /// switching it off twice changes nothing; on again, the rooms are open.
+    #[test]
+    fn an_events_staff_switch_its_players_chat_off_and_on() {
+        let mut m = Moderation::default();
+        let off = ModerationCommand::SwitchPlayersChat { event: "city-open".into(), on: false };
+        assert_eq!(moderate(&m, &player("li"), &off), Err(ModerationRejection::NotStaff));
+        for e in moderate(&m, &staff("org"), &off).unwrap() {
+            evolve_moderation(&mut m, &e);
+        }
+        assert!(!m.players_chat_on(Some("city-open")));
+        assert!(m.players_chat_on(Some("national")) && m.players_chat_on(None));
+        assert_eq!(moderate(&m, &staff("org"), &off), Err(ModerationRejection::Unchanged));
+        let on = ModerationCommand::SwitchPlayersChat { event: "city-open".into(), on: true };
+        for e in moderate(&m, &staff("org"), &on).unwrap() {
+            evolve_moderation(&mut m, &e);
+        }
+        assert!(m.players_chat_on(Some("city-open")));
     }
 
     proptest! {

@@ -49,6 +49,10 @@ function panel(room) {
     });
     section.append(form);
   } else if (!chat.me) section.append(el("p", { class: "small" }, S["chat-sign-in"]));
+  else if (room === "players" && chat.seated && chat.players_chat_on === false) {
+    // The event switched its players' chat off: the page says so (staff may still write here).
+    section.append(el("p", { class: "small", "data-chat-off": "" }, S["chat-players-off"]));
+  }
   box.append(section);
   box.hidden = false;
   open.set(room, section);

@@ -32,8 +32,21 @@ use crate::session::{Viewer, csrf_ok};
 /// How many messages a stream shows of a room.
 pub const SHOWN: usize = 200;
 
-/// Who `viewer` is in `game` for its chat (`None`: no such game).
-pub fn speaker(web: &Web, viewer: &Viewer, game: &str) -> Option<Speaker> {
+/// Who `viewer` is in `game` for its chat (`None`: no such game), with whether the game's event has
+/// its players' rooms open (the moderation's log; a casual game's always are).
+pub async fn speaker(web: &Web, viewer: &Viewer, game: &str) -> Option<Speaker> {
+    let mut who = seat_facts(web, viewer, game)?;
+    let event = web.index.game(game).and_then(|g| g.state.setup.and_then(|s| s.event_id));
+    if event.is_some() {
+        match web.chat.moderation().await {
+            Ok(m) => who.players_chat_on = m.players_chat_on(event.as_deref()),
+            Err(e) => tracing::warn!(error = %e, "chat moderation unreadable: the players' room is taken as open"),
+        }
+    }
+    Some(who)
+}
+
+fn seat_facts(web: &Web, viewer: &Viewer, game: &str) -> Option<Speaker> {
     let indexed = web.index.game(game)?;
     let state = &indexed.state;
     let seat = Seat::of(viewer, state);
@@ -103,7 +116,7 @@ pub async fn live(
 ) -> Response {
     let lang = viewer.lang;
     let Some(room) = Room::parse(&q.room) else { return (StatusCode::BAD_REQUEST, "bad room").into_response() };
-    let Some(who) = speaker(&web, &viewer, &game) else {
+    let Some(who) = speaker(&web, &viewer, &game).await else {
         return (StatusCode::NOT_FOUND, t(lang, "game-not-found")).into_response();
     };
     if !who.reads(room) {
@@ -206,7 +219,7 @@ pub async fn act(
         return refuse(StatusCode::UNAUTHORIZED, "signed_out");
     }
     let Ok(Json(body)) = body else { return refuse(StatusCode::BAD_REQUEST, "bad_request") };
-    let Some(who) = speaker(&web, &viewer, &game) else { return refuse(StatusCode::NOT_FOUND, "not_found") };
+    let Some(who) = speaker(&web, &viewer, &game).await else { return refuse(StatusCode::NOT_FOUND, "not_found") };
     let request_id = format!("chat-{}", body.request_id);
     let result = match body.action.as_str() {
         "post" => {

@@ -1322,6 +1322,37 @@ async fn a_tournaments_public_page_shows_what_get_standings_answers() {
             }
             tokio::time::sleep(Duration::from_millis(100)).await;
         };
+        if round == 1 {
+            // Issue 32 item 10: the event's staff switch its players' chat off from the desk; a
+            // player of a round-1 game is told, and the server refuses their message.
+            let root = signed_in(&driver, &server.base, Viewport::DESKTOP, "zh-CN", "root").await;
+            root.open(&server.base, &format!("/desk/tournaments/{T}")).await;
+            root.wait_for(
+                "the chat switch",
+                "return document.querySelector('#players-chat')?.dataset.playersChat === 'on'",
+            )
+            .await;
+            root.click("[data-action=players-chat]").await;
+            root.wait_for(
+                "the players' chat off",
+                "return document.querySelector('#players-chat')?.dataset.playersChat === 'off'",
+            )
+            .await;
+            let table = pairings.games.iter().find(|g| g.black_account == "li" || g.white_account == "li").unwrap();
+            let game = format!("t-{T}-r1-b{}", table.table);
+            let li = signed_in(&driver, &server.base, Viewport::PHONE, "zh-CN", "li").await;
+            li.open(&server.base, &format!("/games/{game}")).await;
+            let said =
+                li.wait_for("the chat said off", "return document.querySelector('[data-chat-off]')?.textContent").await;
+            assert!(said.as_str().is_some_and(|s| s.contains("已关闭")), "{said}");
+            let refused = post_from_page(
+                &li,
+                "/chat",
+                json!({"request_id": "off-1", "action": "post", "room": "players", "text": "你好"}),
+            )
+            .await;
+            assert_eq!(refused[1]["code"], json!("chat_players_off"), "{refused}");
+        }
         for g in &pairings.games {
             let outcome = if g.table == 1 {
                 pb::tournament_game_outcome::Outcome::BlackWins

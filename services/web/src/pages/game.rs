@@ -95,6 +95,7 @@ pub const SCRIPT_KEYS: &[&str] = &[
 /// The catalogue keys `chat.js` uses.
 pub const CHAT_KEYS: &[&str] = &[
     "chat-players",
+    "chat-players-off",
     "chat-spectators",
     "chat-placeholder",
     "chat-send",
@@ -139,9 +140,9 @@ pub async fn page(State(web): State<Arc<Web>>, viewer: Viewer, Path(game): Path<
     let view = page_view(game, lang, &state, &seat, crate::now());
     // The chat's rooms this viewer reads and writes in now (the spectators' room is not among a
     // player's until the game ends).
-    let who = crate::chat::speaker(web, &viewer, game);
+    let who = crate::chat::speaker(web, &viewer, game).await;
     let chat = who.as_ref().map(|w| {
-        json!({ "rooms": crate::chat::rooms(w), "write": crate::chat::writable(w), "staff": w.staff, "seated": w.seated, "me": viewer.member.as_ref().map(|m| m.name()) })
+        json!({ "rooms": crate::chat::rooms(w), "write": crate::chat::writable(w), "staff": w.staff, "seated": w.seated, "players_chat_on": w.players_chat_on, "me": viewer.member.as_ref().map(|m| m.name()) })
     });
     let config = json!({
         "game": game,

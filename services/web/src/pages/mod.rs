@@ -78,6 +78,7 @@ pub fn router(web: Arc<Web>) -> axum::Router {
         .route("/desk/tournaments/{id}/line-up", post(desk::act::line_up))
         .route("/desk/tournaments/{id}/start", post(desk::act::start))
         .route("/desk/tournaments/{id}/pair", post(desk::act::pair))
+        .route("/desk/tournaments/{id}/chat", post(desk::act::chat))
         .route("/desk/tournaments/{id}/forbid", post(desk::act::forbid))
         .route("/desk/tournaments/{id}/allow", post(desk::act::allow))
         .route("/desk/tournaments/{id}/fix", post(desk::act::fix))

@@ -115,6 +115,15 @@ pub struct PlainForm {
     sent: Sent,
 }
 
+/// `chat`: the players' chat of the tournament's event on (`1`) or off (`0`).
+#[derive(Debug, Default, Deserialize)]
+pub struct ChatForm {
+    #[serde(flatten)]
+    sent: Sent,
+    #[serde(default)]
+    on: String,
+}
+
 /// `pair`: the round to pair (empty: the next).
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
@@ -398,6 +407,7 @@ macro_rules! desk_forms {
 }
 
 desk_forms!(
+    ChatForm,
     RegisterForm,
     TeamForm,
     LineUpForm,
@@ -572,6 +582,31 @@ pub async fn start(DeskCommand { desk, .. }: DeskCommand<PlainForm>) -> Response
 pub async fn publish(DeskCommand { desk, .. }: DeskCommand<PlainForm>) -> Response {
     let outcome = Ok(desk.send(TournamentCommand::Publish).await);
     desk.finish("publish", None, outcome).await
+}
+
+/// `POST …/chat`: the event's staff switch its players' chat off or on again (issue 32 item 10), a
+/// logged event of the chat's moderation, read by every game of the event.
+pub async fn chat(DeskCommand { desk, form: f }: DeskCommand<ChatForm>) -> Response {
+    let lang = desk.lang();
+    let outcome: Sending = async {
+        let event = match desk.api.event_of(&desk.id).await {
+            Ok(e) => e,
+            Err(e) => return Ok(Err(e)),
+        };
+        // Staff of this event only (its organisers and referees, administrators).
+        if !desk.caller.referees(Some(&event)) {
+            return Err(t(lang, "desk-only"));
+        }
+        let who = weiqi_chat::Speaker { id: desk.caller.id.clone(), staff: true, ..Default::default() };
+        let on = f.on.trim() == "1";
+        let command = weiqi_chat::ModerationCommand::SwitchPlayersChat { event, on };
+        match desk.web.chat.moderate(&format!("desk-chat-{}", desk.rid), &who, &command).await {
+            Ok(()) | Err(weiqi_chat::ChatError::Moderation(weiqi_chat::ModerationRejection::Unchanged)) => Ok(Ok(0)),
+            Err(e) => Err(crate::i18n::refusal(lang, e.code(), "")),
+        }
+    }
+    .await;
+    desk.finish("chat", None, outcome).await
 }
 
 /// `POST …/pair`.

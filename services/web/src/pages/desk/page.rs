@@ -95,6 +95,14 @@ pub async fn render(
         }
         _ => (Vec::new(), None),
     };
+    // Whether the event's players may talk in their games' chat (the chat's moderation decides).
+    let chat_on = match service(web) {
+        Some(api) => match (api.event_of(id).await, web.chat.moderation().await) {
+            (Ok(event), Ok(m)) => Some(m.players_chat_on(Some(&event))),
+            _ => None,
+        },
+        None => None,
+    };
     let phase = summary.phase.as_str();
     let next_round = summary.rounds_paired + 1;
     let latest = rounds.last();
@@ -336,6 +344,17 @@ pub async fn render(
         }
         @if phase != "finished" && let Some(s) = &settings { (super::settings::card(lang, viewer, id, s)) }
         (super::facts::card(lang, viewer, id, summary, standings.as_ref()))
+        @if phase != "finished" && let Some(on) = chat_on {
+            section.card id="players-chat" data-players-chat=(if on { "on" } else { "off" }) {
+                h2 { (t(lang, "desk-chat-title")) }
+                p.small { (t(lang, if on { "desk-chat-on" } else { "desk-chat-off" })) }
+                form.inline method="post" action=(action("chat")) {
+                    (csrf_field(viewer)) (rid_field())
+                    input type="hidden" name="on" value=(if on { "0" } else { "1" });
+                    button type="submit" data-action="players-chat" { (t(lang, if on { "desk-chat-switch-off" } else { "desk-chat-switch-on" })) }
+                }
+            }
+        }
         @if phase != "registration" {
             section.card id="publish" {
                 h2 { (t(lang, "desk-publish-title")) }
