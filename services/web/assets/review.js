@@ -60,6 +60,61 @@ function draw() {
   v.textContent = variation.length ? fmt("review-variation", { n: variation.length, moves: variation.map((m) => vertexName(m.x, m.y, n)).join(" ") }) : "";
   $('[data-action="review-main"]').hidden = !variation.length;
   graphMark();
+  if (SHARED && SHARED.driver) publish();
+}
+
+// A shared board (/reviews/{board}): the driver's page sends what it shows after each change (at most
+// five times a second); a follower's page shows every newer state the board's stream brings, until
+// the follower steps away on their own (and again when they follow again).
+const SHARED = config.shared || null;
+let following = true, latest = SHARED ? SHARED.board : null, sendTimer = null, sentKey = "";
+function publish() {
+  if (sendTimer) return;
+  sendTimer = setTimeout(async () => {
+    sendTimer = null;
+    const body = { at, variation: variation.map((v) => vertexName(v.x, v.y, data.size)), territory };
+    const key = JSON.stringify(body);
+    if (key === sentKey) return;
+    sentKey = key;
+    const csrf = document.querySelector("meta[name=csrf-token]");
+    await fetch(`/reviews/${encodeURIComponent(SHARED.id)}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-csrf-token": csrf ? csrf.content : "" },
+      body: key,
+    }).catch(() => { sentKey = ""; });
+  }, 200);
+}
+function apply(b) {
+  if (!data || !b) return;
+  at = Math.max(0, Math.min(data.positions.length - 1, b.at)); variation = []; owner = null;
+  rows = copy(data.positions[at]);
+  for (const name of b.variation || []) {
+    const p = parseVertex(name, data.size);
+    if (!p) break;
+    const color = nextColor(), trial = copy(rows);
+    for (const v of variation) playOn(trial, v.x, v.y, v.color);
+    if (!playOn(trial, p[0], p[1], color)) break;
+    variation.push({ x: p[0], y: p[1], color });
+  }
+  territory = !!b.territory;
+  const t = $('[data-action="review-territory"]');
+  t.setAttribute("aria-pressed", String(territory)); t.textContent = territory ? S["review-territory-off"] : S["review-territory"];
+  $("[data-shared-board]").dataset.version = String(b.version);
+  if (territory) loadTerritory(); else draw();
+}
+function follow(on) {
+  following = on;
+  const b = $('[data-action="review-follow"]');
+  if (b) { b.setAttribute("aria-pressed", String(on)); b.textContent = on ? S["review-follow-stop"] : S["review-follow"]; }
+  if (on) apply(latest);
+}
+// A follower's own step leaves the driver's board until they follow again.
+function own() { if (SHARED && !SHARED.driver && following) follow(false); }
+if (SHARED && !SHARED.driver) {
+  const source = new EventSource(`/reviews/${encodeURIComponent(SHARED.id)}/live`);
+  source.addEventListener("board", (e) => { latest = JSON.parse(e.data); if (following) apply(latest); });
+  addEventListener("pagehide", () => source.close());
+  $('[data-action="review-follow"]').addEventListener("click", () => follow(!following));
 }
 
 function leadText(l) {
@@ -69,6 +124,7 @@ function leadText(l) {
 }
 
 function go(i) {
+  own();
   at = Math.max(0, Math.min(data.positions.length - 1, i)); variation = []; owner = null;
   if (territory) loadTerritory(); else draw();
 }
@@ -86,6 +142,7 @@ function onClick(e) {
   if (!p) return;
   const color = nextColor(), trial = copy(rows);
   if (!playOn(trial, p[0], p[1], color)) return;
+  own();
   variation.push({ x: p[0], y: p[1], color });
   draw();
 }
@@ -112,8 +169,9 @@ function graphMark() {
 for (const [action, step] of [["review-first", () => 0], ["review-prev", () => at - 1], ["review-next", () => at + 1], ["review-last", () => data.positions.length - 1]]) {
   $(`[data-action="${action}"]`).addEventListener("click", () => data && go(step()));
 }
-$('[data-action="review-main"]').addEventListener("click", () => { variation = []; draw(); });
+$('[data-action="review-main"]').addEventListener("click", () => { own(); variation = []; draw(); });
 $('[data-action="review-territory"]').addEventListener("click", (e) => {
+  own();
   territory = !territory; e.currentTarget.setAttribute("aria-pressed", String(territory));
   e.currentTarget.textContent = territory ? S["review-territory-off"] : S["review-territory"];
   if (territory) loadTerritory(); else draw();
@@ -129,5 +187,6 @@ if (res.ok) {
   data = await res.json();
   $("#scrub").max = String(data.positions.length - 1);
   at = data.positions.length - 1;
-  graph(); draw();
+  graph();
+  if (SHARED && !SHARED.driver) apply(latest); else draw();
 }

@@ -64,6 +64,7 @@ pub mod overlay;
 pub mod pages;
 pub mod presence;
 pub mod session;
+pub mod shared_review;
 pub mod words;
 
 use std::sync::{Arc, Mutex};
@@ -137,6 +138,7 @@ pub struct Web {
     pub(crate) chat: weiqi_chat::ChatService<AnyEventLog>,
     pub(crate) presence: Arc<presence::Presence>,
     pub(crate) reviews: pages::review::Reviews,
+    pub(crate) shared_boards: shared_review::SharedBoards,
     pub(crate) registry: Option<Arc<dyn Registry>>,
     pub(crate) tournaments: Option<weiqi_tournament::api::TournamentApi>,
     pub(crate) ranking: Option<weiqi_ranking::api::RankingApi>,
@@ -175,6 +177,7 @@ impl Web {
             chat,
             presence: Arc::default(),
             reviews: pages::review::Reviews::default(),
+            shared_boards: shared_review::SharedBoards::default(),
             registry,
             tournaments,
             ranking,
@@ -208,6 +211,11 @@ impl Web {
             };
             self.challenges
                 .share_through(js.client().clone(), changed)
+                .await
+                .map_err(|e| weiqi_eventlog::LogError::Unavailable(Box::new(e)))?;
+            // And the shared review boards, driven on one gateway and followed on any.
+            self.shared_boards
+                .share_through(js.client().clone())
                 .await
                 .map_err(|e| weiqi_eventlog::LogError::Unavailable(Box::new(e)))?;
             // And who has a game's page open, on any gateway.

@@ -225,6 +225,56 @@ async fn game_to_the_count(nats: Option<&str>, with_screenshots: bool) {
             .await;
         shoot(&wang, &base, &review, "review-phone", "en", "zh-CN").await;
     }
+
+    // The shared board: li drives, wang follows live on the board's link, steps away on his own and
+    // follows again.
+    li.open(&base, &review).await;
+    li.click("[data-action=review-share]").await;
+    let link = li
+        .wait_for("the shared board", "return location.pathname.startsWith('/reviews/') && document.querySelector('[data-shared-board][data-driver=true]') && location.pathname")
+        .await;
+    let link = link.as_str().expect("the board's path").to_string();
+    li.wait_for("the review loaded", "return document.querySelectorAll('#graph [data-point]').length > 20").await;
+    wang.open(&base, &link).await;
+    wang.wait_for("wang follows", "return !!document.querySelector('[data-shared-board][data-driver=false]') && document.querySelectorAll('#graph [data-point]').length > 20").await;
+    li.click("[data-action=review-first]").await;
+    li.click("[data-action=review-next]").await;
+    li.click("[data-action=review-next]").await;
+    li.click("[data-vertex=A1]").await;
+    let shown = "return document.querySelector('#scrub').value + '/' + document.querySelector('#variation').dataset.variation + '/' + document.querySelector('[data-vertex=A1]').getAttribute('data-stone')";
+    li.wait_for("li's variation", &format!("{shown} === '2/1/black'")).await;
+    wang.wait_for("wang sees li's board", &format!("{shown} === '2/1/black'")).await;
+    // Only the driver moves the board: the server refuses anyone else.
+    let refused = wang
+        .client
+        .execute_async(
+            "const done = arguments[0]; fetch(location.pathname, {method: 'POST', headers: {'content-type': 'application/json', 'x-csrf-token': document.querySelector('meta[name=csrf-token]').content}, body: JSON.stringify({at: 0})}).then(async r => done([r.status, await r.json()]));",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(refused[0], json!(403), "{refused}");
+    assert_eq!(refused[1]["code"], json!("review_not_driver"), "{refused}");
+    if with_screenshots {
+        // (The follower's page in the other language comes back to the board as it stands.)
+        shoot(&wang, &base, &link, "review-shared-phone", "en", "zh-CN").await;
+        wang.wait_for("wang follows again after the reload", &format!("{shown} === '2/1/black'")).await;
+    }
+    wang.click("[data-action=review-follow]").await;
+    li.click("[data-action=review-last]").await;
+    li.wait_for(
+        "li at the end",
+        "return document.querySelector('#scrub').value === document.querySelector('#scrub').max",
+    )
+    .await;
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    assert_eq!(wang.js(shown, vec![]).await, json!("2/1/black"), "wang stepped away: his board stays");
+    wang.click("[data-action=review-follow]").await;
+    wang.wait_for(
+        "wang follows again",
+        "return document.querySelector('#scrub').value === document.querySelector('#scrub').max",
+    )
+    .await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -7,14 +7,17 @@
 //! log, so captures and forfeited turns are the game's own) and the estimated lead after each move
 //! (a quick estimate per position, computed once per game and kept); `…/review/estimate?at=N` gives
 //! the territory at move N with the full estimate.
+//!
+//! A shared board (`POST /games/{id}/review/share`, then `/reviews/{board}`) is the same page driven
+//! by the one who opened it and followed live by everyone on its link ([`crate::shared_review`]).
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use axum::Json;
 use axum::extract::{Path, Query, State};
-use axum::http::StatusCode;
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
+use axum::{Form, Json};
 use maud::html;
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -24,7 +27,8 @@ use weiqi_rules::{Action, Color, Game, Move};
 use super::{json_block, message};
 use crate::Web;
 use crate::i18n::{script_strings, t};
-use crate::session::Viewer;
+use crate::session::{Viewer, csrf_ok};
+use crate::shared_review::{Board, MAX_VARIATION};
 
 /// The catalogue keys `review.js` uses.
 pub const SCRIPT_KEYS: &[&str] = &[
@@ -39,6 +43,8 @@ pub const SCRIPT_KEYS: &[&str] = &[
     "review-even",
     "review-territory",
     "review-territory-off",
+    "review-follow",
+    "review-follow-stop",
 ];
 
 /// Calls `f` with `game` at its start and after each of its actions, replayed by the rules core (so
@@ -105,20 +111,28 @@ async fn finished(web: &Web, game: &str) -> Result<GameState, StatusCode> {
 
 /// `GET /games/{id}/review`.
 pub async fn page(State(web): State<Arc<Web>>, viewer: Viewer, Path(game): Path<String>) -> Response {
+    render(&web, &viewer, &game, None).await
+}
+
+/// The review page of `game`, alone or as shared board `shared`.
+async fn render(web: &Web, viewer: &Viewer, game: &str, shared: Option<&Board>) -> Response {
     let lang = viewer.lang;
-    let state = match finished(&web, &game).await {
+    let state = match finished(web, game).await {
         Ok(s) => s,
-        Err(StatusCode::CONFLICT) => return message(&web, &viewer, StatusCode::CONFLICT, &t(lang, "review-not-ended")),
-        Err(_) => return message(&web, &viewer, StatusCode::NOT_FOUND, &t(lang, "game-not-found")),
+        Err(StatusCode::CONFLICT) => return message(web, viewer, StatusCode::CONFLICT, &t(lang, "review-not-ended")),
+        Err(_) => return message(web, viewer, StatusCode::NOT_FOUND, &t(lang, "game-not-found")),
     };
     let name = |p: &Option<weiqi_game::domain::PlayerRef>| {
         p.as_ref().map(|p| if p.name.is_empty() { p.id.0.clone() } else { p.name.clone() }).unwrap_or_default()
     };
     let title = format!("{} – {}", name(&state.black), name(&state.white));
+    let me = viewer.member.as_ref().map(|m| m.name().to_string());
+    let driving = shared.is_some_and(|b| me.as_deref() == Some(b.driver.as_str()));
     let config = json!({
         "game": game,
         "lang": lang.tag(),
         "strings": script_strings(lang, SCRIPT_KEYS),
+        "shared": shared.map(|b| json!({ "id": b.id, "driver": driving, "board": b })),
     });
     let body = html! {
         section.game.review data-game=(game) {
@@ -128,6 +142,22 @@ pub async fn page(State(web): State<Arc<Web>>, viewer: Viewer, Path(game): Path<
             aside.panel {
                 h1.title { (t(lang, "review-title")) " · " (title) }
                 @if let Some(r) = &state.result { p { strong data-result="" { (r.to_sgf()) } " " (crate::words::result(lang, r)) } }
+                @if let Some(b) = shared {
+                    div.shared-board data-shared-board=(b.id) data-driver=(driving) {
+                        @if driving {
+                            p { (t(lang, "review-shared-driving")) }
+                            p.small { (t(lang, "review-shared-link")) " " input.share-link readonly value={ "/reviews/" (b.id) } aria-label=(t(lang, "review-shared-link")); }
+                        } @else {
+                            p { (crate::i18n::ta(lang, "review-shared-following", &[("name", b.driver_name.clone())])) }
+                            button type="button" data-action="review-follow" aria-pressed="true" { (t(lang, "review-follow-stop")) }
+                        }
+                    }
+                } @else if viewer.member.is_some() {
+                    form.inline method="post" action={ "/games/" (game) "/review/share" } {
+                        (super::csrf_field(viewer))
+                        button type="submit" data-action="review-share" { (t(lang, "review-share")) }
+                    }
+                }
                 p id="position" class="status" aria-live="polite" {}
                 div.controls {
                     button type="button" data-action="review-first" aria-label=(t(lang, "review-first")) { "|◀" }
@@ -155,7 +185,130 @@ pub async fn page(State(web): State<Arc<Web>>, viewer: Viewer, Path(game): Path<
         }
         script type="application/json" id="review-config" { (json_block(&config)) }
     };
-    super::page(&web, &viewer, &t(lang, "review-title"), body, &["review.js"])
+    super::page(web, viewer, &t(lang, "review-title"), body, &["review.js"])
+}
+
+/// The share form.
+#[derive(Deserialize)]
+pub struct ShareForm {
+    #[serde(default)]
+    csrf: String,
+}
+
+/// `POST /games/{id}/review/share`: a signed-in member opens a shared board on a finished game, which
+/// they drive; its page's link is for those who follow.
+pub async fn share(
+    State(web): State<Arc<Web>>,
+    viewer: Viewer,
+    Path(game): Path<String>,
+    headers: HeaderMap,
+    Form(form): Form<ShareForm>,
+) -> Response {
+    let lang = viewer.lang;
+    if !csrf_ok(&headers, Some(&form.csrf)) {
+        return super::csrf_refused(&web, &viewer);
+    }
+    let Some(m) = &viewer.member else { return super::redirect("/login", vec![]) };
+    let state = match finished(&web, &game).await {
+        Ok(s) => s,
+        Err(StatusCode::CONFLICT) => return message(&web, &viewer, StatusCode::CONFLICT, &t(lang, "review-not-ended")),
+        Err(_) => return message(&web, &viewer, StatusCode::NOT_FOUND, &t(lang, "game-not-found")),
+    };
+    let end = state.game.as_ref().map_or(0, |g| u32::try_from(g.actions().len()).unwrap_or(u32::MAX));
+    let shown = if m.account.display_name.is_empty() { m.name().to_string() } else { m.account.display_name.clone() };
+    match web.shared_boards.open(&game, m.name(), &shown, end).await {
+        Ok(b) => super::redirect(&format!("/reviews/{}", b.id), vec![]),
+        Err(e) => {
+            tracing::warn!("{e}");
+            message(&web, &viewer, StatusCode::SERVICE_UNAVAILABLE, &t(lang, "refusal-unavailable"))
+        }
+    }
+}
+
+/// `GET /reviews/{board}`: the shared board's page (the driver's, or a follower's).
+pub async fn shared_page(State(web): State<Arc<Web>>, viewer: Viewer, Path(board): Path<String>) -> Response {
+    let Some(b) = web.shared_boards.get(&board) else {
+        return message(&web, &viewer, StatusCode::NOT_FOUND, &t(viewer.lang, "refusal-review-board-gone"));
+    };
+    render(&web, &viewer, &b.game.clone(), Some(&b)).await
+}
+
+/// What the driver shows.
+#[derive(Deserialize)]
+pub struct Shown {
+    at: u32,
+    #[serde(default)]
+    variation: Vec<String>,
+    #[serde(default)]
+    territory: bool,
+}
+
+/// `POST /reviews/{board}` (JSON, the page's CSRF header): the driver's board moves; the move and
+/// every point of the variation are checked against the game.
+pub async fn shared_move(
+    State(web): State<Arc<Web>>,
+    viewer: Viewer,
+    Path(board): Path<String>,
+    headers: HeaderMap,
+    body: Result<Json<Shown>, axum::extract::rejection::JsonRejection>,
+) -> Response {
+    let lang = viewer.lang;
+    let refuse = |status: StatusCode, code: &str| {
+        (status, Json(json!({ "ok": false, "code": code, "message": crate::i18n::refusal(lang, code, "") })))
+            .into_response()
+    };
+    if !csrf_ok(&headers, None) {
+        return refuse(StatusCode::FORBIDDEN, "csrf");
+    }
+    let Some(m) = &viewer.member else { return refuse(StatusCode::UNAUTHORIZED, "signed_out") };
+    let Ok(Json(shown)) = body else { return refuse(StatusCode::BAD_REQUEST, "bad_request") };
+    let Some(b) = web.shared_boards.get(&board) else { return refuse(StatusCode::NOT_FOUND, "review_board_gone") };
+    let Ok(state) = finished(&web, &b.game).await else { return refuse(StatusCode::NOT_FOUND, "review_board_gone") };
+    let Some(g) = state.game.as_ref() else { return refuse(StatusCode::NOT_FOUND, "review_board_gone") };
+    let in_game = usize::try_from(shown.at).is_ok_and(|at| at <= g.actions().len());
+    let points_ok = shown.variation.len() <= MAX_VARIATION
+        && shown.variation.iter().all(|v| weiqi_rules::Point::from_gtp(v, g.size()).is_some());
+    if !in_game || !points_ok {
+        return refuse(StatusCode::BAD_REQUEST, "out_of_range");
+    }
+    match web.shared_boards.set(&board, m.name(), shown.at, shown.variation, shown.territory).await {
+        Ok(Ok(b)) => Json(json!({ "ok": true, "version": b.version })).into_response(),
+        Ok(Err(e)) => refuse(
+            if e == crate::shared_review::BoardError::Gone { StatusCode::NOT_FOUND } else { StatusCode::FORBIDDEN },
+            e.code(),
+        ),
+        Err(e) => {
+            tracing::warn!("{e}");
+            refuse(StatusCode::SERVICE_UNAVAILABLE, "unavailable")
+        }
+    }
+}
+
+/// `GET /reviews/{board}/live`: the board now, then every newer state of it (Server-Sent Events,
+/// event `board`); the stream ends when the board is gone.
+pub async fn shared_live(State(web): State<Arc<Web>>, Path(board): Path<String>) -> Response {
+    use axum::response::sse::{Event, KeepAlive, Sse};
+    if web.shared_boards.get(&board).is_none() {
+        return StatusCode::NOT_FOUND.into_response();
+    }
+    let changes = web.shared_boards.subscribe();
+    let stream = futures::stream::unfold((web, changes, 0u64, true), move |(web, mut rx, seen, first)| {
+        let board = board.clone();
+        async move {
+            loop {
+                if !first {
+                    rx.changed().await.ok()?;
+                }
+                let b = web.shared_boards.get(&board)?;
+                if first || b.version > seen {
+                    let data = serde_json::to_string(&b).ok()?;
+                    let event = Event::default().event("board").data(data);
+                    return Some((Ok::<_, std::convert::Infallible>(event), (web, rx, b.version, false)));
+                }
+            }
+        }
+    });
+    Sse::new(stream).keep_alive(KeepAlive::new().interval(std::time::Duration::from_secs(15))).into_response()
 }
 
 /// `GET /games/{id}/review/data`.
