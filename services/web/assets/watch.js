@@ -1,5 +1,5 @@
 // Several boards at once, each following its game's stream, read-only.
-import { Board, parseVertex } from "./board.js";
+import { Board, parseVertex, rankText } from "./board.js";
 
 const config = JSON.parse(document.getElementById("watch-config").textContent);
 const S = config.strings;
@@ -16,7 +16,8 @@ for (const article of document.querySelectorAll("article.mini")) {
     if (!board || board.n !== v.size) board = new Board(svg, v.size, { label: (S["board-label"] || "").replace(/\{ ?\$?n ?\}/g, v.size) });
     const last = v.last_move && v.last_move.move !== "pass" ? parseVertex(v.last_move.move, v.size) : null;
     board.draw(v.rows || [], { last });
-    const name = (p) => (p && (p.name || p.id)) || "";
+    // Each name with its rank beside it, as everywhere a game is shown.
+    const name = (p) => (p ? [p.name || p.id, rankText(p.rank, { dan: S["rank-dan"], kyu: S["rank-kyu"], pro: S["rank-pro"] })].filter(Boolean).join(" ") : "");
     article.querySelector(".names").textContent = `${S.black} ${name(v.black)} – ${S.white} ${name(v.white)}`;
     article.querySelector(".status").textContent = v.result ? v.result.sgf : (S[`phase-${v.phase}`] || "") + (v.move_number ? " · " + v.move_number : "");
     view = v; receivedAt = Date.now(); tick();

@@ -969,6 +969,12 @@ async fn a_rated_casual_game_changes_both_ratings_and_open_seeks_are_filtered_by
     let live = zhao.text("#live-games").await.unwrap_or_default();
     assert!(live.contains("李明 2d") && live.contains("王芳 1d"), "{live}");
     shoot(&zhao, &base, "/?from=1d&to=9d", "lobby-ranks-desktop", "en", "zh-CN").await;
+    // And /watch, with the ranks beside the names.
+    zhao.open(&base, &format!("/watch?games={game}&lang=en")).await;
+    let names = zhao
+        .wait_for("the board's names", "const n = document.querySelector('article.mini .names'); return n && n.textContent.includes('2d') && n.textContent")
+        .await;
+    assert!(names.as_str().is_some_and(|n| n.contains("李明 2d") && n.contains("王芳 1d")), "{names}");
     wang.command("resign", true).await;
     assert_eq!(li.result().await, "B+R");
     let mut after = (rating("li").await, rating("wang").await);
