@@ -126,6 +126,13 @@ impl RankingApi {
         weiqi_edge::read_your_writes::wait_for("the leaderboards", min, || self.folded()).await
     }
 
+    /// The amateur grade `rating` stands for under the association's mapping for the rating system in
+    /// force ("" when it has none).
+    #[must_use]
+    pub fn grade_for_rating(&self, rating: f64) -> String {
+        self.service.grade_for_rating(rating).unwrap_or_default()
+    }
+
     /// A leaderboard page: `band` and `region` filter (empty: all); `limit` 0 is the default page.
     ///
     /// # Errors
@@ -151,6 +158,9 @@ impl RankingApi {
         let page = self.model.leaderboard(&board, offset as usize, limit).await.map_err(RankingError::from)?;
         let mut view = views::leaderboard_view(&page);
         view.position = position;
+        for line in &mut view.entries {
+            line.rating_grade = self.service.grade_for_rating(line.rating).unwrap_or_default();
+        }
         Ok(view)
     }
 

@@ -44,6 +44,9 @@ pub struct LeaderboardLine {
     pub deviation: f64,
     pub games: u32,
     pub provisional: bool,
+    /// The amateur grade the rating stands for under the mapping of the system in force ("" when the
+    /// mapping has none).
+    pub rating_grade: String,
 }
 
 /// A registry entry: the profile and the grades held.
@@ -582,6 +585,7 @@ pub fn leaderboard_view(board: &Leaderboard) -> LeaderboardPage {
                 deviation: e.row.deviation,
                 games: e.row.games,
                 provisional: e.row.provisional,
+                rating_grade: String::new(),
             })
             .collect(),
         position: 0,

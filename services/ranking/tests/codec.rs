@@ -491,9 +491,19 @@ fn every_case_event() -> Vec<CaseEvent> {
 fn every_rating_event_round_trips_bit_for_bit() {
     let input = RatingInput { at: Millis(7), command: RatingCommand::ClosePeriods };
     for event in every_rating_event() {
-        ledger_round_trip(&LedgerEntry { input: input.clone(), events: vec![event], game_position: None });
+        ledger_round_trip(&LedgerEntry {
+            input: input.clone(),
+            events: vec![event],
+            game_position: None,
+            provisional: Vec::new(),
+        });
     }
-    ledger_round_trip(&LedgerEntry { input, events: every_rating_event(), game_position: Some(u64::MAX) });
+    ledger_round_trip(&LedgerEntry {
+        input,
+        events: every_rating_event(),
+        game_position: Some(u64::MAX),
+        provisional: Vec::new(),
+    });
 }
 
 #[test]
@@ -506,6 +516,7 @@ fn every_awkward_double_keeps_its_bits() {
             },
             events: vec![RatingEvent::PlayerSeeded { player: PlayerId::from("li"), rating: rating(x, None) }],
             game_position: None,
+            provisional: Vec::new(),
         };
         let bytes = codec::ledger_entry_to_pb(&entry).encode_to_vec();
         let back = codec::ledger_entry_from_pb(pb::RatingLedgerEntry::decode(bytes.as_slice()).unwrap()).unwrap();
@@ -522,7 +533,12 @@ fn every_ledger_input_command_round_trips() {
     for (n, command) in every_command().into_iter().enumerate() {
         let at = Millis([i64::MIN, -1, 0, 1, i64::MAX][n % 5]);
         let game_position = [None, Some(0), Some(7)][n % 3];
-        ledger_round_trip(&LedgerEntry { input: RatingInput { at, command }, events: vec![], game_position });
+        ledger_round_trip(&LedgerEntry {
+            input: RatingInput { at, command },
+            events: vec![],
+            game_position,
+            provisional: Vec::new(),
+        });
     }
 }
 
@@ -565,7 +581,7 @@ fn ledger_entries_of_real_books_round_trip_under_every_system() {
                 book.evolve(e);
                 kinds.insert(variant(e));
             }
-            ledger_round_trip(&LedgerEntry { input, events, game_position: Some(n as u64) });
+            ledger_round_trip(&LedgerEntry { input, events, game_position: Some(n as u64), provisional: Vec::new() });
         }
         assert_eq!(kinds.into_iter().collect::<Vec<_>>(), expected, "{}", system.name());
     }
@@ -633,9 +649,10 @@ fn ledger_entries_written_as_json_by_the_previous_version_still_read() {
             input: RatingInput { at: Millis(5), command },
             events: vec![],
             game_position: None,
+            provisional: Vec::new(),
         })
         .collect();
-    entries.push(LedgerEntry { input, events: every_rating_event(), game_position: Some(9) });
+    entries.push(LedgerEntry { input, events: every_rating_event(), game_position: Some(9), provisional: Vec::new() });
     for entry in entries {
         let r = recorded(AggregateKind::Player, legacy_event(LEDGER_TYPE, &entry));
         let back = read_ledger(&r).unwrap();
@@ -660,6 +677,7 @@ fn json_of_another_schema_or_version_is_still_refused() {
         input: RatingInput { at: Millis(0), command: RatingCommand::ClosePeriods },
         events: vec![],
         game_position: None,
+        provisional: Vec::new(),
     };
     let mut event = legacy_event(LEDGER_TYPE, &entry);
     let mut env = pb::RankingEnvelope::decode(event.payload.clone()).unwrap();
@@ -714,7 +732,7 @@ async fn a_ledger_written_as_json_by_the_previous_version_replays_in_the_service
     let events = decide(&RatingBook::new(system.clone()), &input.command, input.at).unwrap();
     let RatingEvent::GameRated { black, .. } = &events[0] else { panic!("EGF rates a game outside tournaments") };
     let expected = black.after.rating;
-    let entry = LedgerEntry { input, events: events.clone(), game_position: None };
+    let entry = LedgerEntry { input, events: events.clone(), game_position: None, provisional: Vec::new() };
     log.append(
         AggregateKind::Player,
         &AggregateId::new("_ledger-egf").unwrap(),
@@ -739,6 +757,7 @@ fn an_unknown_enum_value_in_a_stored_ledger_entry_is_refused_naming_the_field() 
         input: RatingInput::game(game("g1", RatedResult::BlackWins, None)),
         events: vec![],
         game_position: None,
+        provisional: Vec::new(),
     };
     for value in [0, 4, 99, -1] {
         let mut m = codec::ledger_entry_to_pb(&entry);
@@ -795,7 +814,7 @@ fn an_unknown_enum_value_in_a_stored_case_event_is_refused_naming_the_field() {
 
 #[test]
 fn a_stored_message_missing_a_field_is_refused_naming_it() {
-    let no_input = pb::RatingLedgerEntry { input: None, events: vec![], game_position: None };
+    let no_input = pb::RatingLedgerEntry { input: None, events: vec![], game_position: None, provisional: Vec::new() };
     assert_eq!(codec::ledger_entry_from_pb(no_input), Err(CodecError::Missing { field: "RatingLedgerEntry.input" }));
     let empty_event = pb::RatingLedgerEntry {
         input: Some(pb::RatingLedgerInput {
@@ -806,6 +825,7 @@ fn a_stored_message_missing_a_field_is_refused_naming_it() {
         }),
         events: vec![pb::RatingLedgerEvent { kind: None }],
         game_position: None,
+        provisional: Vec::new(),
     };
     let err = codec::ledger_entry_from_pb(empty_event.clone()).unwrap_err();
     assert_eq!(err, CodecError::Missing { field: "RatingLedgerEvent.kind" });
@@ -816,6 +836,7 @@ fn a_stored_message_missing_a_field_is_refused_naming_it() {
         input: RatingInput { at: Millis(0), command: RatingCommand::ClosePeriods },
         events: vec![RatingEvent::PlayerSeeded { player: PlayerId::from("li"), rating: rating(-0.0, None) }],
         game_position: None,
+        provisional: Vec::new(),
     };
     let mut m = codec::ledger_entry_to_pb(&seeded);
     if let Some(pb::rating_ledger_event::Kind::PlayerSeeded(s)) = m.events[0].kind.as_mut() {
@@ -827,6 +848,7 @@ fn a_stored_message_missing_a_field_is_refused_naming_it() {
         input: RatingInput::game(game("g1", RatedResult::Jigo, None)),
         events: vec![],
         game_position: None,
+        provisional: Vec::new(),
     });
     if let Some(pb::rating_ledger_command::Kind::RecordGame(g)) =
         m.input.as_mut().and_then(|i| i.command.as_mut()).and_then(|c| c.kind.as_mut())

@@ -48,6 +48,7 @@ fn rating(id: &str, rating: f64, games: u32) -> Change {
             deviation_before: 350.0,
             game: None,
             period: Some(1),
+            open_period: false,
             tournament: None,
             ledger_sequence: u64::from(games),
             at: Millis(2),

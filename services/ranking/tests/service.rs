@@ -96,7 +96,7 @@ async fn a_ledger_entry_not_fanned_out_is_recorded_in_the_players_logs_at_start(
     };
     let input = RatingInput { at: Millis(common::START_MS), command: RatingCommand::RecordGame(game) };
     let events = decide(&RatingBook::new(system.clone()), &input.command, input.at).unwrap();
-    let entry = LedgerEntry { input, events, game_position: None };
+    let entry = LedgerEntry { input, events, game_position: None, provisional: Vec::new() };
     let ledger = AggregateId::new("_ledger-egf").unwrap();
     log.append(
         AggregateKind::Player,

@@ -120,6 +120,7 @@ mod tests {
                 deviation_before: 60.0,
                 game: None,
                 period: None,
+                open_period: false,
                 tournament: None,
                 ledger_sequence: 0,
                 at: weiqi_time::Millis(0),

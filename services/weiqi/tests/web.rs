@@ -892,11 +892,24 @@ async fn a_challenge_says_its_exact_time_settings_and_the_challenger_is_taken_to
 /// which rates each game at once).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_rated_casual_game_changes_both_ratings_and_open_seeks_are_filtered_by_rank() {
+    rated_casual_game("elo").await;
+}
+
+/// Issue 33 item 3: under Glicko-2 (the default), which rates by weekly period, the same game shows
+/// provisional ratings at once: on the leaderboard (marked provisional, with the grade the rating
+/// stands for) and on the profile (with its chart), final when the period closes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn under_glicko2_ratings_show_from_the_first_game_provisionally() {
+    rated_casual_game("glicko2").await;
+}
+
+async fn rated_casual_game(system: &str) {
     use weiqi_proto::v1 as pb;
     let Some(driver) = driver().await else { return };
     let dir = tempfile::tempdir().unwrap();
     let mut server = server(dir.path(), None);
-    server.env.push(("WEIQI_RATING_SYSTEM".into(), "elo".into()));
+    server.env.push(("WEIQI_RATING_SYSTEM".into(), system.into()));
+    let glicko2 = system == "glicko2";
     server.start();
     let base = server.base.clone();
     // The association's registry knows the three players (ranks as the office writes them).
@@ -989,6 +1002,48 @@ async fn a_rated_casual_game_changes_both_ratings_and_open_seeks_are_filtered_by
     assert_eq!((li_after.games, wang_after.games), (1, 1), "{li_after:?} {wang_after:?}");
     assert!(li_after.rating > li_before.rating, "the winner gains: {li_before:?} → {li_after:?}");
     assert!(wang_after.rating < wang_before.rating, "the loser drops: {wang_before:?} → {wang_after:?}");
+    assert_eq!(li_after.pending_games, u32::from(glicko2), "Glicko-2's period is still open: {li_after:?}");
+
+    // The leaderboard lists both from this first game, each with the grade its rating stands for
+    // (provisional under Glicko-2 until the period closes); the profile shows the rating and its chart.
+    let public = driver.session(Viewport::PHONE, "zh-CN").await.unwrap();
+    public.open(&base, "/players").await;
+    let cell = |player: &str, column: &str| {
+        format!(
+            "return document.querySelector('[data-player={player}] [data-column={column}]')?.getAttribute('data-value')"
+        )
+    };
+    for (player, after) in [("li", &li_after), ("wang", &wang_after)] {
+        let rating = public.wait_for("the player on the leaderboard", &cell(player, "rating")).await;
+        let shown: f64 = rating.as_str().and_then(|r| r.parse().ok()).unwrap_or_default();
+        let want = after.rating;
+        let grade = after.grade_for_rating.as_str();
+        assert!(!grade.is_empty(), "a grade for every rating: {after:?}");
+        assert!((shown - want).abs() < 0.5, "{player}: the leaderboard shows {shown}, the service {want}");
+        assert_eq!(public.js(&cell(player, "rating-grade"), vec![]).await, json!(grade), "{player}");
+        let provisional = format!(
+            "return document.querySelector('[data-player={player}] [data-column=rating]').hasAttribute('data-provisional')"
+        );
+        assert_eq!(public.js(&provisional, vec![]).await, json!(glicko2 || li_after.provisional), "{player}");
+    }
+    if glicko2 {
+        shoot(&public, &base, "/players", "leaderboard-glicko2-phone", "zh-CN", "en").await;
+    }
+    public.open(&base, "/players/li").await;
+    let rating = public.wait_for("li's rating", "return document.querySelector('#rating p')?.textContent").await;
+    assert!(rating.as_str().is_some_and(|r| r.contains(&format!("{:.0}", li_after.rating))), "{rating}");
+    assert_eq!(
+        public.js("return document.querySelector('[data-rating-grade]')?.dataset.ratingGrade", vec![]).await,
+        json!(li_after.grade_for_rating)
+    );
+    assert_eq!(
+        public.js("return !!document.querySelector('[data-open-period]')", vec![]).await,
+        json!(glicko2),
+        "the provisional note under Glicko-2 only"
+    );
+    if glicko2 {
+        shoot(&public, &base, "/players/li", "profile-glicko2-phone", "en", "zh-CN").await;
+    }
 }
 
 /// Issue 32 item 10: the players talk in their room, the spectators in theirs; a player's page holds

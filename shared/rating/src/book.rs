@@ -265,6 +265,41 @@ impl RatingBook {
 }
 
 impl RatingBook {
+    /// Glicko-2: the ratings `players` would have if the open rating period closed now, computed by
+    /// the same formulas as its close ([`crate::rating_log`]'s `glicko2_close`) over every game queued
+    /// in it: a provisional rating after each game, made final when the period closes (Glickman's
+    /// "rating period"). Players without a game in the open period, and every other system, have none.
+    #[must_use]
+    pub fn provisional(&self, players: &[PlayerId]) -> Vec<RatingUpdate> {
+        let (RatingSystem::Glicko2(s), Some(period)) = (&self.system, self.open_period) else {
+            return Vec::new();
+        };
+        let slots: Vec<usize> = players.iter().filter_map(|p| self.slot(p)).collect();
+        crate::rating_log::glicko2_close(self, s, period)
+            .into_iter()
+            .filter(|(slot, _, _)| slots.contains(slot))
+            .map(|(slot, before, after)| RatingUpdate { player: self.players[slot].0.clone(), before, after })
+            .collect()
+    }
+
+    /// A player's rating now as a reader sees it: under Glicko-2 with games in the open period, the
+    /// provisional rating after them (`true`); else [`RatingBook::view`] (`false`).
+    #[must_use]
+    pub fn view_now(&self, player: &PlayerId, now: Millis) -> Option<(RatingView, bool)> {
+        if let Some(u) = self.provisional(std::slice::from_ref(player)).into_iter().next() {
+            let r = u.after;
+            let view = RatingView {
+                rating: r.rating,
+                deviation: r.deviation,
+                volatility: r.volatility,
+                games: r.games,
+                provisional: true,
+            };
+            return Some((view, true));
+        }
+        self.view(player, now).map(|v| (v, false))
+    }
+
     /// A player's rating at `now` as promotion evidence ([`crate::RatingSample`]).
     #[must_use]
     pub fn sample(&self, player: &PlayerId, now: Millis) -> Option<crate::RatingSample> {

@@ -55,10 +55,17 @@ fn glicko2_reproduces_glickmans_worked_example() {
     for g in games {
         run(&mut book, RatingCommand::RecordGame(g), Millis(100));
     }
-    // Nothing changes until the period closes.
+    // Nothing is stored until the period closes; the provisional rating (as if it closed now) is
+    // what the close will make final.
     assert_eq!(book.stored(&"player".into()).unwrap().rating, 1500.0);
+    let (provisional, open) = book.view_now(&"player".into(), Millis(200)).unwrap();
+    assert!(open && provisional.provisional && provisional.games == 3, "{provisional:?}");
+    assert!(close(provisional.rating, 1464.06, 0.01), "provisional rating {}", provisional.rating);
+    assert!(book.provisional(&["nobody".into()]).is_empty());
     run(&mut book, RatingCommand::ClosePeriods, Millis(period));
+    assert!(book.provisional(&["player".into()]).is_empty(), "no open period: no provisional rating");
     let r = book.stored(&"player".into()).unwrap();
+    assert_eq!(r.rating, provisional.rating, "the close makes the provisional rating final");
     assert!(close(r.rating, 1464.06, 0.01), "rating {}", r.rating);
     assert!(close(r.deviation, 151.52, 0.01), "deviation {}", r.deviation);
     assert!(close(r.volatility, 0.05999, 0.00001), "volatility {}", r.volatility);

@@ -56,6 +56,7 @@ pub fn ledger_entry_to_pb(entry: &LedgerEntry) -> pb::RatingLedgerEntry {
         input: Some(input_to_pb(&entry.input)),
         events: entry.events.iter().map(event_to_pb).collect(),
         game_position: entry.game_position,
+        provisional: entry.provisional.iter().map(update_to_pb).collect(),
     }
 }
 
@@ -68,6 +69,7 @@ pub fn ledger_entry_from_pb(m: pb::RatingLedgerEntry) -> Result<LedgerEntry, Cod
         input: input_from_pb(required(m.input, "RatingLedgerEntry.input")?)?,
         events: m.events.into_iter().map(event_from_pb).collect::<Result<_, _>>()?,
         game_position: m.game_position,
+        provisional: m.provisional.into_iter().map(update_from_pb).collect::<Result<_, _>>()?,
     })
 }
 

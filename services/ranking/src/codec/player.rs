@@ -56,6 +56,7 @@ pub fn rating_pb(p: &RatingPoint) -> pb::RatingChanged {
         ledger_sequence: p.ledger_sequence,
         at_ms: p.at.0,
         tournament_id: p.tournament.clone().unwrap_or_default(),
+        open_period: p.open_period,
     }
 }
 
@@ -72,6 +73,7 @@ fn rating_from_pb(m: &pb::RatingChanged) -> RatingPoint {
         game: (!m.game_id.is_empty()).then(|| GameId(m.game_id.clone())),
         period: (m.period >= 0).then_some(m.period),
         tournament: (!m.tournament_id.is_empty()).then(|| m.tournament_id.clone()),
+        open_period: m.open_period,
         ledger_sequence: m.ledger_sequence,
         at: Millis(m.at_ms),
     }
@@ -249,6 +251,7 @@ mod tests {
                 deviation_before: 350.0,
                 game: None,
                 period: Some(2_900),
+                open_period: false,
                 tournament: Some("cup".into()),
                 ledger_sequence: 9,
                 at: Millis(41),
@@ -290,7 +293,7 @@ mod tests {
             for e in &events {
                 book.evolve(e);
             }
-            let entry = LedgerEntry { input, events, game_position: Some(7) };
+            let entry = LedgerEntry { input, events, game_position: Some(7), provisional: Vec::new() };
             let back = read_ledger(&recorded(crate::codec::ledger_event(&entry, &meta()))).unwrap();
             assert_eq!(back, entry);
             let bits = |e: &LedgerEntry| format!("{:?}", e.events);
@@ -301,7 +304,8 @@ mod tests {
                 &LedgerEntry {
                     input: RatingInput { at: Millis(0), command: weiqi_rating::RatingCommand::ClosePeriods },
                     events: vec![],
-                    game_position: None
+                    game_position: None,
+                    provisional: Vec::new(),
                 },
                 &meta()
             )))

@@ -33,6 +33,10 @@ pub struct LedgerEntry {
     pub events: Vec<RatingEvent>,
     /// The `GameEnded` event's position in the game log (for games).
     pub game_position: Option<u64>,
+    /// Glicko-2, a game queued in the open period: its players' ratings as if the period closed now
+    /// ([`RatingBook::provisional`]). Derived, never folded into the book.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub provisional: Vec<RatingUpdate>,
 }
 
 /// What the service asks of the ledger.
@@ -186,10 +190,26 @@ pub fn decide_ledger(
     if events.is_empty() {
         return Ok(Vec::new());
     }
+    // A game queued in the open Glicko-2 period: both players' provisional ratings after it, so the
+    // pages show a rating from the first game (the close makes it final).
+    let provisional = match events.iter().find_map(|e| match e {
+        RatingEvent::GameQueued { game, .. } => Some(game),
+        _ => None,
+    }) {
+        Some(game) => {
+            let mut after = book.clone();
+            for e in &events {
+                after.evolve(e);
+            }
+            after.provisional(&[game.black.clone(), game.white.clone()])
+        }
+        None => Vec::new(),
+    };
     Ok(vec![LedgerEntry {
         input: RatingInput { at, command: command.command.clone() },
         events,
         game_position: command.game_position,
+        provisional,
     }])
 }
 
@@ -233,6 +253,7 @@ pub fn entry_description(system: &str, entry: &LedgerEntry) -> String {
 #[must_use]
 pub fn rating_points(system: &RatingSystem, sequence: u64, entry: &LedgerEntry) -> Vec<(PlayerId, RatingPoint)> {
     let point = |u: &RatingUpdate, game: Option<GameId>, period: Option<i64>, tournament: Option<&str>| RatingPoint {
+        open_period: false,
         system: system.name().to_owned(),
         rating: u.after.rating,
         deviation: u.after.deviation,
@@ -264,9 +285,17 @@ pub fn rating_points(system: &RatingSystem, sequence: u64, entry: &LedgerEntry) 
             RatingEvent::GameCorrected { game, updates, .. } => {
                 points.extend(updates.iter().map(|u| (u.player.clone(), point(u, Some(game.clone()), None, None))));
             }
-            RatingEvent::PlayerSeeded { .. }
-            | RatingEvent::GameQueued { .. }
-            | RatingEvent::TournamentGameQueued { .. } => {}
+            RatingEvent::GameQueued { game, .. } => {
+                // Provisional, until the period closes.
+                let t = game.tournament.as_deref();
+                points.extend(entry.provisional.iter().map(|u| {
+                    let mut p = point(u, Some(game.id.clone()), None, t);
+                    p.open_period = true;
+                    p.provisional = true;
+                    (u.player.clone(), p)
+                }));
+            }
+            RatingEvent::PlayerSeeded { .. } | RatingEvent::TournamentGameQueued { .. } => {}
         }
     }
     let mut last: Vec<(PlayerId, RatingPoint)> = Vec::with_capacity(points.len());
@@ -348,7 +377,14 @@ mod tests {
         assert!(run(&mut state, &command(&glicko, RatingCommand::ClosePeriods, None), 10).is_empty());
         let queued = run(&mut state, &command(&glicko, RatingCommand::RecordGame(game("g-1", 5, None)), None), 10);
         assert_eq!(queued.len(), 1);
-        assert!(rating_points(&glicko, 1, &queued[0]).is_empty(), "a queued game changes no rating yet");
+        // A queued game changes no stored rating yet; its players' logs get provisional points, the
+        // ratings the period's close would give them now.
+        assert_eq!(state.book(&glicko).stored(&PlayerId::from("ann")).map(|r| r.games), Some(0));
+        let points = rating_points(&glicko, 1, &queued[0]);
+        assert_eq!(points.len(), 2, "{points:?}");
+        assert!(points.iter().all(|(_, p)| p.open_period && p.provisional && p.games == 1 && p.period.is_none()));
+        let preview = state.book(&glicko).provisional(&[PlayerId::from("ann")]);
+        assert_eq!(points.iter().find(|(p, _)| p.0 == "ann").map(|(_, p)| p.rating), Some(preview[0].after.rating));
         assert_eq!(
             command_description(glicko.name(), &RatingCommand::ClosePeriods, state.book(&glicko).open_period(), None),
             format!("ledger/glicko2/close/{}", state.book(&glicko).open_period().unwrap())

@@ -132,6 +132,9 @@ pub struct RatingPoint {
     pub game: Option<GameId>,
     /// The Glicko-2 period closed.
     pub period: Option<i64>,
+    /// Glicko-2: provisional, after a game of the rating period still open (final when it closes).
+    #[serde(default)]
+    pub open_period: bool,
     /// The tournament: the one rated together (EGF), or the rated game's.
     pub tournament: Option<String>,
     /// The ledger entry it comes from.
@@ -625,6 +628,7 @@ mod tests {
             deviation_before: 350.0,
             game: None,
             period: Some(7),
+            open_period: false,
             tournament: None,
             ledger_sequence: seq,
             at: Millis(5),

@@ -47,6 +47,7 @@ impl From<views::LeaderboardLine> for pb::LeaderboardEntry {
             deviation: v.deviation,
             games: v.games,
             provisional: v.provisional,
+            rating_grade: v.rating_grade,
         }
     }
 }

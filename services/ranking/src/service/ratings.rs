@@ -133,21 +133,29 @@ impl RankingService {
         }
     }
 
-    /// A player's rating now.
+    /// The amateur grade `rating` stands for under the association's mapping for the system in force
+    /// (the ladder's grade-to-rating map), if the mapping has one.
+    #[must_use]
+    pub fn grade_for_rating(&self, rating: f64) -> Option<String> {
+        self.rules_for("amateur")
+            .and_then(|r| r.mapping(self.config.system.name()))
+            .and_then(|m| m.grade_for(rating))
+            .map(str::to_owned)
+    }
+
+    /// A player's rating now: under Glicko-2 with games in the open rating period, the provisional
+    /// rating after them (final when the period closes; `pending_games` says how many wait).
     ///
     /// # Errors
     /// Faults while loading.
     pub async fn rating(&self, player: &PlayerId) -> Result<RatingReport, RankingError> {
         self.ready().await?;
         let now = self.now();
-        let (view, pending_games) =
-            self.ledger.read(|book, _, _| (book.view(player, now), book.pending_games(player))).await?;
-        let grade_for_rating = view.and_then(|v| {
-            self.rules_for("amateur")
-                .and_then(|r| r.mapping(self.config.system.name()))
-                .and_then(|m| m.grade_for(v.rating))
-                .map(str::to_owned)
-        });
+        let (view, pending_games) = self
+            .ledger
+            .read(|book, _, _| (book.view_now(player, now).map(|(v, _)| v), book.pending_games(player)))
+            .await?;
+        let grade_for_rating = view.and_then(|v| self.grade_for_rating(v.rating));
         Ok(RatingReport { system: self.config.system.name().to_owned(), view, grade_for_rating, pending_games })
     }
 

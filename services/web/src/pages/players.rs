@@ -58,19 +58,20 @@ pub async fn leaderboard(State(web): State<Arc<Web>>, viewer: Viewer, RawQuery(q
             label { (t(lang, "field-region")) input name="region" value=(region); }
             button type="submit" data-action="filter" { (t(lang, "leaderboard-show")) }
         }
-        p.small { (ta(lang, "leaderboard-total", &[("n", board.total.to_string())])) }
+        p.small { (ta(lang, "leaderboard-total", &[("n", board.total.to_string())])) " " (t(lang, "leaderboard-provisional-note")) }
         div.table-wrap { table.leaderboard {
             thead { tr {
                 th scope="col" { (t(lang, "col-place")) } th scope="col" { (t(lang, "col-player")) } th scope="col" { (t(lang, "col-rank")) }
-                th scope="col" { (t(lang, "field-region")) } th scope="col" { (t(lang, "profile-rating")) } th scope="col" { (t(lang, "profile-games")) }
+                th scope="col" { (t(lang, "col-region")) } th scope="col" { (t(lang, "profile-rating")) } th scope="col" { (t(lang, "col-rating-grade")) } th scope="col" { (t(lang, "profile-games")) }
             } }
             tbody { @for e in &board.entries {
                 tr data-player=(e.player_id) {
                     td data-column="place" data-value=(e.place) { (e.place) }
                     td { a href={ "/players/" (e.player_id) } { (if e.name_zh.is_empty() { &e.player_id } else { &e.name_zh }) } }
-                    td data-column="rank" data-value=(e.rank) { (rank_text(lang, &e.rank)) }
+                    td data-column="rank" data-value=(e.rank) { @if e.rank.is_empty() { "—" } @else { (rank_text(lang, &e.rank)) } }
                     td data-column="region" data-value=(e.region) { (e.region) }
-                    td.mono data-column="rating" data-value=(e.rating) { (format!("{:.0}", e.rating)) @if e.provisional { "?" } }
+                    td.mono data-column="rating" data-value=(e.rating) data-provisional[e.provisional] { (format!("{:.0}", e.rating)) @if e.provisional { "?" } }
+                    td data-column="rating-grade" data-value=(e.rating_grade) { (rank_text(lang, &e.rating_grade)) }
                     td data-column="games" data-value=(e.games) { (e.games) }
                 }
             } }
@@ -331,6 +332,9 @@ pub async fn profile(State(web): State<Arc<Web>>, viewer: Viewer, Path(id): Path
             @match (&chart, last) {
                 (Some(svg), Some(l)) => {
                     p { (ta(lang, "profile-rating-now", &[("rating", format!("{:.0}", l.rating)), ("games", l.games.to_string()), ("system", l.system.clone())])) }
+                    @let grade = r.grade_for_rating(l.rating);
+                    @if !grade.is_empty() { p.small data-rating-grade=(grade) { (ta(lang, "profile-rating-grade", &[("grade", rank_text(lang, &grade))])) } }
+                    @if l.open_period { p.small data-open-period { (t(lang, "profile-rating-open-period")) } }
                     figure.chart data-chart="rating" data-points=(history.ratings.len()) role="img" aria-label=(t(lang, "profile-chart-label")) {
                         (PreEscaped(svg.clone()))
                     }

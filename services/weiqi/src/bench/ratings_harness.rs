@@ -194,6 +194,7 @@ async fn project(model: &AnyReadModel, book: &RatingBook) -> Result<(), BenchErr
                 deviation_before: r.deviation,
                 game: None,
                 period: r.period,
+                open_period: false,
                 tournament: None,
                 ledger_sequence: 1,
                 at: now,
