@@ -58,6 +58,14 @@ pub enum CaseStatus {
     Revoked,
 }
 
+impl CaseStatus {
+    /// Whether the office has yet to decide (open, or an override awaiting its second reviewer).
+    #[must_use]
+    pub fn is_open(self) -> bool {
+        matches!(self, CaseStatus::Open | CaseStatus::AwaitingConfirmation)
+    }
+}
+
 /// The automatic check as recorded.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CheckRecord {

@@ -407,10 +407,32 @@ async fn render_error(web: &Web, viewer: &Viewer, error: Option<&str>) -> Respon
     render(web, viewer, error, &Band::default()).await
 }
 
+/// A player is told when the platform opened a promotion case for them from their results (issue 33
+/// item 6): the office decides, and the case is followed on the rank page.
+async fn promotion_notice(web: &Web, viewer: &Viewer) -> Markup {
+    let lang = viewer.lang;
+    let (Some(m), Some(r)) = (&viewer.member, &web.ranking) else { return html! {} };
+    let Ok(cases) = r.my_cases(&m.claims).await else { return html! {} };
+    let open: Vec<_> =
+        cases.iter().filter(|c| c.player_id == m.name() && c.applicant == "organiser" && c.status.is_open()).collect();
+    html! {
+        @for c in open {
+            section.card.notice data-promotion-case=(c.case_id) role="status" {
+                p {
+                    (ta(lang, "promotion-opened", &[("grade", crate::i18n::grade_text(lang, &c.ladder, &c.requested_grade))]))
+                    " " a href="/account/rank" { (t(lang, "promotion-follow")) }
+                }
+            }
+        }
+    }
+}
+
 async fn render(web: &Web, viewer: &Viewer, error: Option<&str>, band: &Band) -> Response {
     let lang = viewer.lang;
     let leaders = leaders(web, lang).await;
+    let promotion = promotion_notice(web, viewer).await;
     let body = html! {
+        (promotion)
         (lobby(web, viewer, band))
         @if viewer.member.is_some() { (challenge_form(lang, viewer, error, web.challenges.shared())) }
         (leaders)
