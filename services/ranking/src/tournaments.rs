@@ -252,8 +252,13 @@ pub struct EventClass {
     pub group: Option<String>,
 }
 
-/// Which tournaments count for ranking, and as what; `None`: not a ranking event.
+/// Which tournaments count for ranking, and as what; `None`: a tournament the association has not
+/// classified, whose published final results are evidence all the same (under the kind
+/// [`UNCLASSIFIED`], which no promotion rule names: the office weighs them).
 pub type Classifier = Arc<dyn Fn(&str) -> Option<EventClass> + Send + Sync>;
+
+/// The kind of a tournament no classification names.
+pub const UNCLASSIFIED: &str = "unclassified";
 
 /// The results port over the tournament service's public results: in each tournament's log, the events
 /// of type `weiqi.v1.TournamentResultsPublished` (the public message is the whole payload; the
@@ -272,13 +277,19 @@ impl<L> std::fmt::Debug for TournamentLog<L> {
     }
 }
 
-/// The final results in one tournament's log, if published and classified.
+/// The final results in one tournament's log, if published (issue 33 item 2: a published tournament
+/// is evidence at once, classified or not).
 fn fold_tournament(
     id: &str,
     events: &[RecordedEvent],
     class: Option<EventClass>,
 ) -> Result<Option<FinalResults>, PortError> {
-    let Some(class) = class else { return Ok(None) };
+    let class = class.unwrap_or_else(|| EventClass {
+        name: id.to_owned(),
+        kind: UNCLASSIFIED.to_owned(),
+        level: weiqi_rating::EventLevel::Club,
+        group: None,
+    });
     let mut last_final: Option<pb::TournamentResultsPublished> = None;
     for r in events.iter().filter(|r| r.event_type == RESULTS_PUBLISHED) {
         let published = pb::TournamentResultsPublished::decode(r.payload.clone())
@@ -453,9 +464,12 @@ mod tests {
         let (_, zhao) = results.placing_of(&PlayerId::from("zhao")).unwrap();
         assert_eq!((zhao.wins, zhao.byes, zhao.games.len()), (1, 0, 1), "placings say their games and byes");
 
-        // Another tournament the classifier does not count.
+        // A tournament the classifier does not name: its published results are evidence all the same,
+        // of a kind no promotion rule names.
         append(&log, "club", 0, published(true, 30), RESULTS_PUBLISHED).await;
-        assert_eq!(port.final_results("club").await.unwrap(), None);
+        let club = port.final_results("club").await.unwrap().unwrap();
+        assert_eq!((club.event.kind.as_str(), club.event.level), (UNCLASSIFIED, weiqi_rating::EventLevel::Club));
+        assert!(club.placing_of(&PlayerId::from("li")).is_some());
         let mut finished = port.follow_finished().await.unwrap();
         let first = finished.next().await.unwrap().unwrap();
         assert_eq!(first.event.id.0, "dq");

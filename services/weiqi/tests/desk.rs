@@ -1226,6 +1226,15 @@ async fn a_chinese_director_runs_a_twelve_player_mcmahon_and_one_result_is_every
     submit(&org, "#publish", "publish", &[]).await;
     notice_ok(&org, "published").await;
 
+    // Issue 33 item 2: the published tournament is evidence at once (the association has classified
+    // no event here): White of table 2 applies with the tournament alone, and the case opens.
+    let second = signed_in(&driver, &server.base, Viewport::PHONE, "zh-CN", &white).await;
+    second.open(&server.base, "/account/rank").await;
+    second.js(&format!("document.querySelector(\"input[name=tournament][value='{T}']\").checked = true"), vec![]).await;
+    submit(&second, "#apply", "apply-for-rank", &[("grade", "1d")]).await;
+    notice_ok(&second, "the application with the published tournament").await;
+    second.wait_for("the case listed", "return !!document.querySelector('#my-cases [data-case]')").await;
+
     // The corrected result is the game record's (its SGF says White won), the crosstable's and the
     // .h9's.
     let (status, _, sgf) = org.download(&format!("{game}/sgf")).await;
