@@ -485,6 +485,44 @@ impl RankingApi {
         self.entry_view(&entry).await
     }
 
+    /// Registered players matching `query` (id, names, region, club), at most 100 (organisers).
+    ///
+    /// # Errors
+    /// Denied, or unavailable.
+    pub async fn search_registry(&self, claims: &Claims, query: &str) -> Result<Vec<RegistryPlayer>, ApiError> {
+        authority::authorize(claims, Asks::Organise)?;
+        let rows = self.model.search(query, 100).await.map_err(RankingError::from)?;
+        let mut found = Vec::with_capacity(rows.len());
+        for row in rows {
+            if let Some(entry) = self.service.player(&weiqi_rating::PlayerId(row.player.clone())).await? {
+                found.push(self.entry_view(&entry).await?);
+            }
+        }
+        Ok(found)
+    }
+
+    /// Corrects a player's declared grade, with the reason (organisers); a certified grade is the
+    /// office's.
+    ///
+    /// # Errors
+    /// Denied, refused, or unavailable.
+    pub async fn correct_declared_rank(
+        &self,
+        claims: &Claims,
+        player: &str,
+        rank: &str,
+        reason: &str,
+        request: &str,
+    ) -> Result<RegistryPlayer, ApiError> {
+        authority::authorize(claims, Asks::Organise)?;
+        let id = request_id(request)?;
+        let entry = self
+            .service
+            .correct_declared_rank(&weiqi_rating::PlayerId(player.to_owned()), rank, reason, &claims.sub, id)
+            .await?;
+        self.entry_view(&entry).await
+    }
+
     /// Updates a player's profile (organisers).
     ///
     /// # Errors

@@ -1309,6 +1309,32 @@ async fn the_first_administrator_link_works_once_and_the_administrator_makes_acc
             && !profile.contains("未登记"),
         "{profile}"
     );
+    // The registry page (issue 33 item 1): found by region; the declared grade corrected with a reason
+    // and the club entered, both kept in the player's record.
+    admin.open(&server.base, "/registry?q=hangzhou&lang=zh-CN").await;
+    admin.wait_for("sun in the registry", "return !!document.querySelector('tr[data-registry-player=sun]')").await;
+    assert_eq!(
+        admin
+            .js(
+                "return document.querySelector('tr[data-registry-player=sun] [data-column=rank]').dataset.value",
+                vec![]
+            )
+            .await,
+        json!("3d")
+    );
+    admin.js("document.querySelector('tr[data-registry-edit=sun] details').open = true", vec![]).await;
+    admin.js("const f = document.querySelector(\"tr[data-registry-edit=sun] form[action$='/rank']\"); f.rank.value = '4段'; f.reason.value = '省赛成绩核实后更正';", vec![]).await;
+    admin.click("tr[data-registry-edit=sun] [data-action=registry-rank]").await;
+    admin.wait_for("the grade corrected", "return document.querySelector('[data-notice=ok]') && document.querySelector('tr[data-registry-player=sun] [data-column=rank]').dataset.value === '4d'").await;
+    admin.js("document.querySelector('tr[data-registry-edit=sun] details').open = true; document.querySelector(\"tr[data-registry-edit=sun] form[action$='/profile']\").club.value = '杭州棋院';", vec![]).await;
+    admin.click("tr[data-registry-edit=sun] [data-action=registry-profile]").await;
+    admin.wait_for("the club saved", "return document.querySelector('tr[data-registry-player=sun] [data-column=club]')?.textContent === '杭州棋院'").await;
+    admin.open(&server.base, "/players/sun?lang=zh-CN").await;
+    let history =
+        admin.wait_for("the correction in the record", "return document.querySelector('#ranks')?.textContent").await;
+    assert!(history.as_str().is_some_and(|h| h.contains("省赛成绩核实后更正") && h.contains("4段")), "{history}");
+    admin.open(&server.base, "/registry?q=sun").await;
+    shoot(&admin, &server.base, "/registry?q=sun", "registry-desktop", "zh-CN", "en").await;
     admin.open(&server.base, "/admin/accounts").await;
     let player = signed_in(&driver, &server.base, Viewport::PHONE, "en", "sun").await;
     assert_eq!(player.js("return !!document.querySelector('#challenge')", vec![]).await, json!(true));

@@ -205,6 +205,18 @@ pub enum PlayerCommand {
         /// Its name.
         grade_name: String,
     },
+    /// Correct a declared grade (registry staff, with the reason recorded): a declared grade or none;
+    /// a certified grade changes only through the certification office.
+    CorrectDeclaredRank {
+        /// Ladder.
+        ladder: String,
+        /// The grade it should be.
+        grade: String,
+        /// Its name.
+        grade_name: String,
+        /// Why (recorded with the change).
+        reason: String,
+    },
     /// Record a rating change from ledger entry `point.ledger_sequence` (a no-op if recorded before).
     RecordRating(RatingPoint),
     /// Grant a grade by certificate (a no-op if this case was applied before).
@@ -423,6 +435,42 @@ pub fn decide_player(
                 case: None,
                 serial: None,
                 reason: String::new(),
+                at: now,
+            })]
+        }
+        PlayerCommand::CorrectDeclaredRank { ladder, grade, grade_name, reason } => {
+            if state.profile.is_none() {
+                return Err(RankingRejection::NotRegistered(state.id.clone().unwrap_or_else(|| PlayerId::from("?"))));
+            }
+            let reason = reason.trim();
+            if reason.is_empty() || reason.chars().count() > 500 || reason.contains(['\n', '\r']) {
+                return Err(RankingRejection::BadProfile {
+                    field: "reason",
+                    reason: "a reason of one line, at most 500 characters".into(),
+                });
+            }
+            let held = state.grades.get(ladder);
+            if let Some(h) = held {
+                if h.basis == RankBasis::Certified {
+                    return Err(RankingRejection::CertifiedGrade {
+                        player: state.id.clone().unwrap_or_else(|| PlayerId::from("?")),
+                        ladder: ladder.clone(),
+                        grade: h.grade.clone(),
+                    });
+                }
+                if h.grade == *grade {
+                    return Ok(Vec::new());
+                }
+            }
+            vec![PlayerEvent::RankChanged(RankEntry {
+                ladder: ladder.clone(),
+                grade: Some(grade.clone()),
+                grade_name: grade_name.clone(),
+                previous: held.map(|h| h.grade.clone()),
+                basis: RankBasis::Declared,
+                case: None,
+                serial: None,
+                reason: reason.to_owned(),
                 at: now,
             })]
         }

@@ -45,6 +45,16 @@ pub enum RankingRejection {
         /// The grade held.
         grade: String,
     },
+    /// A certified grade is changed only through the certification office (a case, a revocation).
+    #[error("{player} holds {grade} in ladder {ladder} by certificate: only the certification office changes it")]
+    CertifiedGrade {
+        /// The player.
+        player: PlayerId,
+        /// The ladder.
+        ladder: String,
+        /// The grade held.
+        grade: String,
+    },
     /// Player ids starting with `_` are reserved (for the rating ledger).
     #[error("player ids may not start with '_'")]
     ReservedPlayerId(PlayerId),
@@ -145,6 +155,7 @@ impl RankingRejection {
             R::BadProfile { .. } => "bad_profile",
             R::WrongPlayer { .. } => "wrong_player",
             R::AlreadyGraded { .. } => "already_graded",
+            R::CertifiedGrade { .. } => "certified_grade",
             R::ReservedPlayerId(_) | R::BadPlayerId { .. } => "bad_player_id",
             R::UnknownRank(_) => "unknown_rank",
             R::Rating(r) => rating_code(r),
@@ -186,7 +197,9 @@ impl RankingRejection {
             | R::RequestIdReused { .. }
             | R::TooLarge(_)
             | R::UnknownBand { .. } => K::InvalidArgument,
-            R::AlreadyGraded { .. } | R::NoRules(_) | R::Inconsistent(_) => K::FailedPrecondition,
+            R::AlreadyGraded { .. } | R::CertifiedGrade { .. } | R::NoRules(_) | R::Inconsistent(_) => {
+                K::FailedPrecondition
+            }
             R::PermissionDenied(_) => K::PermissionDenied,
             R::Rating(r) => rating_kind(r),
             R::Case(r) => case_kind(r),

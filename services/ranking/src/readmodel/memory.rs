@@ -128,6 +128,20 @@ impl ReadModel for MemoryReadModel {
         Ok(self.lock().ranks.get(id).cloned().unwrap_or_default())
     }
 
+    async fn search(&self, query: &str, limit: usize) -> Result<Vec<PlayerRow>, ReadModelError> {
+        let s = self.lock();
+        let mut found: Vec<PlayerRow> = s
+            .rows
+            .values()
+            .filter(|r| !r.name_zh.is_empty() || !r.name_latin.is_empty() || r.amateur.is_some())
+            .filter(|r| r.matches(query))
+            .cloned()
+            .collect();
+        found.sort_by(|a, b| a.player.cmp(&b.player));
+        found.truncate(limit);
+        Ok(found)
+    }
+
     async fn clear(&self) -> Result<(), ReadModelError> {
         *self.lock() = State::default();
         Ok(())

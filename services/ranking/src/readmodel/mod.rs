@@ -82,6 +82,17 @@ pub struct PlayerRow {
 }
 
 impl PlayerRow {
+    /// Whether the row matches a staff search: its id, either name, region or club contains `query`
+    /// (case folded; an empty query matches every row).
+    #[must_use]
+    pub fn matches(&self, query: &str) -> bool {
+        let q = query.trim().to_lowercase();
+        q.is_empty()
+            || [&self.player, &self.name_zh, &self.name_latin, &self.region, &self.club]
+                .iter()
+                .any(|f| f.to_lowercase().contains(&q))
+    }
+
     /// The national rank shown: professional if held, else amateur.
     #[must_use]
     pub fn rank(&self) -> Option<Rank> {
@@ -224,6 +235,10 @@ pub trait ReadModel: Send + Sync {
     /// Every grade change of a player, oldest first.
     fn rank_history(&self, id: &str) -> impl Future<Output = Result<Vec<RankEntry>, ReadModelError>> + Send;
 
+    /// Registered players whose row [`PlayerRow::matches`] `query`, by id, at most `limit` (the
+    /// registry page's search).
+    fn search(&self, query: &str, limit: usize) -> impl Future<Output = Result<Vec<PlayerRow>, ReadModelError>> + Send;
+
     /// Drops everything (before a rebuild).
     fn clear(&self) -> impl Future<Output = Result<(), ReadModelError>> + Send;
 }
@@ -287,6 +302,9 @@ impl ReadModel for AnyReadModel {
     }
     async fn rank_history(&self, id: &str) -> Result<Vec<RankEntry>, ReadModelError> {
         either!(self, m => m.rank_history(id))
+    }
+    async fn search(&self, query: &str, limit: usize) -> Result<Vec<PlayerRow>, ReadModelError> {
+        either!(self, m => m.search(query, limit))
     }
     async fn clear(&self) -> Result<(), ReadModelError> {
         either!(self, m => m.clear())

@@ -204,6 +204,44 @@ impl ReadModel for RedisReadModel {
         row.as_deref().map(parse).transpose()
     }
 
+    async fn search(&self, query: &str, limit: usize) -> Result<Vec<PlayerRow>, ReadModelError> {
+        // Every row (SCAN, a batch at a time), filtered here: a staff page over a registry of tens of
+        // thousands, not a hot path.
+        let mut conn = self.conn.clone();
+        let pattern = self.row_key("*");
+        let mut cursor: u64 = 0;
+        let mut found: Vec<PlayerRow> = Vec::new();
+        loop {
+            let (next, keys): (u64, Vec<String>) = redis::cmd("SCAN")
+                .arg(cursor)
+                .arg("MATCH")
+                .arg(&pattern)
+                .arg("COUNT")
+                .arg(1000)
+                .query_async(&mut conn)
+                .await
+                .map_err(|e| unavailable(&e))?;
+            if !keys.is_empty() {
+                let rows: Vec<Option<String>> =
+                    redis::cmd("MGET").arg(&keys).query_async(&mut conn).await.map_err(|e| unavailable(&e))?;
+                for row in rows.into_iter().flatten() {
+                    let row: PlayerRow = parse(&row)?;
+                    let registered = !row.name_zh.is_empty() || !row.name_latin.is_empty() || row.amateur.is_some();
+                    if registered && row.matches(query) {
+                        found.push(row);
+                    }
+                }
+            }
+            cursor = next;
+            if cursor == 0 {
+                break;
+            }
+        }
+        found.sort_by(|a, b| a.player.cmp(&b.player));
+        found.truncate(limit);
+        Ok(found)
+    }
+
     async fn rating_history(&self, id: &str, limit: usize) -> Result<Vec<RatingPoint>, ReadModelError> {
         if limit == 0 {
             return Ok(Vec::new());

@@ -4,7 +4,7 @@ use weiqi_rating::PlayerId;
 
 use super::RankingService;
 use crate::domain::player::declared_grade;
-use crate::domain::{Actor, PlayerCommand, Profile};
+use crate::domain::{Actor, PlayerCommand, Profile, RankingRejection};
 use crate::error::RankingError;
 use crate::registry::{RegistryEntry, player_aggregate};
 
@@ -58,6 +58,36 @@ impl RankingService {
         let update = PlayerCommand::UpdateProfile { profile };
         self.registry.execute(&player, &format!("update/{player}/{request_id}"), &Actor::staff(by), &update).await?;
         self.registry.entry(&player).await?.ok_or_else(|| RankingError::Corrupt("player vanished".into()))
+    }
+
+    /// Corrects a registered player's declared grade (`3段`, `5级`, `2d`), with the reason recorded in
+    /// their log; a certified grade is refused (`certified_grade`).
+    ///
+    /// # Errors
+    /// `not_registered`, `unknown_rank`, `certified_grade`, `bad_profile` (no reason); faults.
+    pub async fn correct_declared_rank(
+        &self,
+        player: &PlayerId,
+        rank: &str,
+        reason: &str,
+        by: &str,
+        request_id: &str,
+    ) -> Result<RegistryEntry, RankingError> {
+        self.ready().await?;
+        player_aggregate(player)?;
+        let Some(d) = declared_grade(Some(rank), |id| self.ladder(id))? else {
+            return Err(RankingRejection::UnknownRank(rank.to_owned()).into());
+        };
+        let command = PlayerCommand::CorrectDeclaredRank {
+            ladder: d.ladder,
+            grade: d.grade,
+            grade_name: d.grade_name,
+            reason: reason.to_owned(),
+        };
+        self.registry
+            .execute(player, &format!("correct-rank/{player}/{request_id}"), &Actor::staff(by), &command)
+            .await?;
+        self.registry.entry(player).await?.ok_or_else(|| RankingError::Corrupt("player vanished".into()))
     }
 
     /// The registry entry of a player (what tournaments read at registration); `None` if not registered.

@@ -12,6 +12,7 @@ pub mod office;
 pub mod players;
 pub mod ranking_refusal;
 pub mod register;
+pub mod registry;
 pub mod review;
 pub mod setup;
 pub mod tournament;
@@ -55,6 +56,9 @@ pub fn router(web: Arc<Web>) -> axum::Router {
         .route("/games/{id}/act", post(crate::act::act))
         .route("/games/{id}/presence", get(crate::live::presence))
         .route("/games/{id}/review", get(review::page))
+        .route("/registry", get(registry::page_get))
+        .route("/registry/{id}/profile", post(registry::profile))
+        .route("/registry/{id}/rank", post(registry::rank))
         .route("/games/{id}/rematch", post(home::rematch))
         .route("/games/{id}/review/data", get(review::data))
         .route("/games/{id}/review/estimate", get(review::estimate))
@@ -158,6 +162,9 @@ pub fn page(web: &Web, viewer: &Viewer, title: &str, body: Markup, scripts: &[&s
                             @if m.has(weiqi_edge::auth::Role::Player) { a href="/my/games" { (t(lang, "my-games")) } }
                             @if m.has(weiqi_edge::auth::Role::Player) { a href="/account/rank" { (t(lang, "nav-rank")) } }
                             a href="/account" { (m.account.display_name) }
+                            @if m.has(weiqi_edge::auth::Role::Admin) || m.has(weiqi_edge::auth::Role::Organiser) {
+                                a href="/registry" { (t(lang, "nav-registry")) }
+                            }
                             @if m.has(weiqi_edge::auth::Role::Admin) {
                                 a href="/admin/accounts" { (t(lang, "nav-admin")) }
                             }
