@@ -282,3 +282,34 @@ async fn a_request_id_reused_for_another_command_is_refused_and_a_retry_answered
     assert_eq!(e.code(), Some("request_id_reused"), "{e}");
     assert_eq!(s.case(&case).await.unwrap().case.reviewer, Some(ActorId::from("rev")));
 }
+
+/// A player entered in the registry another way than through the service (the command line writes
+/// the player commands itself) starts from their declared grade when their first rated game is rated,
+/// as registration through the service does (issue 33 item 1).
+#[tokio::test]
+async fn a_player_registered_outside_the_service_is_seeded_from_the_grade_at_the_first_rated_game() {
+    use weiqi_ranking::domain::{Actor, PlayerCommand};
+    use weiqi_ranking::registry::PlayerRegistry;
+    let dir = tempfile::tempdir().unwrap();
+    let log = open(&dir);
+    let clock = TestClock::new();
+    let games = weiqi_game::service::GameService::with_environment(log.clone(), clock.clone());
+    let s = service(&log, &clock, RatingSystem::Elo(Default::default()));
+    // As `weiqi account add --rank 3段` does.
+    let registry = PlayerRegistry::new(log.clone(), clock.clone());
+    let kim = PlayerId::from("kim");
+    let staff = Actor::staff("cli");
+    registry
+        .execute(&kim, "register/kim/cli", &staff, &PlayerCommand::Register { profile: profile("kim") })
+        .await
+        .unwrap();
+    let declare =
+        PlayerCommand::DeclareRank { ladder: "amateur".into(), grade: "3d".into(), grade_name: "业余3段".into() };
+    registry.execute(&kim, "declare/kim/cli", &staff, &declare).await.unwrap();
+    s.register_player(profile("o1"), None, "org", "r-o1").await.unwrap();
+    common::play(&games, "g-1", "kim", "o1", true, &common::Setup::default()).await;
+    assert!(s.rate_game("g-1", None).await.unwrap());
+    let view = s.rating(&kim).await.unwrap().view.unwrap();
+    // The amateur mapping under Elo puts 3 dan at 2300; a win against an unrated opponent adds little.
+    assert!(view.rating > 2250.0 && view.games == 1, "seeded from 3 dan, not from the floor: {view:?}");
+}

@@ -895,6 +895,44 @@ async fn a_rated_casual_game_changes_both_ratings_and_open_seeks_are_filtered_by
     rated_casual_game("elo").await;
 }
 
+/// Issue 33 item 1: `weiqi account add --rank --region` enters a player's account in the player
+/// registry at once, with the grade as the association writes it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_added_from_the_command_line_is_in_the_registry_with_the_declared_grade() {
+    let Some(driver) = driver().await else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let mut server = server(dir.path(), None);
+    let data = server.data_dir().to_str().unwrap().to_string();
+    let said = server.weiqi(&[
+        "account",
+        "--data-dir",
+        &data,
+        "add",
+        "kim",
+        "--role",
+        "player",
+        "--display-name",
+        "金志勋",
+        "--rank",
+        "3段",
+        "--region",
+        "延边",
+    ]);
+    assert!(said.contains("in the player registry as 3d"), "{said}");
+    server.start();
+    let public = driver.session(Viewport::PHONE, "zh-CN").await.unwrap();
+    public.open(&server.base, "/players/kim").await;
+    let profile = public.wait_for("kim's entry", "return document.querySelector('main').textContent").await;
+    let profile = profile.as_str().unwrap_or_default();
+    assert!(
+        profile.contains("金志勋")
+            && profile.contains("业余3段")
+            && profile.contains("延边")
+            && !profile.contains("未登记"),
+        "{profile}"
+    );
+}
+
 /// Issue 33 item 3: under Glicko-2 (the default), which rates by weekly period, the same game shows
 /// provisional ratings at once: on the leaderboard (marked provisional, with the grade the rating
 /// stands for) and on the profile (with its chart), final when the period closes.

@@ -225,22 +225,33 @@ impl RankingService {
     pub(crate) async fn reseed_from_ranks(&self) -> Result<usize, RankingError> {
         let mut seeded = 0;
         for player in self.registered_players().await? {
-            let state = self.registry.state(&player).await?;
-            let mut held: Vec<(&String, &String)> = state.grades.iter().map(|(l, h)| (l, &h.grade)).collect();
-            held.sort_by_key(|(l, _)| match l.as_str() {
-                "professional" => 0,
-                "amateur" => 1,
-                _ => 2,
-            });
-            for (ladder, grade) in held {
-                if self.rules_for(ladder).and_then(|r| r.mapping(self.config.system.name())).is_some() {
-                    self.seed_from_rank(&player, ladder, grade).await?;
-                    seeded += 1;
-                    break;
-                }
+            if self.seed_from_held_grade(&player).await? {
+                seeded += 1;
             }
         }
         Ok(seeded)
+    }
+
+    /// Seeds one player from the grade they hold (professional first, then amateur, then any other
+    /// ladder the rules map), if they have no rating in this system yet; whether a grade was mapped.
+    ///
+    /// # Errors
+    /// Faults while reading the player's log or appending.
+    pub(crate) async fn seed_from_held_grade(&self, player: &weiqi_rating::PlayerId) -> Result<bool, RankingError> {
+        let state = self.registry.state(player).await?;
+        let mut held: Vec<(&String, &String)> = state.grades.iter().map(|(l, h)| (l, &h.grade)).collect();
+        held.sort_by_key(|(l, _)| match l.as_str() {
+            "professional" => 0,
+            "amateur" => 1,
+            _ => 2,
+        });
+        for (ladder, grade) in held {
+            if self.rules_for(ladder).and_then(|r| r.mapping(self.config.system.name())).is_some() {
+                self.seed_from_rank(player, ladder, grade).await?;
+                return Ok(true);
+            }
+        }
+        Ok(false)
     }
 
     /// Seeds registered players' ratings from an EGD rating list (issue 15 item 9), matched by the EGD

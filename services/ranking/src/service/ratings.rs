@@ -14,6 +14,7 @@ use crate::domain::ledger::rated_players;
 use crate::error::RankingError;
 use crate::games::{GameLogError, load_game};
 use crate::ledger::RatingReport;
+use crate::registry::player_aggregate;
 use crate::tournaments::FinalResults;
 
 impl RankingService {
@@ -33,6 +34,13 @@ impl RankingService {
             return Ok(false);
         }
         let players = [rated.black.clone(), rated.white.clone()];
+        // A player entered in the registry another way than through this service (`weiqi account add
+        // --rank`, a restored backup) starts from their grade, as registration here does.
+        for p in &players {
+            if self.ledger.read(|book, _, _| book.stored(p).is_none()).await? && player_aggregate(p).is_ok() {
+                self.seed_from_held_grade(p).await?;
+            }
+        }
         let events =
             self.ledger.record(&self.registry, RatingCommand::RecordGame(rated), position.map(Position::raw)).await?;
         let changed = !events.is_empty();

@@ -42,6 +42,13 @@ enum AccountCommand {
         /// account has no password until one is set.
         #[arg(long)]
         password_file: Option<PathBuf>,
+        /// A player's declared grade as the association writes it (`3段`, `5级`, `2d`): with the
+        /// `player` role the account is entered in the player registry at once, with this grade.
+        #[arg(long)]
+        rank: Option<String>,
+        /// A player's region, for the player registry.
+        #[arg(long, default_value = "")]
+        region: String,
     },
     /// Disable an account: its sessions and tokens stop working at once.
     Disable {
@@ -67,34 +74,90 @@ fn read_password(path: &PathBuf) -> Result<String> {
     Ok(text.lines().next().unwrap_or_default().to_string())
 }
 
+/// Enters a player's account in the player registry with its declared grade and region (the same
+/// player commands the ranking service runs); the rating is seeded from the grade when the player's
+/// first rated game is rated.
+async fn register_player(
+    log: &weiqi_eventlog::AnyEventLog,
+    name: &str,
+    shown: &str,
+    region: &str,
+    rank: Option<&str>,
+) -> Result<String> {
+    use weiqi_ranking::domain::{Actor as RankingActor, PlayerCommand, Profile};
+    use weiqi_ranking::registry::{PlayerRegistry, declared_grade};
+    let registry = PlayerRegistry::new(log.clone(), Arc::new(SystemEnvironment));
+    let player = weiqi_rating::PlayerId(name.to_string());
+    let declared = declared_grade(rank, |_| None).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let latin = shown.is_ascii();
+    let profile = Profile {
+        id: player.clone(),
+        name_zh: if latin { String::new() } else { shown.to_string() },
+        name_latin: if latin { shown.to_string() } else { String::new() },
+        region: region.trim().to_string(),
+        ..Default::default()
+    };
+    let actor = RankingActor::staff("cli");
+    let request = uuid::Uuid::new_v4();
+    registry
+        .execute(&player, &format!("register/{player}/cli-{request}"), &actor, &PlayerCommand::Register { profile })
+        .await
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
+    let Some(d) = declared else { return Ok("in the player registry (no grade declared)".into()) };
+    let declare =
+        PlayerCommand::DeclareRank { ladder: d.ladder.clone(), grade: d.grade.clone(), grade_name: d.grade_name };
+    registry
+        .execute(&player, &format!("declare/{player}/cli-{request}"), &actor, &declare)
+        .await
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
+    Ok(format!("in the player registry as {} ({})", d.grade, d.ladder))
+}
+
 pub async fn run(args: AccountArgs) -> Result<ExitCode> {
     let log = super::source::open_log(args.nats.as_deref(), &args.data_dir, true).await?;
     let roles = Role::ALL.iter().map(|r| r.name().to_string());
-    let accounts = AccountService::new(log, Arc::new(SystemEnvironment), roles);
+    let accounts = AccountService::new(log.clone(), Arc::new(SystemEnvironment), roles);
     let id = |what: &str, name: &str| format!("cli-{what}-{name}-{}", uuid::Uuid::new_v4());
     let actor = Actor::System;
     let done = match args.command {
-        AccountCommand::Add { name, roles, display_name, password_file } => {
+        AccountCommand::Add { name, roles, display_name, password_file, rank, region } => {
             let password = password_file.as_ref().map(read_password).transpose()?;
             let shown = display_name.unwrap_or_else(|| name.clone());
-            accounts
+            let created = accounts
                 .create(&name, &shown, &roles, password.as_deref(), &actor, &id("add", &name))
                 .await
-                .map(|()| format!("account {name} created ({})", roles.join(", ")))
+                .map(|()| format!("account {name} created ({})", roles.join(", ")));
+            // One identity from the first page on (issue 33 item 1): a player's account is a registry
+            // entry too, with the grade and region declared here.
+            match created {
+                Ok(done) if roles.iter().any(|r| r == "player") => {
+                    register_player(&log, &name, &shown, &region, rank.as_deref())
+                        .await
+                        .map(|registered| format!("{done}; {registered}"))
+                }
+                other => other.map_err(anyhow::Error::from),
+            }
         }
-        AccountCommand::Disable { name, reason } => {
-            accounts.disable(&name, &reason, &actor, &id("disable", &name)).await.map(|()| format!("{name} disabled"))
-        }
-        AccountCommand::Enable { name } => {
-            accounts.enable(&name, &actor, &id("enable", &name)).await.map(|()| format!("{name} enabled"))
-        }
-        AccountCommand::Grant { name, role } => {
-            accounts.grant(&name, &role, &actor, &id("grant", &name)).await.map(|()| format!("{name} now holds {role}"))
-        }
+        AccountCommand::Disable { name, reason } => accounts
+            .disable(&name, &reason, &actor, &id("disable", &name))
+            .await
+            .map(|()| format!("{name} disabled"))
+            .map_err(anyhow::Error::from),
+        AccountCommand::Enable { name } => accounts
+            .enable(&name, &actor, &id("enable", &name))
+            .await
+            .map(|()| format!("{name} enabled"))
+            .map_err(anyhow::Error::from),
+        AccountCommand::Grant { name, role } => accounts
+            .grant(&name, &role, &actor, &id("grant", &name))
+            .await
+            .map(|()| format!("{name} now holds {role}"))
+            .map_err(anyhow::Error::from),
         AccountCommand::Revoke { name, role } => accounts
             .revoke(&name, &role, &actor, &id("revoke", &name))
             .await
-            .map(|()| format!("{name} no longer holds {role}")),
+            .map(|()| format!("{name} no longer holds {role}"))
+            .map_err(anyhow::Error::from),
     };
     match done {
         Ok(message) => {
