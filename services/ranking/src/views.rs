@@ -102,6 +102,9 @@ pub struct Verification {
     pub date: String,
     pub case_id: String,
     pub basis: String,
+    /// The association that signed it, and the signing key's fingerprint.
+    pub association: String,
+    pub key_id: String,
     /// The revocation list consulted.
     pub revocations_sequence: u64,
 }
@@ -649,6 +652,8 @@ pub fn verify_view(
         date: field(|b| b.date.to_string()),
         case_id: field(|b| b.case.0.clone()),
         basis: field(|b| b.basis.clone()),
+        association: field(|b| b.association.clone()),
+        key_id: field(|b| b.key_id.clone()),
         revocations_sequence: sequence,
     }
 }

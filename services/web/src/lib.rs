@@ -51,6 +51,7 @@
 
 pub mod act;
 pub mod assets;
+pub mod certificate_pdf;
 pub mod challenges;
 pub mod charts;
 pub mod chat;

@@ -920,6 +920,74 @@ async fn a_rank_application_is_reviewed_confirmed_by_a_second_reviewer_verified_
         .await;
     assert_ne!(altered, json!("valid"));
 
+    // Issue 33 item 5: the certificate as a PDF: its text (pdftotext) names the grade in Chinese, its
+    // first page is rendered for a look (pdftoppm), and the verification page checks the PDF itself.
+    public.open(&server.base, &format!("/certificates/{serial}?lang=zh-CN")).await;
+    let href = public
+        .wait_for("the PDF link", "return document.querySelector('[data-link=certificate-pdf]')?.getAttribute('href')")
+        .await;
+    let bytes = public
+        .client
+        .execute_async(
+            "const done = arguments[1]; fetch(arguments[0]).then(r => r.arrayBuffer()).then(b => { let s = ''; for (const x of new Uint8Array(b)) s += String.fromCharCode(x); done(btoa(s)); });",
+            vec![href.clone()],
+        )
+        .await
+        .unwrap();
+    use base64::Engine as _;
+    let pdf = base64::engine::general_purpose::STANDARD.decode(bytes.as_str().unwrap()).unwrap();
+    assert!(pdf.starts_with(b"%PDF-"), "{href}");
+    let file = dir.path().join(format!("certificate-{serial}.pdf"));
+    std::fs::write(&file, &pdf).unwrap();
+    let text = std::process::Command::new("pdftotext").arg("-enc").arg("UTF-8").arg(&file).arg("-").output();
+    match text {
+        Ok(out) if out.status.success() => {
+            let text = String::from_utf8_lossy(&out.stdout);
+            assert!(text.contains("业余1段") && text.contains("段位证书") && text.contains(&serial), "{text}");
+            let shot = common::screenshots().join("certificate-pdf-zh-CN");
+            let rendered = std::process::Command::new("pdftoppm")
+                .args(["-png", "-r", "60", "-f", "1", "-l", "1", "-singlefile"])
+                .arg(&file)
+                .arg(&shot)
+                .status();
+            assert!(rendered.is_ok_and(|s| s.success()), "pdftoppm");
+            // And in English, for a look.
+            let en = href.as_str().unwrap_or_default().replace("lang=zh-CN", "lang=en");
+            let bytes = public
+                .client
+                .execute_async(
+                    "const done = arguments[1]; fetch(arguments[0]).then(r => r.arrayBuffer()).then(b => { let s = ''; for (const x of new Uint8Array(b)) s += String.fromCharCode(x); done(btoa(s)); });",
+                    vec![json!(en)],
+                )
+                .await
+                .unwrap();
+            let en_file = dir.path().join("certificate-en.pdf");
+            std::fs::write(
+                &en_file,
+                base64::engine::general_purpose::STANDARD.decode(bytes.as_str().unwrap()).unwrap(),
+            )
+            .unwrap();
+            let out = std::process::Command::new("pdftotext").arg(&en_file).arg("-").output().unwrap();
+            assert!(String::from_utf8_lossy(&out.stdout).contains("1 dan (amateur)"), "the grade in English");
+            let shot = common::screenshots().join("certificate-pdf-en");
+            let rendered = std::process::Command::new("pdftoppm")
+                .args(["-png", "-r", "60", "-f", "1", "-l", "1", "-singlefile"])
+                .arg(&en_file)
+                .arg(&shot)
+                .status();
+            assert!(rendered.is_ok_and(|s| s.success()), "pdftoppm");
+        }
+        _ if std::env::var_os("WEIQI_REQUIRE_EXTERNAL").is_some() => panic!("pdftotext is required (poppler-utils)"),
+        _ => eprintln!("no pdftotext here: the PDF's text is not read"),
+    }
+    public.open(&server.base, "/verify").await;
+    public.upload("input[name=file]", &file).await;
+    submit(&public, "#verify-form", "verify", &[]).await;
+    assert_eq!(
+        public.wait_for("the PDF's verdict", "return document.querySelector('[data-verdict]')?.dataset.verdict").await,
+        json!("valid")
+    );
+
     // Revoked: the same link now says revoked.
     rev1.open(&server.base, &format!("/office/cases/{case}")).await;
     submit(&rev1, "#certificate", "revoke-certificate", &[("reason", "成绩经查作废（第23.1条）")]).await;

@@ -19,8 +19,8 @@ use crate::i18n::{Lang, basis_text, grade_text, t, ta, try_t};
 use crate::session::Viewer;
 use crate::session::csrf_ok;
 
-/// The largest certificate file the page reads.
-pub const MAX_BYTES: usize = 64 * 1024;
+/// The largest certificate file the page reads (its PDF, with the font subset, included).
+pub const MAX_BYTES: usize = 4 * 1024 * 1024;
 
 fn serial_ok(serial: &str) -> bool {
     !serial.is_empty() && serial.len() <= 128 && serial.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
@@ -119,10 +119,79 @@ pub async fn page_get(
                 summary { (t(lang, "certificate-text")) }
                 pre.certificate data-certificate-text="" { (record.certificate) }
             }
-            p.no-print { button type="button" data-action="print" { (t(lang, "desk-print")) } }
+            p.no-print {
+                button type="button" data-action="print" { (t(lang, "desk-print")) }
+                " " a href={ "/certificates/" (serial) "/pdf?lang=" (lang.tag()) } download={ "certificate-" (serial) ".pdf" } data-link="certificate-pdf" { (t(lang, "certificate-pdf")) }
+            }
         }
     };
     page(&web, &viewer, &t(lang, "certificate-title"), body, &["print.js"])
+}
+
+/// `GET /certificates/{serial}/pdf`: the certificate as an A4 PDF in the page's language.
+pub async fn pdf_get(
+    State(web): State<Arc<Web>>,
+    viewer: Viewer,
+    Path(serial): Path<String>,
+    headers: HeaderMap,
+) -> Response {
+    use axum::response::IntoResponse as _;
+    let lang = viewer.lang;
+    let Some(r) = web.ranking.clone().filter(|_| serial_ok(&serial)) else {
+        return message(&web, &viewer, StatusCode::NOT_FOUND, &t(lang, "certificate-not-found"));
+    };
+    let record = match r.certificate(&serial).await {
+        Ok(c) => c,
+        Err(e) if e.kind() == Some(weiqi_aggregate::RejectionKind::NotFound) => {
+            return message(&web, &viewer, StatusCode::NOT_FOUND, &t(lang, "certificate-not-found"));
+        }
+        Err(e) => return message(&web, &viewer, refused_status(&e), &refused_text(lang, &e)),
+    };
+    let v = match r.verify_certificate(&record.certificate).await {
+        Ok(v) => v,
+        Err(e) => return message(&web, &viewer, refused_status(&e), &refused_text(lang, &e)),
+    };
+    let link = format!("{}/verify?serial={serial}", origin(&web, &headers));
+    let mut facts = vec![
+        (t(lang, "certificate-serial"), serial.clone()),
+        (t(lang, "certificate-date"), v.date.clone()),
+        (t(lang, "certificate-basis"), basis_text(lang, &v.basis)),
+        (t(lang, "certificate-key"), v.key_id.clone()),
+    ];
+    if record.revoked {
+        facts.push((
+            t(lang, "certificate-status"),
+            ta(lang, "certificate-revoked", &[("reason", record.revocation_reason.clone())]),
+        ));
+    }
+    let sheet = crate::certificate_pdf::Sheet {
+        title: t(lang, "certificate-title"),
+        association: v.association.clone(),
+        name: v.player_name.clone(),
+        grade: grade_text(lang, &v.ladder, &v.grade),
+        facts,
+        scan: t(lang, "certificate-scan"),
+        link,
+        certificate: record.certificate.clone(),
+    };
+    match tokio::task::spawn_blocking(move || crate::certificate_pdf::render(&sheet)).await {
+        Ok(Ok(pdf)) => (
+            [
+                (header::CONTENT_TYPE, "application/pdf".to_string()),
+                (header::CONTENT_DISPOSITION, format!("attachment; filename=\"certificate-{serial}.pdf\"")),
+            ],
+            pdf,
+        )
+            .into_response(),
+        Ok(Err(crate::certificate_pdf::PdfError::NoFont)) => {
+            message(&web, &viewer, StatusCode::SERVICE_UNAVAILABLE, &t(lang, "certificate-pdf-no-font"))
+        }
+        Ok(Err(e)) => {
+            tracing::warn!(%serial, "{e}");
+            message(&web, &viewer, StatusCode::INTERNAL_SERVER_ERROR, &t(lang, "refusal-unavailable"))
+        }
+        Err(_) => message(&web, &viewer, StatusCode::SERVICE_UNAVAILABLE, &t(lang, "refusal-unavailable")),
+    }
 }
 
 fn verify_form(lang: Lang, viewer: &crate::session::Viewer, text: &str) -> Markup {
@@ -132,7 +201,7 @@ fn verify_form(lang: Lang, viewer: &crate::session::Viewer, text: &str) -> Marku
             form.grid method="post" action="/verify" enctype="multipart/form-data" {
                 (csrf_field(viewer))
                 label { (t(lang, "verify-paste")) textarea name="certificate" rows="10" spellcheck="false" { (text) } }
-                label { (t(lang, "verify-upload")) input type="file" name="file" accept=".txt,.cert,text/plain"; }
+                label { (t(lang, "verify-upload")) input type="file" name="file" accept=".txt,.cert,.pdf,text/plain,application/pdf"; }
                 button type="submit" data-action="verify" { (t(lang, "verify-check")) }
             }
         }
@@ -193,7 +262,7 @@ pub async fn verify_post(
     multipart: Multipart,
 ) -> Response {
     let lang = viewer.lang;
-    let Uploaded { mut fields, too_big, .. } = Uploaded::read(multipart, MAX_BYTES).await;
+    let Uploaded { mut fields, too_big, files: uploaded_files, .. } = Uploaded::read(multipart, MAX_BYTES).await;
     if !csrf_ok(&headers, fields.get("csrf").map(String::as_str)) {
         return csrf_refused(&web, &viewer);
     }
@@ -203,7 +272,22 @@ pub async fn verify_post(
         let why = ta(lang, "import-too-big", &[("kb", (MAX_BYTES / 1024).to_string())]);
         return render_verify(&web, &viewer, "", Some(Err((StatusCode::PAYLOAD_TOO_LARGE, why))));
     }
-    let text = if file.trim().is_empty() { pasted } else { file };
+    // A PDF this site made carries the signed text; a text file is the certificate itself.
+    let text = match uploaded_files.get("file") {
+        Some(bytes) if bytes.starts_with(b"%PDF") => match crate::certificate_pdf::certificate_in_pdf(bytes) {
+            Some(text) => text,
+            None => {
+                return render_verify(
+                    &web,
+                    &viewer,
+                    "",
+                    Some(Err((StatusCode::BAD_REQUEST, t(lang, "verify-pdf-none")))),
+                );
+            }
+        },
+        _ if file.trim().is_empty() => pasted,
+        _ => file,
+    };
     if text.trim().is_empty() {
         return render_verify(&web, &viewer, "", Some(Err((StatusCode::BAD_REQUEST, t(lang, "verify-empty")))));
     }

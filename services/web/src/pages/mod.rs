@@ -109,6 +109,7 @@ pub fn router(web: Arc<Web>) -> axum::Router {
         .route("/players/{id}", get(players::profile))
         .route("/my/games", get(players::my_games))
         .route("/certificates/{serial}", get(certificate::page_get))
+        .route("/certificates/{serial}/pdf", get(certificate::pdf_get))
         .route("/verify", get(certificate::verify_get).post(certificate::verify_post))
         .route("/assets/{file}", get(crate::assets::serve))
         .with_state(web);
@@ -409,6 +410,8 @@ pub struct Uploaded {
     /// The encoding each field was read in (`UTF-8`, or what a file not in UTF-8 was detected as:
     /// `GB18030` for Excel's CSV on Chinese Windows).
     pub encodings: std::collections::HashMap<String, &'static str>,
+    /// Each file's bytes as sent, by field name (a PDF is not text).
+    pub files: std::collections::HashMap<String, Vec<u8>>,
 }
 
 impl Uploaded {
@@ -417,10 +420,14 @@ impl Uploaded {
         let mut uploaded = Uploaded::default();
         while let Ok(Some(part)) = multipart.next_field().await {
             let name = part.name().unwrap_or_default().to_string();
+            let is_file = part.file_name().is_some();
             let Ok(bytes) = part.bytes().await else { break };
             if bytes.len() > max {
                 uploaded.too_big = true;
                 continue;
+            }
+            if is_file {
+                uploaded.files.insert(name.clone(), bytes.to_vec());
             }
             let (text, encoding) = decode_upload(&bytes);
             uploaded.encodings.insert(name.clone(), encoding);

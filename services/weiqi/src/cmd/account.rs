@@ -43,7 +43,8 @@ enum AccountCommand {
         #[arg(long)]
         password_file: Option<PathBuf>,
         /// A player's declared grade as the association writes it (`3段`, `5级`, `2d`): with the
-        /// `player` role the account is entered in the player registry at once, with this grade.
+        /// `player` role the account is entered in the player registry at once, with this grade (and
+        /// `--region`, which alone also enters it).
         #[arg(long)]
         rank: Option<String>,
         /// A player's region, for the player registry.
@@ -127,10 +128,11 @@ pub async fn run(args: AccountArgs) -> Result<ExitCode> {
                 .create(&name, &shown, &roles, password.as_deref(), &actor, &id("add", &name))
                 .await
                 .map(|()| format!("account {name} created ({})", roles.join(", ")));
-            // One identity from the first page on (issue 33 item 1): a player's account is a registry
-            // entry too, with the grade and region declared here.
+            // One identity from the first page on (issue 33 item 1): a player's account declared with a
+            // grade or a region is a registry entry too (without either, an organiser registers the
+            // player later, with what the association knows: `RegisterPlayer`, the desk, `/registry`).
             match created {
-                Ok(done) if roles.iter().any(|r| r == "player") => {
+                Ok(done) if roles.iter().any(|r| r == "player") && (rank.is_some() || !region.trim().is_empty()) => {
                     register_player(&log, &name, &shown, &region, rank.as_deref())
                         .await
                         .map(|registered| format!("{done}; {registered}"))
