@@ -1228,6 +1228,14 @@ async fn a_chinese_director_runs_a_twelve_player_mcmahon_and_one_result_is_every
         )
         .await;
     assert!(offered.as_str().is_some_and(|t| t.contains("2026 杭州麦克马洪赛")), "{offered}");
+    // And the game by its event and round (not its id).
+    let game_line = applicant
+        .js(&format!("return document.querySelector(\"{evidence}\").closest('label').textContent"), vec![])
+        .await;
+    assert!(
+        game_line.as_str().is_some_and(|t| t.contains("2026 杭州麦克马洪赛 第1轮") && !t.contains(&table_2.game_id)),
+        "{game_line}"
+    );
     applicant.js(&format!("document.querySelector(\"{evidence}\").checked = true"), vec![]).await;
     submit(&applicant, "#apply", "apply-for-rank", &[("grade", "1d")]).await;
     notice_ok(&applicant, "the application").await;

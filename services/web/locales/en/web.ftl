@@ -796,6 +796,7 @@ certificate-pdf-no-font = This server has no Chinese font to make the PDF (insta
 certificate-key = Signing key
 certificate-status = Status
 verify-pdf-none = This PDF carries no certificate of this site.
+apply-game-event = { $event }, round { $round }
 profile-no-rating = No rated game yet.
 profile-chart-x = rated result
 profile-chart-label = The rating after each rated result

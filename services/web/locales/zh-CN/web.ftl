@@ -796,6 +796,7 @@ certificate-pdf-no-font = 本服务器没有制作PDF所需的中文字体（请
 certificate-key = 签发密钥
 certificate-status = 状态
 verify-pdf-none = 此PDF中没有本站签发的证书。
+apply-game-event = { $event } 第{ $round }轮
 profile-no-rating = 还没有计分对局。
 profile-chart-x = 计分结果
 profile-chart-label = 每次计分后的等级分

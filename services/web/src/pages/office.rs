@@ -593,6 +593,10 @@ async fn render_apply(web: &Web, viewer: &Viewer, note: Option<(bool, String)>) 
                             input type="checkbox" name="game" value=(g.id) data-evidence=(g.id);
                             span {
                                 (line.date) " · " (line.words)
+                                @if let Some((event, round)) = &line.event {
+                                    @let name = tournaments.iter().find(|(id, _)| id == event).map(|(_, n)| n.as_str()).filter(|n| !n.is_empty()).unwrap_or(event.as_str());
+                                    " · " span data-event=(event) { (ta(lang, "apply-game-event", &[("event", name.to_string()), ("round", round.to_string())])) }
+                                }
                                 @if let Some(r) = &line.result { " · " (r) }
                                 @if let Some(o) = line.outcome { " " strong.outcome { (t(lang, &format!("profile-{o}"))) } }
                             }

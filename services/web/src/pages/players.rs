@@ -99,6 +99,8 @@ fn date(ms: i64) -> String {
 pub(super) struct GameLine {
     pub date: String,
     pub words: String,
+    /// The tournament and round it was played in, if any (issue 33 item 2: games by event).
+    pub event: Option<(String, u32)>,
     pub result: Option<String>,
     pub outcome: Option<&'static str>,
 }
@@ -131,6 +133,7 @@ pub(super) fn game_line(web: &Web, lang: Lang, id: &str, state: &GameState) -> G
     GameLine {
         date: date(state.last_at.0),
         words: ta(lang, "profile-game-line", &[("opponent", opponent), ("color", color_word)]),
+        event: state.setup.as_ref().and_then(|s| s.tournament.as_ref()).map(|t| (t.id.clone(), t.round)),
         result: state.result.as_ref().map(|r| crate::words::result(lang, r)),
         outcome,
     }
