@@ -75,6 +75,7 @@ async fn an_organiser_runs_a_swiss_of_three_rounds_through_the_pages_and_the_pub
     let mut server = Server::new(Path::new(WEIQI), &dir.path().join("data"), None);
     server.add_account("org", &["organiser"], "组委会", PASSWORD);
     server.add_account("ref", &["referee"], "裁判张", PASSWORD);
+    server.add_account("p9", &["player"], "钱多", PASSWORD);
     server.start();
     const T: &str = "spring-swiss";
 
@@ -158,6 +159,14 @@ async fn an_organiser_runs_a_swiss_of_three_rounds_through_the_pages_and_the_pub
     assert!(line.contains("李明明") && line.contains("业余4段"), "{line}");
     submit(&org, "#register", "register", &[("account", "p9"), ("name_zh", "钱多"), ("rank", "5级")]).await;
     notice_ok(&org, "a ninth player").await;
+    // Issue 33 item 1: the organiser's registration put the account in the player registry too.
+    let registry = driver.session(Viewport::DESKTOP, "zh-CN").await.unwrap();
+    registry.open(&server.base, "/players/p9").await;
+    let entry = registry.wait_for("p9's entry", "return document.querySelector('main').textContent").await;
+    assert!(
+        entry.as_str().is_some_and(|e| e.contains("钱多") && e.contains("5级") && !e.contains("未登记")),
+        "{entry}"
+    );
     submit(&org, "#players details[data-player='9']", "remove-player", &[]).await;
     notice_ok(&org, "the ninth taken off").await;
     assert_eq!(org.js("return document.querySelectorAll('#players details.player').length", vec![]).await, json!(8));

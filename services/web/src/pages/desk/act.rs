@@ -454,6 +454,27 @@ fn players(numbers: Vec<u32>) -> Vec<PlayerId> {
     numbers.into_iter().map(PlayerId).collect()
 }
 
+/// Enters `account` in the player registry (if it is a platform account not there yet) from the
+/// desk's fields; a refusal is logged, the tournament's registration stands.
+async fn register_in_registry(desk: &Desk, account: &str, fields: &PlayerFields) {
+    let Some(registry) = &desk.web.registry else { return };
+    let Some(known) = desk.web.index.account(account) else { return };
+    if registry.profile(account).await.is_some() {
+        return;
+    }
+    let (mut zh, latin) = (fields.name_zh.trim().to_string(), fields.name_latin.trim().to_string());
+    if zh.is_empty() && latin.is_empty() {
+        zh = known.display_name.clone();
+    }
+    let rank = Some(fields.rank.trim()).filter(|r| !r.is_empty());
+    if let Err(why) = registry
+        .register(account, &zh, &latin, fields.region.trim(), rank, &desk.caller.id, &format!("desk-{}", desk.rid))
+        .await
+    {
+        tracing::warn!(%account, error = %why, "a player the desk registered is not in the player registry");
+    }
+}
+
 /// `POST …/register`.
 pub async fn register(DeskCommand { desk, form: f }: DeskCommand<RegisterForm>) -> Response {
     let outcome: Sending = async {
@@ -463,6 +484,11 @@ pub async fn register(DeskCommand { desk, form: f }: DeskCommand<RegisterForm>) 
         }
         let entry = f.fields.any().then(|| f.fields.entry());
         let registered = desk.api.register(&desk.caller, &desk.id, &desk.rid, account, 0, entry).await;
+        // An organiser's registration enters a platform account not yet in the player registry there
+        // too, with the names, region and grade the desk was given (issue 33 item 1).
+        if registered.is_ok() {
+            register_in_registry(&desk, account, &f.fields).await;
+        }
         Ok(registered.map(|a| a.sequence))
     }
     .await;
