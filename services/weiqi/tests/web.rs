@@ -1373,6 +1373,33 @@ async fn the_first_administrator_link_works_once_and_the_administrator_makes_acc
     assert!(history.as_str().is_some_and(|h| h.contains("省赛成绩核实后更正") && h.contains("4段")), "{history}");
     admin.open(&server.base, "/registry?q=sun").await;
     shoot(&admin, &server.base, "/registry?q=sun", "registry-desktop", "zh-CN", "en").await;
+    // An organiser's registry page, and the role revoked while it is open: the next correction is
+    // refused (the account's current roles decide, not the session's), and nothing changes.
+    admin.open(&server.base, "/admin/accounts").await;
+    admin.fill("form[action='/admin/accounts'] input[name=name]", "chen_org").await;
+    admin.fill("form[action='/admin/accounts'] input[name=display_name]", "周主办").await;
+    admin.fill("form[action='/admin/accounts'] input[name=password]", PASSWORD).await;
+    admin
+        .js("document.querySelector(\"form[action='/admin/accounts'] select[name=role]\").value = 'organiser'", vec![])
+        .await;
+    admin.click("[data-action=create-account]").await;
+    admin.wait_for("the organiser", "return !!document.querySelector('tr[data-account=chen_org]')").await;
+    let organiser = signed_in(&driver, &server.base, Viewport::DESKTOP, "zh-CN", "chen_org").await;
+    organiser.open(&server.base, "/registry?q=sun").await;
+    organiser
+        .wait_for("the registry for an organiser", "return !!document.querySelector('tr[data-registry-player=sun]')")
+        .await;
+    admin
+        .js("document.querySelector(\"tr[data-account=chen_org] select[name=role]\").value = 'organiser'", vec![])
+        .await;
+    admin.click("tr[data-account=chen_org] [data-action=revoke]").await;
+    admin.wait_for("the role revoked", "const r = document.querySelector('tr[data-account=chen_org]'); return r && !r.querySelectorAll('td')[2].textContent.includes('组织者')").await;
+    organiser.js("document.querySelector('tr[data-registry-edit=sun] details').open = true; document.querySelector(\"tr[data-registry-edit=sun] form[action$='/profile']\").club.value = '别的俱乐部';", vec![]).await;
+    organiser.click("tr[data-registry-edit=sun] [data-action=registry-profile]").await;
+    let refused = organiser.wait_for("the refusal", "return document.readyState === 'complete' && !document.querySelector('tr[data-registry-edit=sun]') && document.querySelector('main').textContent").await;
+    assert!(refused.as_str().is_some_and(|t| t.contains("仅供主办方")), "{refused}");
+    admin.open(&server.base, "/registry?q=sun").await;
+    assert_eq!(admin.text("tr[data-registry-player=sun] [data-column=club]").await.unwrap_or_default(), "杭州棋院");
     admin.open(&server.base, "/admin/accounts").await;
     let player = signed_in(&driver, &server.base, Viewport::PHONE, "en", "sun").await;
     assert_eq!(player.js("return !!document.querySelector('#challenge')", vec![]).await, json!(true));
