@@ -1417,6 +1417,16 @@ async fn the_first_administrator_link_works_once_and_the_administrator_makes_acc
     admin.wait_for("registration open", "return !!document.querySelector('[data-registration=open]')").await;
     visitor.open(&server.base, "/login").await;
     visitor.click("[data-link=register]").await;
+    // A name taken is said so, naming it.
+    visitor.fill("input[name=name]", "sun").await;
+    visitor.fill("input[name=display_name]", "另一个孙").await;
+    visitor.fill("input[name=password]", PASSWORD).await;
+    visitor.click("[data-action=register]").await;
+    let taken = visitor
+        .wait_for("the name taken", "const e = document.querySelector('[data-error]'); return e && e.textContent")
+        .await;
+    assert!(taken.as_str().is_some_and(|t| t.contains("账号名 sun 已被使用")), "{taken}");
+    visitor.js("document.querySelector('input[name=name]').value = ''", vec![]).await;
     visitor.fill("input[name=name]", "zhou").await;
     visitor.fill("input[name=display_name]", "周芳").await;
     visitor.fill("input[name=name_latin]", "Zhou Fang").await;

@@ -797,6 +797,7 @@ certificate-key = Signing key
 certificate-status = Status
 verify-pdf-none = This PDF carries no certificate of this site.
 apply-game-event = { $event }, round { $round }
+register-name-taken = The account name { $name } is taken: choose another.
 profile-no-rating = No rated game yet.
 profile-chart-x = rated result
 profile-chart-label = The rating after each rated result

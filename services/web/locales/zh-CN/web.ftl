@@ -797,6 +797,7 @@ certificate-key = 签发密钥
 certificate-status = 状态
 verify-pdf-none = 此PDF中没有本站签发的证书。
 apply-game-event = { $event } 第{ $round }轮
+register-name-taken = 账号名 { $name } 已被使用，请换一个。
 profile-no-rating = 还没有计分对局。
 profile-chart-x = 计分结果
 profile-chart-label = 每次计分后的等级分

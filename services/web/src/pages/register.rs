@@ -110,7 +110,8 @@ pub async fn submit(
         );
     }
     if web.index.account_like(&name).is_some() {
-        return render(&web, &viewer, &form, Some(t(lang, "refusal-already-exists")), StatusCode::BAD_REQUEST);
+        let taken = ta(lang, "register-name-taken", &[("name", name.clone())]);
+        return render(&web, &viewer, &form, Some(taken), StatusCode::BAD_REQUEST);
     }
     // An identity the platform already knows (a game's player, a tournament's entrant, the
     // registry's or the ratings' player) is not free for anyone to take: its games and results
