@@ -413,8 +413,16 @@ async fn promotion_notice(web: &Web, viewer: &Viewer) -> Markup {
     let lang = viewer.lang;
     let (Some(m), Some(r)) = (&viewer.member, &web.ranking) else { return html! {} };
     let Ok(cases) = r.my_cases(&m.claims).await else { return html! {} };
-    let open: Vec<_> =
-        cases.iter().filter(|c| c.player_id == m.name() && c.applicant == "organiser" && c.status.is_open()).collect();
+    // Opened by the platform's ranking service (no one's account), not by an organiser for the player.
+    let open: Vec<_> = cases
+        .iter()
+        .filter(|c| {
+            c.player_id == m.name()
+                && c.applicant == "organiser"
+                && web.index.account(&c.opened_by).is_none()
+                && c.status.is_open()
+        })
+        .collect();
     html! {
         @for c in open {
             section.card.notice data-promotion-case=(c.case_id) role="status" {
