@@ -278,7 +278,9 @@ fn challenges_list(lang: Lang, web: &Web, viewer: &Viewer, member: &Member, band
             @if !hidden.is_empty() { p.small data-band-hidden=(hidden.len()) { (ta(lang, "band-hidden", &[("n", hidden.len().to_string())])) } }
             ul.challenges {
                 @for c in &list {
-                    @let by = shown(&c.by).unwrap_or_else(|| c.by.clone());
+                    // The challenger's name with their rank beside it ("李明 业余2段").
+                    @let name = shown(&c.by).unwrap_or_else(|| c.by.clone());
+                    @let by = if c.by_rank.is_empty() { name } else { format!("{name} {}", rank_text(lang, &c.by_rank)) };
                     li data-challenge=(c.id) data-by=(c.by) data-mine[c.by == member.name()] data-rated[c.rated] data-rank=(c.by_rank) {
                         span {
                             @if c.by == member.name() {
@@ -289,7 +291,6 @@ fn challenges_list(lang: Lang, web: &Web, viewer: &Viewer, member: &Member, band
                             } @else {
                                 (ta(lang, "challenge-from", &[("by", by.clone())]))
                             }
-                            @if c.by != member.name() && !c.by_rank.is_empty() { " " span.rank { (rank_text(lang, &c.by_rank)) } }
                             " — " (describe(lang, c, c.by == member.name()))
                         }
                         @if c.by == member.name() {
