@@ -166,7 +166,12 @@ async fn render(web: &Web, viewer: &Viewer, game: &str, shared: Option<&Board>) 
                     button type="button" data-action="review-last" aria-label=(t(lang, "review-last")) { "▶|" }
                 }
                 input id="scrub" type="range" min="0" max="0" value="0" aria-label=(t(lang, "review-scrub"));
-                p.small { (t(lang, "review-help")) }
+                // On a shared board the driver's variations are everyone's; a follower's own steps leave it.
+                p.small { (t(lang, match (shared.is_some(), driving) {
+                    (false, _) => "review-help",
+                    (true, true) => "review-help-driving",
+                    (true, false) => "review-help-following",
+                })) }
                 div.controls {
                     button type="button" data-action="review-territory" aria-pressed="false" { (t(lang, "review-territory")) }
                     button type="button" data-action="review-main" hidden { (t(lang, "review-back")) }
