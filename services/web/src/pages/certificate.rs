@@ -75,6 +75,22 @@ fn verdict(lang: Lang, v: &Verification) -> Markup {
     }
 }
 
+/// The ranking's API and the certificate `serial`, or the page saying it is not there (or why not).
+async fn certificate_of(
+    web: &Web,
+    viewer: &Viewer,
+    serial: &str,
+) -> Result<(weiqi_ranking::api::RankingApi, weiqi_ranking::views::CertificateView), Response> {
+    let lang = viewer.lang;
+    let not_found = || message(web, viewer, StatusCode::NOT_FOUND, &t(lang, "certificate-not-found"));
+    let Some(r) = web.ranking.clone().filter(|_| serial_ok(serial)) else { return Err(not_found()) };
+    match r.certificate(serial).await {
+        Ok(c) => Ok((r, c)),
+        Err(e) if e.kind() == Some(weiqi_aggregate::RejectionKind::NotFound) => Err(not_found()),
+        Err(e) => Err(message(web, viewer, refused_status(&e), &refused_text(lang, &e))),
+    }
+}
+
 /// `GET /certificates/{serial}`.
 pub async fn page_get(
     State(web): State<Arc<Web>>,
@@ -83,15 +99,9 @@ pub async fn page_get(
     headers: HeaderMap,
 ) -> Response {
     let lang = viewer.lang;
-    let Some(r) = web.ranking.clone().filter(|_| serial_ok(&serial)) else {
-        return message(&web, &viewer, StatusCode::NOT_FOUND, &t(lang, "certificate-not-found"));
-    };
-    let record = match r.certificate(&serial).await {
-        Ok(c) => c,
-        Err(e) if e.kind() == Some(weiqi_aggregate::RejectionKind::NotFound) => {
-            return message(&web, &viewer, StatusCode::NOT_FOUND, &t(lang, "certificate-not-found"));
-        }
-        Err(e) => return message(&web, &viewer, refused_status(&e), &refused_text(lang, &e)),
+    let (r, record) = match certificate_of(&web, &viewer, &serial).await {
+        Ok(found) => found,
+        Err(response) => return response,
     };
     let checked = r.verify_certificate(&record.certificate).await.ok();
     let link = format!("{}/verify?serial={serial}", origin(&web, &headers));
@@ -137,15 +147,9 @@ pub async fn pdf_get(
 ) -> Response {
     use axum::response::IntoResponse as _;
     let lang = viewer.lang;
-    let Some(r) = web.ranking.clone().filter(|_| serial_ok(&serial)) else {
-        return message(&web, &viewer, StatusCode::NOT_FOUND, &t(lang, "certificate-not-found"));
-    };
-    let record = match r.certificate(&serial).await {
-        Ok(c) => c,
-        Err(e) if e.kind() == Some(weiqi_aggregate::RejectionKind::NotFound) => {
-            return message(&web, &viewer, StatusCode::NOT_FOUND, &t(lang, "certificate-not-found"));
-        }
-        Err(e) => return message(&web, &viewer, refused_status(&e), &refused_text(lang, &e)),
+    let (r, record) = match certificate_of(&web, &viewer, &serial).await {
+        Ok(found) => found,
+        Err(response) => return response,
     };
     let v = match r.verify_certificate(&record.certificate).await {
         Ok(v) => v,

@@ -160,10 +160,23 @@ pub async fn profile(
         club: form.club.trim().to_string(),
         ..current
     };
-    match r.update_player(&member.claims, profile, &form_request_id(Some(&form.rid))).await {
-        Ok(_) => redirect(&format!("/registry?q={}&done=profile", urlencoding(&id)), vec![]),
+    let outcome = r.update_player(&member.claims, profile, &form_request_id(Some(&form.rid))).await;
+    after(&web, &viewer, &id, "profile", outcome).await
+}
+
+/// The page after a correction of `id`: the registry on that player with the notice `done`, or the
+/// registry with the refusal.
+async fn after<T>(
+    web: &Web,
+    viewer: &Viewer,
+    id: &str,
+    done: &str,
+    outcome: Result<T, weiqi_ranking::api::ApiError>,
+) -> Response {
+    match outcome {
+        Ok(_) => redirect(&format!("/registry?q={}&done={done}", urlencoding(id)), vec![]),
         Err(e) => {
-            let mut response = render(&web, &viewer, &id, Some((false, refused_text(lang, &e)))).await;
+            let mut response = render(web, viewer, id, Some((false, refused_text(viewer.lang, &e)))).await;
             *response.status_mut() = refused_status(&e);
             response
         }
@@ -199,14 +212,8 @@ pub async fn rank(
         return message(&web, &viewer, StatusCode::NOT_FOUND, &t(lang, "refusal-unavailable"));
     };
     let rid = form_request_id(Some(&form.rid));
-    match r.correct_declared_rank(&member.claims, &id, form.rank.trim(), &form.reason, &rid).await {
-        Ok(_) => redirect(&format!("/registry?q={}&done=rank", urlencoding(&id)), vec![]),
-        Err(e) => {
-            let mut response = render(&web, &viewer, &id, Some((false, refused_text(lang, &e)))).await;
-            *response.status_mut() = refused_status(&e);
-            response
-        }
-    }
+    let outcome = r.correct_declared_rank(&member.claims, &id, form.rank.trim(), &form.reason, &rid).await;
+    after(&web, &viewer, &id, "rank", outcome).await
 }
 
 /// An account id in a query string (ids are letters, digits, `-` and `_`; anything else is escaped).
