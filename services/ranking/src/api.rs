@@ -494,7 +494,9 @@ impl RankingApi {
         let rows = self.model.search(query, 100).await.map_err(RankingError::from)?;
         let mut found = Vec::with_capacity(rows.len());
         for row in rows {
-            if let Some(entry) = self.service.player(&weiqi_rating::PlayerId(row.player.clone())).await? {
+            if let Some(entry) = self.service.player(&weiqi_rating::PlayerId(row.player.clone())).await?
+                && entry.state.merged_into.is_none()
+            {
                 found.push(self.entry_view(&entry).await?);
             }
         }
@@ -520,6 +522,75 @@ impl RankingApi {
             .service
             .correct_declared_rank(&weiqi_rating::PlayerId(player.to_owned()), rank, reason, &claims.sub, id)
             .await?;
+        self.entry_view(&entry).await
+    }
+
+    /// Invites the person to take `player`'s registry entry as their account (organisers): the link's
+    /// `secret` is made by the caller and only its hash recorded; `has_account` is read by the caller
+    /// from the accounts. The invitation lasts `days` (1–90).
+    ///
+    /// # Errors
+    /// Denied, refused, or unavailable.
+    pub async fn invite_player(
+        &self,
+        claims: &Claims,
+        player: &str,
+        secret: &str,
+        days: u32,
+        has_account: bool,
+        request: &str,
+    ) -> Result<RegistryPlayer, ApiError> {
+        authority::authorize(claims, Asks::Organise)?;
+        let id = request_id(request)?;
+        if !(1..=90).contains(&days) || secret.len() < 32 {
+            return Err(RankingRejection::BadProfile {
+                field: "invitation",
+                reason: "1 to 90 days, and a secret of at least 32 characters".into(),
+            }
+            .into());
+        }
+        let expires = weiqi_rating::Millis(self.service.now().0 + i64::from(days) * 86_400_000);
+        let player = PlayerId(player.to_owned());
+        let entry = self.service.invite_player(&player, secret, expires, has_account, &claims.sub, id).await?;
+        self.entry_view(&entry).await
+    }
+
+    /// The registry entry an invitation link opens, if it opens one now (anyone holding the link).
+    ///
+    /// # Errors
+    /// `no_invitation`, `invitation_expired`, `not_registered`, `merged`; unavailable.
+    pub async fn invitation(&self, player: &str, secret: &str) -> Result<RegistryPlayer, ApiError> {
+        let entry = self.service.check_invitation(&PlayerId(player.to_owned()), secret).await?;
+        Ok(views::registry_view(&entry, |l| self.service.ladder(l)))
+    }
+
+    /// Records an invitation accepted (its account made by the caller, the web's accept page).
+    ///
+    /// # Errors
+    /// As [`Self::invitation`].
+    pub async fn accept_invitation(&self, player: &str, secret: &str) -> Result<RegistryPlayer, ApiError> {
+        let entry = self.service.accept_invitation(&PlayerId(player.to_owned()), secret).await?;
+        self.entry_view(&entry).await
+    }
+
+    /// Merges the duplicate registry entry `from` into `into`, with the reason (organisers; logged on
+    /// both). `from_has_account` is read by the caller from the accounts.
+    ///
+    /// # Errors
+    /// Denied, refused, or unavailable.
+    pub async fn merge_players(
+        &self,
+        claims: &Claims,
+        from: &str,
+        into: &str,
+        reason: &str,
+        from_has_account: bool,
+        request: &str,
+    ) -> Result<RegistryPlayer, ApiError> {
+        authority::authorize(claims, Asks::Organise)?;
+        let id = request_id(request)?;
+        let (from, into) = (PlayerId(from.to_owned()), PlayerId(into.to_owned()));
+        let entry = self.service.merge_players(&from, &into, reason, from_has_account, &claims.sub, id).await?;
         self.entry_view(&entry).await
     }
 

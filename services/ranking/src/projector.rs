@@ -41,7 +41,16 @@ pub fn change_of(r: &RecordedEvent) -> Result<Option<Change>, DecodeError> {
         }
         Some(PlayerEvent::RatingChanged(point)) => Some(Change::Rating { player, point }),
         Some(PlayerEvent::RankChanged(entry)) => Some(Change::Rank { player, entry }),
-        Some(PlayerEvent::PromotionProposed(_)) | None => None,
+        // Invitations and merges are the registry's own record: a merged duplicate has no rating and
+        // no certified grade, and the registry's search reads each entry's log (which skips it).
+        Some(
+            PlayerEvent::PromotionProposed(_)
+            | PlayerEvent::Invited(_)
+            | PlayerEvent::InvitationAccepted { .. }
+            | PlayerEvent::MergedInto(_)
+            | PlayerEvent::Absorbed(_),
+        )
+        | None => None,
     })
 }
 

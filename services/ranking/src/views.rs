@@ -61,6 +61,14 @@ pub struct RegistryPlayer {
     pub registered_at_ms: i64,
     /// After a registration or update: the player logs' position it reached (read your writes); 0 on plain reads.
     pub position: u64,
+    /// The open invitation's expiry (ms); 0: none open.
+    pub invitation_expires_ms: i64,
+    /// When an invitation was accepted (ms); 0: never.
+    pub invitation_accepted_ms: i64,
+    /// Retired as a duplicate of this entry; empty: not merged.
+    pub merged_into: String,
+    /// The duplicates merged into this entry, with why, who and when.
+    pub merges: Vec<crate::domain::player::MergeRecord>,
 }
 
 /// A grade held in one ladder.
@@ -525,6 +533,10 @@ pub fn registry_view(entry: &RegistryEntry, ladder: impl Fn(&str) -> Option<weiq
             .collect(),
         registered_at_ms: s.registered_at.map_or(0, |m| m.0),
         position: 0,
+        invitation_expires_ms: s.invitation.as_ref().map_or(0, |i| i.expires_at.0),
+        invitation_accepted_ms: s.invitation_accepted.map_or(0, |m| m.0),
+        merged_into: s.merged_into.as_ref().map(|m| m.into.0.clone()).unwrap_or_default(),
+        merges: s.absorbed.clone(),
     }
 }
 

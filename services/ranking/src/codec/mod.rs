@@ -62,6 +62,14 @@ pub const RATING_CHANGED: &str = "weiqi.v1.RatingChanged";
 pub const RANK_CHANGED: &str = "weiqi.v1.RankChanged";
 /// Event type of a promotion proposal in a player's log.
 pub const PROMOTION_PROPOSED: &str = "weiqi.v1.PromotionProposed";
+/// Event type of [`crate::domain::PlayerEvent::Invited`].
+pub const PLAYER_INVITED: &str = "weiqi.v1.PlayerInvited";
+/// Event type of [`crate::domain::PlayerEvent::InvitationAccepted`].
+pub const PLAYER_INVITATION_ACCEPTED: &str = "weiqi.v1.PlayerInvitationAccepted";
+/// Event type of [`crate::domain::PlayerEvent::MergedInto`].
+pub const PLAYER_MERGED_INTO: &str = "weiqi.v1.PlayerMergedInto";
+/// Event type of [`crate::domain::PlayerEvent::Absorbed`].
+pub const PLAYER_ABSORBED: &str = "weiqi.v1.PlayerAbsorbed";
 /// Event type of tournament results for ranking.
 pub const RESULTS_TYPE: &str = "weiqi.v1.RankingResults";
 

@@ -8,9 +8,11 @@ use weiqi_proto::v1 as pb;
 use weiqi_rating::{CaseId, GameId, Millis, PlayerId};
 
 use super::{
-    DecodeError, LEDGER_TYPE, Meta, PLAYER_PROFILE_UPDATED, PLAYER_REGISTERED, PROMOTION_PROPOSED, RANK_CHANGED,
-    RATING_CHANGED, decode_error, envelope, fresh_event_id, open_envelope,
+    DecodeError, LEDGER_TYPE, Meta, PLAYER_ABSORBED, PLAYER_INVITATION_ACCEPTED, PLAYER_INVITED, PLAYER_MERGED_INTO,
+    PLAYER_PROFILE_UPDATED, PLAYER_REGISTERED, PROMOTION_PROPOSED, RANK_CHANGED, RATING_CHANGED, decode_error,
+    envelope, fresh_event_id, open_envelope,
 };
+use crate::domain::player::{Invitation, MergeRecord};
 use crate::domain::{PlayerEvent, Profile, ProposalRecord, RankBasis, RankEntry, RatingPoint};
 
 /// The message of a profile.
@@ -135,6 +137,10 @@ pub fn type_name(event: &PlayerEvent) -> &'static str {
         PlayerEvent::RatingChanged(_) => RATING_CHANGED,
         PlayerEvent::RankChanged(_) => RANK_CHANGED,
         PlayerEvent::PromotionProposed(_) => PROMOTION_PROPOSED,
+        PlayerEvent::Invited(_) => PLAYER_INVITED,
+        PlayerEvent::InvitationAccepted { .. } => PLAYER_INVITATION_ACCEPTED,
+        PlayerEvent::MergedInto(_) => PLAYER_MERGED_INTO,
+        PlayerEvent::Absorbed(_) => PLAYER_ABSORBED,
     }
 }
 
@@ -163,8 +169,39 @@ pub(crate) fn encode_player(event: &PlayerEvent, meta: &Meta, event_id: String) 
             case_id: p.case.0.clone(),
             at_ms: p.at.0,
         }),
+        PlayerEvent::Invited(i) => Body::PlayerInvited(pb::PlayerInvited {
+            token_sha256: i.token_hash.clone(),
+            expires_at_ms: i.expires_at.0,
+            by: i.by.clone(),
+            at_ms: i.at.0,
+        }),
+        PlayerEvent::InvitationAccepted { at } => {
+            Body::PlayerInvitationAccepted(pb::PlayerInvitationAccepted { at_ms: at.0 })
+        }
+        PlayerEvent::MergedInto(m) => Body::PlayerMergedInto(merge_pb(m)),
+        PlayerEvent::Absorbed(m) => Body::PlayerAbsorbed(merge_pb(m)),
     };
     NewEvent::new(type_name(event), envelope(meta, event_id, body).encode_to_vec())
+}
+
+fn merge_pb(m: &MergeRecord) -> pb::PlayerMerged {
+    pb::PlayerMerged {
+        from_player_id: m.from.0.clone(),
+        into_player_id: m.into.0.clone(),
+        reason: m.reason.clone(),
+        by: m.by.clone(),
+        at_ms: m.at.0,
+    }
+}
+
+fn merge_from_pb(m: pb::PlayerMerged) -> MergeRecord {
+    MergeRecord {
+        from: PlayerId(m.from_player_id),
+        into: PlayerId(m.into_player_id),
+        reason: m.reason,
+        by: m.by,
+        at: Millis(m.at_ms),
+    }
 }
 
 /// Reads a player event; `Ok(None)` for the rating ledger's entries, which share the log kind.
@@ -197,6 +234,15 @@ pub fn read_player(r: &RecordedEvent) -> Result<Option<PlayerEvent>, DecodeError
             case: CaseId(m.case_id),
             at: Millis(m.at_ms),
         }),
+        Body::PlayerInvited(m) => PlayerEvent::Invited(Invitation {
+            token_hash: m.token_sha256,
+            expires_at: Millis(m.expires_at_ms),
+            by: m.by,
+            at: Millis(m.at_ms),
+        }),
+        Body::PlayerInvitationAccepted(m) => PlayerEvent::InvitationAccepted { at: Millis(m.at_ms) },
+        Body::PlayerMergedInto(m) => PlayerEvent::MergedInto(merge_from_pb(m)),
+        Body::PlayerAbsorbed(m) => PlayerEvent::Absorbed(merge_from_pb(m)),
         Body::LedgerEntry(_) | Body::CaseEvent(_) | Body::Json(_) => return Ok(None),
     }))
 }
@@ -273,6 +319,27 @@ mod tests {
                 rules: vec!["qualify-1d".into()],
                 case: CaseId::from("case-1"),
                 at: Millis(39),
+            }),
+            PlayerEvent::Invited(Invitation {
+                token_hash: "ab".repeat(32),
+                expires_at: Millis(1_000),
+                by: "org".into(),
+                at: Millis(38),
+            }),
+            PlayerEvent::InvitationAccepted { at: Millis(37) },
+            PlayerEvent::MergedInto(MergeRecord {
+                from: PlayerId::from("li2"),
+                into: PlayerId::from("li"),
+                reason: "registered twice at the desk".into(),
+                by: "org".into(),
+                at: Millis(36),
+            }),
+            PlayerEvent::Absorbed(MergeRecord {
+                from: PlayerId::from("li2"),
+                into: PlayerId::from("li"),
+                reason: "同一人".into(),
+                by: "org".into(),
+                at: Millis(36),
             }),
         ];
         for e in events {

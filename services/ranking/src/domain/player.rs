@@ -158,6 +158,64 @@ pub struct ProposalRecord {
     pub at: Millis,
 }
 
+/// Why a registry entry may not be merged into another (it would lose or move history that is
+/// another log's fact).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum MergeBlock {
+    /// An entry merged into itself.
+    SamePlayer,
+    /// The duplicate has rated games: its ratings are the ledger's and stay under its id.
+    Rated,
+    /// The duplicate holds a certified grade: the certification office's record names it.
+    Certified,
+    /// The duplicate has an account: someone signs in as it.
+    HasAccount,
+    /// The entry kept was itself merged into another.
+    KeptMerged,
+}
+
+impl MergeBlock {
+    /// The stable code.
+    #[must_use]
+    pub fn code(self) -> &'static str {
+        match self {
+            MergeBlock::SamePlayer => "same_player",
+            MergeBlock::Rated => "rated",
+            MergeBlock::Certified => "certified",
+            MergeBlock::HasAccount => "has_account",
+            MergeBlock::KeptMerged => "kept_merged",
+        }
+    }
+}
+
+/// An open invitation to give a registry entry an account (issue 33 item 1).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Invitation {
+    /// SHA-256 of the secret in the link, hex (the secret itself is never recorded).
+    pub token_hash: String,
+    /// It may be accepted until then.
+    pub expires_at: Millis,
+    /// Who issued it.
+    pub by: String,
+    /// When.
+    pub at: Millis,
+}
+
+/// A merge as the registry records it, on both entries.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MergeRecord {
+    /// The duplicate, retired.
+    pub from: PlayerId,
+    /// The entry kept.
+    pub into: PlayerId,
+    /// Why (staff's words).
+    pub reason: String,
+    /// Who merged.
+    pub by: String,
+    /// When.
+    pub at: Millis,
+}
+
 /// What can happen to a player.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum PlayerEvent {
@@ -181,6 +239,17 @@ pub enum PlayerEvent {
     RankChanged(RankEntry),
     /// A promotion proposal.
     PromotionProposed(ProposalRecord),
+    /// Staff invited the person to take this entry as their account (replaces an earlier invitation).
+    Invited(Invitation),
+    /// The invitation was accepted: the account of this id was made by its holder.
+    InvitationAccepted {
+        /// When.
+        at: Millis,
+    },
+    /// This entry was a duplicate, merged into `into` (retired: no longer listed or registered again).
+    MergedInto(MergeRecord),
+    /// A duplicate was merged into this entry (its empty profile fields and declared grades came here).
+    Absorbed(MergeRecord),
 }
 
 /// What can be asked of a player's log.
@@ -247,6 +316,43 @@ pub enum PlayerCommand {
     },
     /// Record a proposal (a no-op if recorded before for this case).
     RecordProposal(ProposalRecord),
+    /// Invite the person to take this entry as their account; an earlier invitation stops working.
+    Invite {
+        /// SHA-256 of the link's secret, hex.
+        token_hash: String,
+        /// Until when it may be accepted (after `now`).
+        expires_at: Millis,
+        /// Who invites.
+        by: String,
+        /// Whether an account of this id exists already (the shell reads it from the accounts).
+        has_account: bool,
+    },
+    /// Accept the invitation whose link's secret hashes to `token_hash` (refused if wrong, replaced,
+    /// expired or accepted before).
+    AcceptInvitation {
+        /// SHA-256 of the secret presented, hex.
+        token_hash: String,
+    },
+    /// Retire this entry as a duplicate of `into` (a no-op if done before).
+    MergeInto {
+        /// The entry kept.
+        into: PlayerId,
+        /// Why.
+        reason: String,
+        /// Who merges.
+        by: String,
+        /// Whether an account of this id exists (the shell reads it from the accounts).
+        has_account: bool,
+    },
+    /// Record on the kept entry that `from` was merged into it (a no-op if recorded before).
+    Absorb {
+        /// The duplicate.
+        from: PlayerId,
+        /// Why.
+        reason: String,
+        /// Who merges.
+        by: String,
+    },
 }
 
 /// A player's log folded.
@@ -270,6 +376,14 @@ pub struct PlayerState {
     pub cases: BTreeSet<(CaseId, bool)>,
     /// Cases proposed for.
     pub proposals: BTreeSet<CaseId>,
+    /// The open invitation (none once accepted).
+    pub invitation: Option<Invitation>,
+    /// When an invitation was accepted.
+    pub invitation_accepted: Option<Millis>,
+    /// Retired as a duplicate of another entry.
+    pub merged_into: Option<MergeRecord>,
+    /// Duplicates merged into this entry.
+    pub absorbed: Vec<MergeRecord>,
 }
 
 impl PlayerState {
@@ -320,6 +434,16 @@ impl PlayerState {
             PlayerEvent::PromotionProposed(p) => {
                 self.proposals.insert(p.case.clone());
             }
+            PlayerEvent::Invited(invitation) => self.invitation = Some(invitation.clone()),
+            PlayerEvent::InvitationAccepted { at } => {
+                self.invitation = None;
+                self.invitation_accepted = Some(*at);
+            }
+            PlayerEvent::MergedInto(record) => {
+                self.invitation = None;
+                self.merged_into = Some(record.clone());
+            }
+            PlayerEvent::Absorbed(record) => self.absorbed.push(record.clone()),
         }
     }
 
@@ -395,6 +519,13 @@ pub fn decide_player(
         }
         _ => Ok(()),
     };
+    if let (
+        Some(m),
+        PlayerCommand::UpdateProfile { .. } | PlayerCommand::DeclareRank { .. } | PlayerCommand::CorrectDeclaredRank { .. },
+    ) = (&state.merged_into, command)
+    {
+        return Err(RankingRejection::Merged { player: m.from.clone(), into: m.into.clone() });
+    }
     Ok(match command {
         PlayerCommand::Register { profile } => {
             if state.profile.is_some() {
@@ -530,7 +661,110 @@ pub fn decide_player(
             }
             vec![PlayerEvent::PromotionProposed(p.clone())]
         }
+        PlayerCommand::Invite { token_hash, expires_at, by, has_account } => {
+            let me = registered_entry(state)?;
+            if *has_account || state.invitation_accepted.is_some() {
+                return Err(RankingRejection::HasAccount(me));
+            }
+            if *expires_at <= now || !is_sha256_hex(token_hash) {
+                return Err(RankingRejection::BadProfile {
+                    field: "invitation",
+                    reason: "a SHA-256 token hash and an expiry after now".into(),
+                });
+            }
+            vec![PlayerEvent::Invited(Invitation {
+                token_hash: token_hash.clone(),
+                expires_at: *expires_at,
+                by: by.clone(),
+                at: now,
+            })]
+        }
+        PlayerCommand::AcceptInvitation { token_hash } => {
+            let me = registered_entry(state)?;
+            let Some(open) = state.invitation.as_ref().filter(|i| i.token_hash == *token_hash) else {
+                return Err(RankingRejection::NoInvitation(me));
+            };
+            if now >= open.expires_at {
+                return Err(RankingRejection::InvitationExpired(me));
+            }
+            vec![PlayerEvent::InvitationAccepted { at: now }]
+        }
+        PlayerCommand::MergeInto { into, reason, by, has_account } => {
+            if let Some(done) = &state.merged_into
+                && done.into == *into
+            {
+                return Ok(Vec::new());
+            }
+            let me = registered_entry(state)?;
+            let reason = merge_reason(reason)?;
+            let block = |why| Err(RankingRejection::CannotMerge { player: me.clone(), why });
+            if *into == me {
+                return block(MergeBlock::SamePlayer);
+            }
+            if *has_account || state.invitation_accepted.is_some() {
+                return block(MergeBlock::HasAccount);
+            }
+            if state.rating.is_some() {
+                return block(MergeBlock::Rated);
+            }
+            if state.grades.values().any(|h| h.basis != RankBasis::Declared) || !state.cases.is_empty() {
+                return block(MergeBlock::Certified);
+            }
+            vec![PlayerEvent::MergedInto(MergeRecord {
+                from: me,
+                into: into.clone(),
+                reason,
+                by: by.clone(),
+                at: now,
+            })]
+        }
+        PlayerCommand::Absorb { from, reason, by } => {
+            if state.absorbed.iter().any(|r| r.from == *from) {
+                return Ok(Vec::new());
+            }
+            let me = registered_entry(state)?;
+            let reason = merge_reason(reason)?;
+            if *from == me {
+                return Err(RankingRejection::CannotMerge { player: me, why: MergeBlock::SamePlayer });
+            }
+            vec![PlayerEvent::Absorbed(MergeRecord {
+                from: from.clone(),
+                into: me,
+                reason,
+                by: by.clone(),
+                at: now,
+            })]
+        }
     })
+}
+
+/// The id of a registered entry that was not merged away.
+fn registered_entry(state: &PlayerState) -> Result<PlayerId, RankingRejection> {
+    let me = state.id.clone().unwrap_or_else(|| PlayerId::from("?"));
+    if state.profile.is_none() {
+        return Err(RankingRejection::NotRegistered(me));
+    }
+    if let Some(m) = &state.merged_into {
+        return Err(RankingRejection::Merged { player: me, into: m.into.clone() });
+    }
+    Ok(me)
+}
+
+/// A merge's reason: one line, 1–500 characters.
+fn merge_reason(reason: &str) -> Result<String, RankingRejection> {
+    let reason = reason.trim();
+    if reason.is_empty() || reason.chars().count() > 500 || reason.contains(['\n', '\r']) {
+        return Err(RankingRejection::BadProfile {
+            field: "reason",
+            reason: "a reason of one line, at most 500 characters".into(),
+        });
+    }
+    Ok(reason.to_owned())
+}
+
+/// Whether `s` is 64 lower-case hex digits.
+fn is_sha256_hex(s: &str) -> bool {
+    s.len() == 64 && s.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
 }
 
 /// The built-in ladder a grade code belongs to, for a declared rank (`3k`, `2d` → amateur; `5p` →
@@ -784,6 +1018,109 @@ mod tests {
         assert_eq!(run(&mut s, PlayerCommand::RecordProposal(proposal.clone()), 5).unwrap().len(), 1);
         assert!(run(&mut s, PlayerCommand::RecordProposal(proposal), 6).unwrap().is_empty());
         assert!(s.proposals.contains(&CaseId::from("case-1")));
+    }
+
+    fn invite(hash: &str, expires: i64, has_account: bool) -> PlayerCommand {
+        PlayerCommand::Invite { token_hash: hash.into(), expires_at: Millis(expires), by: "org".into(), has_account }
+    }
+
+    #[test]
+    fn given_an_entry_when_invited_then_only_the_latest_link_opens_it_once_before_it_expires() {
+        let (a, b) = ("a".repeat(64), "b".repeat(64));
+        let mut s = PlayerState::default();
+        assert!(matches!(run(&mut s, invite(&a, 100, false), 1), Err(RankingRejection::NotRegistered(_))));
+        run(&mut s, PlayerCommand::Register { profile: li() }, 1).unwrap();
+        assert!(matches!(run(&mut s, invite(&a, 100, true), 2), Err(RankingRejection::HasAccount(_))));
+        assert!(matches!(run(&mut s, invite("secret", 100, false), 2), Err(RankingRejection::BadProfile { .. })));
+        assert!(matches!(run(&mut s, invite(&a, 2, false), 2), Err(RankingRejection::BadProfile { .. })));
+        run(&mut s, invite(&a, 100, false), 2).unwrap();
+        run(&mut s, invite(&b, 100, false), 3).unwrap();
+        let accept = |h: &str| PlayerCommand::AcceptInvitation { token_hash: h.into() };
+        assert!(matches!(run(&mut s, accept(&a), 4), Err(RankingRejection::NoInvitation(_))), "replaced");
+        assert!(matches!(run(&mut s, accept(&b), 100), Err(RankingRejection::InvitationExpired(_))));
+        assert_eq!(run(&mut s, accept(&b), 50).unwrap(), vec![PlayerEvent::InvitationAccepted { at: Millis(50) }]);
+        assert!(matches!(run(&mut s, accept(&b), 51), Err(RankingRejection::NoInvitation(_))), "accepted once");
+        assert!(matches!(run(&mut s, invite(&a, 900, false), 52), Err(RankingRejection::HasAccount(_))));
+    }
+
+    #[test]
+    fn a_duplicate_merges_only_without_an_account_ratings_or_certificates() {
+        let merge = |into: &str, has_account| PlayerCommand::MergeInto {
+            into: PlayerId::from(into),
+            reason: "registered twice".into(),
+            by: "org".into(),
+            has_account,
+        };
+        let registered = || {
+            let mut s = PlayerState::default();
+            run(&mut s, PlayerCommand::Register { profile: li() }, 1).unwrap();
+            s
+        };
+        type Given = fn(&mut PlayerState);
+        let table: [(&str, Given, bool, MergeBlock); 4] = [
+            ("li", |_| {}, false, MergeBlock::SamePlayer),
+            ("wang", |_| {}, true, MergeBlock::HasAccount),
+            (
+                "wang",
+                |s| {
+                    s.rating = Some(RatingPoint {
+                        system: "elo".into(),
+                        rating: 1500.0,
+                        deviation: 0.0,
+                        volatility: 0.0,
+                        games: 1,
+                        provisional: true,
+                        rating_before: 1500.0,
+                        deviation_before: 0.0,
+                        game: None,
+                        period: None,
+                        open_period: false,
+                        tournament: None,
+                        ledger_sequence: 1,
+                        at: Millis(1),
+                    });
+                },
+                false,
+                MergeBlock::Rated,
+            ),
+            (
+                "wang",
+                |s| {
+                    s.cases.insert((CaseId::from("case-1"), false));
+                },
+                false,
+                MergeBlock::Certified,
+            ),
+        ];
+        for (into, given, has_account, why) in table {
+            let mut s = registered();
+            given(&mut s);
+            assert_eq!(
+                run(&mut s, merge(into, has_account), 5),
+                Err(RankingRejection::CannotMerge { player: PlayerId::from("li"), why }),
+                "{why:?}"
+            );
+        }
+        let mut s = registered();
+        let no_reason = PlayerCommand::MergeInto {
+            into: PlayerId::from("wang"),
+            reason: " ".into(),
+            by: "org".into(),
+            has_account: false,
+        };
+        assert!(matches!(run(&mut s, no_reason, 5), Err(RankingRejection::BadProfile { field: "reason", .. })));
+        assert_eq!(run(&mut s, merge("wang", false), 5).unwrap().len(), 1);
+        assert!(run(&mut s, merge("wang", false), 6).unwrap().is_empty(), "merging again is a no-op");
+        assert!(matches!(
+            run(&mut s, PlayerCommand::UpdateProfile { profile: li() }, 7),
+            Err(RankingRejection::Merged { .. })
+        ));
+        assert!(matches!(run(&mut s, invite(&"a".repeat(64), 90, false), 7), Err(RankingRejection::Merged { .. })));
+        let absorb = PlayerCommand::Absorb { from: PlayerId::from("li2"), reason: "同一人".into(), by: "org".into() };
+        let mut kept = registered();
+        assert_eq!(run(&mut kept, absorb.clone(), 8).unwrap().len(), 1);
+        assert!(run(&mut kept, absorb, 9).unwrap().is_empty());
+        assert_eq!(kept.absorbed[0].from, PlayerId::from("li2"));
     }
 
     #[test]

@@ -69,6 +69,31 @@ pub enum RankingRejection {
     /// A declared rank that is no grade of any ladder.
     #[error("{0:?} is not a grade of any ladder")]
     UnknownRank(String),
+    /// An invitation for an entry that has an account already.
+    #[error("{0} has an account already")]
+    HasAccount(PlayerId),
+    /// No open invitation matches (a wrong or replaced link, or accepted before).
+    #[error("no open invitation for {0} matches this link")]
+    NoInvitation(PlayerId),
+    /// The invitation's time ran out.
+    #[error("the invitation for {0} has expired; ask for a new one")]
+    InvitationExpired(PlayerId),
+    /// The entry was merged into another.
+    #[error("{player} was merged into {into}")]
+    Merged {
+        /// The retired entry.
+        player: PlayerId,
+        /// The entry kept.
+        into: PlayerId,
+    },
+    /// The entry may not be merged into another.
+    #[error("{player} cannot be merged: {}", why.code())]
+    CannotMerge {
+        /// The duplicate.
+        player: PlayerId,
+        /// Why not.
+        why: crate::domain::player::MergeBlock,
+    },
 
     // ---- ratings ----
     /// The rating core refused an input.
@@ -158,6 +183,11 @@ impl RankingRejection {
             R::CertifiedGrade { .. } => "certified_grade",
             R::ReservedPlayerId(_) | R::BadPlayerId { .. } => "bad_player_id",
             R::UnknownRank(_) => "unknown_rank",
+            R::HasAccount(_) => "has_account",
+            R::NoInvitation(_) => "no_invitation",
+            R::InvitationExpired(_) => "invitation_expired",
+            R::Merged { .. } => "merged",
+            R::CannotMerge { .. } => "cannot_merge",
             R::Rating(r) => rating_code(r),
             R::Case(r) => case_code(r),
             R::NoSuchCase(_) => "no_such_case",
@@ -197,9 +227,15 @@ impl RankingRejection {
             | R::RequestIdReused { .. }
             | R::TooLarge(_)
             | R::UnknownBand { .. } => K::InvalidArgument,
-            R::AlreadyGraded { .. } | R::CertifiedGrade { .. } | R::NoRules(_) | R::Inconsistent(_) => {
-                K::FailedPrecondition
-            }
+            R::AlreadyGraded { .. }
+            | R::CertifiedGrade { .. }
+            | R::NoRules(_)
+            | R::Inconsistent(_)
+            | R::HasAccount(_)
+            | R::NoInvitation(_)
+            | R::InvitationExpired(_)
+            | R::Merged { .. }
+            | R::CannotMerge { .. } => K::FailedPrecondition,
             R::PermissionDenied(_) => K::PermissionDenied,
             R::Rating(r) => rating_kind(r),
             R::Case(r) => case_kind(r),
