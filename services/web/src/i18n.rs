@@ -357,6 +357,9 @@ mod tests {
         for a in ["player", "organiser"] {
             used.insert(format!("case-applicant-{a}"));
         }
+        for why in ["same-player", "rated", "certified", "has-account", "kept-merged"] {
+            used.insert(format!("refusal-cannot-merge-{why}"));
+        }
         for c in ["black", "white"] {
             used.insert(format!("stats-as-{c}"));
         }
@@ -384,6 +387,7 @@ mod tests {
             used.insert(k.to_string());
         }
         let names = [
+            "into",
             "total",
             "moves",
             "side",

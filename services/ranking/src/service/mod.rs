@@ -38,6 +38,7 @@ use crate::tournaments::TournamentResults;
 pub use crate::registry::RegistryEntry;
 pub use archive_results::{ArchiveRating, ArchivedResult, ArchivedWinner};
 pub use h9_results::H9Import;
+pub use players::token_hash;
 
 /// What the service is configured with.
 pub struct RankingConfig {

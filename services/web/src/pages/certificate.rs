@@ -27,7 +27,7 @@ fn serial_ok(serial: &str) -> bool {
 }
 
 /// The site's own address as the browser reached it (for the QR code's absolute link).
-fn origin(web: &Web, headers: &HeaderMap) -> String {
+pub(super) fn origin(web: &Web, headers: &HeaderMap) -> String {
     let host = headers.get(header::HOST).and_then(|h| h.to_str().ok()).unwrap_or("localhost");
     let host: String = host.chars().filter(|c| c.is_ascii_alphanumeric() || ".:-[]".contains(*c)).collect();
     let scheme = if web.config.secure_cookies { "https" } else { "http" };

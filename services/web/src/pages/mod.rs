@@ -7,6 +7,7 @@ pub mod certificate;
 pub mod desk;
 pub mod game;
 pub mod home;
+pub mod invitation;
 pub mod login;
 pub mod office;
 pub mod players;
@@ -59,6 +60,9 @@ pub fn router(web: Arc<Web>) -> axum::Router {
         .route("/registry", get(registry::page_get))
         .route("/registry/{id}/profile", post(registry::profile))
         .route("/registry/{id}/rank", post(registry::rank))
+        .route("/registry/{id}/invite", post(registry::invite))
+        .route("/registry/{id}/merge", post(registry::merge))
+        .route("/invitations/{player}/{secret}", get(invitation::form).post(invitation::accept))
         .route("/games/{id}/rematch", post(home::rematch))
         .route("/games/{id}/review/data", get(review::data))
         .route("/games/{id}/review/estimate", get(review::estimate))

@@ -89,7 +89,8 @@ fn basis_text(lang: Lang, basis: RankBasis) -> String {
     t(lang, key)
 }
 
-fn date(ms: i64) -> String {
+/// A civil date (UTC) of an instant: `2026-12-07`.
+pub(super) fn date(ms: i64) -> String {
     let d = weiqi_time::CivilDate::from_millis(weiqi_time::Millis(ms));
     format!("{:04}-{:02}-{:02}", d.year, d.month, d.day)
 }

@@ -29,6 +29,14 @@ pub fn said(lang: Lang, e: &weiqi_ranking::api::ApiError) -> Option<String> {
             ta(lang, "refusal-evidence-refused", &[("reason", lines.join(&t(lang, "list-separator")))])
         }
         RankingRejection::PermissionDenied(_) => t(lang, "refusal-office-denied"),
+        RankingRejection::Merged { player, into } => {
+            ta(lang, "refusal-merged", &[("player", player.to_string()), ("into", into.to_string())])
+        }
+        RankingRejection::CannotMerge { player, why } => ta(
+            lang,
+            &format!("refusal-cannot-merge-{}", why.code().replace('_', "-")),
+            &[("player", player.to_string())],
+        ),
         RankingRejection::Case(c) => case(lang, c)?,
         RankingRejection::Rating(RatingRejection::AlreadyRated(p)) => {
             ta(lang, "refusal-already-rated", &[("player", p.to_string())])
