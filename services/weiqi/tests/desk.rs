@@ -935,59 +935,18 @@ async fn a_rank_application_is_reviewed_confirmed_by_a_second_reviewer_verified_
     let href = public
         .wait_for("the PDF link", "return document.querySelector('[data-link=certificate-pdf]')?.getAttribute('href')")
         .await;
-    let bytes = public
-        .client
-        .execute_async(
-            "const done = arguments[1]; fetch(arguments[0]).then(r => r.arrayBuffer()).then(b => { let s = ''; for (const x of new Uint8Array(b)) s += String.fromCharCode(x); done(btoa(s)); });",
-            vec![href.clone()],
-        )
-        .await
-        .unwrap();
-    use base64::Engine as _;
-    let pdf = base64::engine::general_purpose::STANDARD.decode(bytes.as_str().unwrap()).unwrap();
+    let pdf = common::fetch_bytes(&public, href.as_str().unwrap_or_default()).await;
     assert!(pdf.starts_with(b"%PDF-"), "{href}");
     let file = dir.path().join(format!("certificate-{serial}.pdf"));
     std::fs::write(&file, &pdf).unwrap();
-    let text = std::process::Command::new("pdftotext").arg("-enc").arg("UTF-8").arg(&file).arg("-").output();
-    match text {
-        Ok(out) if out.status.success() => {
-            let text = String::from_utf8_lossy(&out.stdout);
-            assert!(text.contains("业余1段") && text.contains("段位证书") && text.contains(&serial), "{text}");
-            let shot = common::screenshots().join("certificate-pdf-zh-CN");
-            let rendered = std::process::Command::new("pdftoppm")
-                .args(["-png", "-r", "60", "-f", "1", "-l", "1", "-singlefile"])
-                .arg(&file)
-                .arg(&shot)
-                .status();
-            assert!(rendered.is_ok_and(|s| s.success()), "pdftoppm");
-            // And in English, for a look.
-            let en = href.as_str().unwrap_or_default().replace("lang=zh-CN", "lang=en");
-            let bytes = public
-                .client
-                .execute_async(
-                    "const done = arguments[1]; fetch(arguments[0]).then(r => r.arrayBuffer()).then(b => { let s = ''; for (const x of new Uint8Array(b)) s += String.fromCharCode(x); done(btoa(s)); });",
-                    vec![json!(en)],
-                )
-                .await
-                .unwrap();
-            let en_file = dir.path().join("certificate-en.pdf");
-            std::fs::write(
-                &en_file,
-                base64::engine::general_purpose::STANDARD.decode(bytes.as_str().unwrap()).unwrap(),
-            )
-            .unwrap();
-            let out = std::process::Command::new("pdftotext").arg(&en_file).arg("-").output().unwrap();
-            assert!(String::from_utf8_lossy(&out.stdout).contains("1 dan (amateur)"), "the grade in English");
-            let shot = common::screenshots().join("certificate-pdf-en");
-            let rendered = std::process::Command::new("pdftoppm")
-                .args(["-png", "-r", "60", "-f", "1", "-l", "1", "-singlefile"])
-                .arg(&en_file)
-                .arg(&shot)
-                .status();
-            assert!(rendered.is_ok_and(|s| s.success()), "pdftoppm");
-        }
-        _ if std::env::var_os("WEIQI_REQUIRE_EXTERNAL").is_some() => panic!("pdftotext is required (poppler-utils)"),
-        _ => eprintln!("no pdftotext here: the PDF's text is not read"),
+    if let Some(text) = common::pdf_text(&file, &common::screenshots().join("certificate-pdf-zh-CN")) {
+        assert!(text.contains("业余1段") && text.contains("段位证书") && text.contains(&serial), "{text}");
+        // And in English, for a look.
+        let en = href.as_str().unwrap_or_default().replace("lang=zh-CN", "lang=en");
+        let en_file = dir.path().join("certificate-en.pdf");
+        std::fs::write(&en_file, common::fetch_bytes(&public, &en).await).unwrap();
+        let text = common::pdf_text(&en_file, &common::screenshots().join("certificate-pdf-en")).unwrap_or_default();
+        assert!(text.contains("1 dan (amateur)"), "the grade in English: {text}");
     }
     public.open(&server.base, "/verify").await;
     public.upload("input[name=file]", &file).await;
@@ -1465,4 +1424,289 @@ async fn stray_latin(s: &Session, allowed: impl Fn(&str) -> bool) -> Vec<String>
             all.iter().filter_map(|w| w.as_str()).filter(|w| !rank(w) && !allowed(w)).map(String::from).collect()
         })
         .unwrap_or_default()
+}
+
+/// Issue 33's path, under Glicko-2: an administrator's accounts reach a printed certificate.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn under_glicko2_an_administrators_accounts_play_apply_and_print_their_certificate() {
+    association_path("glicko2").await;
+}
+
+/// Issue 33's path, under Elo.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn under_elo_an_administrators_accounts_play_apply_and_print_their_certificate() {
+    association_path("elo").await;
+}
+
+/// Issue 33's whole path through the pages: an administrator makes two players' accounts (each in
+/// the registry at once, with the rank and region declared); from their first rated game the
+/// leaderboard and the profile show ratings and the grades they stand for; after four rated games
+/// and a published tournament, one applies for 1 dan with the games and the tournament as evidence;
+/// the office grants it; the certificate's PDF names the grade in Chinese and verifies on `/verify`.
+async fn association_path(system: &str) {
+    use pb::{ranking_service_client::RankingServiceClient, tournament_service_client::TournamentServiceClient};
+    let Some(driver) = driver().await else { return };
+    let glicko2 = system == "glicko2";
+    let dir = tempfile::tempdir().unwrap();
+    let mut server = Server::new(Path::new(WEIQI), &dir.path().join("data"), None);
+    server.env.push(("WEIQI_RATING_SYSTEM".into(), system.into()));
+    server.add_account("admin", &["admin"], "管理员", PASSWORD);
+    server.add_account("org", &["organiser"], "组委会", PASSWORD);
+    server.add_account("ref", &["referee"], "裁判张", PASSWORD);
+    server.add_account("rev1", &["reviewer"], "审核员甲", PASSWORD);
+    server.add_account("rev2", &["reviewer"], "审核员乙", PASSWORD);
+    server.start();
+    let base = server.base.clone();
+    let shots = |name: &str| format!("association-{system}-{name}");
+
+    // The administrator makes the two players' accounts on the accounts page.
+    let admin = signed_in(&driver, &base, Viewport::DESKTOP, "zh-CN", "admin").await;
+    for (name, shown, rank, region) in [("li", "李明", "2级", "上海"), ("wang", "王芳", "1级", "上海")] {
+        admin.open(&base, "/admin/accounts").await;
+        let fields = [
+            ("name", name),
+            ("display_name", shown),
+            ("role", "player"),
+            ("password", PASSWORD),
+            ("rank", rank),
+            ("region", region),
+        ];
+        submit(&admin, "body", "create-account", &fields).await;
+        assert!(admin.text("[data-error]").await.is_none(), "{name}: {:?}", admin.text("[data-error]").await);
+        admin.wait_for("the account listed", &format!("return !!document.querySelector('[data-account={name}]')")).await;
+    }
+    // Both are in the registry at once, with the rank and region declared.
+    let org = signed_in(&driver, &base, Viewport::DESKTOP, "zh-CN", "org").await;
+    org.open(&base, "/registry?q=%E4%B8%8A%E6%B5%B7").await;
+    assert_eq!(org.js("return document.querySelector('[data-found]').dataset.found", vec![]).await, json!("2"));
+    for (name, rank) in [("li", "2k"), ("wang", "1k")] {
+        let cell = format!("return document.querySelector('[data-registry-player={name}] [data-column=rank]').dataset.value");
+        assert_eq!(org.js(&cell, vec![]).await, json!(rank), "{name}");
+    }
+    shoot(&org, &base, "/registry?q=%E4%B8%8A%E6%B5%B7", &shots("registry-desktop"), "zh-CN", "en").await;
+
+    // The first rated game: the leaderboard and li's profile show both ratings at once.
+    let organiser = server.token("org", "organiser");
+    let channel = tonic::transport::Endpoint::from_shared(format!("http://{}", server.grpc)).unwrap().connect().await.unwrap();
+    let rc = RankingServiceClient::new(channel.clone());
+    let rating = |account: String| {
+        let (mut rc, token) = (rc.clone(), server.token(&account, "player"));
+        async move { rc.my_rating(bearer(pb::MyRatingRequest {}, &token)).await.unwrap().into_inner() }
+    };
+    rated_game(&server, &organiser, "li", "wang", "wang", 1).await;
+    let li_1 = eventually_rated(&rating, "li", |r| r.games == 1).await;
+    let wang_1 = eventually_rated(&rating, "wang", |r| r.games == 1).await;
+    let public = driver.session(Viewport::PHONE, "zh-CN").await.unwrap();
+    common::ratings_shown(&public, &base, &[("li", &li_1), ("wang", &wang_1)], glicko2).await;
+    // Three more: li wins two of them.
+    rated_game(&server, &organiser, "wang", "li", "wang", 2).await;
+    rated_game(&server, &organiser, "li", "wang", "li", 3).await;
+    rated_game(&server, &organiser, "wang", "li", "wang", 4).await;
+    eventually_rated(&rating, "li", |r| r.games == 4).await;
+    eventually_rated(&rating, "wang", |r| r.games == 4).await;
+
+    // A one-round event at the desk, li winning it, published.
+    const T: &str = "sh-open";
+    org.open(&base, "/desk").await;
+    let event = [
+        ("tournament_id", T),
+        ("name", "2026 上海业余围棋公开赛"),
+        ("format", "swiss"),
+        ("rounds", "1"),
+        ("time", "none"),
+        ("over_the_board", "on"),
+    ];
+    submit(&org, "#create", "create-tournament", &event).await;
+    notice_ok(&org, "the event created").await;
+    for (account, name, rank) in [("li", "李明", "2级"), ("wang", "王芳", "1级")] {
+        submit(&org, "#register", "register", &[("account", account), ("name_zh", name), ("rank", rank)]).await;
+        notice_ok(&org, &format!("{account} entered")).await;
+    }
+    submit(&org, "#register", "start-tournament", &[]).await;
+    notice_ok(&org, "started").await;
+    submit(&org, "#rounds", "pair", &[]).await;
+    notice_ok(&org, "round 1 paired").await;
+    let mut tc = TournamentServiceClient::new(channel);
+    let pairings = pb::GetTournamentPairingsRequest { tournament_id: T.into(), round: 1, min_sequence: 0 };
+    let pairings = tc.get_pairings(bearer(pairings, &organiser)).await.unwrap().into_inner();
+    let li_black = pairings.games.iter().any(|g| g.black_account == "li");
+    let referee = signed_in(&driver, &base, Viewport::PHONE, "zh-CN", "ref").await;
+    enter(&referee, &base, T, 1, vec![(1, if li_black { "B+" } else { "W+" }, "resignation")]).await;
+    org.open(&base, &format!("/desk/tournaments/{T}")).await;
+    submit(&org, "#publish", "publish", &[]).await;
+    notice_ok(&org, "published").await;
+
+    // li applies for 1 dan on a phone, with the four games and the tournament.
+    let li = signed_in(&driver, &base, Viewport::PHONE, "zh-CN", "li").await;
+    li.open(&base, "/account/rank").await;
+    li.wait_for(
+        "the games and the event to choose",
+        &format!("return document.querySelectorAll('[data-evidence]').length >= 4 && !!document.querySelector(\"input[name=tournament][value='{T}']\")"),
+    )
+    .await;
+    shoot(&li, &base, "/account/rank", &shots("apply-phone"), "zh-CN", "en").await;
+    li.js("document.querySelectorAll('[data-evidence]').forEach(e => e.checked = true)", vec![]).await;
+    li.js(&format!("document.querySelector(\"input[name=tournament][value='{T}']\").checked = true"), vec![]).await;
+    submit(&li, "#apply", "apply-for-rank", &[("grade", "1d")]).await;
+    notice_ok(&li, "the application").await;
+    let case = li.wait_for("the case listed", "return document.querySelector('[data-case]')?.dataset.case").await;
+    let case = case.as_str().unwrap().to_string();
+
+    // The office grants it: one reviewer where the check supports it, else an override and a second.
+    let serial = grant(&driver, &base, &case).await;
+
+    // The certificate's page and its PDF, in Chinese: the PDF's text names the grade, and the
+    // verification page checks the PDF itself.
+    public.open(&base, &format!("/certificates/{serial}?lang=zh-CN")).await;
+    let grade = public.wait_for("the grade", "return document.querySelector('.certificate-grade')?.textContent").await;
+    assert_eq!(grade.as_str().map(str::trim), Some("业余1段"));
+    shoot(&public, &base, &format!("/certificates/{serial}"), &shots("certificate-phone"), "zh-CN", "en").await;
+    let href = public
+        .wait_for("the PDF link", "return document.querySelector('[data-link=certificate-pdf]')?.getAttribute('href')")
+        .await;
+    let href = href.as_str().unwrap_or_default().to_string();
+    let file = dir.path().join("certificate.pdf");
+    std::fs::write(&file, common::fetch_bytes(&public, &href).await).unwrap();
+    if let Some(text) = common::pdf_text(&file, &screenshots().join(shots("certificate-pdf-zh-CN"))) {
+        assert!(text.contains("业余1段") && text.contains("李明") && text.contains(&serial), "{text}");
+        let en_file = dir.path().join("certificate-en.pdf");
+        std::fs::write(&en_file, common::fetch_bytes(&public, &href.replace("lang=zh-CN", "lang=en")).await).unwrap();
+        let text = common::pdf_text(&en_file, &screenshots().join(shots("certificate-pdf-en"))).unwrap_or_default();
+        assert!(text.contains("1 dan (amateur)"), "{text}");
+    }
+    public.open(&base, "/verify").await;
+    public.upload("input[name=file]", &file).await;
+    submit(&public, "#verify-form", "verify", &[]).await;
+    let verdict =
+        public.wait_for("the PDF's verdict", "return document.querySelector('[data-verdict]')?.dataset.verdict").await;
+    assert_eq!(verdict, json!("valid"));
+
+    // After it all: the ratings of four games on the leaderboard and the profile, and li's new grade.
+    let (li_4, wang_4) = (rating("li".into()).await, rating("wang".into()).await);
+    assert_eq!((li_4.games, wang_4.games), (4, 4), "{li_4:?} {wang_4:?}");
+    common::ratings_shown(&public, &base, &[("li", &li_4), ("wang", &wang_4)], glicko2).await;
+    assert_eq!(
+        public.js("return document.querySelector('h1 [data-rank]')?.dataset.rank", vec![]).await,
+        json!("1d"),
+        "the profile names the certified grade"
+    );
+    shoot(&public, &base, "/players/li", &shots("profile-phone"), "zh-CN", "en").await;
+    public.open(&base, "/players").await;
+    shoot(&public, &base, "/players", &shots("leaderboard-phone"), "zh-CN", "en").await;
+}
+
+/// The office grants `case` (to the certificate): rev1 takes it and approves it when the check
+/// supports it, else proposes an override that rev2 confirms. Answers the certificate's serial.
+async fn grant(driver: &Driver, base: &str, case: &str) -> String {
+    let rev1 = signed_in(driver, base, Viewport::DESKTOP, "zh-CN", "rev1").await;
+    rev1.open(base, &format!("/office/cases/{case}")).await;
+    submit(&rev1, "#decide", "assign-me", &[]).await;
+    notice_ok(&rev1, "assigned").await;
+    let supports = rev1.js("return !document.querySelector('textarea[name=override_reason]')", vec![]).await;
+    if supports == json!(true) {
+        submit(&rev1, "#decide", "approve", &[]).await;
+        notice_ok(&rev1, "approved").await;
+    } else {
+        let reason = "四局计分对局三胜，并获协会公开赛冠军，特批初段";
+        submit(&rev1, "#decide", "approve", &[("override_reason", reason)]).await;
+        notice_ok(&rev1, "the override proposed").await;
+        let rev2 = signed_in(driver, base, Viewport::PHONE, "zh-CN", "rev2").await;
+        rev2.open(base, &format!("/office/cases/{case}")).await;
+        submit(&rev2, "#decide", "confirm", &[]).await;
+        notice_ok(&rev2, "confirmed").await;
+    }
+    rev1.open(base, &format!("/office/cases/{case}")).await;
+    rev1.wait_for(
+        "the certificate issued",
+        "return document.querySelector('[data-case-status]')?.dataset.caseStatus === 'issued'",
+    )
+    .await;
+    let serial =
+        rev1.js("return document.querySelector('#certificate [data-certificate]').dataset.certificate", vec![]).await;
+    serial.as_str().unwrap().to_string()
+}
+
+/// Issue 33 item 1: an entry the desk made without an account is given one by invitation (the link
+/// shown once; a new link stops the old; used once), and a duplicate entry is merged into it, logged.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_registry_invites_an_entry_to_an_account_and_merges_a_duplicate() {
+    use pb::ranking_service_client::RankingServiceClient;
+    let Some(driver) = driver().await else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let mut server = Server::new(Path::new(WEIQI), &dir.path().join("data"), None);
+    server.add_account("org", &["organiser"], "组委会", PASSWORD);
+    server.start();
+    let base = server.base.clone();
+    let organiser = server.token("org", "organiser");
+    let mut rc = RankingServiceClient::connect(format!("http://{}", server.grpc)).await.unwrap();
+    for (id, region, club, rank) in [("zhao", "杭州", "", "3级"), ("zhao2", "", "杭州棋院", "")] {
+        let profile = pb::RegistryProfile {
+            player_id: id.into(),
+            name_zh: "赵强".into(),
+            region: region.into(),
+            club: club.into(),
+            ..Default::default()
+        };
+        let r = pb::RegistryRegisterRequest { request_id: format!("reg-{id}"), profile: Some(profile), rank: rank.into() };
+        rc.register_player(bearer(r, &organiser)).await.unwrap();
+    }
+    let org = signed_in(&driver, &base, Viewport::PHONE, "zh-CN", "org").await;
+    let search = "/registry?q=%E8%B5%B5%E5%BC%BA";
+    org.open(&base, search).await;
+    assert_eq!(org.js("return document.querySelector('[data-found]').dataset.found", vec![]).await, json!("2"));
+    assert_eq!(org.js("return document.querySelectorAll('[data-no-account]').length", vec![]).await, json!(2));
+
+    // An entry merged into itself is refused, in Chinese.
+    submit(&org, "tr[data-registry-edit=zhao]", "registry-merge", &[("into", "zhao"), ("reason", "同一人")]).await;
+    let refused = org.text("[data-error]").await.unwrap_or_default();
+    assert!(refused.contains("自身"), "{refused}");
+    // The duplicate merged into zhao: zhao takes its club, keeps its own region and grade; the
+    // duplicate leaves the registry's list, and zhao's row says what was merged, by whom and why.
+    org.open(&base, search).await;
+    let why = "报名台把同一人登记了两次";
+    submit(&org, "tr[data-registry-edit=zhao2]", "registry-merge", &[("into", "zhao"), ("reason", why)]).await;
+    notice_ok(&org, "merged").await;
+    org.open(&base, search).await;
+    assert_eq!(org.js("return document.querySelector('[data-found]').dataset.found", vec![]).await, json!("1"));
+    let row = "[data-registry-player=zhao]";
+    assert_eq!(org.text(&format!("{row} [data-column=club]")).await.as_deref(), Some("杭州棋院"));
+    assert_eq!(org.text(&format!("{row} [data-column=region]")).await.as_deref(), Some("杭州"));
+    let merged = org.text(&format!("{row} [data-merged-from=zhao2]")).await.unwrap_or_default();
+    assert!(merged.contains("org") && merged.contains(why), "{merged}");
+
+    // Two invitations: the second stops the first.
+    let invite = |org: Session| async move {
+        submit(&org, "tr[data-registry-edit=zhao]", "registry-invite", &[("days", "7")]).await;
+        let link = org.wait_for("the link", "return document.querySelector('[data-invitation-link]')?.value").await;
+        (org, link.as_str().unwrap().to_string())
+    };
+    let (org, first) = invite(org).await;
+    org.screenshot(&screenshots().join("registry-invitation-phone-zh-CN.png")).await;
+    org.open(&base, search).await;
+    let (org, second) = invite(org).await;
+    assert_ne!(first, second);
+    assert!(second.starts_with(&format!("{base}/invitations/zhao/")), "{second}");
+    let person = driver.session(Viewport::PHONE, "zh-CN").await.unwrap();
+    person.open("", &first).await;
+    let replaced = person.text("main").await.unwrap_or_default();
+    assert!(replaced.contains("新链接"), "the first link no longer works: {replaced}");
+
+    // The person opens the second link, sets a password and is signed in as zhao.
+    person.open("", &second).await;
+    person.wait_for("whose entry", "return document.querySelector('[data-login]')?.dataset.login === 'zhao'").await;
+    let path = second.trim_start_matches(&base).to_string();
+    shoot(&person, &base, &path, "invitation-phone", "zh-CN", "en").await;
+    submit(&person, "body", "accept-invitation", &[("password", PASSWORD)]).await;
+    person.wait_for("signed in", "return location.pathname === '/account'").await;
+    let account = person.text("main").await.unwrap_or_default();
+    assert!(account.contains("赵强"), "{account}");
+    // Used once.
+    let again = driver.session(Viewport::DESKTOP, "en").await.unwrap();
+    again.open("", &second).await;
+    assert!(again.js("return !document.querySelector('[data-action=accept-invitation]')", vec![]).await == json!(true));
+    // The registry knows zhao has an account now; the password signs in.
+    org.open(&base, search).await;
+    assert_eq!(org.js("return document.querySelectorAll('[data-no-account]').length", vec![]).await, json!(0));
+    signed_in(&driver, &base, Viewport::DESKTOP, "zh-CN", "zhao").await.close().await;
+    shoot_both(&driver, &server, Some("org"), search, "registry").await;
 }

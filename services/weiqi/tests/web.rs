@@ -1045,42 +1045,12 @@ async fn rated_casual_game(system: &str) {
     // The leaderboard lists both from this first game, each with the grade its rating stands for
     // (provisional under Glicko-2 until the period closes); the profile shows the rating and its chart.
     let public = driver.session(Viewport::PHONE, "zh-CN").await.unwrap();
-    public.open(&base, "/players").await;
-    let cell = |player: &str, column: &str| {
-        format!(
-            "return document.querySelector('[data-player={player}] [data-column={column}]')?.getAttribute('data-value')"
-        )
-    };
-    for (player, after) in [("li", &li_after), ("wang", &wang_after)] {
-        let rating = public.wait_for("the player on the leaderboard", &cell(player, "rating")).await;
-        let shown: f64 = rating.as_str().and_then(|r| r.parse().ok()).unwrap_or_default();
-        let want = after.rating;
-        let grade = after.grade_for_rating.as_str();
-        assert!(!grade.is_empty(), "a grade for every rating: {after:?}");
-        assert!((shown - want).abs() < 0.5, "{player}: the leaderboard shows {shown}, the service {want}");
-        assert_eq!(public.js(&cell(player, "rating-grade"), vec![]).await, json!(grade), "{player}");
-        let provisional = format!(
-            "return document.querySelector('[data-player={player}] [data-column=rating]').hasAttribute('data-provisional')"
-        );
-        assert_eq!(public.js(&provisional, vec![]).await, json!(glicko2 || li_after.provisional), "{player}");
-    }
+    common::ratings_shown(&public, &base, &[("li", &li_after), ("wang", &wang_after)], glicko2).await;
     if glicko2 {
+        // The profile is open (in Chinese).
+        shoot(&public, &base, "/players/li", "profile-glicko2-phone", "zh-CN", "en").await;
+        public.open(&base, "/players").await;
         shoot(&public, &base, "/players", "leaderboard-glicko2-phone", "zh-CN", "en").await;
-    }
-    public.open(&base, "/players/li").await;
-    let rating = public.wait_for("li's rating", "return document.querySelector('#rating p')?.textContent").await;
-    assert!(rating.as_str().is_some_and(|r| r.contains(&format!("{:.0}", li_after.rating))), "{rating}");
-    assert_eq!(
-        public.js("return document.querySelector('[data-rating-grade]')?.dataset.ratingGrade", vec![]).await,
-        json!(li_after.grade_for_rating)
-    );
-    assert_eq!(
-        public.js("return !!document.querySelector('[data-open-period]')", vec![]).await,
-        json!(glicko2),
-        "the provisional note under Glicko-2 only"
-    );
-    if glicko2 {
-        shoot(&public, &base, "/players/li", "profile-glicko2-phone", "en", "zh-CN").await;
     }
 }
 

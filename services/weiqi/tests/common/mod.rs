@@ -92,3 +92,77 @@ pub fn http(
 pub fn header<'a>(headers: &'a [(String, String)], name: &str) -> Option<&'a str> {
     headers.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
 }
+
+/// The leaderboard (`/players`) and the first player's profile, opened on `public`, show each
+/// player's rating as the service answers it (`players`: account → `MyRating`), with the grade that
+/// rating stands for and the provisional mark (always under Glicko-2, whose period is still open);
+/// the profile shows the rating, its grade, and the open-period note under Glicko-2 only.
+pub async fn ratings_shown(
+    public: &Session,
+    base: &str,
+    players: &[(&str, &weiqi_proto::v1::RatingSummary)],
+    glicko2: bool,
+) {
+    use serde_json::json;
+    public.open(base, "/players").await;
+    let cell = |player: &str, column: &str| {
+        format!(
+            "return document.querySelector('[data-player={player}] [data-column={column}]')?.getAttribute('data-value')"
+        )
+    };
+    for (player, after) in players {
+        let rating = public.wait_for("the player on the leaderboard", &cell(player, "rating")).await;
+        let shown: f64 = rating.as_str().and_then(|r| r.parse().ok()).unwrap_or_default();
+        let grade = after.grade_for_rating.as_str();
+        assert!(!grade.is_empty(), "a grade for every rating: {after:?}");
+        assert!((shown - after.rating).abs() < 0.5, "{player}: the leaderboard shows {shown}, the service {after:?}");
+        assert_eq!(public.js(&cell(player, "rating-grade"), vec![]).await, json!(grade), "{player}");
+        let provisional = format!(
+            "return document.querySelector('[data-player={player}] [data-column=rating]').hasAttribute('data-provisional')"
+        );
+        assert_eq!(public.js(&provisional, vec![]).await, json!(glicko2 || after.provisional), "{player}");
+    }
+    let (first, after) = players[0];
+    public.open(base, &format!("/players/{first}")).await;
+    let rating = public.wait_for("the rating", "return document.querySelector('#rating p')?.textContent").await;
+    assert!(rating.as_str().is_some_and(|r| r.contains(&format!("{:.0}", after.rating))), "{rating}");
+    assert_eq!(
+        public.js("return document.querySelector('[data-rating-grade]')?.dataset.ratingGrade", vec![]).await,
+        json!(after.grade_for_rating)
+    );
+    assert_eq!(
+        public.js("return !!document.querySelector('[data-open-period]')", vec![]).await,
+        json!(glicko2),
+        "the provisional note under Glicko-2 only"
+    );
+}
+
+/// The bytes at `href`, fetched by the page open on `session` (with its cookies).
+pub async fn fetch_bytes(session: &Session, href: &str) -> Vec<u8> {
+    use base64::Engine as _;
+    let script = "const done = arguments[1]; fetch(arguments[0]).then(r => r.arrayBuffer()).then(b => { let s = ''; for (const x of new Uint8Array(b)) s += String.fromCharCode(x); done(btoa(s)); });";
+    let encoded = session.client.execute_async(script, vec![serde_json::json!(href)]).await.unwrap();
+    base64::engine::general_purpose::STANDARD.decode(encoded.as_str().unwrap_or_default()).unwrap()
+}
+
+/// The text of the PDF `file` (`pdftotext`), and its first page rendered to `{shot}.png` (`pdftoppm`)
+/// for a look; `None` where poppler is missing and may be (no `WEIQI_REQUIRE_EXTERNAL`).
+pub fn pdf_text(file: &std::path::Path, shot: &std::path::Path) -> Option<String> {
+    let out = std::process::Command::new("pdftotext").arg("-enc").arg("UTF-8").arg(file).arg("-").output();
+    match out {
+        Ok(out) if out.status.success() => {
+            let rendered = std::process::Command::new("pdftoppm")
+                .args(["-png", "-r", "60", "-f", "1", "-l", "1", "-singlefile"])
+                .arg(file)
+                .arg(shot)
+                .status();
+            assert!(rendered.is_ok_and(|s| s.success()), "pdftoppm");
+            Some(String::from_utf8_lossy(&out.stdout).into_owned())
+        }
+        _ if std::env::var_os("WEIQI_REQUIRE_EXTERNAL").is_some() => panic!("pdftotext is required (poppler-utils)"),
+        _ => {
+            eprintln!("no pdftotext here: the PDF's text is not read");
+            None
+        }
+    }
+}
