@@ -525,6 +525,13 @@ impl RankingApi {
         self.entry_view(&entry).await
     }
 
+    /// The association's full name as its rules give it (`中国围棋协会`), for a certificate of `ladder`
+    /// signed by the association `id`; the id when no rules name it.
+    #[must_use]
+    pub fn association_name(&self, id: &str, ladder: &str) -> String {
+        self.service.association_name(id, ladder)
+    }
+
     /// Invites the person to take `player`'s registry entry as their account (organisers): the link's
     /// `secret` is made by the caller and only its hash recorded; `has_account` is read by the caller
     /// from the accounts. The invitation lasts `days` (1–90).

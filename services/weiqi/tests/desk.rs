@@ -1569,6 +1569,7 @@ async fn association_path(system: &str) {
     std::fs::write(&file, common::fetch_bytes(&public, &href).await).unwrap();
     if let Some(text) = common::pdf_text(&file, &screenshots().join(shots("certificate-pdf-zh-CN"))) {
         assert!(text.contains("业余1段") && text.contains("李明") && text.contains(&serial), "{text}");
+        assert!(text.contains("中国围棋协会"), "the association's name, not its id: {text}");
         let en_file = dir.path().join("certificate-en.pdf");
         std::fs::write(&en_file, common::fetch_bytes(&public, &href.replace("lang=zh-CN", "lang=en")).await).unwrap();
         let text = common::pdf_text(&en_file, &screenshots().join(shots("certificate-pdf-en"))).unwrap_or_default();

@@ -179,6 +179,17 @@ impl RankingService {
         self.config.rules.iter().find(|r| r.ladder.id == ladder)
     }
 
+    /// The association's full name, from the rules of `ladder` (else any rules) naming the association
+    /// `id`; the id itself when no rules name it.
+    #[must_use]
+    pub fn association_name(&self, id: &str, ladder: &str) -> String {
+        let named = |r: &&AssociationRules| r.association.id == id && !r.association.name.trim().is_empty();
+        self.rules_for(ladder)
+            .filter(named)
+            .or_else(|| self.config.rules.iter().find(named))
+            .map_or_else(|| id.to_owned(), |r| r.association.name.clone())
+    }
+
     /// A ladder by id: from the rules, else built in.
     #[must_use]
     pub fn ladder(&self, id: &str) -> Option<Ladder> {

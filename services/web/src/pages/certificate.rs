@@ -108,6 +108,9 @@ pub async fn page_get(
     let qr = qr_svg(&link);
     let body = html! {
         article.certificate-page data-serial=(serial) {
+            @if let Some(v) = &checked {
+                p.certificate-association data-association=(v.association) { (r.association_name(&v.association, &v.ladder)) }
+            }
             h1 { (t(lang, "certificate-title")) }
             @if let Some(v) = &checked {
                 p.certificate-name { (v.player_name) }
@@ -170,7 +173,7 @@ pub async fn pdf_get(
     }
     let sheet = crate::certificate_pdf::Sheet {
         title: t(lang, "certificate-title"),
-        association: v.association.clone(),
+        association: r.association_name(&v.association, &v.ladder),
         name: v.player_name.clone(),
         grade: grade_text(lang, &v.ladder, &v.grade),
         facts,
