@@ -1711,3 +1711,135 @@ async fn the_registry_invites_an_entry_to_an_account_and_merges_a_duplicate() {
     signed_in(&driver, &base, Viewport::DESKTOP, "zh-CN", "zhao").await.close().await;
     shoot_both(&driver, &server, Some("org"), search, "registry").await;
 }
+
+/// Issue 33 item 6, with the built-in rules: li (2 kyu) wins all seven rounds of the 1-dan group of a
+/// dan qualification (the association's event classes name it), the results are published, and the
+/// platform opens a 1 dan case by itself; li's home page says so, in li's language, and links to it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dan_qualification_won_by_play_opens_a_case_by_itself_and_the_player_is_told() {
+    use pb::ranking_service_client::RankingServiceClient;
+    use pb::tournament_game_outcome::{Outcome as O, Reason as R};
+    use pb::tournament_service_client::TournamentServiceClient;
+    let Some(driver) = driver().await else { return };
+    const T: &str = "dq-2026-1d";
+    let dir = tempfile::tempdir().unwrap();
+    let classes = dir.path().join("event-classes.toml");
+    let class = format!(
+        "[[event]]\ntournament = \"{T}\"\nname = \"2026 全国业余围棋定段赛 1段组\"\nkind = \"dan-qualification\"\nlevel = \"national\"\ngroup = \"1d\"\n"
+    );
+    std::fs::write(&classes, class).unwrap();
+    let mut server = Server::new(Path::new(WEIQI), &dir.path().join("data"), None);
+    server.env.push(("WEIQI_EVENT_CLASSES".into(), classes.display().to_string()));
+    let players = [
+        ("li", "李明", "2k"),
+        ("wang", "王芳", "1k"),
+        ("zhao", "赵强", "1k"),
+        ("sun", "孙丽", "1k"),
+        ("zhou", "周杰", "1k"),
+        ("wu", "吴敏", "2k"),
+        ("zheng", "郑华", "2k"),
+        ("feng", "冯雪", "2k"),
+    ];
+    for (id, zh, _) in players {
+        server.add_account(id, &["player"], zh, PASSWORD);
+    }
+    server.start();
+    let organiser = server.token("org", "organiser");
+    let channel =
+        tonic::transport::Endpoint::from_shared(format!("http://{}", server.grpc)).unwrap().connect().await.unwrap();
+    let mut tc = TournamentServiceClient::new(channel.clone());
+    let mut rc = RankingServiceClient::new(channel);
+    for (id, zh, rank) in players {
+        let profile = pb::RegistryProfile { player_id: id.into(), name_zh: zh.into(), ..Default::default() };
+        let r = pb::RegistryRegisterRequest { request_id: format!("reg-{id}"), profile: Some(profile), rank: rank.into() };
+        rc.register_player(bearer(r, &organiser)).await.unwrap();
+    }
+    // A round robin of eight: seven rounds, over the board.
+    let create = pb::CreateTournamentRequest {
+        tournament_id: T.into(),
+        request_id: "create".into(),
+        config: Some(pb::TournamentConfig {
+            name: "2026 全国业余围棋定段赛 1段组".into(),
+            format: Some(pb::TournamentFormat {
+                format: Some(pb::tournament_format::Format::RoundRobin(pb::tournament_format::RoundRobin { cycles: 1 })),
+            }),
+            seed: 2026,
+            ..Default::default()
+        }),
+        settings: Some(pb::TournamentGameSettings { size: 19, rules: "chinese".into(), ..Default::default() }),
+    };
+    tc.create_tournament(bearer(create, &organiser)).await.unwrap();
+    for (n, (id, zh, rank)) in players.iter().enumerate() {
+        let r = pb::RegisterPlayerRequest {
+            tournament_id: T.into(),
+            request_id: format!("enter-{id}"),
+            account_id: (*id).into(),
+            player: u32::try_from(n).unwrap() + 1,
+            snapshot: Some(pb::TournamentPlayerSnapshot {
+                name_zh: (*zh).into(),
+                rank: (*rank).into(),
+                ..Default::default()
+            }),
+        };
+        tc.register_player(bearer(r, &organiser)).await.unwrap();
+    }
+    let start = pb::TournamentRequest { tournament_id: T.into(), request_id: "start".into() };
+    tc.start_tournament(bearer(start, &organiser)).await.unwrap();
+    // li wins every game; elsewhere Black wins.
+    for round in 1..=7u32 {
+        let pair = pb::PairRoundRequest { tournament_id: T.into(), request_id: format!("pair-{round}"), round };
+        tc.pair_round(bearer(pair, &organiser)).await.unwrap();
+        let mut games = Vec::new();
+        for _ in 0..300 {
+            let r = pb::GetTournamentPairingsRequest { tournament_id: T.into(), round, min_sequence: 0 };
+            // Not found until the read model has the round: asked again.
+            games = tc.get_pairings(bearer(r, &organiser)).await.map(|p| p.into_inner().games).unwrap_or_default();
+            if games.len() == 4 && games.iter().all(|g| !g.game_id.is_empty()) {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        assert_eq!(games.len(), 4, "round {round}'s pairings");
+        for g in games {
+            let outcome = if g.white_account == "li" { O::WhiteWins } else { O::BlackWins };
+            let r = pb::RecordTournamentResultRequest {
+                tournament_id: T.into(),
+                request_id: format!("result-{round}-{}", g.table),
+                round,
+                table: g.table,
+                result: Some(pb::TournamentGameOutcome { outcome: outcome as i32, reason: R::Resignation as i32 }),
+                correction: false,
+                cheating: false,
+            };
+            tc.record_result(bearer(r, &organiser)).await.unwrap();
+        }
+    }
+    let publish = pb::TournamentRequest { tournament_id: T.into(), request_id: "publish".into() };
+    tc.publish(bearer(publish, &organiser)).await.unwrap();
+
+    // The platform opens the case; li's home page says so and links to it.
+    let li = signed_in(&driver, &server.base, Viewport::PHONE, "zh-CN", "li").await;
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    loop {
+        li.open(&server.base, "/").await;
+        if li.js("return !!document.querySelector('[data-promotion-case]')", vec![]).await == json!(true) {
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "no case opened by the platform for li");
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    }
+    let said = li.text("[data-promotion-case]").await.unwrap_or_default();
+    assert!(said.contains("业余1段"), "{said}");
+    shoot(&li, &server.base, "/", "promotion-notice-phone", "zh-CN", "en").await;
+    // The case is li's, for 1 dan, opened by the platform, with the event's placing as evidence.
+    let token = server.token("li", "player");
+    let cases = rc.my_cases(bearer(pb::MyCasesRequest {}, &token)).await.unwrap().into_inner().cases;
+    let case = cases.iter().find(|c| c.requested_grade == "1d").expect("a 1 dan case");
+    assert_eq!(case.applicant, "organiser", "{case:?}");
+    assert!(case.evidence_refs.contains(&format!("tournament:{T}")), "{case:?}");
+    assert!(case.checked && case.check_supports_request, "the built-in qualify-1d rule is met: {case:?}");
+    li.click("[data-promotion-case] a").await;
+    li.wait_for("the rank page", "return location.pathname === '/account/rank'").await;
+    let listed = li.text("#my-cases").await.unwrap_or_default();
+    assert!(listed.contains("业余1段") || listed.contains("1d"), "{listed}");
+}
