@@ -1473,21 +1473,25 @@ async fn association_path(system: &str) {
         ];
         submit(&admin, "body", "create-account", &fields).await;
         assert!(admin.text("[data-error]").await.is_none(), "{name}: {:?}", admin.text("[data-error]").await);
-        admin.wait_for("the account listed", &format!("return !!document.querySelector('[data-account={name}]')")).await;
+        admin
+            .wait_for("the account listed", &format!("return !!document.querySelector('[data-account={name}]')"))
+            .await;
     }
     // Both are in the registry at once, with the rank and region declared.
     let org = signed_in(&driver, &base, Viewport::DESKTOP, "zh-CN", "org").await;
     org.open(&base, "/registry?q=%E4%B8%8A%E6%B5%B7").await;
     assert_eq!(org.js("return document.querySelector('[data-found]').dataset.found", vec![]).await, json!("2"));
     for (name, rank) in [("li", "2k"), ("wang", "1k")] {
-        let cell = format!("return document.querySelector('[data-registry-player={name}] [data-column=rank]').dataset.value");
+        let cell =
+            format!("return document.querySelector('[data-registry-player={name}] [data-column=rank]').dataset.value");
         assert_eq!(org.js(&cell, vec![]).await, json!(rank), "{name}");
     }
     shoot(&org, &base, "/registry?q=%E4%B8%8A%E6%B5%B7", &shots("registry-desktop"), "zh-CN", "en").await;
 
     // The first rated game: the leaderboard and li's profile show both ratings at once.
     let organiser = server.token("org", "organiser");
-    let channel = tonic::transport::Endpoint::from_shared(format!("http://{}", server.grpc)).unwrap().connect().await.unwrap();
+    let channel =
+        tonic::transport::Endpoint::from_shared(format!("http://{}", server.grpc)).unwrap().connect().await.unwrap();
     let rc = RankingServiceClient::new(channel.clone());
     let rating = |account: String| {
         let (mut rc, token) = (rc.clone(), server.token(&account, "player"));
@@ -1648,7 +1652,8 @@ async fn the_registry_invites_an_entry_to_an_account_and_merges_a_duplicate() {
             club: club.into(),
             ..Default::default()
         };
-        let r = pb::RegistryRegisterRequest { request_id: format!("reg-{id}"), profile: Some(profile), rank: rank.into() };
+        let r =
+            pb::RegistryRegisterRequest { request_id: format!("reg-{id}"), profile: Some(profile), rank: rank.into() };
         rc.register_player(bearer(r, &organiser)).await.unwrap();
     }
     let org = signed_in(&driver, &base, Viewport::PHONE, "zh-CN", "org").await;
@@ -1751,7 +1756,8 @@ async fn a_dan_qualification_won_by_play_opens_a_case_by_itself_and_the_player_i
     let mut rc = RankingServiceClient::new(channel);
     for (id, zh, rank) in players {
         let profile = pb::RegistryProfile { player_id: id.into(), name_zh: zh.into(), ..Default::default() };
-        let r = pb::RegistryRegisterRequest { request_id: format!("reg-{id}"), profile: Some(profile), rank: rank.into() };
+        let r =
+            pb::RegistryRegisterRequest { request_id: format!("reg-{id}"), profile: Some(profile), rank: rank.into() };
         rc.register_player(bearer(r, &organiser)).await.unwrap();
     }
     // A round robin of eight: seven rounds, over the board.
@@ -1761,7 +1767,9 @@ async fn a_dan_qualification_won_by_play_opens_a_case_by_itself_and_the_player_i
         config: Some(pb::TournamentConfig {
             name: "2026 全国业余围棋定段赛 1段组".into(),
             format: Some(pb::TournamentFormat {
-                format: Some(pb::tournament_format::Format::RoundRobin(pb::tournament_format::RoundRobin { cycles: 1 })),
+                format: Some(pb::tournament_format::Format::RoundRobin(pb::tournament_format::RoundRobin {
+                    cycles: 1,
+                })),
             }),
             seed: 2026,
             ..Default::default()

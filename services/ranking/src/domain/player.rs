@@ -521,7 +521,9 @@ pub fn decide_player(
     };
     if let (
         Some(m),
-        PlayerCommand::UpdateProfile { .. } | PlayerCommand::DeclareRank { .. } | PlayerCommand::CorrectDeclaredRank { .. },
+        PlayerCommand::UpdateProfile { .. }
+        | PlayerCommand::DeclareRank { .. }
+        | PlayerCommand::CorrectDeclaredRank { .. },
     ) = (&state.merged_into, command)
     {
         return Err(RankingRejection::Merged { player: m.from.clone(), into: m.into.clone() });
@@ -710,13 +712,7 @@ pub fn decide_player(
             if state.grades.values().any(|h| h.basis != RankBasis::Declared) || !state.cases.is_empty() {
                 return block(MergeBlock::Certified);
             }
-            vec![PlayerEvent::MergedInto(MergeRecord {
-                from: me,
-                into: into.clone(),
-                reason,
-                by: by.clone(),
-                at: now,
-            })]
+            vec![PlayerEvent::MergedInto(MergeRecord { from: me, into: into.clone(), reason, by: by.clone(), at: now })]
         }
         PlayerCommand::Absorb { from, reason, by } => {
             if state.absorbed.iter().any(|r| r.from == *from) {
@@ -727,13 +723,7 @@ pub fn decide_player(
             if *from == me {
                 return Err(RankingRejection::CannotMerge { player: me, why: MergeBlock::SamePlayer });
             }
-            vec![PlayerEvent::Absorbed(MergeRecord {
-                from: from.clone(),
-                into: me,
-                reason,
-                by: by.clone(),
-                at: now,
-            })]
+            vec![PlayerEvent::Absorbed(MergeRecord { from: from.clone(), into: me, reason, by: by.clone(), at: now })]
         }
     })
 }
@@ -1116,7 +1106,8 @@ mod tests {
             Err(RankingRejection::Merged { .. })
         ));
         assert!(matches!(run(&mut s, invite(&"a".repeat(64), 90, false), 7), Err(RankingRejection::Merged { .. })));
-        let absorb = PlayerCommand::Absorb { from: PlayerId::from("li2"), reason: "同一人".into(), by: "org".into() };
+        let absorb =
+            PlayerCommand::Absorb { from: PlayerId::from("li2"), reason: "同一人".into(), by: "org".into() };
         let mut kept = registered();
         assert_eq!(run(&mut kept, absorb.clone(), 8).unwrap().len(), 1);
         assert!(run(&mut kept, absorb, 9).unwrap().is_empty());

@@ -125,7 +125,8 @@ impl RankingService {
     /// `not_registered`, `merged`, `no_invitation`, `invitation_expired`; faults.
     pub async fn check_invitation(&self, player: &PlayerId, secret: &str) -> Result<RegistryEntry, RankingError> {
         self.ready().await?;
-        let entry = self.registry.entry(player).await?.ok_or_else(|| RankingRejection::NotRegistered(player.clone()))?;
+        let entry =
+            self.registry.entry(player).await?.ok_or_else(|| RankingRejection::NotRegistered(player.clone()))?;
         let command = PlayerCommand::AcceptInvitation { token_hash: token_hash(secret) };
         crate::domain::player::decide_player(&entry.state, &command, self.now())?;
         Ok(entry)

@@ -19,7 +19,9 @@ use serde::Deserialize;
 use weiqi_account::Actor;
 use weiqi_ranking::views::RegistryPlayer;
 
-use super::{ClientAddr, account_error, csrf_field, csrf_refused, message, page, redirect, refused_status, refused_text};
+use super::{
+    ClientAddr, account_error, csrf_field, csrf_refused, message, page, redirect, refused_status, refused_text,
+};
 use crate::Web;
 use crate::i18n::{rank_text, t, ta};
 use crate::session::{Viewer, csrf_ok};
@@ -72,7 +74,11 @@ async fn opened(web: &Web, viewer: &Viewer, player: &str, secret: &str) -> Resul
 }
 
 /// `GET /invitations/{player}/{secret}`.
-pub async fn form(State(web): State<Arc<Web>>, viewer: Viewer, Path((player, secret)): Path<(String, String)>) -> Response {
+pub async fn form(
+    State(web): State<Arc<Web>>,
+    viewer: Viewer,
+    Path((player, secret)): Path<(String, String)>,
+) -> Response {
     match opened(&web, &viewer, &player, &secret).await {
         Ok(entry) => render(&web, &viewer, &entry, &secret, None),
         Err(response) => response,
@@ -121,7 +127,8 @@ pub async fn accept(
     // The request id follows the link, so a resubmitted form makes the account once.
     let request = format!("invitation-{}", &weiqi_ranking::service::token_hash(&secret)[..32]);
     let roles = ["player".to_string()];
-    let made = web.accounts.create(&id, &shown_name(&entry), &roles, Some(&form.password), &Actor::System, &request).await;
+    let made =
+        web.accounts.create(&id, &shown_name(&entry), &roles, Some(&form.password), &Actor::System, &request).await;
     if let Err(e) = made {
         let mut response = render(&web, &viewer, &entry, &secret, Some(account_error(lang, &e)));
         *response.status_mut() = StatusCode::BAD_REQUEST;

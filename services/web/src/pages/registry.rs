@@ -295,7 +295,8 @@ pub async fn invite(
     let rid = form_request_id(Some(&form.rid));
     match r.invite_player(&member.claims, &id, &secret, days, has_account, &rid).await {
         Ok(_) => {
-            let link = format!("{}/invitations/{}/{secret}", super::certificate::origin(&web, &headers), urlencoding(&id));
+            let link =
+                format!("{}/invitations/{}/{secret}", super::certificate::origin(&web, &headers), urlencoding(&id));
             render(&web, &viewer, &id, None, Some((&id, link))).await
         }
         Err(e) => after::<()>(&web, &viewer, &id, "invite", Err(e)).await,
