@@ -1714,7 +1714,7 @@ async fn the_registry_invites_an_entry_to_an_account_and_merges_a_duplicate() {
     org.open(&base, search).await;
     assert_eq!(org.js("return document.querySelectorAll('[data-no-account]').length", vec![]).await, json!(0));
     signed_in(&driver, &base, Viewport::DESKTOP, "zh-CN", "zhao").await.close().await;
-    shoot_both(&driver, &server, Some("org"), search, "registry").await;
+    shoot_both(&driver, &server, Some("org"), search, "registry-merged").await;
 }
 
 /// Issue 33 item 6, with the built-in rules: li (2 kyu) wins all seven rounds of the 1-dan group of a

@@ -440,7 +440,7 @@ fn check_line(lang: Lang, ladder: &str, o: &RuleOutcome) -> String {
 }
 
 /// A rating system's name as its readers know it (Glicko-2, Elo, EGF).
-fn system_name(lang: Lang, system: &str) -> String {
+pub(super) fn system_name(lang: Lang, system: &str) -> String {
     try_t(lang, &format!("rating-system-{system}")).unwrap_or_else(|| system.to_owned())
 }
 

@@ -20,7 +20,7 @@ use weiqi_ranking::domain::{RankBasis, RankEntry};
 use super::{message, page, refused_status, refused_text};
 use crate::Web;
 use crate::charts::{bar_chart, rating_chart};
-use crate::i18n::{Lang, rank_text, t, ta};
+use crate::i18n::{Lang, grade_text, rank_text, t, ta};
 use crate::session::Viewer;
 
 /// The bands of the leaderboard, as the ranking service names them.
@@ -335,7 +335,7 @@ pub async fn profile(State(web): State<Arc<Web>>, viewer: Viewer, Path(id): Path
             h2 { (t(lang, "profile-rating")) }
             @match (&chart, last) {
                 (Some(svg), Some(l)) => {
-                    p { (ta(lang, "profile-rating-now", &[("rating", format!("{:.0}", l.rating)), ("games", l.games.to_string()), ("system", l.system.clone())])) }
+                    p { (ta(lang, "profile-rating-now", &[("rating", format!("{:.0}", l.rating)), ("games", l.games.to_string()), ("system", super::office::system_name(lang, &l.system))])) }
                     @let grade = r.grade_for_rating(l.rating);
                     @if !grade.is_empty() { p.small data-rating-grade=(grade) { (ta(lang, "profile-rating-grade", &[("grade", rank_text(lang, &grade))])) } }
                     @if l.open_period { p.small data-open-period { (t(lang, "profile-rating-open-period")) } }
@@ -350,7 +350,7 @@ pub async fn profile(State(web): State<Arc<Web>>, viewer: Viewer, Path(id): Path
             h2 { (t(lang, "profile-rank-history")) }
             @if history.ranks.is_empty() { p.small { (t(lang, "profile-no-ranks")) } }
             ol { @for r in history.ranks.iter().rev() {
-                li { (date(r.at.0)) " · " (if r.grade_name.is_empty() { r.grade.as_deref().unwrap_or("—") } else { &r.grade_name }) " (" (r.ladder) ") · " (basis_text(lang, r.basis))
+                li { (date(r.at.0)) " · " (grade_text(lang, &r.ladder, r.grade.as_deref().unwrap_or_default())) " · " (basis_text(lang, r.basis))
                     @if !r.reason.is_empty() { " · " (r.reason) } }
             } }
         }
@@ -358,7 +358,7 @@ pub async fn profile(State(web): State<Arc<Web>>, viewer: Viewer, Path(id): Path
             h2 { (t(lang, "profile-certificates")) }
             @if certificates.is_empty() { p.small { (t(lang, "profile-no-certificates")) } }
             ul { @for (serial, c) in &certificates {
-                li { a href={ "/certificates/" (serial) } data-certificate=(serial) { (serial) } " · " (c.grade_name) " · " (basis_text(lang, c.basis)) }
+                li { a href={ "/certificates/" (serial) } data-certificate=(serial) { (serial) } " · " (grade_text(lang, &c.ladder, c.grade.as_deref().unwrap_or_default())) " · " (basis_text(lang, c.basis)) }
             } }
         }
         section.card id="statistics" { h2 { (t(lang, "profile-statistics")) } (statistics(lang, &web.index.games(usize::MAX, |g| g.seats(&id) && !g.state.awaiting_acceptance()), &id)) }
