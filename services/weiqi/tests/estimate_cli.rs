@@ -73,3 +73,32 @@ fn bench_estimate_reports_its_keys_with_gnugo_on_the_same_positions() {
     let table = String::from_utf8_lossy(&out.stdout);
     assert!(table.contains("dead stones exactly GNU Go's"), "{table}");
 }
+
+#[test]
+fn bench_fairplay_reports_its_keys_on_corpus_games_with_gnugo() {
+    let corpus = std::env::var("WEIQI_CORPUS").ok();
+    let gnugo = ["gnugo", "/usr/games/gnugo"]
+        .into_iter()
+        .find(|g| Command::new(g).arg("--version").output().is_ok_and(|o| o.status.success()));
+    let (Some(corpus), Some(gnugo)) = (corpus, gnugo) else {
+        assert!(std::env::var("WEIQI_REQUIRE_EXTERNAL").is_err(), "the corpus and gnugo are required");
+        eprintln!("skipped: no corpus or no gnugo");
+        return;
+    };
+    let args =
+        ["bench", "fairplay", "--games", "2", "--max-move", "60", "--corpus", &corpus, "--gnugo", gnugo, "--json"];
+    let out = weiqi(&args);
+    let r = json_of(&out);
+    for key in ["games", "positions", "flag_rate_human", "detect_p30", "detect_p60", "detect_p90", "positions_per_sec"]
+    {
+        assert!(r.get(key).is_some(), "{key} missing: {r}");
+    }
+    assert_eq!(r["games"], 2);
+    // Moves 30 to 60 of two games: at most 31 positions each (passes are not analysed).
+    let positions = r["positions"].as_u64().unwrap();
+    assert!((40..=62).contains(&positions), "{r}");
+    assert!(r["flag_rate_human"].as_f64().unwrap() <= 0.01, "{r}");
+    assert!(r["positions_per_sec"].as_f64().unwrap() > 0.0);
+    let table = String::from_utf8_lossy(&out.stdout);
+    assert!(table.contains("assisted p = 0.9 flagged"), "{table}");
+}

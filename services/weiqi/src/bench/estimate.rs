@@ -68,8 +68,8 @@ fn positions(corpus: &Path, size: u8, limit: usize) -> Result<Vec<Position>> {
     Ok(out)
 }
 
-/// GNU Go in GTP mode.
-struct GnuGo {
+/// GNU Go in GTP mode (also the fair-play bench's engine).
+pub(super) struct GnuGo {
     child: Child,
     stdin: ChildStdin,
     stdout: BufReader<ChildStdout>,
@@ -78,13 +78,13 @@ struct GnuGo {
 impl GnuGo {
     /// Starts `program`; the default name `gnugo` is found as the tests find it (`$WEIQI_GNUGO`,
     /// `PATH`, then `/usr/games` where Debian installs it).
-    fn start(program: &str) -> Result<GnuGo> {
+    pub(super) fn start(program: &str, level: u32) -> Result<GnuGo> {
         let program = match program {
             "gnugo" => weiqi_testkit::external_tool("gnugo", &["/usr/games"])?,
             path => std::path::PathBuf::from(path),
         };
         let mut child = Command::new(&program)
-            .args(["--mode", "gtp", "--level", "10"])
+            .args(["--mode", "gtp", "--level", &level.to_string()])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -95,7 +95,8 @@ impl GnuGo {
         Ok(GnuGo { child, stdin, stdout })
     }
 
-    fn send(&mut self, command: &str) -> Result<String> {
+    /// One command's answer (without `= `), or GNU Go's refusal as an error.
+    pub(super) fn send(&mut self, command: &str) -> Result<String> {
         writeln!(self.stdin, "{command}")?;
         self.stdin.flush()?;
         let mut answer = String::new();
@@ -150,7 +151,7 @@ pub fn run(corpus: Option<PathBuf>, count: usize, size: u8, gnugo: String, json:
     let list = positions(&corpus, size, count)?;
     anyhow::ensure!(!list.is_empty(), "no counted {size}×{size} records under {}", corpus.display());
     eprintln!("{} counted {size}×{size} positions; the estimator, then GNU Go level 10 on each …", list.len());
-    let mut engine = GnuGo::start(&gnugo)?;
+    let mut engine = GnuGo::start(&gnugo, 10)?;
     let (mut ours_ms, mut gnu_ms) = (Vec::new(), Vec::new());
     let (mut exact_vs_gnugo, mut exact_vs_record, mut gnugo_vs_record) = (0, 0, 0);
     for (i, p) in list.iter().enumerate() {

@@ -7,6 +7,7 @@ mod clocks_harness;
 mod e2e;
 mod estimate;
 mod export;
+mod fairplay;
 mod pairing;
 mod pairing_harness;
 mod ratings;
@@ -128,6 +129,28 @@ pub enum BenchCommand {
         #[arg(long)]
         json: bool,
     },
+    /// Fair play on real human games: each position from move 30 analysed once by GNU Go; human and
+    /// engine-assisted players (p = 0.3, 0.6, 0.9) assessed with the shipped rule table; the share of
+    /// assisted players flagged when at most 1 % of the humans are.
+    Fairplay {
+        /// Games (the first even 19×19 records of 100 moves or more, in path order).
+        #[arg(long, default_value_t = 12)]
+        games: usize,
+        /// The last move analysed in each game.
+        #[arg(long, default_value_t = 150)]
+        max_move: u32,
+        /// GNU Go's level (1 is fast; 10 is GNU Go's default strength).
+        #[arg(long, default_value_t = 1)]
+        level: u32,
+        /// The SGF corpus (default: $WEIQI_CORPUS).
+        #[arg(long)]
+        corpus: Option<std::path::PathBuf>,
+        /// GNU Go's program (as for `bench estimate`).
+        #[arg(long, default_value = "gnugo")]
+        gnugo: String,
+        #[arg(long)]
+        json: bool,
+    },
     /// Two real Chromium pages play through the web: click → own board, click → opponent's board,
     /// and the bytes of the game page's first load.
     Web {
@@ -177,6 +200,9 @@ pub fn run(command: BenchCommand) -> Result<ExitCode> {
         BenchCommand::Rules { games, runs, json } => rules::run(games, runs, json),
         BenchCommand::Estimate { positions, size, corpus, gnugo, json } => {
             estimate::run(corpus, positions, size, gnugo, json)
+        }
+        BenchCommand::Fairplay { games, max_move, level, corpus, gnugo, json } => {
+            fairplay::run(corpus, games, max_move, level, gnugo, json)
         }
         BenchCommand::Export { games, json } => crate::runtime().block_on(export::run(games, json)),
         BenchCommand::Web { moves, json } => crate::runtime().block_on(web::run(moves, json)),
