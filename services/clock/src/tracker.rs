@@ -208,6 +208,7 @@ mod tests {
             lateness_limit: DurationMs::from_hours(1),
             absence_claim: None,
             offered_by: None,
+            spectator_delay: None,
         };
         let mut t = Tracked::new();
         for e in [

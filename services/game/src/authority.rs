@@ -205,6 +205,14 @@ pub fn sees_hidden(caller: &Caller, table: &Table) -> bool {
     !table.seats(&caller.id) && caller.referees(table.event.as_deref())
 }
 
+/// Whether `caller` sees the game at `table` live, without the spectators' delay (issue 34 item 1):
+/// its players, the referees of its event and its organisers. Everyone else watches it as a
+/// spectator, as late as the game's setup says.
+pub fn sees_live(caller: &Caller, table: &Table) -> bool {
+    let event = table.event.as_deref();
+    table.seats(&caller.id) || caller.referees(event) || caller.organises(event)
+}
+
 /// Whether `caller` may act on the game at `table` as referee (shows the referee's panel).
 pub fn referees(caller: &Caller, table: &Table) -> bool {
     actor(caller, table, Asks::Referee).is_ok()
@@ -301,6 +309,7 @@ mod tests {
             lateness_limit: weiqi_clock::DurationMs::from_mins(15),
             absence_claim: None,
             offered_by: None,
+            spectator_delay: None,
         }
     }
 

@@ -35,6 +35,7 @@ pub mod authority;
 pub mod bus;
 pub mod client;
 pub mod convert;
+pub mod delayed;
 pub mod domain;
 pub mod grpc;
 pub mod record;

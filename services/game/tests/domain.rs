@@ -30,6 +30,7 @@ fn setup(size: u8, ruleset: Ruleset) -> GameSetup {
         lateness_limit: DurationMs::from_mins(15),
         absence_claim: None,
         offered_by: None,
+        spectator_delay: None,
     }
 }
 

@@ -32,6 +32,7 @@ fn setup(control: TimeControl) -> GameSetup {
         lateness_limit: DurationMs::from_mins(15),
         absence_claim: None,
         offered_by: None,
+        spectator_delay: None,
     }
 }
 

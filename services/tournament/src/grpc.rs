@@ -136,9 +136,13 @@ impl pb::tournament_service_server::TournamentService for TournamentGateway {
         let caller = self.caller(&request)?;
         let r = request.into_inner();
         let settings = r.settings.unwrap_or_default();
+        let chose_delay = settings.spectator_delay_minutes.is_some() || settings.spectator_delay_moves.is_some();
         let config = r.config.ok_or_else(|| invalid("missing_config", "config is required"))?;
         let config = convert::config_from_pb(&config, 0).map_err(|e| invalid(e.code, e.message))?;
         let mut settings = log::settings_from_pb(&settings).map_err(|e| invalid(e.code, e.message))?;
+        if !chose_delay {
+            settings.spectator_delay = crate::settings::GameSettings::default_spectator_delay(settings.rated);
+        }
         if settings.event_id.as_deref().is_some_and(str::is_empty) {
             settings.event_id = None;
         }

@@ -2,7 +2,7 @@
 //! game setup of one paired game. Pure.
 
 use weiqi_clock::{DurationMs, TimeControl};
-use weiqi_game::domain::{ColorMethod, GameSetup, PlayerRef, TournamentRef};
+use weiqi_game::domain::{ColorMethod, GameSetup, PlayerRef, SpectatorDelay, TournamentRef};
 use weiqi_rules::{Komi, Ruleset};
 
 /// How the games of a tournament are played.
@@ -26,6 +26,17 @@ pub struct GameSettings {
     pub manual_start: bool,
     /// Do not claim no-shows automatically.
     pub no_automatic_no_shows: bool,
+    /// How late spectators see the games (`None`: live; issue 34 item 1).
+    pub spectator_delay: Option<SpectatorDelay>,
+}
+
+impl GameSettings {
+    /// The spectators' delay an event gets when it does not choose one: 15 minutes for a rated
+    /// event's games (a live public move list is a cheating channel), live for the others.
+    #[must_use]
+    pub fn default_spectator_delay(rated: bool) -> Option<SpectatorDelay> {
+        rated.then_some(SpectatorDelay::RATED_EVENT_DEFAULT)
+    }
 }
 
 impl Default for GameSettings {
@@ -40,6 +51,7 @@ impl Default for GameSettings {
             lateness_limit: None,
             manual_start: false,
             no_automatic_no_shows: false,
+            spectator_delay: None,
         }
     }
 }
@@ -82,6 +94,7 @@ impl GameSettings {
             lateness_limit: self.lateness_limit.unwrap_or(DurationMs::from_hours(1)),
             absence_claim: None,
             offered_by: None,
+            spectator_delay: self.spectator_delay,
         }
     }
 }

@@ -305,6 +305,7 @@ mod tests {
             lateness_limit: DurationMs::from_mins(15),
             absence_claim: None,
             offered_by: None,
+            spectator_delay: None,
         };
         let create = Command::Create { setup: Box::new(setup), nigiri_secret: [0; 32] };
         run(&svc, "create", Actor::Organiser("org".into()), create).await;

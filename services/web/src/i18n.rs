@@ -338,6 +338,7 @@ mod tests {
             "periods",
             "period",
             "no_show",
+            "spectator_delay",
         ] {
             used.insert(format!("desk-field-{f}"));
         }
@@ -388,6 +389,7 @@ mod tests {
         }
         let names = [
             "into",
+            "delay",
             "total",
             "moves",
             "side",

@@ -576,6 +576,7 @@ mod tests {
             lateness_limit: DurationMs::from_mins(15),
             absence_claim: None,
             offered_by: None,
+            spectator_delay: None,
         };
         let mut state = GameState::default();
         let create = Command::Create { setup: Box::new(setup), nigiri_secret: [0; 32] };

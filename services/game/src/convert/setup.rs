@@ -7,7 +7,37 @@ use weiqi_rules::{Komi, Ruleset};
 use super::basics::{point_to_pb, points_from_pb};
 use super::rules::{ruleset_from_pb, ruleset_to_pb, time_control_from_pb, time_control_to_pb};
 use super::{DecodeError, err};
-use crate::domain::{ColorMethod, GameSetup, PlayerId, PlayerRef, TournamentRef};
+use crate::domain::{ColorMethod, GameSetup, PlayerId, PlayerRef, SpectatorDelay, TournamentRef};
+
+/// The spectators' delay from its two wire fields (at most one set; both 0: live).
+fn delay_from_pb(minutes: u32, moves: u32) -> Result<Option<SpectatorDelay>, DecodeError> {
+    let delay = match (minutes, moves) {
+        (0, 0) => return Ok(None),
+        (m, 0) => SpectatorDelay::Minutes(m),
+        (0, n) => SpectatorDelay::Moves(n),
+        _ => return err("setup", "spectator_delay_minutes and spectator_delay_moves: at most one"),
+    };
+    if !delay.in_range() {
+        return err(
+            "setup",
+            format!(
+                "spectator delay {delay:?} is out of range: at most {} minutes or {} moves",
+                SpectatorDelay::MAX_MINUTES,
+                SpectatorDelay::MAX_MOVES
+            ),
+        );
+    }
+    Ok(Some(delay))
+}
+
+/// The spectators' delay as its two wire fields (minutes, moves).
+fn delay_to_pb(delay: Option<SpectatorDelay>) -> (u32, u32) {
+    match delay {
+        None => (0, 0),
+        Some(SpectatorDelay::Minutes(m)) => (m, 0),
+        Some(SpectatorDelay::Moves(n)) => (0, n),
+    }
+}
 
 wire_enum!(
     /// How colors are decided, to and from the wire.
@@ -90,6 +120,7 @@ pub fn setup_from_request(r: &pb::CreateGameRequest) -> Result<GameSetup, Decode
         },
         // Whether a game is an offer is decided from who creates it, never asked for.
         offered_by: None,
+        spectator_delay: delay_from_pb(r.spectator_delay_minutes, r.spectator_delay_moves)?,
     })
 }
 
@@ -114,6 +145,8 @@ pub(crate) fn setup_to_pb(s: &GameSetup) -> pb::GameCreated {
         handicap_points: s.handicap_points.iter().copied().map(point_to_pb).collect(),
         start_immediately: s.start_immediately,
         offered_by: s.offered_by.as_ref().map(|p| p.0.clone()).unwrap_or_default(),
+        spectator_delay_minutes: delay_to_pb(s.spectator_delay).0,
+        spectator_delay_moves: delay_to_pb(s.spectator_delay).1,
     }
 }
 
@@ -141,6 +174,7 @@ pub(crate) fn setup_from_pb(c: &pb::GameCreated) -> Result<GameSetup, DecodeErro
         lateness_limit: DurationMs(c.lateness_limit_ms),
         absence_claim: (c.absence_claim_ms > 0).then_some(DurationMs(c.absence_claim_ms)),
         offered_by: (!c.offered_by.is_empty()).then(|| PlayerId(c.offered_by.clone())),
+        spectator_delay: delay_from_pb(c.spectator_delay_minutes, c.spectator_delay_moves)?,
     })
 }
 
@@ -165,6 +199,8 @@ pub fn setup_to_request(s: &GameSetup) -> pb::CreateGameRequest {
         start: s.start_immediately,
         lateness_limit_ms: s.lateness_limit.0,
         absence_claim_ms: s.absence_claim.map_or(0, |d| d.0),
+        spectator_delay_minutes: delay_to_pb(s.spectator_delay).0,
+        spectator_delay_moves: delay_to_pb(s.spectator_delay).1,
         ..Default::default()
     }
 }

@@ -74,6 +74,8 @@ pub struct GameSetup {
     /// The player who offered this casual game (created it as a player): it starts only when the
     /// other player accepts (starts it). `None`: created by staff or the platform.
     pub offered_by: Option<PlayerId>,
+    /// How late spectators see the game (`None`: live; issue 34 item 1).
+    pub spectator_delay: Option<super::broadcast::SpectatorDelay>,
 }
 
 /// How a game ended (RULES.md section 3).

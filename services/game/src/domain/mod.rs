@@ -1,6 +1,7 @@
 //! The pure game domain: [`decide`] a command against a [`GameState`], [`GameState::evolve`] the state
 //! with the events. Nothing here is async, reads a clock, or knows protobuf, NATS or Redis.
 
+pub mod broadcast;
 mod command;
 mod decide;
 mod event;
@@ -10,6 +11,7 @@ mod recorded;
 mod rejection;
 mod state;
 
+pub use broadcast::SpectatorDelay;
 pub use command::Command;
 pub use decide::{ABSENCE_CLAIM, decide, decide_and_fold, nigiri_stones, rank_value};
 pub use event::{

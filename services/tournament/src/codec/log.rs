@@ -11,7 +11,7 @@ use weiqi_eventlog::{NewEvent, RecordedEvent};
 use weiqi_game::convert::{
     actor_from_pb, actor_to_pb, ruleset_from_pb, ruleset_to_pb, time_control_from_pb, time_control_to_pb,
 };
-use weiqi_game::domain::Actor;
+use weiqi_game::domain::{Actor, SpectatorDelay};
 use weiqi_pairing::ids::{Millis, PlayerId};
 use weiqi_proto::v1 as pb;
 use weiqi_rules::{Komi, Ruleset};
@@ -203,7 +203,29 @@ pub fn settings_from_pb(s: &pb::TournamentGameSettings) -> Result<GameSettings, 
             format!("lateness_limit_ms = {} is out of range: 0 (the default) to 24 hours", s.lateness_limit_ms),
         ));
     }
+    let spectator_delay = match (s.spectator_delay_minutes, s.spectator_delay_moves) {
+        (Some(_), Some(_)) => {
+            return Err(bad("out_of_range", "spectator_delay_minutes and spectator_delay_moves: at most one".into()));
+        }
+        (Some(0), None) | (None, Some(0)) => None,
+        (Some(m), None) => Some(SpectatorDelay::Minutes(m)),
+        (None, Some(n)) => Some(SpectatorDelay::Moves(n)),
+        // Neither: the default for a new event's request (the service fills it in), live in a
+        // stored event written before delays existed.
+        (None, None) => None,
+    };
+    if spectator_delay.is_some_and(|d| !d.in_range()) {
+        return Err(bad(
+            "out_of_range",
+            format!(
+                "the spectators' delay is out of range: at most {} minutes or {} moves",
+                SpectatorDelay::MAX_MINUTES,
+                SpectatorDelay::MAX_MOVES
+            ),
+        ));
+    }
     Ok(GameSettings {
+        spectator_delay,
         event_id: (!s.event_id.is_empty()).then(|| s.event_id.clone()),
         size,
         ruleset,
@@ -231,6 +253,16 @@ pub fn settings_to_pb(s: &GameSettings) -> pb::TournamentGameSettings {
         lateness_limit_ms: s.lateness_limit.map_or(0, |d| d.0),
         manual_start: s.manual_start,
         no_automatic_no_shows: s.no_automatic_no_shows,
+        // Always written (0 minutes: live), so a stored event never falls back on a default.
+        spectator_delay_minutes: match s.spectator_delay {
+            None => Some(0),
+            Some(SpectatorDelay::Minutes(m)) => Some(m),
+            Some(SpectatorDelay::Moves(_)) => None,
+        },
+        spectator_delay_moves: match s.spectator_delay {
+            Some(SpectatorDelay::Moves(n)) => Some(n),
+            _ => None,
+        },
     }
 }
 

@@ -769,6 +769,7 @@ async fn create_game(web: &Web, lang: Lang, accepter: &Member, c: &Challenge) ->
         lateness_limit: weiqi_clock::DurationMs::from_hours(1),
         absence_claim: c.absence_claim_seconds.map(|s| weiqi_clock::DurationMs(i64::from(s) * 1000)),
         offered_by: None,
+        spectator_delay: None,
     };
     // The offer is the challenger's: what their account allows now.
     let offerer = match web.auth.standing(&c.by) {

@@ -10,6 +10,7 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use weiqi_clock::{ControlError, DurationMs, TimeControl, TimeSystem};
 use weiqi_edge::auth::Role;
+use weiqi_game::domain::SpectatorDelay;
 use weiqi_pairing::config::{ByeKind, Format, LineUpRule, McMahonBars, TeamSchedule, TournamentConfig};
 use weiqi_pairing::rank::Rank;
 use weiqi_pairing::standings::TieBreak;
@@ -60,6 +61,7 @@ pub struct CreateForm {
     separate_clubs: Option<String>,
     separate_regions: Option<String>,
     separate_families: Option<String>,
+    spectator_delay: Option<String>,
 }
 
 impl CreateForm {
@@ -94,6 +96,7 @@ impl CreateForm {
             "separate_clubs" => self.separate_clubs.as_deref(),
             "separate_regions" => self.separate_regions.as_deref(),
             "separate_families" => self.separate_families.as_deref(),
+            "spectator_delay" => self.spectator_delay.as_deref(),
             _ => None,
         }
     }
@@ -250,6 +253,17 @@ pub fn create_request(form: &CreateForm, lang: Lang) -> Result<Creation, String>
         Ruleset::preset(rules).ok_or_else(|| t(lang, "desk-bad-rules"))?
     };
     let over_the_board = form.checked("over_the_board");
+    let rated = form.checked("rated");
+    // The spectators' delay in minutes (issue 34 item 1): empty, the default (15 minutes for a rated
+    // event); 0, live.
+    let spectator_delay = match form.text("spectator_delay") {
+        "" => GameSettings::default_spectator_delay(rated),
+        text => match number(text, "spectator_delay", lang)? {
+            0 => None,
+            m if m <= SpectatorDelay::MAX_MINUTES => Some(SpectatorDelay::Minutes(m)),
+            _ => return Err(t(lang, "desk-bad-delay")),
+        },
+    };
     Ok(Creation {
         tournament_id: id.to_string(),
         request_id: crate::pages::form_request_id(form.rid.as_deref()),
@@ -258,7 +272,8 @@ pub fn create_request(form: &CreateForm, lang: Lang) -> Result<Creation, String>
             size,
             ruleset,
             time_control: time_of(form, lang)?,
-            rated: form.checked("rated"),
+            rated,
+            spectator_delay,
             // Played over the board: the games are created but never started on line; referees
             // enter the results.
             manual_start: over_the_board,

@@ -106,6 +106,7 @@ pub(super) async fn render_list(
                 label { (t(lang, "desk-field-periods")) input name="periods" type="number" min="0" max="60" value=(value("periods", "3")); }
                 label { (t(lang, "desk-field-period")) input name="period" type="number" min="0" max="600" value=(value("period", "30")); }
                 label.check { input type="checkbox" name="rated" value="on" checked[form.get("rated").is_some()]; (t(lang, "desk-field-rated")) }
+                label { (t(lang, "desk-field-spectator_delay")) input name="spectator_delay" type="number" min="0" max="1440" inputmode="numeric" placeholder=(t(lang, "desk-spectator-delay-default")) value=(form.get("spectator_delay").unwrap_or_default()); }
                 label.check { input type="checkbox" name="handicap" value="on" checked[form.get("handicap").is_some()]; (t(lang, "desk-field-handicap")) }
                 label.check { input type="checkbox" name="over_the_board" value="on" checked[form.get("over_the_board").is_some()]; (t(lang, "desk-field-over_the_board")) }
                 label.check { input type="checkbox" name="separate_clubs" value="on" checked[form.get("separate_clubs").is_some()]; (t(lang, "desk-field-separate_clubs")) }
