@@ -213,6 +213,14 @@ pub fn sees_live(caller: &Caller, table: &Table) -> bool {
     table.seats(&caller.id) || caller.referees(event) || caller.organises(event)
 }
 
+/// Whether `caller` (`None`: the public) watches the game of `state` as a delayed spectator: the game
+/// has a spectators' delay and the caller does not see it live ([`sees_live`]). Every spectator
+/// channel asks this, and nothing else.
+pub fn watches_delayed(caller: Option<&Caller>, state: &GameState) -> bool {
+    let delayed = state.setup.as_deref().and_then(|s| s.spectator_delay).is_some_and(|d| !d.is_live());
+    delayed && !caller.zip(Table::of(state)).is_some_and(|(c, t)| sees_live(c, &t))
+}
+
 /// Whether `caller` may act on the game at `table` as referee (shows the referee's panel).
 pub fn referees(caller: &Caller, table: &Table) -> bool {
     actor(caller, table, Asks::Referee).is_ok()

@@ -192,22 +192,40 @@ impl pb::game_service_server::GameService for GameGrpc {
     }
 
     async fn get_game(&self, request: Request<pb::GetGameRequest>) -> Result<Response<pb::GameView>, Status> {
-        self.auth.caller(&request)?;
+        let claims = self.auth.caller(&request)?;
         let id = request.into_inner().game_id;
         if id.is_empty() {
             return Err(invalid("missing_game_id", "game_id is required"));
         }
-        Ok(Response::new(self.view(&id).await?))
+        let view = self.view(&id).await?;
+        if view.spectator_delay_minutes == 0 && view.spectator_delay_moves == 0 {
+            return Ok(Response::new(view));
+        }
+        // A delayed game: a spectator's view is folded from what the delay lets them see.
+        let aggregate = AggregateId::new(&id).map_err(|e| invalid("bad_game_id", e.to_string()))?;
+        let events = self
+            .api
+            .log()
+            .read(AggregateKind::Game, &aggregate, 1)
+            .await
+            .map_err(|e| Status::unavailable(e.to_string()))?;
+        let now = crate::delayed::now_ms();
+        let n = crate::delayed::seen_prefix(&events, Some(&caller(&claims)), now).map_err(Status::internal)?;
+        if n == events.len() {
+            return Ok(Response::new(view));
+        }
+        let state = crate::delayed::fold_as_seen(&events, Some(&caller(&claims)), now).map_err(Status::internal)?;
+        Ok(Response::new(convert::view(&id, &state, state.last_at)))
     }
 
     async fn get_record(&self, request: Request<pb::GetGameRequest>) -> Result<Response<pb::GameRecord>, Status> {
         use crate::record::RecordError;
-        self.auth.caller(&request)?;
+        let claims = self.auth.caller(&request)?;
         let game_id = request.into_inner().game_id;
         if game_id.is_empty() {
             return Err(invalid("missing_game_id", "game_id is required"));
         }
-        match crate::record::sgf_record(self.api.log(), &game_id).await {
+        match crate::record::sgf_record(self.api.log(), &game_id, Some(&caller(&claims))).await {
             Ok(sgf) => Ok(Response::new(pb::GameRecord { game_id, sgf })),
             Err(e @ RecordError::BadId(_)) => Err(invalid("bad_game_id", e.to_string())),
             Err(e @ RecordError::NotFound) => {
@@ -343,8 +361,27 @@ impl pb::game_service_server::GameService for GameGrpc {
         let table = self.api.table(&r.game_id).await.map_err(|e| api_status(&e))?;
         let sees_all = claims.as_ref().is_some_and(|c| authority::sees_hidden(&caller(c), &table));
         let from = r.from_sequence.max(1);
+        // A delayed spectator (issue 34 item 1) gets each event when the game's delay lets it.
+        let events =
+            self.api.log().read(AggregateKind::Game, &id, 1).await.map_err(|e| Status::unavailable(e.to_string()))?;
+        let mut state = crate::domain::GameState::default();
+        for e in &events {
+            crate::convert::fold_recorded(&mut state, e).map_err(Status::internal)?;
+        }
+        let delayed = authority::watches_delayed(claims.as_ref().map(caller).as_ref(), &state);
         // One follower of the game in this process, shared by all its viewers.
-        let envelopes = self.hub.watch(&r.game_id, id, from, sees_all);
+        let envelopes = self.hub.watch(&r.game_id, id.clone(), if delayed { 1 } else { from }, sees_all);
+        let envelopes: crate::watch_hub::Envelopes = if delayed {
+            let read = |e: &pb::EventEnvelope| {
+                crate::convert::recorded_from_pb(e).map(|d| (d.event, d.at.0)).map_err(|e| e.to_string())
+            };
+            Box::pin(
+                crate::delayed::spectator_stream(envelopes, read)
+                    .filter(move |e| std::future::ready(e.as_ref().map_or(true, |e| e.sequence >= from))),
+            )
+        } else {
+            envelopes
+        };
         // A game that ended before `from` has nothing more to send.
         let over = view.phase == pb::game_view::Phase::Ended as i32 && from > view.sequence;
         let stream = until_game_ends(envelopes, over);

@@ -10,7 +10,6 @@
 
 use weiqi_eventlog::{AggregateId, AggregateKind, AnyEventLog, EventLog};
 
-use crate::convert::fold_recorded;
 use crate::domain::{EndReason, GameState};
 
 /// The SGF record of `state` (a game of id `game_id`), `None` before the game has a board. `date` is
@@ -84,17 +83,21 @@ pub enum RecordError {
 
 /// The SGF record of `game` folded from its log on the server (so nothing is redacted away and nothing
 /// hidden leaks: a sealed move is not on the board until it is revealed), dated by its first event
-/// (UTC). Served by the gRPC `GetRecord` and by `GET /games/{game}/sgf`.
+/// (UTC), as `caller` (`None`: the public) may see it: a delayed spectator gets the game as far as
+/// the delay shows it (issue 34 item 1). Served by the gRPC `GetRecord` and by
+/// `GET /games/{game}/sgf`.
 ///
 /// # Errors
 /// [`RecordError`].
-pub async fn sgf_record(log: &AnyEventLog, game: &str) -> Result<String, RecordError> {
+pub async fn sgf_record(
+    log: &AnyEventLog,
+    game: &str,
+    caller: Option<&crate::authority::Caller>,
+) -> Result<String, RecordError> {
     let id = AggregateId::new(game).map_err(|e| RecordError::BadId(e.to_string()))?;
     let events = log.read(AggregateKind::Game, &id, 1).await.map_err(|e| RecordError::Unavailable(e.to_string()))?;
-    let mut state = GameState::default();
-    for r in &events {
-        fold_recorded(&mut state, r).map_err(RecordError::Corrupt)?;
-    }
+    let state =
+        crate::delayed::fold_as_seen(&events, caller, crate::delayed::now_ms()).map_err(RecordError::Corrupt)?;
     let date =
         events.first().map(|r| weiqi_time::CivilDate::from_millis(weiqi_time::Millis(r.timestamp_ms)).to_string());
     game_record(game, &state, date.as_deref()).ok_or(RecordError::NotFound)

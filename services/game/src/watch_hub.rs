@@ -69,7 +69,8 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-type Envelopes = Pin<Box<dyn Stream<Item = Result<pb::EventEnvelope, Status>> + Send>>;
+/// A stream of envelopes for one viewer.
+pub type Envelopes = Pin<Box<dyn Stream<Item = Result<pb::EventEnvelope, Status>> + Send>>;
 
 impl WatchHub {
     /// Feeds over `log`.

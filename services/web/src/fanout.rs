@@ -149,26 +149,46 @@ impl Fanout {
         lock(&self.feeds).len()
     }
 
-    /// The latest frames of `game`: joins its feed, starting one if none runs.
-    pub fn subscribe(self: &Arc<Self>, game: &str, id: AggregateId) -> watch::Receiver<Option<Arc<Frame>>> {
+    /// The latest frames of `game`: joins its feed, starting one if none runs. A `delayed` viewer (a
+    /// spectator of a game with a spectators' delay, [`weiqi_game::authority::watches_delayed`])
+    /// joins the game's delayed feed, which follows the log through the delay.
+    pub fn subscribe(
+        self: &Arc<Self>,
+        game: &str,
+        id: AggregateId,
+        delayed: bool,
+    ) -> watch::Receiver<Option<Arc<Frame>>> {
+        let key = if delayed { format!("{game} delayed") } else { game.to_string() };
         let mut feeds = lock(&self.feeds);
-        if let Some(feed) = feeds.get(game) {
+        if let Some(feed) = feeds.get(&key) {
             return feed.tx.subscribe();
         }
         let (tx, rx) = watch::channel(None);
         let feed = Arc::new(Feed { tx });
-        feeds.insert(game.to_string(), feed.clone());
-        tokio::spawn(self.clone().follow(game.to_string(), id, feed));
+        feeds.insert(key.clone(), feed.clone());
+        tokio::spawn(self.clone().follow(game.to_string(), key, id, feed, delayed));
         rx
     }
 
-    /// The feed's task: follows the game's log, renders each state once per language, and ends
-    /// when the last viewer has gone.
-    async fn follow(self: Arc<Self>, game: String, id: AggregateId, feed: Arc<Feed>) {
+    /// The feed's task: follows the game's log (through the spectators' delay when `delayed`),
+    /// renders each state once per language, and ends when the last viewer has gone.
+    async fn follow(self: Arc<Self>, game: String, key: String, id: AggregateId, feed: Arc<Feed>, delayed: bool) {
         let opened = async {
-            let caught_up_at = self.log.last_sequence(AggregateKind::Game, &id).await?;
+            let mut caught_up_at = self.log.last_sequence(AggregateKind::Game, &id).await?;
             let events = self.log.watch(AggregateKind::Game, &id, 1).await?;
-            Ok::<_, weiqi_eventlog::LogError>((caught_up_at, events))
+            if !delayed {
+                return Ok::<_, weiqi_eventlog::LogError>((caught_up_at, events));
+            }
+            // A delayed feed catches up with what a spectator may see now, and follows the rest as
+            // the delay lets it.
+            let stored = self.log.read(AggregateKind::Game, &id, 1).await?;
+            let seen = weiqi_game::delayed::seen_prefix(&stored, None, weiqi_game::delayed::now_ms()).unwrap_or(0);
+            caught_up_at = seen.checked_sub(1).and_then(|i| stored.get(i)).map_or(1, |r| r.sequence);
+            let events = weiqi_eventlog::EventStream::new(weiqi_game::delayed::spectator_stream(
+                events,
+                weiqi_game::delayed::read_recorded,
+            ));
+            Ok((caught_up_at, events))
         };
         let mut state = GameState::default();
         match opened.await {
@@ -200,14 +220,14 @@ impl Fanout {
                             break;
                         }
                         if state.version >= caught_up_at {
-                            feed.tx.send_replace(Some(Arc::new(render(&game, &state))));
+                            feed.tx.send_replace(Some(Arc::new(render(&game, &state, delayed))));
                         }
                     }
                     () = feed.tx.closed() => {
                         let mut feeds = lock(&self.feeds);
                         // A viewer may have joined while the feed was being closed: then it goes on.
                         if feed.tx.receiver_count() == 0 {
-                            feeds.remove(&game);
+                            feeds.remove(&key);
                             return;
                         }
                     }
@@ -215,15 +235,16 @@ impl Fanout {
             },
         }
         let mut feeds = lock(&self.feeds);
-        if feeds.get(&game).is_some_and(|f| Arc::ptr_eq(f, &feed)) {
-            feeds.remove(&game);
+        if feeds.get(&key).is_some_and(|f| Arc::ptr_eq(f, &feed)) {
+            feeds.remove(&key);
         }
     }
 }
 
-/// The shared view of `state` in both languages, read now.
-fn render(game: &str, state: &GameState) -> Frame {
-    let at = crate::now();
+/// The shared view of `state` in both languages, read now; a `delayed` view's clocks are read as
+/// they stood when its latest event happened plus the time since, as far as the delay lets.
+fn render(game: &str, state: &GameState, delayed: bool) -> Frame {
+    let at = if delayed { crate::live::delayed_reading(state, crate::now()) } else { crate::now() };
     let view = |lang| sse("view", &page_view(game, lang, state, &Seat::default(), at).to_string());
     Frame { sequence: state.version, zh: view(Lang::ZhCn), en: view(Lang::En) }
 }
@@ -334,7 +355,7 @@ mod tests {
     async fn a_game_is_followed_and_rendered_once_for_all_its_viewers() {
         let (_dir, log, svc) = game().await;
         let fanout = Fanout::new(log, None);
-        let mut viewers: Vec<_> = (0..200).map(|_| fanout.subscribe(G, id())).collect();
+        let mut viewers: Vec<_> = (0..200).map(|_| fanout.subscribe(G, id(), false)).collect();
         assert_eq!(fanout.feeds(), 1);
         for rx in &mut viewers {
             // The opening view (the game created, colors decided, started), or already the latest.
@@ -373,8 +394,8 @@ mod tests {
     async fn a_slow_viewer_skips_ahead_to_the_latest_view() {
         let (_dir, log, svc) = game().await;
         let fanout = Fanout::new(log, None);
-        let mut quick = fanout.subscribe(G, id());
-        let mut slow = fanout.subscribe(G, id());
+        let mut quick = fanout.subscribe(G, id(), false);
+        let mut slow = fanout.subscribe(G, id(), false);
         for n in 1..=10 {
             play(&svc, n).await;
             // The quick viewer sees every move.
@@ -396,7 +417,7 @@ mod tests {
         let fanout = Fanout::new(log, None);
         let ticket = fanout.admit(None).unwrap();
         let stream =
-            viewer_stream(sse("seat", "{\"me\":\"black\"}"), fanout.subscribe(G, id()), Lang::En, ticket, BEAT);
+            viewer_stream(sse("seat", "{\"me\":\"black\"}"), fanout.subscribe(G, id(), false), Lang::En, ticket, BEAT);
         let items: Vec<Bytes> =
             tokio::time::timeout(Duration::from_secs(10), stream.take(2).map(Result::unwrap).collect()).await.unwrap();
         assert_eq!(items[0], Bytes::from_static(b"event: seat\ndata: {\"me\":\"black\"}\n\n"));

@@ -190,7 +190,9 @@ pub async fn live(
     // A seated player is here while this stream is open (the other player is told when they are not).
     let here = seated.then(|| web.presence.join(&game, seat.name.as_deref().unwrap_or_default()));
     let seat = json!({ "viewer": seat.name, "referee": seat.referee, "chief": seat.chief });
-    let frames = web.fanout.subscribe(&game, id);
+    // A spectator of a delayed game follows its delayed feed (issue 34 item 1).
+    let delayed = indexed.as_ref().is_some_and(|g| delayed_for(&viewer, &g.state));
+    let frames = web.fanout.subscribe(&game, id, delayed);
     let views = viewer_stream(sse("seat", &seat.to_string()), frames, viewer.lang, ticket, every).map(move |x| {
         let _here = &here;
         x
@@ -214,6 +216,24 @@ pub async fn live(
         axum::body::Body::from_stream(views),
     )
         .into_response()
+}
+
+/// Whether `viewer` watches the game of `state` as a delayed spectator (the game's authority
+/// decides: [`authority::watches_delayed`]).
+pub fn delayed_for(viewer: &Viewer, state: &GameState) -> bool {
+    let caller = viewer.member.as_ref().map(crate::session::Member::caller);
+    authority::watches_delayed(caller.as_ref(), state)
+}
+
+/// The instant a delayed view's clocks are read at: `now` less a delay in minutes (so they stand as
+/// they stood then), or the latest event's time under a delay in moves.
+pub fn delayed_reading(state: &GameState, now: weiqi_clock::Millis) -> weiqi_clock::Millis {
+    use weiqi_game::domain::SpectatorDelay;
+    match state.setup.as_deref().and_then(|s| s.spectator_delay) {
+        Some(SpectatorDelay::Minutes(m)) => weiqi_clock::Millis(now.0 - i64::from(m) * 60_000).max(state.last_at),
+        Some(SpectatorDelay::Moves(_)) => state.last_at,
+        None => now,
+    }
 }
 
 /// `GET /games/{id}/presence`: how long each player has been away (`null`: here), and how long a

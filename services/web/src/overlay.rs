@@ -192,8 +192,31 @@ async fn events(
             return refused(lang, StatusCode::SERVICE_UNAVAILABLE, words::Refusal::Unavailable);
         }
     };
+    // A spectator of a delayed game (issue 34 item 1) sees it as the delay lets: the stream catches
+    // up with that and follows the rest through the delay.
+    let caller = token.as_deref().and_then(|t| overlay.auth.verify(t).ok()).map(|c| weiqi_game::api::caller(&c));
+    let stored = match overlay.log.read(AggregateKind::Game, &id, 1).await {
+        Ok(events) => events,
+        Err(e) => {
+            tracing::warn!(game = %id, error = %e, "overlay: the log is unavailable");
+            return refused(lang, StatusCode::SERVICE_UNAVAILABLE, words::Refusal::Unavailable);
+        }
+    };
+    let mut whole = GameState::default();
+    if stored.iter().try_for_each(|r| fold_recorded(&mut whole, r)).is_err() {
+        return refused(lang, StatusCode::SERVICE_UNAVAILABLE, words::Refusal::Unavailable);
+    }
+    let delayed = weiqi_game::authority::watches_delayed(caller.as_ref(), &whole);
+    let (last, stream) = if delayed {
+        let seen =
+            weiqi_game::delayed::seen_prefix(&stored, caller.as_ref(), weiqi_game::delayed::now_ms()).unwrap_or(0);
+        let caught_up = seen.checked_sub(1).and_then(|i| stored.get(i)).map_or(1, |r| r.sequence);
+        (caught_up, EventStream::new(weiqi_game::delayed::spectator_stream(stream, weiqi_game::delayed::read_recorded)))
+    } else {
+        (last, stream)
+    };
     // nginx-style proxies buffer responses unless told not to; an event stream must not be.
-    let views = follow_views(last, stream, true, move |state| view_event(&game, lang, state));
+    let views = follow_views(last, stream, true, move |state| view_event(&game, lang, state, delayed));
     // A stream opened with a token ends when the token's authority does (revoked, account disabled).
     let views: std::pin::Pin<Box<dyn Stream<Item = Result<Event, Infallible>> + Send>> = match token {
         Some(token) => Box::pin(overlay.auth.guard(token, views, |_| true, |_| None)),
@@ -224,7 +247,8 @@ async fn record(
             Err(()) => return refused(lang, StatusCode::SERVICE_UNAVAILABLE, words::Refusal::Unavailable),
         }
     }
-    match weiqi_game::record::sgf_record(&overlay.log, &game).await {
+    let caller = token.as_deref().and_then(|t| overlay.auth.verify(t).ok()).map(|c| weiqi_game::api::caller(&c));
+    match weiqi_game::record::sgf_record(&overlay.log, &game, caller.as_ref()).await {
         Ok(sgf) => {
             let disposition = format!("attachment; filename=\"{game}.sgf\"");
             (
@@ -331,8 +355,9 @@ fn problem(message: &str) -> Event {
     Event::default().event("problem").data(message)
 }
 
-fn view_event(game: &str, lang: Lang, state: &GameState) -> Event {
-    Event::default().event("view").data(view_value(game, lang, state, crate::now()).to_string())
+fn view_event(game: &str, lang: Lang, state: &GameState, delayed: bool) -> Event {
+    let at = if delayed { crate::live::delayed_reading(state, crate::now()) } else { crate::now() };
+    Event::default().event("view").data(view_value(game, lang, state, at).to_string())
 }
 
 /// The overlay's view of a game read at `at` (see the module doc), for other pages that draw games

@@ -250,3 +250,12 @@ pub fn refusal(lang: Lang, r: Refusal) -> String {
         },
     )
 }
+
+/// A spectators' delay in words: "15 minutes", "3 moves" (`15分钟`, `3手`).
+pub fn delay(lang: Lang, d: weiqi_game::domain::SpectatorDelay) -> String {
+    use weiqi_game::domain::SpectatorDelay;
+    match d {
+        SpectatorDelay::Minutes(n) => crate::i18n::ta(lang, "game-delay-minutes", &[("n", n.to_string())]),
+        SpectatorDelay::Moves(n) => crate::i18n::ta(lang, "game-delay-moves", &[("n", n.to_string())]),
+    }
+}

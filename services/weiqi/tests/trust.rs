@@ -697,3 +697,164 @@ async fn public_records_need_no_minted_token_and_are_limited_per_address() {
     let (status, _, _) = http(&base, "GET", &format!("/games/{done}/sgf?token={li}"), &[], "");
     assert_eq!(status, 200);
 }
+
+/// The first `view` of an open Server-Sent Events stream (its `data` as JSON).
+async fn first_view(base: &str, path: &str) -> serde_json::Value {
+    use tokio::io::AsyncReadExt;
+    let mut stream = open_sse(base, path).await;
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+    let mut seen = String::new();
+    let mut buf = [0u8; 8192];
+    loop {
+        if let Some(start) = seen.find("event: view\ndata: ") {
+            let rest = &seen[start + "event: view\ndata: ".len()..];
+            if let Some(end) = rest.find('\n') {
+                return serde_json::from_str(&rest[..end]).unwrap_or_else(|e| panic!("{e}: {rest}"));
+            }
+        }
+        let n = tokio::time::timeout_at(deadline, stream.read(&mut buf)).await.expect("a view in time").unwrap();
+        assert!(n > 0, "the stream ended without a view: {seen}");
+        seen.push_str(&String::from_utf8_lossy(&buf[..n]));
+    }
+}
+
+/// The events a `Watch` stream sends within `within`.
+async fn watched(server: &Server, token: Option<&str>, game: &str, within: Duration) -> Vec<pb::EventEnvelope> {
+    let request = pb::WatchRequest { game_id: game.into(), from_sequence: 1 };
+    let request = match token {
+        Some(t) => bearer(request, t),
+        None => tonic::Request::new(request),
+    };
+    let mut stream = games(server).await.watch(request).await.unwrap().into_inner();
+    let deadline = tokio::time::Instant::now() + within;
+    let mut out = Vec::new();
+    while let Ok(Ok(Some(e))) = tokio::time::timeout_at(deadline, stream.message()).await {
+        out.push(e);
+    }
+    out
+}
+
+fn stones_played(envelopes: &[pb::EventEnvelope]) -> usize {
+    envelopes
+        .iter()
+        .filter(|e| {
+            matches!(e.event.as_ref().and_then(|e| e.kind.as_ref()), Some(pb::game_event::Kind::StonePlayed(_)))
+        })
+        .count()
+}
+
+/// Issue 34 item 1: a game of an event with a spectators' delay of two moves. After four moves, every
+/// spectator channel (the game page and its stream, the overlay's stream, the live SGF, the lobby's
+/// list, gRPC `GetGame` and `Watch`) carries the first two and nothing of the last two; the players,
+/// the event's referee and its organiser see all four. A fifth move shows the third; the game's end
+/// shows everything. A delay in minutes holds back every move of a game just begun.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_spectator_channel_carries_a_move_before_its_delay() {
+    let (_dir, server) = started();
+    let base = server.base.clone();
+    let organiser = server.token("org", "organiser");
+    let create = |delay_moves: u32, delay_minutes: u32| {
+        let organiser = organiser.clone();
+        let server = &server;
+        async move {
+            let request = pb::CreateGameRequest {
+                request_id: format!("delayed-{}", uuid_like()),
+                size: 9,
+                rules: "chinese".into(),
+                first: player("li"),
+                second: player("wang"),
+                color_method: pb::game_created::ColorMethod::Fixed as i32,
+                event_id: "cup".into(),
+                start: true,
+                spectator_delay_moves: delay_moves,
+                spectator_delay_minutes: delay_minutes,
+                ..Default::default()
+            };
+            games(server).await.create_game(bearer(request, &organiser)).await.unwrap().into_inner().game_id
+        }
+    };
+    let game = create(2, 0).await;
+    let (li, wang) = (server.token("li", "player"), server.token("wang", "player"));
+    let moves = [(&li, 2, 2), (&wang, 6, 6), (&li, 2, 6), (&wang, 6, 2), (&li, 4, 4)];
+    let play = |n: usize| {
+        let (token, x, y) = moves[n];
+        let server = &server;
+        let game = game.clone();
+        async move {
+            let request = pb::PlayMoveRequest {
+                game_id: game,
+                request_id: format!("m{n}"),
+                point: Some(pb::Point { x, y }),
+                ..Default::default()
+            };
+            games(server).await.play_move(bearer(request, token)).await.unwrap();
+        }
+    };
+    // Both SGF vertices of a move: `cc` for (2, 2).
+    let sgf = |n: usize| {
+        let (_, x, y) = moves[n];
+        format!("[{}{}]", (b'a' + x as u8) as char, (b'a' + y as u8) as char)
+    };
+    for n in 0..4 {
+        play(n).await;
+    }
+
+    // What the spectators see: two moves.
+    let bob = server.token("bob", "player");
+    assert_eq!(view(&server, &bob, &game).await.move_number, 2, "GetGame for a spectator");
+    let (status, _, page) = http(&base, "GET", &format!("/games/{game}"), &[], "");
+    let page = String::from_utf8(page).unwrap();
+    assert_eq!(status, 200);
+    assert!(page.contains("\"move_number\":2") && !page.contains("\"move_number\":4"), "the game page holds two moves");
+    assert!(page.contains("data-spectator-delay=\"true\""), "and says it is delayed");
+    let live = first_view(&base, &format!("/games/{game}/live")).await;
+    assert_eq!(live["move_number"], 2, "the game page's stream: {live}");
+    let overlay = first_view(&base, &format!("/overlay/{game}/events")).await;
+    assert_eq!(overlay["move_number"], 2, "the overlay's stream: {overlay}");
+    let (status, _, record) = http(&base, "GET", &format!("/games/{game}/sgf?token={bob}"), &[], "");
+    let record = String::from_utf8(record).unwrap();
+    assert_eq!(status, 200, "{record}");
+    assert!(record.contains(&sgf(0)) && record.contains(&sgf(1)), "{record}");
+    assert!(!record.contains(&sgf(2)) && !record.contains(&sgf(3)), "the live SGF holds back two moves: {record}");
+    let (_, _, lobby) = http(&base, "GET", "/", &[], "");
+    let lobby = String::from_utf8(lobby).unwrap();
+    let row = lobby.split(&format!("data-game=\"{game}\"")).nth(1).expect("the game in the lobby's list");
+    assert!(row[..row.find("</tr>").unwrap()].contains("data-delayed"), "the lobby shows no move number");
+    let public = watched(&server, None, &game, Duration::from_millis(1500)).await;
+    assert_eq!(stones_played(&public), 2, "gRPC Watch without a token");
+    let spectator = watched(&server, Some(&bob), &game, Duration::from_millis(1500)).await;
+    assert_eq!(stones_played(&spectator), 2, "gRPC Watch for a signed-in spectator");
+
+    // The players, the event's referee and its organiser see all four.
+    for who in [&li, &wang, &server.token("mei", "referee"), &organiser] {
+        assert_eq!(view(&server, who, &game).await.move_number, 4);
+        assert_eq!(stones_played(&watched(&server, Some(who), &game, Duration::from_millis(800)).await), 4);
+    }
+    let (_, _, record) = http(&base, "GET", &format!("/games/{game}/sgf?token={li}"), &[], "");
+    assert!(String::from_utf8(record).unwrap().contains(&sgf(3)), "a player's SGF is live");
+
+    // A fifth move shows the third; the end of the game shows everything.
+    play(4).await;
+    assert_eq!(view(&server, &bob, &game).await.move_number, 3);
+    assert_eq!(first_view(&base, &format!("/games/{game}/live")).await["move_number"], 3);
+    let request = pb::GameRequest { game_id: game.clone(), request_id: "resign".into() };
+    games(&server).await.resign(bearer(request, &wang)).await.unwrap();
+    assert_eq!(view(&server, &bob, &game).await.move_number, 5);
+    let (status, _, record) = http(&base, "GET", &format!("/games/{game}/sgf"), &[], "");
+    let record = String::from_utf8(record).unwrap();
+    assert_eq!(status, 200);
+    assert!(record.contains(&sgf(4)) && record.contains("RE[B+R]"), "{record}");
+
+    // Fifteen minutes: a game just begun shows spectators no move at all.
+    let slow = create(0, 15).await;
+    let request = pb::PlayMoveRequest {
+        game_id: slow.clone(),
+        request_id: "s1".into(),
+        point: Some(pb::Point { x: 4, y: 4 }),
+        ..Default::default()
+    };
+    games(&server).await.play_move(bearer(request, &li)).await.unwrap();
+    assert_eq!(view(&server, &bob, &slow).await.move_number, 0);
+    assert_eq!(first_view(&base, &format!("/overlay/{slow}/events")).await["move_number"], 0);
+    assert_eq!(view(&server, &li, &slow).await.move_number, 1);
+}

@@ -44,6 +44,11 @@ pub fn view(game_id: &str, state: &GameState, now: Millis) -> pb::GameView {
         v.handicap = setup.handicap as u32;
         v.tournament_id = setup.tournament.as_ref().map(|t| t.id.clone()).unwrap_or_default();
         v.event_id = setup.event_id.clone().unwrap_or_default();
+        (v.spectator_delay_minutes, v.spectator_delay_moves) = match setup.spectator_delay {
+            Some(crate::domain::SpectatorDelay::Minutes(m)) => (m, 0),
+            Some(crate::domain::SpectatorDelay::Moves(n)) => (0, n),
+            None => (0, 0),
+        };
     }
     if let Some(game) = &state.game {
         v.to_move = color_to_pb(state.to_act().unwrap_or_else(|| game.to_move()));

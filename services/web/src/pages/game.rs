@@ -110,25 +110,31 @@ pub const CHAT_KEYS: &[&str] = &[
     "chat-reported",
 ];
 
-/// The game's state folded from its log (`None`: no such game).
-async fn state_of(web: &Web, game: &str) -> Result<Option<GameState>, String> {
+/// The game's state folded from its log as `viewer` may see it now (`None`: no such game), and
+/// whether that is a delayed spectator's view (issue 34 item 1).
+async fn state_of(web: &Web, game: &str, viewer: &Viewer) -> Result<Option<(GameState, bool)>, String> {
     let id = AggregateId::new(game).map_err(|e| e.to_string())?;
     let events = web.log.read(AggregateKind::Game, &id, 1).await.map_err(|e| e.to_string())?;
     if events.is_empty() {
         return Ok(None);
     }
-    let mut state = GameState::default();
+    let mut whole = GameState::default();
     for e in &events {
-        fold_recorded(&mut state, e)?;
+        fold_recorded(&mut whole, e)?;
     }
-    Ok(Some(state))
+    if !crate::live::delayed_for(viewer, &whole) {
+        return Ok(Some((whole, false)));
+    }
+    let caller = viewer.member.as_ref().map(crate::session::Member::caller);
+    let seen = weiqi_game::delayed::fold_as_seen(&events, caller.as_ref(), crate::now().0)?;
+    Ok(Some((seen, true)))
 }
 
 /// `GET /games/{id}`.
 pub async fn page(State(web): State<Arc<Web>>, viewer: Viewer, Path(game): Path<String>) -> Response {
     let (web, game) = (&*web, game.as_str());
     let lang = viewer.lang;
-    let state = match state_of(web, game).await {
+    let (state, delayed) = match state_of(web, game, &viewer).await {
         Ok(Some(s)) => s,
         Ok(None) => return message(web, &viewer, StatusCode::NOT_FOUND, &t(lang, "game-not-found")),
         Err(e) => {
@@ -137,7 +143,8 @@ pub async fn page(State(web): State<Arc<Web>>, viewer: Viewer, Path(game): Path<
         }
     };
     let seat = Seat::of(&viewer, &state);
-    let view = page_view(game, lang, &state, &seat, crate::now());
+    let at = if delayed { crate::live::delayed_reading(&state, crate::now()) } else { crate::now() };
+    let view = page_view(game, lang, &state, &seat, at);
     // The chat's rooms this viewer reads and writes in now (the spectators' room is not among a
     // player's until the game ends).
     let who = crate::chat::speaker(web, &viewer, game).await;
@@ -171,6 +178,9 @@ pub async fn page(State(web): State<Arc<Web>>, viewer: Viewer, Path(game): Path<
                     p.small.time-settings data-time-settings {
                         (crate::words::time_system(lang, &setup.time_control.system))
                         " · " span data-rated=(setup.rated) { (t(lang, if setup.rated { "game-rated" } else { "game-unrated" })) }
+                    }
+                    @if let Some(d) = setup.spectator_delay.filter(|d| !d.is_live()) {
+                        p.small data-spectator-delay=(delayed) { (crate::i18n::ta(lang, "game-delayed", &[("delay", crate::words::delay(lang, d))])) }
                     }
                 }
                 div.sides {

@@ -61,7 +61,10 @@ fn clocks(state: &GameState) -> Option<(String, String)> {
     Some((side(weiqi_clock::Side::Black), side(weiqi_clock::Side::White)))
 }
 
-fn games_table(lang: Lang, games: &[Listed], caption: &str) -> Markup {
+/// The games as `viewer` may see them: a delayed game's spectator sees neither its move number nor
+/// its clocks, only that it is delayed (issue 34 item 1).
+fn games_table(viewer: &Viewer, games: &[Listed], caption: &str) -> Markup {
+    let lang = viewer.lang;
     html! {
         div.table-wrap {
             table.games {
@@ -79,8 +82,13 @@ fn games_table(lang: Lang, games: &[Listed], caption: &str) -> Markup {
                                 td { a href={ "/games/" (g.id) } { (player_cell(lang, g.state.black.as_ref(), &s.first)) } }
                                 td { a href={ "/games/" (g.id) } { (player_cell(lang, g.state.white.as_ref(), &s.second)) } }
                                 td { (s.size) "×" (s.size) }
-                                td { (g.state.move_number) }
-                                td.mono { @if let Some((b, w)) = clocks(&g.state) { (b) " / " (w) } @else { "—" } }
+                                @if crate::live::delayed_for(viewer, &g.state) {
+                                    td data-delayed { (s.spectator_delay.map(|d| crate::i18n::ta(lang, "lobby-delayed", &[("delay", crate::words::delay(lang, d))])).unwrap_or_default()) }
+                                    td.mono { "—" }
+                                } @else {
+                                    td { (g.state.move_number) }
+                                    td.mono { @if let Some((b, w)) = clocks(&g.state) { (b) " / " (w) } @else { "—" } }
+                                }
                                 td {
                                     @if let Some(r) = &g.state.result { (crate::words::result(lang, r)) }
                                     @else { (t(lang, phase_key(g.state.phase))) }
@@ -355,7 +363,7 @@ fn lobby(web: &Web, viewer: &Viewer, band: &Band) -> Markup {
                 @let mine = web.index.games(20, |g| g.seats(m.name()));
                 section.card id="my-games" {
                     h2 { (t(lang, "my-games")) }
-                    @if mine.is_empty() { p.small { (t(lang, "my-games-none")) } } @else { (games_table(lang, &mine, &t(lang, "my-games"))) }
+                    @if mine.is_empty() { p.small { (t(lang, "my-games-none")) } } @else { (games_table(viewer, &mine, &t(lang, "my-games"))) }
                 }
                 (challenges_list(lang, web, viewer, m, band))
             } @else {
@@ -367,7 +375,7 @@ fn lobby(web: &Web, viewer: &Viewer, band: &Band) -> Markup {
             section.card id="live-games" {
                 h2 { (t(lang, "live-games")) }
                 @if live.is_empty() { p.small { (t(lang, "live-games-none")) } } @else {
-                    (games_table(lang, &live, &t(lang, "live-games")))
+                    (games_table(viewer, &live, &t(lang, "live-games")))
                     p { a href={ "/watch?games=" (live.iter().take(4).map(|g| g.id.as_str()).collect::<Vec<_>>().join(",")) } { (t(lang, "watch-several")) } }
                 }
             }
