@@ -90,10 +90,12 @@ pub fn visible_prefix<'a>(
     Ok(d.release(now_ms).len())
 }
 
-/// The server's time now, ms since the epoch (the shells' clock for the delay).
+/// The server's time now, ms since the epoch (the shells' clock for the delay: the system
+/// environment's, as the web's pages read it).
 #[must_use]
 pub fn now_ms() -> i64 {
-    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as i64)
+    use weiqi_aggregate::Environment as _;
+    weiqi_aggregate::SystemEnvironment.now().0
 }
 
 /// How many of the stored `events` of one game `caller` (`None`: the public) may see at `now_ms`:

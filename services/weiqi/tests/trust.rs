@@ -858,3 +858,55 @@ async fn no_spectator_channel_carries_a_move_before_its_delay() {
     assert_eq!(first_view(&base, &format!("/overlay/{slow}/events")).await["move_number"], 0);
     assert_eq!(view(&server, &li, &slow).await.move_number, 1);
 }
+
+/// Issue 34 item 1 as a spectator reads it, on a phone in Chinese: the game page says the game is
+/// shown late and holds back the latest moves; the lobby's list says "delayed" instead of the move
+/// number; a player of the game sees every move and the same note.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_spectator_is_told_the_game_is_delayed() {
+    let Some(driver) = driver().await else { return };
+    let (_dir, server) = started();
+    let base = server.base.clone();
+    let organiser = server.token("org", "organiser");
+    let request = pb::CreateGameRequest {
+        request_id: "delayed-page".into(),
+        size: 9,
+        rules: "chinese".into(),
+        first: player("li"),
+        second: player("wang"),
+        color_method: pb::game_created::ColorMethod::Fixed as i32,
+        event_id: "cup".into(),
+        start: true,
+        spectator_delay_moves: 1,
+        ..Default::default()
+    };
+    let game = games(&server).await.create_game(bearer(request, &organiser)).await.unwrap().into_inner().game_id;
+    let (li, wang) = (server.token("li", "player"), server.token("wang", "player"));
+    for (n, (token, x, y)) in [(&li, 2, 2), (&wang, 6, 6), (&li, 2, 6)].into_iter().enumerate() {
+        let request = pb::PlayMoveRequest {
+            game_id: game.clone(),
+            request_id: format!("p{n}"),
+            point: Some(pb::Point { x, y }),
+            ..Default::default()
+        };
+        games(&server).await.play_move(bearer(request, token)).await.unwrap();
+    }
+    let spectator = driver.session(Viewport::PHONE, "zh-CN").await.unwrap();
+    spectator.open(&base, &format!("/games/{game}")).await;
+    spectator.wait_for("the board", "return !!document.querySelector('[data-vertex]')").await;
+    let note = spectator.text("[data-spectator-delay]").await.unwrap_or_default();
+    assert!(note.contains("延迟") && note.contains("1手"), "{note}");
+    // Moves 1 and 2 are on the board; move 3 (C3) is not.
+    assert_eq!(spectator.stone("C7").await.as_deref(), Some("black"));
+    assert_eq!(spectator.stone("G3").await.as_deref(), Some("white"));
+    assert_eq!(spectator.stone("C3").await, None, "the latest move is held back");
+    common::shoot(&spectator, &base, &format!("/games/{game}"), "delayed-game-phone", "zh-CN", "en").await;
+    spectator.open(&base, "/").await;
+    let row = spectator.text(&format!("tr[data-game='{game}'] [data-delayed]")).await.unwrap_or_default();
+    assert!(row.contains("延迟"), "{row}");
+    common::shoot(&spectator, &base, "/", "delayed-lobby-phone", "zh-CN", "en").await;
+    let player = signed_in(&driver, &base, Viewport::PHONE, "zh-CN", "li").await;
+    player.open(&base, &format!("/games/{game}")).await;
+    player.wait_for("the board", "return !!document.querySelector('[data-vertex]')").await;
+    player.wait_stone("C3", "black").await;
+}
