@@ -10,7 +10,8 @@
 //!   with probability p (0.3, 0.6, 0.9; seeded, so a run repeats) and the recorded move otherwise.
 //!
 //! Each player's figures (`weiqi_fairplay::figures`) are assessed with the shipped rule table
-//! against the baseline of the human players of the run. One number, the *strictness* that scales
+//! against the baseline of the human players of the run's other games (leave one game out: nobody
+//! is part of their own baseline). One number, the *strictness* that scales
 //! every standard-deviation threshold of the table, is set to the loosest reading that flags (verdict
 //! "suspect") at most 1 % of the human players; the report gives, per p, the share of assisted players
 //! flagged at that reading.
@@ -122,11 +123,17 @@ fn assisted(moves: &[MoveAnalysis], p: f64, rng: &mut SmallRng) -> Vec<MoveAnaly
         .collect()
 }
 
-fn suspect_share(players: &[Figures], baseline: &Baseline, table: &RuleTable, strictness: f64) -> f64 {
+/// The share of `players` (Black and White of each game in turn) assessed "suspect", each against the
+/// baseline of the other games' human players (`baselines[game]`).
+fn suspect_share(players: &[Figures], baselines: &[Baseline], table: &RuleTable, strictness: f64) -> f64 {
     if players.is_empty() {
         return 0.0;
     }
-    let flagged = players.iter().filter(|f| assess(f, baseline, table, strictness).verdict == Verdict::Suspect).count();
+    let flagged = players
+        .iter()
+        .enumerate()
+        .filter(|(i, f)| assess(f, &baselines[i / 2], table, strictness).verdict == Verdict::Suspect)
+        .count();
     flagged as f64 / players.len() as f64
 }
 
@@ -169,7 +176,14 @@ pub fn run(
         .iter()
         .flat_map(|a| (0..2).map(move |s| figures(&a.moves[s], &a.turns[s], &table.assessment)))
         .collect();
-    let baseline = Baseline::of("corpus", "corpus", &humans, table.assessment.min_positions);
+    // Each game's players are judged against the other games' humans (leave one game out), so no
+    // player is part of their own baseline.
+    let baselines: Vec<Baseline> = (0..analysed.len())
+        .map(|g| {
+            let others = humans.iter().enumerate().filter(|(i, _)| i / 2 != g).map(|(_, f)| f);
+            Baseline::of("corpus", "corpus", others, table.assessment.min_positions)
+        })
+        .collect();
     let assisted_at = |p: f64| -> Vec<Figures> {
         analysed
             .iter()
@@ -185,14 +199,14 @@ pub fn run(
     // The loosest reading that flags at most 1 % of the humans.
     let strictness = (5..=200)
         .map(|k| f64::from(k) * 0.05)
-        .find(|s| suspect_share(&humans, &baseline, &table, *s) <= 0.01)
+        .find(|s| suspect_share(&humans, &baselines, &table, *s) <= 0.01)
         .unwrap_or(10.0);
-    let detect = |p: f64| suspect_share(&assisted_at(p), &baseline, &table, strictness);
+    let detect = |p: f64| suspect_share(&assisted_at(p), &baselines, &table, strictness);
     let r = FairplayReport {
         games: analysed.len(),
         positions,
         players: humans.len(),
-        flag_rate_human: suspect_share(&humans, &baseline, &table, strictness),
+        flag_rate_human: suspect_share(&humans, &baselines, &table, strictness),
         detect_p30: detect(0.3),
         detect_p60: detect(0.6),
         detect_p90: detect(0.9),
