@@ -241,7 +241,7 @@ function tickClocks() {
     if (!c) { el.textContent = "—"; per.textContent = ""; continue; }
     // While the connection is not live, the clocks stand still where they were when it was lost (the
     // server's next view sets them right).
-    const running = view.phase === "playing" && view.to_move === side;
+    const running = !view.clocks_frozen && view.phase === "playing" && view.to_move === side;
     let elapsed = running ? Math.max(0, (lostAt || Date.now()) - receivedAt) : 0, main = c.main_ms, period = c.period_left_ms;
     if (main > 0) { const used = Math.min(main, elapsed); main -= used; elapsed -= used; if (main > 0) elapsed = 0; }
     if (main <= 0 && elapsed > 0) period = Math.max(0, period - elapsed);
@@ -459,7 +459,7 @@ if (correction) correction.addEventListener("focusin", (e) => {
   for (const side of ["black", "white"]) {
     const c = view.clock && view.clock[side];
     if (!c) continue;
-    const running = view.phase === "playing" && view.to_move === side, elapsed = running ? Date.now() - receivedAt : 0;
+    const running = !view.clocks_frozen && view.phase === "playing" && view.to_move === side, elapsed = running ? Date.now() - receivedAt : 0;
     const main = Math.max(0, c.main_ms - elapsed);
     correction.querySelector(`[data-clock-main="${side}"]`).value = String(Math.floor(main / 1000));
     correction.querySelector(`[data-clock-periods="${side}"]`).value = String(c.periods_left || 0);

@@ -28,7 +28,7 @@ for (const article of document.querySelectorAll("article.mini")) {
     if (!view) return;
     for (const side of ["black", "white"]) {
       const c = view.clock && view.clock[side], el = article.querySelector(`[data-clock="${side}"]`);
-      const running = view.phase === "playing" && view.to_move === side, elapsed = running ? Date.now() - receivedAt : 0;
+      const running = !view.clocks_frozen && view.phase === "playing" && view.to_move === side, elapsed = running ? Date.now() - receivedAt : 0;
       const left = c ? (c.main_ms > 0 ? Math.max(0, c.main_ms - elapsed) || c.period_left_ms : Math.max(0, c.period_left_ms - elapsed)) : 0;
       el.textContent = c ? clock(left) : "—";
     }

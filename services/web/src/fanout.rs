@@ -245,7 +245,13 @@ impl Fanout {
 /// they stood when its latest event happened plus the time since, as far as the delay lets.
 fn render(game: &str, state: &GameState, delayed: bool) -> Frame {
     let at = if delayed { crate::live::delayed_reading(state, crate::now()) } else { crate::now() };
-    let view = |lang| sse("view", &page_view(game, lang, state, &Seat::default(), at).to_string());
+    let view = |lang| {
+        let mut view = page_view(game, lang, state, &Seat::default(), at);
+        if delayed {
+            crate::live::mark_delayed(&mut view, state);
+        }
+        sse("view", &view.to_string())
+    };
     Frame { sequence: state.version, zh: view(Lang::ZhCn), en: view(Lang::En) }
 }
 

@@ -236,6 +236,15 @@ pub fn delayed_reading(state: &GameState, now: weiqi_clock::Millis) -> weiqi_clo
     }
 }
 
+/// Marks a delayed spectator's view: under a delay in moves the clocks shown are as they stood at
+/// the latest move shown, so the page does not run them (`clocks_frozen`).
+pub fn mark_delayed(view: &mut Value, state: &GameState) {
+    use weiqi_game::domain::SpectatorDelay;
+    if matches!(state.setup.as_deref().and_then(|s| s.spectator_delay), Some(SpectatorDelay::Moves(_))) {
+        view["clocks_frozen"] = json!(true);
+    }
+}
+
 /// `GET /games/{id}/presence`: how long each player has been away (`null`: here), and how long a
 /// casual game's claim needs (`null`: a game of an event, whose referee decides).
 pub async fn presence(State(web): State<Arc<Web>>, Path(game): Path<String>) -> Response {

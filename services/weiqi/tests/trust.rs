@@ -809,6 +809,7 @@ async fn no_spectator_channel_carries_a_move_before_its_delay() {
     assert!(page.contains("data-spectator-delay=\"true\""), "and says it is delayed");
     let live = first_view(&base, &format!("/games/{game}/live")).await;
     assert_eq!(live["move_number"], 2, "the game page's stream: {live}");
+    assert_eq!(live["clocks_frozen"], true, "the clocks shown stand as they stood at the second move");
     let overlay = first_view(&base, &format!("/overlay/{game}/events")).await;
     assert_eq!(overlay["move_number"], 2, "the overlay's stream: {overlay}");
     let (status, _, record) = http(&base, "GET", &format!("/games/{game}/sgf?token={bob}"), &[], "");

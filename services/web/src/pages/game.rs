@@ -144,7 +144,10 @@ pub async fn page(State(web): State<Arc<Web>>, viewer: Viewer, Path(game): Path<
     };
     let seat = Seat::of(&viewer, &state);
     let at = if delayed { crate::live::delayed_reading(&state, crate::now()) } else { crate::now() };
-    let view = page_view(game, lang, &state, &seat, at);
+    let mut view = page_view(game, lang, &state, &seat, at);
+    if delayed {
+        crate::live::mark_delayed(&mut view, &state);
+    }
     // The chat's rooms this viewer reads and writes in now (the spectators' room is not among a
     // player's until the game ends).
     let who = crate::chat::speaker(web, &viewer, game).await;
