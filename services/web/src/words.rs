@@ -255,7 +255,9 @@ pub fn refusal(lang: Lang, r: Refusal) -> String {
 pub fn delay(lang: Lang, d: weiqi_game::domain::SpectatorDelay) -> String {
     use weiqi_game::domain::SpectatorDelay;
     match d {
-        SpectatorDelay::Minutes(n) => crate::i18n::ta(lang, "game-delay-minutes", &[("n", n.to_string())]),
-        SpectatorDelay::Moves(n) => crate::i18n::ta(lang, "game-delay-moves", &[("n", n.to_string())]),
+        SpectatorDelay::Minutes(1) => t(lang, "game-delay-minute"),
+        SpectatorDelay::Moves(1) => t(lang, "game-delay-move"),
+        SpectatorDelay::Minutes(n) => ta(lang, "game-delay-minutes", &[("n", n.to_string())]),
+        SpectatorDelay::Moves(n) => ta(lang, "game-delay-moves", &[("n", n.to_string())]),
     }
 }

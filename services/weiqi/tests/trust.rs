@@ -906,6 +906,10 @@ async fn a_spectator_is_told_the_game_is_delayed() {
     let row = spectator.text(&format!("tr[data-game='{game}'] [data-delayed]")).await.unwrap_or_default();
     assert!(row.contains("延迟"), "{row}");
     common::shoot(&spectator, &base, "/", "delayed-lobby-phone", "zh-CN", "en").await;
+    // The English page says it in the singular.
+    spectator.open(&base, "/?lang=en").await;
+    let row = spectator.text(&format!("tr[data-game='{game}'] [data-delayed]")).await.unwrap_or_default();
+    assert_eq!(row.trim(), "delayed 1 move");
     let player = signed_in(&driver, &base, Viewport::PHONE, "zh-CN", "li").await;
     player.open(&base, &format!("/games/{game}")).await;
     player.wait_for("the board", "return !!document.querySelector('[data-vertex]')").await;
