@@ -1115,6 +1115,9 @@ async fn a_chinese_director_runs_a_twelve_player_mcmahon_and_one_result_is_every
     )
     .await;
     notice_ok(&org, "the McMahon created").await;
+    // A rated event's games are shown to spectators 15 minutes late unless the desk says otherwise.
+    let delay = org.text("[data-spectator-delay]").await.unwrap_or_default();
+    assert!(delay.contains("15分钟"), "{delay}");
     let facts = [
         ("start", "2026-12-05"),
         ("end", "2026-12-06"),

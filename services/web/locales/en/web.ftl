@@ -833,6 +833,7 @@ game-delay-minute = 1 minute
 game-delay-moves = { $n } moves
 game-delay-move = 1 move
 lobby-delayed = delayed { $delay }
+desk-spectator-delay = Spectators see the games { $delay } late (players, referees and organisers live).
 profile-no-rating = No rated game yet.
 profile-chart-x = rated result
 profile-chart-label = The rating after each rated result

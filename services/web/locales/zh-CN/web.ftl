@@ -833,6 +833,7 @@ game-delay-minute = 1分钟
 game-delay-moves = { $n }手
 game-delay-move = 1手
 lobby-delayed = 延迟{ $delay }
+desk-spectator-delay = 观战者看到的对局延迟{ $delay }（棋手、裁判和组委会实时）。
 profile-no-rating = 还没有计分对局。
 profile-chart-x = 计分结果
 profile-chart-label = 每次计分后的等级分

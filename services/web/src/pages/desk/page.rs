@@ -121,6 +121,9 @@ pub async fn render(
             (crate::pages::tournament::format_summary(lang, summary)) " · " (phase_text(lang, phase)) " · " (ta(lang, "tournament-players", &[("n", summary.players.to_string())]))
             " · " a href={ "/tournaments/" (id) } { (t(lang, "desk-public-page")) }
         }
+        @if let Some(d) = summary.settings.as_ref().and_then(|s| s.spectator_delay).filter(|d| !d.is_live()) {
+            p.small data-spectator-delay { (ta(lang, "desk-spectator-delay", &[("delay", crate::words::delay(lang, d))])) }
+        }
         (notice(note.as_ref()))
         @if let Some(p) = &preview { (p) }
         @if phase == "registration" {
