@@ -51,17 +51,24 @@ fn sgf_score_counts_with_the_estimated_dead_stones_and_dead_overrides_them() {
     assert_eq!(check["estimates"][0]["estimated"], "B+1.5");
 }
 
-#[test]
-fn bench_estimate_reports_its_keys_with_gnugo_on_the_same_positions() {
+/// The corpus and GNU Go, or `None` (the test skips) where they are missing and may be (no
+/// `WEIQI_REQUIRE_EXTERNAL`).
+fn corpus_and_gnugo() -> Option<(String, &'static str)> {
     let corpus = std::env::var("WEIQI_CORPUS").ok();
     let gnugo = ["gnugo", "/usr/games/gnugo"]
         .into_iter()
         .find(|g| Command::new(g).arg("--version").output().is_ok_and(|o| o.status.success()));
-    let (Some(corpus), Some(gnugo)) = (corpus, gnugo) else {
+    let found = corpus.zip(gnugo);
+    if found.is_none() {
         assert!(std::env::var("WEIQI_REQUIRE_EXTERNAL").is_err(), "the corpus and gnugo are required");
         eprintln!("skipped: no corpus or no gnugo");
-        return;
-    };
+    }
+    found
+}
+
+#[test]
+fn bench_estimate_reports_its_keys_with_gnugo_on_the_same_positions() {
+    let Some((corpus, gnugo)) = corpus_and_gnugo() else { return };
     let out = weiqi(&["bench", "estimate", "--positions", "3", "--corpus", &corpus, "--gnugo", gnugo, "--json"]);
     let r = json_of(&out);
     for key in ["positions", "exact_vs_gnugo", "median_ms", "p99_ms"] {
@@ -76,15 +83,7 @@ fn bench_estimate_reports_its_keys_with_gnugo_on_the_same_positions() {
 
 #[test]
 fn bench_fairplay_reports_its_keys_on_corpus_games_with_gnugo() {
-    let corpus = std::env::var("WEIQI_CORPUS").ok();
-    let gnugo = ["gnugo", "/usr/games/gnugo"]
-        .into_iter()
-        .find(|g| Command::new(g).arg("--version").output().is_ok_and(|o| o.status.success()));
-    let (Some(corpus), Some(gnugo)) = (corpus, gnugo) else {
-        assert!(std::env::var("WEIQI_REQUIRE_EXTERNAL").is_err(), "the corpus and gnugo are required");
-        eprintln!("skipped: no corpus or no gnugo");
-        return;
-    };
+    let Some((corpus, gnugo)) = corpus_and_gnugo() else { return };
     let args =
         ["bench", "fairplay", "--games", "2", "--max-move", "60", "--corpus", &corpus, "--gnugo", gnugo, "--json"];
     let out = weiqi(&args);

@@ -698,6 +698,25 @@ async fn public_records_need_no_minted_token_and_are_limited_per_address() {
     assert_eq!(status, 200);
 }
 
+/// A 9×9 game of the event `cup` between li (Black) and wang, started, with a spectators' delay of
+/// `moves` moves or `minutes` minutes, created by `organiser`.
+async fn delayed_game(server: &Server, organiser: &str, moves: u32, minutes: u32) -> String {
+    let request = pb::CreateGameRequest {
+        request_id: format!("delayed-{}", uuid_like()),
+        size: 9,
+        rules: "chinese".into(),
+        first: player("li"),
+        second: player("wang"),
+        color_method: pb::game_created::ColorMethod::Fixed as i32,
+        event_id: "cup".into(),
+        start: true,
+        spectator_delay_moves: moves,
+        spectator_delay_minutes: minutes,
+        ..Default::default()
+    };
+    games(server).await.create_game(bearer(request, organiser)).await.unwrap().into_inner().game_id
+}
+
 /// The first `view` of an open Server-Sent Events stream (its `data` as JSON).
 async fn first_view(base: &str, path: &str) -> serde_json::Value {
     use tokio::io::AsyncReadExt;
@@ -753,27 +772,7 @@ async fn no_spectator_channel_carries_a_move_before_its_delay() {
     let (_dir, server) = started();
     let base = server.base.clone();
     let organiser = server.token("org", "organiser");
-    let create = |delay_moves: u32, delay_minutes: u32| {
-        let organiser = organiser.clone();
-        let server = &server;
-        async move {
-            let request = pb::CreateGameRequest {
-                request_id: format!("delayed-{}", uuid_like()),
-                size: 9,
-                rules: "chinese".into(),
-                first: player("li"),
-                second: player("wang"),
-                color_method: pb::game_created::ColorMethod::Fixed as i32,
-                event_id: "cup".into(),
-                start: true,
-                spectator_delay_moves: delay_moves,
-                spectator_delay_minutes: delay_minutes,
-                ..Default::default()
-            };
-            games(server).await.create_game(bearer(request, &organiser)).await.unwrap().into_inner().game_id
-        }
-    };
-    let game = create(2, 0).await;
+    let game = delayed_game(&server, &organiser, 2, 0).await;
     let (li, wang) = (server.token("li", "player"), server.token("wang", "player"));
     let moves = [(&li, 2, 2), (&wang, 6, 6), (&li, 2, 6), (&wang, 6, 2), (&li, 4, 4)];
     let play = |n: usize| {
@@ -847,7 +846,7 @@ async fn no_spectator_channel_carries_a_move_before_its_delay() {
     assert!(record.contains(&sgf(4)) && record.contains("RE[B+R]"), "{record}");
 
     // Fifteen minutes: a game just begun shows spectators no move at all.
-    let slow = create(0, 15).await;
+    let slow = delayed_game(&server, &organiser, 0, 15).await;
     let request = pb::PlayMoveRequest {
         game_id: slow.clone(),
         request_id: "s1".into(),
@@ -869,19 +868,7 @@ async fn a_spectator_is_told_the_game_is_delayed() {
     let (_dir, server) = started();
     let base = server.base.clone();
     let organiser = server.token("org", "organiser");
-    let request = pb::CreateGameRequest {
-        request_id: "delayed-page".into(),
-        size: 9,
-        rules: "chinese".into(),
-        first: player("li"),
-        second: player("wang"),
-        color_method: pb::game_created::ColorMethod::Fixed as i32,
-        event_id: "cup".into(),
-        start: true,
-        spectator_delay_moves: 1,
-        ..Default::default()
-    };
-    let game = games(&server).await.create_game(bearer(request, &organiser)).await.unwrap().into_inner().game_id;
+    let game = delayed_game(&server, &organiser, 1, 0).await;
     let (li, wang) = (server.token("li", "player"), server.token("wang", "player"));
     for (n, (token, x, y)) in [(&li, 2, 2), (&wang, 6, 6), (&li, 2, 6)].into_iter().enumerate() {
         let request = pb::PlayMoveRequest {

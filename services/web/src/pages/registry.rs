@@ -159,6 +159,20 @@ async fn render(
     page(web, viewer, &t(lang, "registry-title"), body, &[])
 }
 
+/// A registry staff member's form POST (CSRF and authority checked) and the ranking service it asks,
+/// or the page that says why not.
+async fn acting_with_ranking(
+    web: &Web,
+    headers: &HeaderMap,
+    csrf: &str,
+) -> Result<(Viewer, Member, weiqi_ranking::api::RankingApi), Response> {
+    let (viewer, member) = acting(web, headers, Some(csrf), staff_of, "registry-only").await?;
+    match web.ranking.clone() {
+        Some(r) => Ok((viewer, member, r)),
+        None => Err(message(web, &viewer, StatusCode::NOT_FOUND, &t(viewer.lang, "refusal-unavailable"))),
+    }
+}
+
 /// The profile form.
 #[derive(Debug, Default, Deserialize)]
 pub struct ProfileForm {
@@ -183,14 +197,11 @@ pub async fn profile(
     Path(id): Path<String>,
     Form(form): Form<ProfileForm>,
 ) -> Response {
-    let (viewer, member) = match acting(&web, &headers, Some(&form.csrf), staff_of, "registry-only").await {
+    let (viewer, member, r) = match acting_with_ranking(&web, &headers, &form.csrf).await {
         Ok(v) => v,
         Err(r) => return r,
     };
     let lang = viewer.lang;
-    let Some(r) = web.ranking.clone() else {
-        return message(&web, &viewer, StatusCode::NOT_FOUND, &t(lang, "refusal-unavailable"));
-    };
     let current = match r.registry_player(&id).await {
         Ok(p) => p.profile,
         Err(e) => return message(&web, &viewer, refused_status(&e), &refused_text(lang, &e)),
@@ -245,13 +256,9 @@ pub async fn rank(
     Path(id): Path<String>,
     Form(form): Form<RankForm>,
 ) -> Response {
-    let (viewer, member) = match acting(&web, &headers, Some(&form.csrf), staff_of, "registry-only").await {
+    let (viewer, member, r) = match acting_with_ranking(&web, &headers, &form.csrf).await {
         Ok(v) => v,
         Err(r) => return r,
-    };
-    let lang = viewer.lang;
-    let Some(r) = web.ranking.clone() else {
-        return message(&web, &viewer, StatusCode::NOT_FOUND, &t(lang, "refusal-unavailable"));
     };
     let rid = form_request_id(Some(&form.rid));
     let outcome = r.correct_declared_rank(&member.claims, &id, form.rank.trim(), &form.reason, &rid).await;
@@ -276,14 +283,11 @@ pub async fn invite(
     Path(id): Path<String>,
     Form(form): Form<InviteForm>,
 ) -> Response {
-    let (viewer, member) = match acting(&web, &headers, Some(&form.csrf), staff_of, "registry-only").await {
+    let (viewer, member, r) = match acting_with_ranking(&web, &headers, &form.csrf).await {
         Ok(v) => v,
         Err(r) => return r,
     };
     let lang = viewer.lang;
-    let Some(r) = web.ranking.clone() else {
-        return message(&web, &viewer, StatusCode::NOT_FOUND, &t(lang, "refusal-unavailable"));
-    };
     let Ok(days) = form.days.trim().parse::<u32>() else {
         let mut response = render(&web, &viewer, &id, Some((false, t(lang, "refusal-out-of-range"))), None).await;
         *response.status_mut() = StatusCode::BAD_REQUEST;
@@ -323,13 +327,9 @@ pub async fn merge(
     Path(id): Path<String>,
     Form(form): Form<MergeForm>,
 ) -> Response {
-    let (viewer, member) = match acting(&web, &headers, Some(&form.csrf), staff_of, "registry-only").await {
+    let (viewer, member, r) = match acting_with_ranking(&web, &headers, &form.csrf).await {
         Ok(v) => v,
         Err(r) => return r,
-    };
-    let lang = viewer.lang;
-    let Some(r) = web.ranking.clone() else {
-        return message(&web, &viewer, StatusCode::NOT_FOUND, &t(lang, "refusal-unavailable"));
     };
     let into = form.into.trim().to_ascii_lowercase();
     let has_account = web.index.account(&id).is_some() || web.accounts.get(&id).await.ok().flatten().is_some();
